@@ -1,0 +1,81 @@
+import { defineConfig } from 'eslint/config';
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import reactHooks from 'eslint-plugin-react-hooks';
+import prettier from 'eslint-config-prettier';
+import globals from 'globals';
+
+/** Layering by runtime (convention 1): each folder may import only what its runtime has. */
+const noImportsFrom = (patterns, message) => ({
+  'no-restricted-imports': ['error', { patterns: patterns.map((group) => ({ group: [group], message })) }],
+});
+
+/** SQL text is built only by the query compiler and the repositories (convention 4). */
+const noSqlTemplates = {
+  'no-restricted-syntax': [
+    'error',
+    {
+      selector: 'TemplateLiteral[quasis.0.value.raw=/^\\s*(SELECT|INSERT|UPDATE|DELETE|CREATE|DROP|ALTER)\\b/i]',
+      message: 'Build SQL only in the query compiler or a repository (src-main/service/{query,db,objects,...}).',
+    },
+  ],
+};
+
+export default defineConfig([
+  { ignores: ['node_modules/', 'dist/', '.electron-native/', 'test-results/', 'playwright-report/', 'e2e/artifacts/'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+    },
+  },
+  {
+    files: ['src-shared/**/*.ts'],
+    rules: noImportsFrom(
+      [
+        'node:*',
+        'fs',
+        'path',
+        'crypto',
+        'electron',
+        'react',
+        'react-dom',
+        '**/src-main/**',
+        '**/src-renderer/**',
+        'better-sqlite3',
+        'fastify',
+      ],
+      'src-shared is pure TypeScript: no Node, DOM, Electron or other-layer imports.',
+    ),
+  },
+  {
+    files: ['src-renderer/**/*.{ts,tsx}'],
+    ignores: ['src-renderer/vite.config.ts'],
+    languageOptions: { globals: { ...globals.browser } },
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      ...noImportsFrom(
+        ['node:*', 'electron', '**/src-main/**', 'better-sqlite3', 'fastify'],
+        'The renderer talks to the service over HTTP only.',
+      ),
+    },
+  },
+  {
+    files: ['src-main/service/**/*.ts'],
+    rules: noImportsFrom(['electron', '**/src-renderer/**'], 'The service runs in plain Node: no Electron imports.'),
+  },
+  {
+    files: [
+      'src-main/service/routes/**/*.ts',
+      'src-main/service/http/**/*.ts',
+      'src-shared/**/*.ts',
+      'src-renderer/**/*.{ts,tsx}',
+    ],
+    rules: noSqlTemplates,
+  },
+  prettier,
+]);

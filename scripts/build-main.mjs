@@ -1,0 +1,32 @@
+// Bundles the main-side entries with esbuild. npm packages stay external (resolved from
+// node_modules at run time), so native better-sqlite3 and electron are never bundled.
+import { build } from 'esbuild';
+
+const common = {
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  packages: 'external',
+  sourcemap: true,
+  logLevel: 'warning',
+};
+
+await Promise.all([
+  build({
+    ...common,
+    format: 'esm',
+    entryPoints: {
+      cli: 'src-main/cli.ts',
+      'service-worker': 'src-main/service/worker.ts',
+      'shell/main': 'src-main/shell/main.ts',
+    },
+    outdir: 'dist/main',
+  }),
+  // Sandboxed preloads must be CommonJS.
+  build({
+    ...common,
+    format: 'cjs',
+    entryPoints: ['src-main/shell/preload.ts'],
+    outfile: 'dist/main/shell/preload.cjs',
+  }),
+]);

@@ -1,0 +1,60 @@
+import { fault } from '../../../src-shared/faults.js';
+import type { ObjectDef } from '../../../src-shared/schema/types.js';
+import type { Org } from '../orgs/orgs.js';
+import type { Service } from '../service.js';
+import { hashPassword, MIN_PASSWORD_LENGTH } from '../auth/password.js';
+import { validateInput, type Json } from '../objects/validate.js';
+import type { StoredRecord } from '../objects/store.js';
+import { normaliseEmail } from './credentials.js';
+
+export interface NewAccount {
+  email: string;
+  password: string;
+  name?: { first?: string; last?: string };
+  roles?: string[];
+  state?: 'unverified' | 'verified';
+  [key: string]: unknown;
+}
+
+export function accountDef(svc: Service, org: Org): ObjectDef {
+  const def = svc.defs.byName(org.id, 'account');
+  if (!def) throw new Error(`org ${org.code} has no account definition`);
+  return def;
+}
+
+export function checkPasswordStrength(password: unknown): string {
+  if (typeof password !== 'string' || password.length < MIN_PASSWORD_LENGTH || password.length > 1024) {
+    throw fault('validation', 'password', {
+      path: 'password',
+      reason: `The password must be ${MIN_PASSWORD_LENGTH} to 1024 characters.`,
+    });
+  }
+  return password;
+}
+
+/**
+ * Creates an account record and its credentials together. The password is hashed before the
+ * transaction so the write lock is never held during the (deliberately slow) hash.
+ */
+export async function createAccount(
+  svc: Service,
+  org: Org,
+  input: NewAccount,
+  updaterId?: string,
+): Promise<StoredRecord> {
+  const password = checkPasswordStrength(input.password);
+  const { password: _omit, ...fields } = input;
+  const def = accountDef(svc, org);
+  const body = { state: 'unverified', roles: [], ...fields, email: normaliseEmail(String(input.email ?? '')) };
+  const { values, faults } = validateInput(def, body, 'create');
+  if (faults.length > 0) throw fault('validation', undefined, { faults, reason: 'The account is not valid.' });
+  const hash = await hashPassword(password);
+  return svc.db.transaction(() => {
+    if (svc.credentials.byEmail(org.id, values.email as string)) {
+      throw fault('exists', 'email', { path: 'email', reason: 'An account with this email already exists.' });
+    }
+    const record = svc.store.insert(org.id, def, values as Record<string, Json>, updaterId ? { updaterId } : {});
+    svc.credentials.insert(org.id, record._id, values.email as string, hash);
+    return record;
+  })();
+}

@@ -1,0 +1,74 @@
+import type { Db } from '../db/open.js';
+
+export interface CredentialRow {
+  org_id: number;
+  account_id: string;
+  email: string;
+  password_hash: string;
+  failed_attempts: number;
+  locked_until: number | null;
+}
+
+/** Password hashes and lock-out counters, kept apart from the account record so reads never see them. */
+export class CredentialRepository {
+  constructor(private readonly db: Db) {}
+
+  byEmail(orgId: number, email: string): CredentialRow | undefined {
+    return this.db
+      .prepare('SELECT * FROM credentials WHERE org_id = ? AND email = ?')
+      .get(orgId, normaliseEmail(email)) as CredentialRow | undefined;
+  }
+
+  byAccount(orgId: number, accountId: string): CredentialRow | undefined {
+    return this.db.prepare('SELECT * FROM credentials WHERE org_id = ? AND account_id = ?').get(orgId, accountId) as
+      CredentialRow | undefined;
+  }
+
+  insert(orgId: number, accountId: string, email: string, passwordHash: string): void {
+    this.db
+      .prepare('INSERT INTO credentials (org_id, account_id, email, password_hash) VALUES (?, ?, ?, ?)')
+      .run(orgId, accountId, normaliseEmail(email), passwordHash);
+  }
+
+  setPassword(orgId: number, accountId: string, passwordHash: string): void {
+    this.db
+      .prepare('UPDATE credentials SET password_hash = ? WHERE org_id = ? AND account_id = ?')
+      .run(passwordHash, orgId, accountId);
+  }
+
+  setEmail(orgId: number, accountId: string, email: string): void {
+    this.db
+      .prepare('UPDATE credentials SET email = ? WHERE org_id = ? AND account_id = ?')
+      .run(email, orgId, accountId);
+  }
+
+  /** Counts a failure and returns the new count (one statement: concurrent failures all count). */
+  recordFailure(orgId: number, accountId: string): number {
+    const row = this.db
+      .prepare(
+        'UPDATE credentials SET failed_attempts = failed_attempts + 1 WHERE org_id = ? AND account_id = ? RETURNING failed_attempts',
+      )
+      .get(orgId, accountId) as { failed_attempts: number } | undefined;
+    return row?.failed_attempts ?? 0;
+  }
+
+  lock(orgId: number, accountId: string, until: number): void {
+    this.db
+      .prepare('UPDATE credentials SET locked_until = ? WHERE org_id = ? AND account_id = ?')
+      .run(until, orgId, accountId);
+  }
+
+  clearFailures(orgId: number, accountId: string): void {
+    this.db
+      .prepare('UPDATE credentials SET failed_attempts = 0, locked_until = NULL WHERE org_id = ? AND account_id = ?')
+      .run(orgId, accountId);
+  }
+
+  remove(orgId: number, accountId: string): void {
+    this.db.prepare('DELETE FROM credentials WHERE org_id = ? AND account_id = ?').run(orgId, accountId);
+  }
+}
+
+export function normaliseEmail(email: string): string {
+  return email.trim().toLowerCase();
+}

@@ -1,0 +1,62 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import fastifyCookie from '@fastify/cookie';
+import type { Service } from './service.js';
+import { installFaultHandling } from './http/faults-plugin.js';
+import { consoleStatic } from './http/console-static.js';
+import { orgScope } from './http/org-scope.js';
+import { serviceInfoRoutes } from './routes/service-info.js';
+import { accountSessionRoutes } from './routes/account-session.js';
+import { objectRoutes } from './routes/objects.js';
+import { schemaRoutes } from './routes/schemas.js';
+
+/** Request bodies above this are refused with kRequestTooLarge. */
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+/** URLs (query strings included) above this are refused. */
+export const MAX_URL_LENGTH = 64 * 1024;
+
+export interface AppOptions {
+  /** Folder of the built console, served at /console/. */
+  consoleDir?: string;
+  logger?: boolean;
+}
+
+/**
+ * Builds the HTTP app without listening, so tests drive it in-process with `inject` and the CLI,
+ * a worker thread or Electron bind it as they need.
+ */
+export async function buildApp(svc: Service, opts: AppOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: opts.logger
+      ? {
+          level: 'info',
+          redact: ['req.headers.cookie', 'req.headers.authorization', 'req.headers["service-client-signature"]'],
+        }
+      : false,
+    bodyLimit: BODY_LIMIT_BYTES,
+    trustProxy: false,
+    routerOptions: { ignoreDuplicateSlashes: true, maxParamLength: 200 },
+    // Unknown or hostile JSON keys such as __proto__ are refused by the parser.
+    onProtoPoisoning: 'error',
+    onConstructorPoisoning: 'error',
+  });
+  installFaultHandling(app, svc.clock);
+  app.addHook('onRequest', async (request) => {
+    if (request.url.length > MAX_URL_LENGTH) {
+      throw Object.assign(new Error('URI too long'), { statusCode: 414, code: 'FST_ERR_REQUEST_URI_TOO_LONG' });
+    }
+  });
+  await app.register(fastifyCookie);
+  await app.register(serviceInfoRoutes(svc));
+  await app.register(consoleStatic, { dir: opts.consoleDir });
+  await app.register(orgScope(svc, [accountSessionRoutes(svc), schemaRoutes(svc), objectRoutes(svc)]), {
+    prefix: '/:org/v2',
+  });
+  return app;
+}
+
+/** Binds loopback only: the service is for this machine. */
+export async function listen(app: FastifyInstance, port: number): Promise<number> {
+  await app.listen({ host: '127.0.0.1', port });
+  const address = app.server.address();
+  return typeof address === 'object' && address ? address.port : port;
+}

@@ -1,0 +1,94 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Db } from '../db/open.js';
+
+export interface Session {
+  idHash: string;
+  orgId: number;
+  appId: number;
+  accountId: string;
+  csrf: string;
+  fingerprint: string | null;
+  created: number;
+  lastSeen: number;
+  endedReason: string | null;
+}
+
+interface SessionRow {
+  id_hash: string;
+  org_id: number;
+  app_id: number;
+  account_id: string;
+  csrf: string;
+  fingerprint: string | null;
+  created: number;
+  last_seen: number;
+  ended_reason: string | null;
+}
+
+const toSession = (r: SessionRow): Session => ({
+  idHash: r.id_hash,
+  orgId: r.org_id,
+  appId: r.app_id,
+  accountId: r.account_id,
+  csrf: r.csrf,
+  fingerprint: r.fingerprint,
+  created: r.created,
+  lastSeen: r.last_seen,
+  endedReason: r.ended_reason,
+});
+
+/** Only a hash of the session id is stored: a copy of the database does not yield live cookies. */
+export const hashSessionId = (sid: string): string => createHash('sha256').update(sid).digest('base64url');
+
+/** Session records. Ended sessions are kept with their reason so the next request can say why. */
+export class SessionRepository {
+  constructor(private readonly db: Db) {}
+
+  create(orgId: number, appId: number, accountId: string, fingerprint: string | null, now: number) {
+    const sid = randomBytes(32).toString('base64url');
+    const csrf = randomBytes(24).toString('base64url');
+    this.db
+      .prepare(
+        `INSERT INTO sessions (id_hash, org_id, app_id, account_id, csrf, fingerprint, created, last_seen)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(hashSessionId(sid), orgId, appId, accountId, csrf, fingerprint, now, now);
+    return { sid, csrf };
+  }
+
+  find(sid: string): Session | undefined {
+    const row = this.db.prepare('SELECT * FROM sessions WHERE id_hash = ?').get(hashSessionId(sid)) as
+      SessionRow | undefined;
+    return row ? toSession(row) : undefined;
+  }
+
+  touch(idHash: string, now: number): void {
+    this.db.prepare('UPDATE sessions SET last_seen = ? WHERE id_hash = ?').run(now, idHash);
+  }
+
+  end(idHash: string, reason: string): void {
+    this.db
+      .prepare('UPDATE sessions SET ended_reason = ? WHERE id_hash = ? AND ended_reason IS NULL')
+      .run(reason, idHash);
+  }
+
+  /** Ends every live session of an account (a new login elsewhere, a password change, a lock). */
+  endForAccount(orgId: number, accountId: string, reason: string): number {
+    return this.db
+      .prepare('UPDATE sessions SET ended_reason = ? WHERE org_id = ? AND account_id = ? AND ended_reason IS NULL')
+      .run(reason, orgId, accountId).changes;
+  }
+
+  countLiveForApp(appId: number): number {
+    return (
+      this.db.prepare('SELECT count(*) AS n FROM sessions WHERE app_id = ? AND ended_reason IS NULL').get(appId) as {
+        n: number;
+      }
+    ).n;
+  }
+
+  /** Forgets ended and idle sessions older than `before` (housekeeping). */
+  prune(before: number): number {
+    return this.db.prepare('DELETE FROM sessions WHERE last_seen < ?').run(before).changes;
+  }
+}

@@ -1,0 +1,33 @@
+import Database from 'better-sqlite3';
+import { runMigrations } from './migrate.js';
+import { MIGRATIONS } from './migrations.js';
+
+export type Db = Database.Database;
+
+export interface OpenOptions {
+  /** Path of the database file, or ':memory:'. */
+  file: string;
+  /**
+   * Path of a better-sqlite3 binary built for another runtime's ABI (Electron). Plain Node leaves
+   * it unset and uses the build in node_modules.
+   */
+  nativeBinding?: string;
+}
+
+/**
+ * Opens the database and sets every pragma explicitly, on every open: SQLite keeps most of them
+ * per connection, so relying on what an earlier open set would silently lose them.
+ */
+export function openDatabase(opts: OpenOptions): Db {
+  const db = new Database(opts.file, opts.nativeBinding ? { nativeBinding: opts.nativeBinding } : {});
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL'); // durable across process crashes in WAL mode
+  db.pragma('foreign_keys = ON');
+  db.pragma('busy_timeout = 5000'); // the admin CLI may write while the service runs
+  db.pragma('temp_store = MEMORY');
+  db.pragma('cache_size = -65536'); // 64 MiB page cache
+  db.pragma('mmap_size = 268435456');
+  db.pragma('wal_autocheckpoint = 4000');
+  runMigrations(db, MIGRATIONS);
+  return db;
+}

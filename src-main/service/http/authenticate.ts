@@ -1,0 +1,87 @@
+import { timingSafeEqual, createHash } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { fault, makeFault } from '../../../src-shared/faults.js';
+import type { Service } from '../service.js';
+import type { Org } from '../orgs/orgs.js';
+import type { App } from '../apps/apps.js';
+import type { RequestContext } from './context.js';
+
+export const SESSION_COOKIE = 'service.sid';
+export const FINGERPRINT_COOKIE = 'service.fingerprint';
+export const CLIENT_KEY_HEADER = 'service-client-key';
+export const CSRF_HEADER = 'Service-Csrf-Token';
+
+const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** Compares two strings in constant time (on fixed-length digests, so lengths leak nothing). */
+export function safeEqual(a: string, b: string): boolean {
+  const da = createHash('sha256').update(a).digest();
+  const db = createHash('sha256').update(b).digest();
+  return timingSafeEqual(da, db);
+}
+
+/** Resolves `Service-Client-Key` to an enabled app of this org. */
+export function resolveApp(svc: Service, org: Org, key: string | undefined): App | undefined {
+  if (key === undefined) return undefined;
+  const app = svc.apps.byKey(key);
+  if (!app || app.orgId !== org.id) {
+    throw fault('notFound', 'app', { reason: 'Invalid application client api key.' });
+  }
+  if (!app.settings.enabled || (app.settings.expires && Date.parse(app.settings.expires) <= svc.clock.now())) {
+    throw fault('accessDenied', 'app', { reason: 'The application is disabled or expired.' });
+  }
+  return app;
+}
+
+/**
+ * Trust boundary: turns the request's app key and session cookie into a RequestContext. A session
+ * that cannot be used leaves the caller anonymous and records why, so routes that need a principal
+ * can say "expired" or "logged in elsewhere" rather than just "not logged in".
+ */
+export function authenticate(svc: Service, org: Org, request: FastifyRequest, reply: FastifyReply): RequestContext {
+  const keyHeader = request.headers[CLIENT_KEY_HEADER];
+  const app = resolveApp(svc, org, typeof keyHeader === 'string' ? keyHeader : undefined);
+  const ctx: RequestContext = { org, via: 'anonymous', ...(app ? { app } : {}) };
+  const sid = request.cookies[SESSION_COOKIE];
+  if (!app || app.kind !== 'session' || !sid) return ctx;
+
+  const session = svc.sessions.find(sid);
+  if (!session || session.orgId !== org.id || session.appId !== app.id) return ctx;
+  const now = svc.clock.now();
+  if (session.endedReason === 'loggedInElsewhere') {
+    ctx.sessionProblem = makeFault('accessDenied', 'loggedInElsewhere', {
+      reason: 'This session ended because the account logged in elsewhere.',
+    });
+    return ctx;
+  }
+  if (session.endedReason === null && now - session.lastSeen > app.settings.authDuration * 1000) {
+    svc.sessions.end(session.idHash, 'expired');
+    session.endedReason = 'expired';
+  }
+  if (session.endedReason === 'expired') {
+    ctx.sessionProblem = makeFault('accessDenied', 'sessionExpired', { reason: 'The session expired.' });
+    return ctx;
+  }
+  if (session.endedReason !== null) return ctx;
+
+  const account = svc.store.get(org.id, svc.defs.byName(org.id, 'account')!, session.accountId);
+  if (!account) return ctx;
+  if (MUTATING.has(request.method) && app.settings.csrf) {
+    const sent = request.headers[CSRF_HEADER.toLowerCase()];
+    if (typeof sent !== 'string' || !safeEqual(sent, session.csrf)) {
+      throw fault('accessDenied', 'csrfTokenMismatch', { reason: 'Missing or wrong Service-Csrf-Token header.' });
+    }
+  }
+  svc.sessions.touch(session.idHash, now);
+  reply.header(CSRF_HEADER, session.csrf);
+  return {
+    ...ctx,
+    via: 'session',
+    session,
+    principal: {
+      accountId: account._id,
+      email: String(account.doc.email ?? ''),
+      roles: Array.isArray(account.doc.roles) ? (account.doc.roles as string[]) : [],
+    },
+  };
+}

@@ -1,0 +1,48 @@
+import type { FastifyRequest } from 'fastify';
+import { fault, type FaultBody } from '../../../src-shared/faults.js';
+import type { Org } from '../orgs/orgs.js';
+import type { App } from '../apps/apps.js';
+import type { Session } from '../auth/sessions.js';
+import { BUILTIN_ROLES } from '../objects/builtin-defs.js';
+
+export interface Principal {
+  accountId: string;
+  email: string;
+  roles: string[];
+}
+
+/** Who is calling and through what; set by the org plugin's authentication hook. */
+export interface RequestContext {
+  org: Org;
+  app?: App;
+  principal?: Principal;
+  session?: Session;
+  via: 'session' | 'anonymous';
+  /** Why a presented session was not accepted; raised only where a principal is required. */
+  sessionProblem?: FaultBody;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    ctx: RequestContext;
+  }
+}
+
+export function requirePrincipal(request: FastifyRequest): Principal {
+  const { principal, sessionProblem } = request.ctx;
+  if (principal) return principal;
+  if (sessionProblem)
+    throw fault('accessDenied', sessionProblem.errCode.split('.').pop(), { reason: sessionProblem.reason });
+  throw fault('accessDenied', 'notLoggedIn', { reason: 'You must be logged in.' });
+}
+
+export function isOrgAdmin(principal: Principal | undefined): boolean {
+  return principal?.roles.includes(BUILTIN_ROLES.administrator) === true;
+}
+
+/** Org administrators only (admin routes). */
+export function requireAdmin(request: FastifyRequest): Principal {
+  const principal = requirePrincipal(request);
+  if (!isOrgAdmin(principal)) throw fault('accessDenied', 'principal', { reason: 'Org administrators only.' });
+  return principal;
+}

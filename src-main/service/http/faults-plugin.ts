@@ -1,0 +1,81 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { FaultError, makeFault, type FaultBody } from '../../../src-shared/faults.js';
+import type { Clock } from '../clock.js';
+
+export const SERVER_TIME_HEADER = 'Service-Server-Time';
+
+/** Host names a browser on this machine uses for us; anything else may be a DNS-rebinding page. */
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
+
+export function hostIsLoopback(hostHeader: string | undefined): boolean {
+  if (!hostHeader) return false;
+  const host = hostHeader.startsWith('[') ? hostHeader.slice(0, hostHeader.indexOf(']') + 1) : hostHeader.split(':')[0];
+  return LOOPBACK_HOSTS.has((host ?? '').toLowerCase());
+}
+
+export function sendFault(reply: FastifyReply, body: FaultBody): FastifyReply {
+  return reply.code(body.status).type('application/json; charset=utf-8').send(body);
+}
+
+/**
+ * Makes every answer of the service either a success or a fault of decisions §2: unknown routes,
+ * malformed bodies, oversized bodies and unexpected exceptions included. Stack traces and internal
+ * messages never leave the process.
+ */
+export function installFaultHandling(app: FastifyInstance, clock: Clock): void {
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header(SERVER_TIME_HEADER, String(clock.now()));
+    reply.header('X-Content-Type-Options', 'nosniff');
+    reply.header('Referrer-Policy', 'no-referrer');
+    if (!hostIsLoopback(request.headers.host)) {
+      return sendFault(
+        reply,
+        makeFault('accessDenied', 'host', {
+          reason: 'Requests must address the service by a loopback name (127.0.0.1, localhost or [::1]).',
+        }),
+      );
+    }
+  });
+
+  app.setNotFoundHandler((request, reply) =>
+    sendFault(
+      reply,
+      makeFault('notFound', 'route', { reason: `No route for ${request.method} ${request.url.split('?')[0]}.` }),
+    ),
+  );
+
+  app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    const body = toFault(error);
+    if (body.status >= 500)
+      request.log.error({ err: { message: error.message, code: error.code } }, 'unexpected error');
+    return sendFault(reply, body);
+  });
+}
+
+export function toFault(error: unknown): FaultBody {
+  if (error instanceof FaultError) return error.fault;
+  const e = error as Partial<FastifyError> & { validation?: unknown[]; validationContext?: string };
+  if (e.validation) {
+    return makeFault('validation', undefined, { reason: e.message ?? 'The request is not valid.' });
+  }
+  switch (e.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return makeFault('tooLarge', 'body', { reason: 'The request body is too large.' });
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return makeFault('invalidArgument', 'contentType', { reason: 'Send request bodies as application/json.' });
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return makeFault('invalidArgument', 'json', { reason: `The request body is not valid JSON: ${e.message ?? ''}` });
+  }
+  if (e.statusCode === 400 && (error instanceof SyntaxError || e.name === 'SyntaxError')) {
+    return makeFault('invalidArgument', 'json', { reason: `The request body is not valid JSON: ${e.message ?? ''}` });
+  }
+  if (e.statusCode === 414 || e.code === 'FST_ERR_REQUEST_URI_TOO_LONG') {
+    return makeFault('tooLarge', 'url', { reason: 'The request URL is too long.' });
+  }
+  if (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
+    return makeFault('invalidArgument', undefined, { reason: e.message ?? 'Bad request.' });
+  }
+  return makeFault('error', undefined, { message: 'An unexpected error occurred.' });
+}

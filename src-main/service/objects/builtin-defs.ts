@@ -1,0 +1,122 @@
+import type { ObjectDef, PropertyDef } from '../../../src-shared/schema/types.js';
+
+/** Ids of the built-in roles; accounts carry them in `roles`. */
+export const BUILTIN_ROLES = {
+  administrator: '000000000000000000000004',
+  provider: '000000000000000000000005',
+  support: '000000000000000000000006',
+  developer: '000000000000000000000007',
+} as const;
+
+const str = (name: string, extra: Partial<PropertyDef> = {}): PropertyDef => ({ name, type: 'String', ...extra });
+
+export const ACCOUNT_STATES = ['unverified', 'verified'] as const;
+
+/** The account: every field of the spec's Account table (`access` is computed per caller). */
+const account: ObjectDef = {
+  name: 'account',
+  collection: 'accounts',
+  label: 'Account',
+  custom: false,
+  properties: [
+    str('email', { indexed: true, unique: true, required: true, maxLength: 254 }),
+    str('mobile', { indexed: true, maxLength: 32 }),
+    {
+      name: 'name',
+      type: 'Document',
+      properties: [str('first', { indexed: true, maxLength: 100 }), str('last', { indexed: true, maxLength: 100 })],
+    },
+    str('gender', { indexed: true, maxLength: 16 }),
+    str('locale', { indexed: true, maxLength: 16 }),
+    { name: 'favorite', type: 'Boolean', indexed: true },
+    { name: 'locked', type: 'Boolean', indexed: true },
+    { name: 'shared', type: 'Boolean' },
+    str('state', { indexed: true, enum: [...ACCOUNT_STATES] }),
+    { name: 'roles', type: 'ObjectId', array: true, indexed: true },
+    { name: 'inherited_roles', type: 'ObjectId', array: true, readOnly: true },
+    {
+      name: 'key',
+      type: 'Document',
+      properties: [str('fingerprint', { maxLength: 64 }), str('secret', { maxLength: 128 })],
+    },
+  ],
+};
+
+const role: ObjectDef = {
+  name: 'role',
+  collection: 'roles',
+  label: 'Role',
+  custom: false,
+  properties: [
+    str('name', { indexed: true, unique: true, required: true, maxLength: 100 }),
+    str('code', { indexed: true, maxLength: 100 }),
+    { name: 'scopes', type: 'String', array: true, maxLength: 512 },
+    { name: 'include', type: 'ObjectId', array: true },
+  ],
+};
+
+/** A connection grants an account an access level on one instance (its `context`). */
+const connection: ObjectDef = {
+  name: 'connection',
+  collection: 'connections',
+  label: 'Connection',
+  custom: false,
+  properties: [
+    { name: 'context', type: 'Reference', indexed: true, required: true },
+    { name: 'target', type: 'Reference', refObject: 'account', indexed: true },
+    str('email', { indexed: true, maxLength: 254 }),
+    { name: 'access', type: 'Integer', indexed: true, required: true },
+    str('state', { indexed: true, enum: ['pending', 'active'] }),
+  ],
+};
+
+/** Custom account properties every new org starts with (spec: c_enrollments, c_study_groups). */
+export const DEFAULT_ACCOUNT_CUSTOM_PROPERTIES: PropertyDef[] = [
+  {
+    name: 'c_enrollments',
+    type: 'Document',
+    array: true,
+    custom: true,
+    properties: [
+      { name: 'c_study', type: 'String', indexed: true, custom: true, maxLength: 100 },
+      { name: 'c_enrolled', type: 'Date', custom: true },
+    ],
+  },
+  { name: 'c_study_groups', type: 'String', array: true, indexed: true, custom: true, maxLength: 100 },
+];
+
+const conversation: ObjectDef = {
+  name: 'c_conversation',
+  collection: 'c_conversations',
+  label: 'Conversation',
+  custom: true,
+  properties: [
+    str('c_title', { indexed: true, custom: true, maxLength: 200 }),
+    str('c_status', { indexed: true, custom: true, enum: ['open', 'closed'] }),
+    { name: 'c_participants', type: 'ObjectId', array: true, indexed: true, custom: true },
+  ],
+};
+
+const patientfile: ObjectDef = {
+  name: 'c_patientfile',
+  collection: 'c_patientfiles',
+  label: 'Patient file',
+  custom: true,
+  properties: [
+    str('c_name', { indexed: true, custom: true, maxLength: 200 }),
+    str('c_mrn', { indexed: true, unique: true, custom: true, maxLength: 64 }),
+    { name: 'c_birth_date', type: 'Date', indexed: true, custom: true },
+    { name: 'connections', type: 'List', refObject: 'connection' },
+  ],
+};
+
+/** The definitions a new org starts with. */
+export function initialDefinitions(): ObjectDef[] {
+  return structuredClone([
+    { ...account, properties: [...account.properties, ...DEFAULT_ACCOUNT_CUSTOM_PROPERTIES] },
+    role,
+    connection,
+    conversation,
+    patientfile,
+  ]);
+}

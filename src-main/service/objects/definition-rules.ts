@@ -1,0 +1,112 @@
+import { fault, makeFault, type FaultBody } from '../../../src-shared/faults.js';
+import {
+  CUSTOM_NAME_PATTERN,
+  PATH_SEGMENT_PATTERN,
+  PROPERTY_TYPES,
+  SYSTEM_PROPERTIES,
+  type ObjectDef,
+  type PropertyDef,
+} from '../../../src-shared/schema/types.js';
+
+const MAX_PROPERTIES = 200;
+const MAX_DEPTH = 4;
+
+/**
+ * Trust boundary: checks a property definition sent by an administrator. Custom names carry the
+ * `c_` prefix; nested documents are checked recursively; only known keys are copied.
+ */
+export function checkPropertyDef(
+  input: unknown,
+  path: string,
+  depth = 0,
+  faults: FaultBody[] = [],
+): PropertyDef | undefined {
+  const bad = (reason: string) => {
+    faults.push(makeFault('validation', 'definition', { path, reason }));
+    return undefined;
+  };
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) return bad('A property must be an object.');
+  const p = input as Record<string, unknown>;
+  if (typeof p.name !== 'string' || !CUSTOM_NAME_PATTERN.test(p.name)) {
+    return bad('Custom property names start with c_ followed by lower-case letters, digits or _.');
+  }
+  if (typeof p.type !== 'string' || !(PROPERTY_TYPES as readonly string[]).includes(p.type)) {
+    return bad(`type must be one of ${PROPERTY_TYPES.join(', ')}.`);
+  }
+  const out: PropertyDef = { name: p.name, type: p.type as PropertyDef['type'], custom: true };
+  for (const flag of ['array', 'indexed', 'unique', 'required'] as const) {
+    if (p[flag] !== undefined) {
+      if (typeof p[flag] !== 'boolean') return bad(`${flag} must be true or false.`);
+      out[flag] = p[flag];
+    }
+  }
+  if (out.unique) out.indexed = true;
+  if (typeof p.label === 'string') out.label = p.label.slice(0, 200);
+  if (p.maxLength !== undefined) {
+    if (!Number.isInteger(p.maxLength) || (p.maxLength as number) < 1)
+      return bad('maxLength must be a positive integer.');
+    out.maxLength = p.maxLength as number;
+  }
+  if (p.enum !== undefined) {
+    if (!Array.isArray(p.enum) || !p.enum.every((e) => typeof e === 'string'))
+      return bad('enum must be a list of strings.');
+    out.enum = p.enum as string[];
+  }
+  if ((out.indexed || out.unique) && (out.type === 'Document' || out.type === 'List')) {
+    return bad(`${out.type} properties cannot be indexed; index their scalar properties instead.`);
+  }
+  if (out.type === 'Reference' || out.type === 'List') {
+    if (typeof p.refObject !== 'string' || !PATH_SEGMENT_PATTERN.test(p.refObject))
+      return bad('refObject names the referenced object.');
+    out.refObject = p.refObject;
+  }
+  if (out.type === 'Document') {
+    if (depth >= MAX_DEPTH) return bad(`Documents nest at most ${MAX_DEPTH} levels.`);
+    if (!Array.isArray(p.properties) || p.properties.length === 0) return bad('A Document needs its properties.');
+    const nested = p.properties.map((n, i) => checkPropertyDef(n, `${path}.properties[${i}]`, depth + 1, faults));
+    if (nested.some((n) => !n)) return undefined;
+    out.properties = nested as PropertyDef[];
+  }
+  return out;
+}
+
+export function addProperty(def: ObjectDef, prop: PropertyDef): ObjectDef {
+  const taken = new Set([...SYSTEM_PROPERTIES, ...def.properties].map((p) => p.name));
+  if (taken.has(prop.name))
+    throw fault('exists', 'property', { path: prop.name, reason: `${def.name} already has ${prop.name}.` });
+  if (def.properties.length >= MAX_PROPERTIES) {
+    throw fault('invalidArgument', 'definition', { reason: `An object has at most ${MAX_PROPERTIES} properties.` });
+  }
+  if (prop.required) {
+    throw fault('invalidArgument', 'definition', {
+      path: prop.name,
+      reason: 'A property added to an existing object cannot be required (existing records lack it).',
+    });
+  }
+  return { ...def, properties: [...def.properties, prop] };
+}
+
+export function checkNewObject(input: unknown): ObjectDef {
+  const body = (typeof input === 'object' && input !== null ? input : {}) as Record<string, unknown>;
+  if (typeof body.name !== 'string' || !CUSTOM_NAME_PATTERN.test(body.name) || body.name.endsWith('s')) {
+    throw fault('validation', 'definition', {
+      path: 'name',
+      reason:
+        'Custom object names start with c_, use lower-case letters, digits or _, and are singular (no trailing s).',
+    });
+  }
+  const faults: FaultBody[] = [];
+  const props = Array.isArray(body.properties) ? body.properties : [];
+  const properties = props.map((p, i) => checkPropertyDef(p, `properties[${i}]`, 0, faults));
+  if (faults.length > 0) throw fault('validation', undefined, { faults, reason: 'The definition is not valid.' });
+  const names = properties.map((p) => p!.name);
+  const dup = names.find((n, i) => names.indexOf(n) !== i);
+  if (dup) throw fault('validation', 'definition', { path: dup, reason: `${dup} is defined twice.` });
+  return {
+    name: body.name,
+    collection: `${body.name}s`,
+    label: typeof body.label === 'string' ? body.label.slice(0, 200) : body.name,
+    custom: true,
+    properties: properties as PropertyDef[],
+  };
+}

@@ -1,0 +1,208 @@
+import type { Db } from '../db/open.js';
+import type { Clock } from '../clock.js';
+import { fault } from '../../../src-shared/faults.js';
+import type { ObjectDef } from '../../../src-shared/schema/types.js';
+import { propertyPaths } from '../../../src-shared/schema/types.js';
+import type { ListQuery } from '../../../src-shared/query/ast.js';
+import { compileListQuery, propertyExpression } from '../query/compile.js';
+import { ObjectIdFactory } from './ids.js';
+import type { Doc, Json } from './validate.js';
+import { StatementCache } from '../db/statement-cache.js';
+
+const TYPE_NAME = /^[a-z][a-z0-9_]{0,62}$/;
+
+export interface StoredRecord {
+  _id: string;
+  doc: Doc;
+}
+
+export interface WriteMeta {
+  updaterId?: string;
+  /** Import keeps these when given. */
+  _id?: string;
+  created?: string;
+  updated?: string;
+}
+
+/**
+ * The object repository: one SQLite table per org and object type, `(_id, doc)` with expression
+ * indexes on the indexed property paths. This module and the query compiler are the only places
+ * that build SQL text; every value is bound.
+ */
+export class ObjectStore {
+  private readonly ids: ObjectIdFactory;
+  private readonly statements: StatementCache;
+  private readonly ensured = new Set<string>();
+  private readonly uniqueIndexPaths = new Map<string, string>();
+
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+  ) {
+    this.ids = new ObjectIdFactory(clock);
+    this.statements = new StatementCache(db, 500);
+  }
+
+  /** A condition on the record id, for `extraWhere`. */
+  static idEquals(id: string): { sql: string; params: unknown[] } {
+    return { sql: '_id = ?', params: [id] };
+  }
+
+  /** Records whose `context` references the given instance (list properties such as connections). */
+  static contextEquals(id: string): { sql: string; params: unknown[] } {
+    return { sql: `${propertyExpression('context._id')} = ?`, params: [id] };
+  }
+
+  newId(): string {
+    return this.ids.next();
+  }
+
+  table(orgId: number, def: ObjectDef): string {
+    if (!Number.isSafeInteger(orgId) || !TYPE_NAME.test(def.name))
+      throw new Error(`bad collection ${orgId}/${def.name}`);
+    return `o${orgId}_${def.name}`;
+  }
+
+  /** Creates the table and the indexes of every indexed scalar path (idempotent). */
+  ensureCollection(orgId: number, def: ObjectDef): string {
+    const table = this.table(orgId, def);
+    const key = `${table}:${JSON.stringify(def.properties)}`;
+    if (this.ensured.has(key)) return table;
+    this.db.exec(`CREATE TABLE IF NOT EXISTS "${table}" (_id TEXT NOT NULL UNIQUE, doc TEXT NOT NULL)`);
+    for (const p of propertyPaths(def)) {
+      if (p.path === '_id' || p.inArray || !(p.def.indexed || p.def.unique)) continue;
+      if (p.def.type === 'Document' || p.def.type === 'List') continue;
+      const indexPath = p.def.type === 'Reference' ? `${p.path}._id` : p.path;
+      const name = `${p.def.unique ? 'ux' : 'ix'}_${table}__${indexPath.replace(/\./g, '_')}`;
+      const unique = p.def.unique ? 'UNIQUE ' : '';
+      this.db.exec(`CREATE ${unique}INDEX IF NOT EXISTS "${name}" ON "${table}" (${propertyExpression(indexPath)})`);
+      if (p.def.unique) this.uniqueIndexPaths.set(name, p.path);
+    }
+    this.ensured.add(key);
+    return table;
+  }
+
+  dropCollection(orgId: number, def: ObjectDef): void {
+    const table = this.table(orgId, def);
+    this.db.exec(`DROP TABLE IF EXISTS "${table}"`);
+    for (const key of this.ensured) if (key.startsWith(`${table}:`)) this.ensured.delete(key);
+  }
+
+  insert(orgId: number, def: ObjectDef, values: Record<string, Json>, meta: WriteMeta = {}): StoredRecord {
+    const table = this.ensureCollection(orgId, def);
+    const now = new Date(this.clock.now()).toISOString();
+    const _id = meta._id ?? this.ids.next();
+    const doc: Doc = {
+      ...stripNulls(values),
+      created: meta.created ?? now,
+      updated: meta.updated ?? meta.created ?? now,
+    };
+    if (meta.updaterId) doc.updater = reference('account', meta.updaterId);
+    this.run(`INSERT INTO "${table}" (_id, doc) VALUES (?, ?)`, [_id, JSON.stringify(doc)]);
+    return { _id, doc };
+  }
+
+  get(orgId: number, def: ObjectDef, id: string): StoredRecord | undefined {
+    const table = this.ensureCollection(orgId, def);
+    const row = this.statements.get(`SELECT _id, doc FROM "${table}" WHERE _id = ?`).get(id) as
+      { _id: string; doc: string } | undefined;
+    return row ? { _id: row._id, doc: JSON.parse(row.doc) as Doc } : undefined;
+  }
+
+  /** PATCH merges (null unsets); PUT replaces every writable property. */
+  update(
+    orgId: number,
+    def: ObjectDef,
+    id: string,
+    values: Record<string, Json>,
+    meta: WriteMeta & { replace?: boolean; keep?: string[] } = {},
+  ): StoredRecord | undefined {
+    const table = this.ensureCollection(orgId, def);
+    return this.db.transaction(() => {
+      const current = this.get(orgId, def, id);
+      if (!current) return undefined;
+      const base: Doc = meta.replace ? pick(current.doc, ['created', ...(meta.keep ?? [])]) : { ...current.doc };
+      const doc = stripNulls({ ...base, ...values });
+      doc.created = current.doc.created ?? new Date(this.clock.now()).toISOString();
+      doc.updated = new Date(this.clock.now()).toISOString();
+      if (meta.updaterId) doc.updater = reference('account', meta.updaterId);
+      this.run(`UPDATE "${table}" SET doc = ? WHERE _id = ?`, [JSON.stringify(doc), id]);
+      return { _id: id, doc };
+    })();
+  }
+
+  delete(orgId: number, def: ObjectDef, id: string): boolean {
+    const table = this.ensureCollection(orgId, def);
+    return this.run(`DELETE FROM "${table}" WHERE _id = ?`, [id]).changes > 0;
+  }
+
+  count(orgId: number, def: ObjectDef): number {
+    const table = this.ensureCollection(orgId, def);
+    return (this.statements.get(`SELECT count(*) AS n FROM "${table}"`).get() as { n: number }).n;
+  }
+
+  /** Runs a validated list query; `extraWhere` adds conditions the caller does not control (context, ACL). */
+  list(
+    orgId: number,
+    def: ObjectDef,
+    query: ListQuery,
+    extraWhere: { sql: string; params: unknown[] }[] = [],
+  ): { rows: StoredRecord[]; hasMore: boolean } {
+    const table = this.ensureCollection(orgId, def);
+    const compiled = compileListQuery(query, { table, extraWhere });
+    const raw = this.statements.get(compiled.sql).all(...compiled.params) as { _id: string; doc: string }[];
+    const hasMore = raw.length > query.limit;
+    const rows = (hasMore ? raw.slice(0, query.limit) : raw).map((r) => ({
+      _id: r._id,
+      doc: JSON.parse(r.doc) as Doc,
+    }));
+    return { rows, hasMore };
+  }
+
+  /** Bulk insert in one transaction (seeding, import); returns the ids written. */
+  insertMany(orgId: number, def: ObjectDef, records: { _id: string; doc: Doc }[]): void {
+    const table = this.ensureCollection(orgId, def);
+    const stmt = this.statements.get(`INSERT INTO "${table}" (_id, doc) VALUES (?, ?)`);
+    this.db.transaction(() => {
+      for (const r of records) this.translate(() => stmt.run(r._id, JSON.stringify(r.doc)));
+    })();
+  }
+
+  private run(sql: string, params: unknown[]) {
+    return this.translate(() => this.statements.get(sql).run(...params));
+  }
+
+  /** Turns constraint failures into faults that name the property. */
+  private translate<T>(fn: () => T): T {
+    try {
+      return fn();
+    } catch (err) {
+      const e = err as { code?: string; message?: string };
+      if (e.code === 'SQLITE_CONSTRAINT_UNIQUE') {
+        const index = /index '([^']+)'/.exec(e.message ?? '')?.[1];
+        const path = index ? this.uniqueIndexPaths.get(index) : e.message?.includes('._id') ? '_id' : undefined;
+        throw fault('exists', 'property', {
+          path: path ?? '_id',
+          reason: `A record with this ${path ?? '_id'} already exists.`,
+        });
+      }
+      throw err;
+    }
+  }
+}
+
+export function reference(object: string, id: string): Json {
+  return { _id: id, object, path: `/${object}s/${id}` };
+}
+
+function stripNulls(values: Record<string, Json>): Doc {
+  const out: Doc = {};
+  for (const [k, v] of Object.entries(values)) if (v !== null && v !== undefined) out[k] = v;
+  return out;
+}
+
+function pick(doc: Doc, keys: string[]): Doc {
+  const out: Doc = {};
+  for (const k of keys) if (doc[k] !== undefined) out[k] = doc[k] as Json;
+  return out;
+}

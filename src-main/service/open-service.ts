@@ -1,0 +1,30 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { openDatabase } from './db/open.js';
+import { SecretCipher, loadMasterKey } from './crypto/cipher.js';
+import { Service } from './service.js';
+import type { Clock } from './clock.js';
+import { registerQueryFunctions } from './query/compile.js';
+
+export interface OpenServiceOptions {
+  dataDir: string;
+  clock?: Clock;
+  /** 32-byte master key (the desktop shell's, from the OS keychain); default: env or key file. */
+  masterKey?: Buffer;
+  /** better-sqlite3 binary for Electron's ABI. */
+  nativeBinding?: string;
+}
+
+export const DB_FILE = 'service.db';
+
+/** Opens (creating if needed) a data dir: its database, migrations and master key. */
+export function openService(opts: OpenServiceOptions): Service {
+  mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 });
+  const db = openDatabase({
+    file: join(opts.dataDir, DB_FILE),
+    ...(opts.nativeBinding ? { nativeBinding: opts.nativeBinding } : {}),
+  });
+  registerQueryFunctions(db);
+  const cipher = new SecretCipher(opts.masterKey ?? loadMasterKey(opts.dataDir));
+  return new Service({ db, cipher, ...(opts.clock ? { clock: opts.clock } : {}) });
+}

@@ -1,0 +1,86 @@
+import type { Db } from '../db/open.js';
+import { fault } from '../../../src-shared/faults.js';
+
+export const ORG_CODE_PATTERN = /^[a-z0-9][a-z0-9-]{0,62}$/;
+
+export interface OrgSettings {
+  /** Key of the session app the console logs in with. */
+  consoleAppKey?: string;
+  lockAttempts: number;
+  /** Minutes; 0 = until an administrator unlocks. */
+  lockDuration: number;
+  allowSimultaneousLogins: boolean;
+  /** Operators that can be turned off per org (decisions §8). */
+  disableNegation: boolean;
+}
+
+export const DEFAULT_ORG_SETTINGS: OrgSettings = {
+  lockAttempts: 5,
+  lockDuration: 15,
+  allowSimultaneousLogins: false,
+  disableNegation: false,
+};
+
+export interface Org {
+  id: number;
+  code: string;
+  name: string;
+  settings: OrgSettings;
+  created: string;
+}
+
+interface OrgRow {
+  id: number;
+  code: string;
+  name: string;
+  settings: string;
+  created: string;
+}
+
+const toOrg = (r: OrgRow): Org => ({
+  ...r,
+  settings: { ...DEFAULT_ORG_SETTINGS, ...(JSON.parse(r.settings) as Partial<OrgSettings>) },
+});
+
+/** Orgs: the tenants of the service, addressed as `/<code>/v2`. */
+export class OrgRepository {
+  private readonly byCodeCache = new Map<string, Org>();
+  constructor(private readonly db: Db) {}
+
+  create(code: string, name: string, created: string): Org {
+    if (!ORG_CODE_PATTERN.test(code)) {
+      throw fault('invalidArgument', 'org', { reason: 'Org codes are lower-case letters, digits and -.' });
+    }
+    if (this.byCode(code)) throw fault('exists', 'org', { reason: `Org ${code} already exists.` });
+    const info = this.db
+      .prepare('INSERT INTO orgs (code, name, settings, created) VALUES (?, ?, ?, ?)')
+      .run(code, name, JSON.stringify(DEFAULT_ORG_SETTINGS), created);
+    return this.byId(Number(info.lastInsertRowid))!;
+  }
+
+  byId(id: number): Org | undefined {
+    const row = this.db.prepare('SELECT * FROM orgs WHERE id = ?').get(id) as OrgRow | undefined;
+    return row ? toOrg(row) : undefined;
+  }
+
+  byCode(code: string): Org | undefined {
+    const cached = this.byCodeCache.get(code);
+    if (cached) return cached;
+    const row = this.db.prepare('SELECT * FROM orgs WHERE code = ?').get(code) as OrgRow | undefined;
+    if (!row) return undefined;
+    const org = toOrg(row);
+    this.byCodeCache.set(code, org);
+    return org;
+  }
+
+  list(): Org[] {
+    return (this.db.prepare('SELECT * FROM orgs ORDER BY id').all() as OrgRow[]).map(toOrg);
+  }
+
+  updateSettings(org: Org, patch: Partial<OrgSettings>): Org {
+    const settings = { ...org.settings, ...patch };
+    this.db.prepare('UPDATE orgs SET settings = ? WHERE id = ?').run(JSON.stringify(settings), org.id);
+    this.byCodeCache.delete(org.code);
+    return this.byId(org.id)!;
+  }
+}

@@ -1,0 +1,43 @@
+/**
+ * The SQL expressions that read a property. Shared by queries and index DDL: SQLite only uses an
+ * expression index when the query's expression is textually the same, so both must come from here.
+ */
+import { PATH_SEGMENT_PATTERN } from '../../../src-shared/schema/types.js';
+
+/** Aliases the compiler gives json_each rows (`j1`, `j2`, …) and the record column. */
+const SAFE_BASE = /^(?:doc|j\d+\.value)$/;
+
+/**
+ * Throws unless every segment matches PATH_SEGMENT_PATTERN. The parser already guarantees it;
+ * this is the second lock on the door, because the path is inlined into SQL text below.
+ */
+export function assertSafePath(path: string): void {
+  if (!path.split('.').every((segment) => PATH_SEGMENT_PATTERN.test(segment))) {
+    throw new Error(`Refusing to inline unsafe property path ${JSON.stringify(path)} into SQL.`);
+  }
+}
+
+/** `json_extract(<base>, '$.a.b')` with the path inlined as a literal (so it matches the index). */
+export function jsonExtract(base: string, path: string): string {
+  if (!SAFE_BASE.test(base)) throw new Error(`Unknown JSON base expression ${JSON.stringify(base)}.`);
+  assertSafePath(path);
+  return `json_extract(${base}, '$.${path}')`;
+}
+
+/** The expression for a stored property path of a record: `_id` is its own column. */
+export function propertyExpression(path: string): string {
+  if (path === '_id') return '_id';
+  return jsonExtract('doc', path);
+}
+
+/** A JSON path literal for table-valued functions (`json_each(doc, '$.roles')`). */
+export function jsonPathLiteral(path: string): string {
+  assertSafePath(path);
+  return `'$.${path}'`;
+}
+
+/** Validates and double-quotes a table name supplied by the repositories. */
+export function quoteTable(table: string): string {
+  if (!/^[A-Za-z_][A-Za-z0-9_]{0,127}$/.test(table)) throw new Error(`Invalid table name ${JSON.stringify(table)}.`);
+  return `"${table}"`;
+}

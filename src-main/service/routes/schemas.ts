@@ -1,0 +1,88 @@
+import type { FastifyInstance } from 'fastify';
+import { fault } from '../../../src-shared/faults.js';
+import { propertyPaths, type ObjectDef } from '../../../src-shared/schema/types.js';
+import type { Service } from '../service.js';
+import type { Org } from '../orgs/orgs.js';
+import { requireAdmin, requirePrincipal } from '../http/context.js';
+import { addProperty, checkNewObject, checkPropertyDef } from '../objects/definition-rules.js';
+import type { FaultBody } from '../../../src-shared/faults.js';
+
+/** The API form of a definition: its properties and every fully qualified property path. */
+export function presentSchema(def: ObjectDef) {
+  return {
+    object: 'schema',
+    name: def.name,
+    collection: def.collection,
+    label: def.label,
+    custom: def.custom,
+    properties: def.properties,
+    paths: propertyPaths(def).map((p) => ({
+      path: p.path,
+      type: p.def.type,
+      array: p.inArray,
+      indexed: p.def.indexed === true || p.def.unique === true,
+      unique: p.def.unique === true,
+      readOnly: p.def.readOnly === true,
+      ...(p.def.refObject ? { refObject: p.def.refObject } : {}),
+    })),
+  };
+}
+
+/** `/schemas`: read for any logged-in caller; define custom objects and properties for admins. */
+export function schemaRoutes(svc: Service) {
+  const find = (org: Org, name: string): ObjectDef => {
+    const def = svc.defs.byName(org.id, name) ?? svc.defs.byCollection(org.id, name);
+    if (!def) throw fault('notFound', 'object', { reason: `There is no object named ${name.slice(0, 100)}.` });
+    return def;
+  };
+
+  return async (app: FastifyInstance) => {
+    app.get('/schemas', async (request) => {
+      requirePrincipal(request);
+      return { object: 'list', data: svc.defs.all(request.ctx.org.id).map(presentSchema), hasMore: false };
+    });
+
+    app.get<{ Params: { name: string } }>('/schemas/:name', async (request) => {
+      requirePrincipal(request);
+      return presentSchema(find(request.ctx.org, request.params.name));
+    });
+
+    app.post('/schemas', async (request) => {
+      requireAdmin(request);
+      const { org } = request.ctx;
+      const def = checkNewObject(request.body);
+      if (svc.defs.byName(org.id, def.name)) throw fault('exists', 'object', { reason: `${def.name} already exists.` });
+      svc.db.transaction(() => {
+        svc.defs.save(org.id, def);
+        svc.store.ensureCollection(org.id, def);
+      })();
+      return presentSchema(def);
+    });
+
+    app.post<{ Params: { name: string } }>('/schemas/:name/properties', async (request) => {
+      requireAdmin(request);
+      const { org } = request.ctx;
+      const faults: FaultBody[] = [];
+      const prop = checkPropertyDef(request.body, 'property', 0, faults);
+      if (!prop) throw fault('validation', undefined, { faults, reason: 'The property is not valid.' });
+      const def = addProperty(find(org, request.params.name), prop);
+      svc.db.transaction(() => {
+        svc.defs.save(org.id, def);
+        svc.store.ensureCollection(org.id, def); // builds the new property's index
+      })();
+      return presentSchema(def);
+    });
+
+    app.delete<{ Params: { name: string } }>('/schemas/:name', async (request) => {
+      requireAdmin(request);
+      const { org } = request.ctx;
+      const def = find(org, request.params.name);
+      if (!def.custom) throw fault('accessDenied', 'object', { reason: 'Built-in objects cannot be deleted.' });
+      svc.db.transaction(() => {
+        svc.defs.remove(org.id, def.name);
+        svc.store.dropCollection(org.id, def);
+      })();
+      return { object: 'result', data: true };
+    });
+  };
+}

@@ -1,0 +1,66 @@
+import type { FastifyInstance } from 'fastify';
+import { fault } from '../../../src-shared/faults.js';
+import type { Service } from '../service.js';
+import { bootstrapOrg } from '../orgs/bootstrap.js';
+
+export const SERVICE_VERSION = '0.1.0';
+
+/**
+ * Unversioned, service-wide routes (decisions §1): health, what the console needs to start, and
+ * the first-run setup that is open only while no org exists.
+ */
+export function serviceInfoRoutes(svc: Service) {
+  let setupRunning = false;
+  return async (app: FastifyInstance) => {
+    app.get('/_service/health', async () => ({ object: 'result', data: { ok: true } }));
+
+    app.get('/_service/info', async () => {
+      const orgs = svc.orgs.list();
+      return {
+        object: 'result',
+        data: {
+          setupRequired: orgs.length === 0,
+          version: SERVICE_VERSION,
+          orgs: orgs.map((o) => ({ code: o.code, name: o.name, consoleAppKey: o.settings.consoleAppKey ?? null })),
+        },
+      };
+    });
+
+    app.post(
+      '/_service/setup',
+      {
+        schema: {
+          body: {
+            type: 'object',
+            required: ['org', 'email', 'password'],
+            additionalProperties: false,
+            properties: {
+              org: { type: 'string', minLength: 1, maxLength: 63 },
+              name: { type: 'string', maxLength: 200 },
+              email: { type: 'string', minLength: 3, maxLength: 254 },
+              password: { type: 'string', minLength: 1, maxLength: 1024 },
+            },
+          },
+        },
+      },
+      async (request) => {
+        if (setupRunning || svc.orgs.list().length > 0) {
+          throw fault('accessDenied', 'setupDone', { reason: 'Setup has already been done.' });
+        }
+        const body = request.body as { org: string; name?: string; email: string; password: string };
+        setupRunning = true; // two set-up forms submitted at once must not create two orgs
+        try {
+          const { org, consoleAppKey } = await bootstrapOrg(svc, {
+            code: body.org,
+            name: body.name ?? body.org,
+            adminEmail: body.email,
+            adminPassword: body.password,
+          });
+          return { object: 'result', data: { org: org.code, consoleAppKey } };
+        } finally {
+          setupRunning = false;
+        }
+      },
+    );
+  };
+}

@@ -1,0 +1,44 @@
+import type { Db } from './db/open.js';
+import { systemClock, type Clock } from './clock.js';
+import type { SecretCipher } from './crypto/cipher.js';
+import { OrgRepository } from './orgs/orgs.js';
+import { DefinitionRepository } from './objects/definitions.js';
+import { ObjectStore } from './objects/store.js';
+import { AppRepository } from './apps/apps.js';
+import { CredentialRepository } from './accounts/credentials.js';
+import { SessionRepository } from './auth/sessions.js';
+
+export interface ServiceDeps {
+  db: Db;
+  cipher: SecretCipher;
+  clock?: Clock;
+}
+
+/** Everything a request handler needs, built once per database. */
+export class Service {
+  readonly db: Db;
+  readonly clock: Clock;
+  readonly cipher: SecretCipher;
+  readonly orgs: OrgRepository;
+  readonly defs: DefinitionRepository;
+  readonly store: ObjectStore;
+  readonly apps: AppRepository;
+  readonly credentials: CredentialRepository;
+  readonly sessions: SessionRepository;
+
+  constructor(deps: ServiceDeps) {
+    this.db = deps.db;
+    this.clock = deps.clock ?? systemClock;
+    this.cipher = deps.cipher;
+    this.orgs = new OrgRepository(this.db);
+    this.defs = new DefinitionRepository(this.db);
+    this.store = new ObjectStore(this.db, this.clock);
+    this.apps = new AppRepository(this.db, this.cipher);
+    this.credentials = new CredentialRepository(this.db);
+    this.sessions = new SessionRepository(this.db);
+  }
+
+  nowIso(): string {
+    return new Date(this.clock.now()).toISOString();
+  }
+}

@@ -1,0 +1,32 @@
+/**
+ * Runs the whole service in a worker thread, so that a slow query never blocks the Electron main
+ * process (and with it the window). The shell passes the data dir, the master key it keeps in the
+ * OS keychain and the Electron-ABI better-sqlite3 binary; the worker answers with the port.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { startHeadless } from '../cli/serve.js';
+
+export interface ServiceWorkerData {
+  dataDir: string;
+  port: number;
+  masterKey: Uint8Array;
+  nativeBinding?: string;
+  consoleDir?: string;
+}
+
+export type ServiceWorkerMessage = { type: 'ready'; port: number; org?: string } | { type: 'error'; message: string };
+
+const data = workerData as ServiceWorkerData;
+const post = (m: ServiceWorkerMessage) => parentPort?.postMessage(m);
+
+startHeadless({
+  dataDir: data.dataDir,
+  port: data.port,
+  org: 'demo',
+  masterKey: Buffer.from(data.masterKey),
+  ...(data.nativeBinding ? { nativeBinding: data.nativeBinding } : {}),
+  ...(data.consoleDir ? { consoleDir: data.consoleDir } : {}),
+  log: () => undefined,
+})
+  .then((running) => post({ type: 'ready', port: running.port, ...(running.org ? { org: running.org } : {}) }))
+  .catch((err: unknown) => post({ type: 'error', message: (err as Error).message }));

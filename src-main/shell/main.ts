@@ -1,0 +1,91 @@
+/**
+ * The Electron shell: thin on purpose. It starts the service in a worker thread, opens one hardened
+ * window on the console served by that service, and answers the two IPC calls of the contract.
+ */
+import { app, BrowserWindow, ipcMain, session, shell, type IpcMainInvokeEvent } from 'electron';
+import { mkdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { isSafeExternalUrl } from '../../src-shared/ipc.js';
+import { isAllowedNavigation, secureWindowOptions } from './security.js';
+import { electronNativeBinding } from './native-binding.js';
+import { desktopMasterKey } from './master-key.js';
+import type { ServiceWorkerMessage } from '../service/worker.js';
+
+const here = dirname(fileURLToPath(import.meta.url)); // dist/main/shell
+const appRoot = resolve(here, '..', '..', '..');
+let serviceOrigin = '';
+
+function startService(): Promise<{ port: number }> {
+  const dataDir = process.env.SERVICE_DATA_DIR ?? join(app.getPath('userData'), 'data');
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const masterKey = desktopMasterKey(dataDir);
+  const nativeBinding = electronNativeBinding(appRoot, app.isPackaged);
+  const worker = new Worker(join(here, '..', 'service-worker.js'), {
+    workerData: {
+      dataDir,
+      port: Number(process.env.SERVICE_PORT ?? 0),
+      ...(masterKey ? { masterKey } : {}),
+      ...(nativeBinding ? { nativeBinding } : {}),
+      consoleDir: join(here, '..', '..', 'renderer'),
+    },
+  });
+  return new Promise((resolvePort, reject) => {
+    worker.once('message', (m: ServiceWorkerMessage) =>
+      m.type === 'ready' ? resolvePort({ port: m.port }) : reject(new Error(m.message)),
+    );
+    worker.once('error', reject);
+  });
+}
+
+/** IPC from our own page only: a frame elsewhere (there should be none) gets nothing. */
+function fromOurPage(event: IpcMainInvokeEvent): boolean {
+  const url = event.senderFrame?.url ?? '';
+  return isAllowedNavigation(url, serviceOrigin);
+}
+
+function registerIpc(): void {
+  ipcMain.handle('shell:info', (event) => {
+    if (!fromOurPage(event)) throw new Error('refused');
+    return { version: app.getVersion(), platform: process.platform, serviceUrl: serviceOrigin };
+  });
+  ipcMain.handle('shell:open-external', async (event, payload: unknown) => {
+    if (!fromOurPage(event)) throw new Error('refused');
+    const url = (payload as { url?: unknown } | null)?.url;
+    if (typeof url !== 'string' || !isSafeExternalUrl(url)) return { opened: false };
+    await shell.openExternal(url);
+    return { opened: true };
+  });
+}
+
+function harden(): void {
+  session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
+  app.on('web-contents-created', (_event, contents) => {
+    contents.setWindowOpenHandler(({ url }) => {
+      if (isSafeExternalUrl(url) && !isAllowedNavigation(url, serviceOrigin)) void shell.openExternal(url);
+      return { action: 'deny' };
+    });
+    contents.on('will-navigate', (event, url) => {
+      if (!isAllowedNavigation(url, serviceOrigin)) event.preventDefault();
+    });
+    contents.on('will-attach-webview', (event) => event.preventDefault());
+  });
+}
+
+async function main(): Promise<void> {
+  await app.whenReady();
+  harden();
+  registerIpc();
+  const { port } = await startService();
+  serviceOrigin = `http://127.0.0.1:${port}`;
+  const win = new BrowserWindow(secureWindowOptions(join(here, 'preload.cjs')));
+  win.once('ready-to-show', () => win.show());
+  await win.loadURL(`${serviceOrigin}/console/`);
+}
+
+app.on('window-all-closed', () => app.quit());
+main().catch((err: unknown) => {
+  console.error('The console could not start:', (err as Error).message);
+  app.exit(1);
+});

@@ -1,0 +1,27 @@
+import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import type { OrgClient } from './org-client';
+import { queryKeys } from './query-keys';
+import { normalizeList, type Account, type ListEnvelope, type ListPage } from './types';
+
+export interface AccountsPageParams {
+  skip: number;
+  limit: number;
+  /** A query object (decisions.md §8); sent as URL-encoded JSON. */
+  where?: Record<string, unknown>;
+  sort?: Record<string, 1 | -1>;
+}
+
+export function accountsPageQuery(orgClient: OrgClient, params: AccountsPageParams) {
+  return queryOptions({
+    queryKey: queryKeys.accountsPage(orgClient.org, params),
+    queryFn: async ({ signal }): Promise<ListPage<Account>> => {
+      const envelope = await orgClient.get<ListEnvelope<Account>>('accounts', {
+        query: { ...params },
+        signal,
+      });
+      return normalizeList(envelope);
+    },
+    // Keep the current page on screen while the next one loads; the pager is disabled meanwhile.
+    placeholderData: keepPreviousData,
+  });
+}

@@ -1,0 +1,79 @@
+import type { FaultBody } from '../../src-shared/faults';
+import { ApiError, isSessionEndingFault } from './api-error';
+import { sendJson, type FetchLike, type HttpMethod } from './http';
+import { buildQueryString, type QueryValue } from './query-string';
+
+const CSRF_HEADER = 'Service-Csrf-Token';
+const APP_KEY_HEADER = 'Service-Client-Key';
+
+export interface OrgRequestOptions {
+  query?: Readonly<Record<string, QueryValue>>;
+  body?: unknown;
+  signal?: AbortSignal | undefined;
+}
+
+type SessionEndedListener = (fault: FaultBody) => void;
+
+/**
+ * Requests to one org's `/<org>/v2` API as the console's session app. Holds the latest CSRF token
+ * in memory only (never in storage, so another script on the page cannot read it back later) and
+ * sends it on every mutation.
+ */
+export class OrgClient {
+  readonly org: string;
+  private readonly appKey: string;
+  private readonly fetchImpl: FetchLike;
+  private csrfToken: string | null = null;
+  private readonly sessionEndedListeners = new Set<SessionEndedListener>();
+
+  constructor(org: string, appKey: string, fetchImpl: FetchLike) {
+    this.org = org;
+    this.appKey = appKey;
+    this.fetchImpl = fetchImpl;
+  }
+
+  get<T>(path: string, options: Omit<OrgRequestOptions, 'body'> = {}): Promise<T> {
+    return this.request<T>('GET', path, options);
+  }
+
+  post<T>(path: string, body?: unknown): Promise<T> {
+    return this.request<T>('POST', path, { body });
+  }
+
+  async request<T>(method: HttpMethod, path: string, options: OrgRequestOptions = {}): Promise<T> {
+    const headers: Record<string, string> = { [APP_KEY_HEADER]: this.appKey };
+    if (method !== 'GET' && this.csrfToken !== null) headers[CSRF_HEADER] = this.csrfToken;
+    const url = `/${encodeURIComponent(this.org)}/v2/${path}${buildQueryString(options.query ?? {})}`;
+    try {
+      const { data, headers: responseHeaders } = await sendJson<T>(this.fetchImpl, {
+        method,
+        url,
+        headers,
+        body: options.body,
+        signal: options.signal,
+      });
+      const token = responseHeaders.get(CSRF_HEADER);
+      if (token) this.csrfToken = token;
+      return data;
+    } catch (error) {
+      if (error instanceof ApiError && isSessionEndingFault(error.fault)) this.endSession(error.fault);
+      throw error;
+    }
+  }
+
+  /** Forget the CSRF token, e.g. after logout. */
+  forgetSession(): void {
+    this.csrfToken = null;
+  }
+
+  /** Called when any request finds the session gone (expired, logged in elsewhere). */
+  onSessionEnded(listener: SessionEndedListener): () => void {
+    this.sessionEndedListeners.add(listener);
+    return () => this.sessionEndedListeners.delete(listener);
+  }
+
+  private endSession(fault: FaultBody): void {
+    this.csrfToken = null;
+    for (const listener of this.sessionEndedListeners) listener(fault);
+  }
+}

@@ -1,0 +1,76 @@
+/**
+ * Shapes of the service responses the console reads (lead's contract + decisions.md §2).
+ * Only the fields the console uses are typed; the rest pass through untouched.
+ */
+
+export interface ResultEnvelope<T> {
+  object: 'result';
+  data: T;
+}
+
+export interface ListEnvelope<T> {
+  object: 'list';
+  data: T[];
+  /** The spec shows one sample with `"false"` as a string; `normalizeList` folds both forms. */
+  hasMore: boolean | 'true' | 'false';
+}
+
+/** A page of a list after normalisation. */
+export interface ListPage<T> {
+  items: T[];
+  hasMore: boolean;
+}
+
+export interface OrgSummary {
+  code: string;
+  name: string;
+  consoleAppKey: string;
+}
+
+export interface ServiceInfo {
+  setupRequired: boolean;
+  orgs: OrgSummary[];
+  version: string;
+}
+
+export interface SetupRequest {
+  org: string;
+  email: string;
+  password: string;
+}
+
+export interface SetupResult {
+  org: string;
+  consoleAppKey: string;
+}
+
+export interface AccountName {
+  first?: string;
+  last?: string;
+}
+
+export interface Account {
+  _id: string;
+  object: 'account';
+  email: string;
+  name?: AccountName;
+  roles?: string[];
+  state?: string;
+  locked?: boolean;
+  created?: string;
+  updated?: string;
+}
+
+export interface SessionStatus {
+  loggedin: boolean;
+  account?: Account;
+}
+
+export interface Credentials {
+  email: string;
+  password: string;
+}
+
+export function normalizeList<T>(envelope: ListEnvelope<T>): ListPage<T> {
+  return { items: envelope.data, hasMore: envelope.hasMore === true || envelope.hasMore === 'true' };
+}

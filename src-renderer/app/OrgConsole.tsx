@@ -1,0 +1,62 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { faultOf } from '../api/api-error';
+import { useConsoleClient } from '../api/client-context';
+import { markSignedOut, sessionQuery, useLogoutMutation } from '../api/session';
+import type { OrgSummary } from '../api/types';
+import { AppShell } from '../components/AppShell';
+import { AccountsScreen } from '../features/accounts/AccountsScreen';
+import { LoginScreen } from '../features/login/LoginScreen';
+import type { Route } from '../routing/route';
+import { BootFailure, BootSplash } from './BootScreens';
+
+interface OrgConsoleProps {
+  org: OrgSummary;
+  orgs: OrgSummary[];
+  version: string;
+  route: Route;
+  onSelectOrg: (code: string) => void;
+  navigate: (route: Route) => void;
+}
+
+/** One org: restores the session on load, then shows login or the signed-in console. */
+export function OrgConsole({ org, orgs, version, route, onSelectOrg, navigate }: OrgConsoleProps) {
+  const orgClient = useConsoleClient().org(org);
+  const queryClient = useQueryClient();
+  const session = useQuery(sessionQuery(orgClient));
+  const logout = useLogoutMutation(orgClient);
+
+  // Any request that finds the session gone (expired, signed in elsewhere) returns to login.
+  useEffect(
+    () => orgClient.onSessionEnded((fault) => markSignedOut(queryClient, orgClient.org, fault)),
+    [orgClient, queryClient],
+  );
+
+  if (session.isPending) return <BootSplash label="Checking your session…" />;
+  if (session.isError) {
+    return (
+      <BootFailure
+        title="Cannot check the session"
+        fault={faultOf(session.error)}
+        onRetry={() => void session.refetch()}
+      />
+    );
+  }
+  const account = session.data.loggedin ? session.data.account : undefined;
+  if (!account) {
+    return <LoginScreen orgClient={orgClient} orgs={orgs} endedBy={session.data.endedBy} onSelectOrg={onSelectOrg} />;
+  }
+  return (
+    <AppShell
+      orgCode={org.code}
+      orgName={org.name}
+      userEmail={account.email}
+      version={version}
+      onLogout={() => logout.mutate()}
+      loggingOut={logout.isPending}
+      logoutFault={logout.isError ? faultOf(logout.error) : null}
+    >
+      <AccountsScreen orgClient={orgClient} route={route} navigate={navigate} />
+    </AppShell>
+  );
+}

@@ -1,0 +1,66 @@
+import type { ReactNode } from 'react';
+import type { FaultBody } from '../../src-shared/faults';
+import { BrandMark } from './AuthLayout';
+import { FaultMessage } from './FaultMessage';
+import { PRODUCT_NAME } from './product';
+import { ThemeToggle } from './ThemeToggle';
+
+interface AppShellProps {
+  orgCode: string;
+  orgName: string;
+  userEmail: string;
+  version: string;
+  onLogout: () => void;
+  loggingOut: boolean;
+  /** A failed logout: the session may still be open, so say so instead of pretending. */
+  logoutFault: FaultBody | null;
+  children: ReactNode;
+}
+
+/** The signed-in frame: header with org, user, theme and logout; a sidebar; the screen. */
+export function AppShell(props: AppShellProps) {
+  return (
+    <div className="shell" data-testid="app-ready">
+      <header className="shell__header">
+        <div className="brand">
+          <BrandMark />
+          <span>{PRODUCT_NAME}</span>
+        </div>
+        <span className="org-chip" title={`Org code: ${props.orgCode}`}>
+          <span className="org-chip__name">{props.orgName}</span>
+          {props.orgName !== props.orgCode && <code className="org-chip__code">{props.orgCode}</code>}
+        </span>
+        <div className="shell__header-end">
+          <span className="current-user" data-testid="current-user" title="Signed in as">
+            {props.userEmail}
+          </span>
+          <ThemeToggle />
+          <button
+            type="button"
+            className="button button--ghost"
+            onClick={props.onLogout}
+            disabled={props.loggingOut}
+            data-testid="logout-button"
+          >
+            {props.loggingOut ? 'Signing out…' : 'Log out'}
+          </button>
+        </div>
+      </header>
+      <nav className="shell__sidebar" aria-label="Sections">
+        <p className="shell__nav-heading">Data</p>
+        <a className="shell__nav-link shell__nav-link--active" href="#/accounts" aria-current="page">
+          Accounts
+        </a>
+        <p className="shell__version">v{props.version}</p>
+      </nav>
+      <main className="shell__main">
+        {props.logoutFault && (
+          <div className="shell__banner">
+            <FaultMessage fault={props.logoutFault} compact />
+          </div>
+        )}
+        {props.children}
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { hasErrors, validateSetup } from './setup-validation';
+
+const valid = { org: 'demo', email: 'admin@example.com', password: 'correct horse' };
+
+describe('validateSetup', () => {
+  it('accepts a valid form', () => {
+    expect(validateSetup(valid)).toEqual({});
+    expect(hasErrors(validateSetup(valid))).toBe(false);
+  });
+
+  it('rejects org codes outside ^[a-z0-9-]+$', () => {
+    for (const org of ['', 'Demo', 'my org', 'acme_1', 'ünï']) {
+      expect(validateSetup({ ...valid, org }).org, org).toBeDefined();
+    }
+    expect(validateSetup({ ...valid, org: 'acme-2' }).org).toBeUndefined();
+  });
+
+  it('needs a password of at least 8 characters', () => {
+    expect(validateSetup({ ...valid, password: '1234567' }).password).toBeDefined();
+    expect(validateSetup({ ...valid, password: '12345678' }).password).toBeUndefined();
+  });
+
+  it('needs something that looks like an email', () => {
+    expect(validateSetup({ ...valid, email: '  ' }).email).toBeDefined();
+    expect(validateSetup({ ...valid, email: 'admin' }).email).toBeDefined();
+  });
+});

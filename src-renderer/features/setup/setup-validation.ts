@@ -1,0 +1,29 @@
+import type { SetupRequest } from '../../api/types';
+
+export type SetupErrors = Partial<Record<keyof SetupRequest, string>>;
+
+export const ORG_CODE_PATTERN = /^[a-z0-9-]+$/;
+export const MIN_PASSWORD_LENGTH = 8;
+
+/**
+ * Checks the first-run form before it is sent, so simple mistakes are fixed without a round trip.
+ * The service validates again; this is a convenience, not the gate.
+ */
+export function validateSetup(values: SetupRequest): SetupErrors {
+  const errors: SetupErrors = {};
+  if (values.org === '') errors.org = 'Enter an org code.';
+  else if (!ORG_CODE_PATTERN.test(values.org)) {
+    errors.org = 'Use lower-case letters, digits and hyphens only.';
+  }
+  const email = values.email.trim();
+  if (email === '') errors.email = 'Enter the administrator’s email.';
+  else if (!/^[^\s@]+@[^\s@]+$/.test(email)) errors.email = 'Enter an email address like admin@example.com.';
+  if (values.password.length < MIN_PASSWORD_LENGTH) {
+    errors.password = `Use at least ${MIN_PASSWORD_LENGTH} characters.`;
+  }
+  return errors;
+}
+
+export function hasErrors(errors: SetupErrors): boolean {
+  return Object.keys(errors).length > 0;
+}

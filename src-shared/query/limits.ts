@@ -1,0 +1,22 @@
+/** Hard limits of the list-query language (decisions.md §8). Named so faults and docs can cite them. */
+
+/** Items in one `$in`, `$nin` or `$all` array. */
+export const MAX_IN_ITEMS = 10_000;
+/** Conditions in one `$and` or `$or` array. */
+export const MAX_LOGICAL_CONDITIONS = 100;
+/** Nesting of `$and` / `$or` / `$elemMatch`. */
+export const MAX_DEPTH = 20;
+export const MAX_SKIP = 500_000;
+export const DEFAULT_LIMIT = 100;
+export const MAX_LIMIT = 1000;
+/** Keys in one sort object. */
+export const MAX_SORT_KEYS = 10;
+/** `$regex` pattern length (characters between the slashes). */
+export const MIN_REGEX_LENGTH = 1;
+export const MAX_REGEX_LENGTH = 255;
+/** Entries of `paths[]`. */
+export const MAX_PROJECTION_PATHS = 100;
+/** Raw `where` / `sort` text, in characters; enough for 10,000 `$in` ids. */
+export const MAX_QUERY_TEXT_LENGTH = 1_000_000;
+/** Nesting of arrays/objects in the JSON text itself (guards the recursive parser). */
+export const MAX_JSON_NESTING = 64;
