@@ -8,6 +8,10 @@ import { serviceInfoRoutes } from './routes/service-info.js';
 import { accountSessionRoutes } from './routes/account-session.js';
 import { objectRoutes } from './routes/objects.js';
 import { schemaRoutes } from './routes/schemas.js';
+import { accountLifecycleRoutes } from './routes/account-lifecycle.js';
+import { appsRoutes } from './routes/apps.js';
+import { certsRoutes } from './routes/certs.js';
+import { tokensRoutes } from './routes/tokens.js';
 
 /** Request bodies above this are refused with kRequestTooLarge. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;

@@ -71,4 +71,78 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX sessions_account ON sessions(org_id, account_id);
     `,
   },
+  {
+    version: 2,
+    name: 'replay store for signed requests',
+    sql: `
+      CREATE TABLE replay_entries (
+        kind TEXT NOT NULL CHECK (kind IN ('nonce', 'signature')),
+        value TEXT NOT NULL,
+        app_id INTEGER NOT NULL,
+        expires INTEGER NOT NULL,
+        PRIMARY KEY (kind, value)
+      ) WITHOUT ROWID;
+      CREATE INDEX replay_entries_expires ON replay_entries(expires);
+    `,
+  },
+  {
+    version: 3,
+    name: 'outbox, locations, password resets',
+    sql: `
+      CREATE TABLE outbox (
+        id INTEGER PRIMARY KEY,
+        org_id INTEGER NOT NULL REFERENCES orgs(id) ON DELETE CASCADE,
+        account_id TEXT,
+        kind TEXT NOT NULL,
+        recipient TEXT NOT NULL,
+        subject TEXT NOT NULL,
+        body TEXT NOT NULL,
+        created INTEGER NOT NULL
+      );
+      CREATE INDEX outbox_org ON outbox(org_id, id);
+      CREATE TABLE known_locations (
+        org_id INTEGER NOT NULL REFERENCES orgs(id) ON DELETE CASCADE,
+        account_id TEXT NOT NULL,
+        fingerprint TEXT NOT NULL,
+        created INTEGER NOT NULL,
+        PRIMARY KEY (org_id, account_id, fingerprint)
+      );
+      CREATE TABLE location_verifications (
+        org_id INTEGER NOT NULL REFERENCES orgs(id) ON DELETE CASCADE,
+        account_id TEXT NOT NULL,
+        fingerprint TEXT NOT NULL,
+        code_hash TEXT NOT NULL,
+        expires INTEGER NOT NULL,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (org_id, account_id, fingerprint)
+      );
+      CREATE TABLE password_resets (
+        token_hash TEXT PRIMARY KEY,
+        org_id INTEGER NOT NULL REFERENCES orgs(id) ON DELETE CASCADE,
+        account_id TEXT NOT NULL,
+        expires INTEGER NOT NULL,
+        used INTEGER NOT NULL DEFAULT 0
+      );
+    `,
+  },
+  {
+    version: 4,
+    name: 'stored tokens (permanent and limited-use)',
+    sql: `
+      CREATE TABLE tokens (
+        jti TEXT PRIMARY KEY,
+        org_id INTEGER NOT NULL REFERENCES orgs(id) ON DELETE CASCADE,
+        app_id INTEGER NOT NULL REFERENCES apps(id) ON DELETE CASCADE,
+        account_id TEXT NOT NULL,
+        kid TEXT NOT NULL,
+        uses_remaining INTEGER,
+        times_authorized INTEGER NOT NULL DEFAULT 0,
+        last_authorized INTEGER,
+        expires_at INTEGER,
+        revoked INTEGER NOT NULL DEFAULT 0,
+        created INTEGER NOT NULL
+      );
+      CREATE INDEX tokens_subject ON tokens(org_id, app_id, account_id, revoked);
+    `,
+  },
 ];

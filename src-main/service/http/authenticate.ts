@@ -5,6 +5,8 @@ import type { Service } from '../service.js';
 import type { Org } from '../orgs/orgs.js';
 import type { App } from '../apps/apps.js';
 import type { RequestContext } from './context.js';
+import { authenticateToken } from '../auth/token-auth.js';
+import { authenticateSignature } from '../auth/signature-auth.js';
 
 export const SESSION_COOKIE = 'service.sid';
 export const FINGERPRINT_COOKIE = 'service.fingerprint';
@@ -34,13 +36,24 @@ export function resolveApp(svc: Service, org: Org, key: string | undefined): App
 }
 
 /**
- * Trust boundary: turns the request's app key and session cookie into a RequestContext. A session
+ * Trust boundary: turns the request's credentials — a bearer token, a request signature, or an app
+ * key with a session cookie, tried in that order — into a RequestContext. A session
  * that cannot be used leaves the caller anonymous and records why, so routes that need a principal
  * can say "expired" or "logged in elsewhere" rather than just "not logged in".
  */
-export function authenticate(svc: Service, org: Org, request: FastifyRequest, reply: FastifyReply): RequestContext {
+export async function authenticate(
+  svc: Service,
+  org: Org,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<RequestContext> {
+  // A bearer token carries its own app; it is checked before anything else.
+  const viaToken = await authenticateToken(svc, org, request);
+  if (viaToken) return viaToken;
   const keyHeader = request.headers[CLIENT_KEY_HEADER];
   const app = resolveApp(svc, org, typeof keyHeader === 'string' ? keyHeader : undefined);
+  const viaSignature = app ? authenticateSignature(svc, org, app, request) : undefined;
+  if (viaSignature) return viaSignature;
   const ctx: RequestContext = { org, via: 'anonymous', ...(app ? { app } : {}) };
   const sid = request.cookies[SESSION_COOKIE];
   if (!app || app.kind !== 'session' || !sid) return ctx;

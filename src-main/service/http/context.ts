@@ -17,7 +17,18 @@ export interface RequestContext {
   app?: App;
   principal?: Principal;
   session?: Session;
-  via: 'session' | 'anonymous';
+  via: 'session' | 'signature' | 'token' | 'anonymous';
+  /**
+   * Effective scope chains when the caller is limited by scopes (tokens); undefined means the
+   * caller is not scope-limited (session or signed request: the principal's own rights apply).
+   */
+  scopes?: string[];
+  /** Token claims that change access (service/gnt, service/skp, service/skc). */
+  grant?: number;
+  skipAcl?: boolean;
+  bypassCreateAcl?: boolean;
+  /** The verified JWT claims when via === 'token'. */
+  claims?: Record<string, unknown>;
   /** Why a presented session was not accepted; raised only where a principal is required. */
   sessionProblem?: FaultBody;
 }

@@ -14,7 +14,7 @@ export function orgScope(svc: Service, routes: ((app: FastifyInstance) => Promis
       const code = (request.params as { org?: string }).org ?? '';
       const org = svc.orgs.byCode(code);
       if (!org) throw fault('notFound', 'org', { reason: `There is no org named ${code.slice(0, 64)}.` });
-      request.ctx = authenticate(svc, org, request, reply);
+      request.ctx = await authenticate(svc, org, request, reply);
     });
     for (const r of routes) await app.register(r);
   };

@@ -115,7 +115,8 @@ describe('hostile values are bound, never inlined', () => {
       // The SQL text does not depend on the value at all; the value only travels as a parameter.
       if (i < 3) expect(sql).toBe(benign[i]?.sql);
       expect(sql).not.toContain('DROP');
-      expect(JSON.stringify(params).includes(JSON.stringify(value).slice(1, -1))).toBe(true);
+      const carried = params.some((p) => p === value || p === `^${RE2JS.quote(value)}` || (typeof p === 'string' && p.startsWith('[') && (JSON.parse(p) as unknown[]).includes(value)));
+      expect(carried).toBe(true);
     });
   });
 
