@@ -19,6 +19,8 @@ await Promise.all([
       cli: 'src-main/cli.ts',
       'service-worker': 'src-main/service/worker.ts',
       'shell/main': 'src-main/shell/main.ts',
+      'bench/bench': 'src-main/bench/bench.ts',
+      'bench/floor': 'src-main/bench/floor.ts',
     },
     outdir: 'dist/main',
   }),

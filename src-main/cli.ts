@@ -5,15 +5,23 @@
  */
 import { CliError } from './cli/args.js';
 import { serveCommand } from './cli/serve.js';
+import { seedCommand } from './cli/seed.js';
+import { adminCommand } from './cli/admin.js';
 
 const USAGE = `usage: cli <command> [options]
-  serve  --data-dir DIR --port PORT [--org demo] [--admin-email E --admin-password P]`;
+  serve  --data-dir DIR --port PORT [--org demo] [--admin-email E --admin-password P]
+  seed   --data-dir DIR [--org demo] --accounts N [--seed S] [--admin-password P]
+  admin  <import|export|app|account|org> … (admin help for details)`;
 
 async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
   switch (command) {
     case 'serve':
       return serveCommand(rest);
+    case 'seed':
+      return seedCommand(rest);
+    case 'admin':
+      return adminCommand(rest);
     default:
       throw new CliError(command ? `unknown command ${command}\n${USAGE}` : USAGE);
   }

@@ -1,19 +1,156 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { FaultError } from '../../src-shared/faults.js';
 import type { Service } from '../service/service.js';
-import type { Org } from '../service/orgs/orgs.js';
+import { DEFAULT_ORG_SETTINGS, type Org, type OrgSettings } from '../service/orgs/orgs.js';
+import type { App, AppSettings } from '../service/apps/apps.js';
+import { validateAppSettings } from '../service/apps/settings.js';
+import { presentApp } from '../service/apps/present.js';
+import { accountDef, createAccount } from '../service/accounts/accounts.js';
+import { presentRecord } from '../service/objects/present.js';
+import { BUILTIN_ROLES } from '../service/objects/builtin-defs.js';
 import { CliError } from './args.js';
 
 /**
- * `admin app …`, `admin account …`, `admin org …`: each returns what to print as JSON (last line).
- * TODO(#4): implement (placeholders until then).
+ * `admin app …`, `admin account …`, `admin org …`. Each returns what to print as JSON. Trust
+ * boundary: argv comes from whoever runs the CLI on this machine; it is parsed strictly and every
+ * value goes through the same validation as the HTTP API. Bad input throws CliError.
  */
-export async function runAppCommand(_svc: Service, _org: Org, args: string[]): Promise<unknown> {
-  throw new CliError(`app ${args[0] ?? ''}: not implemented yet`);
+
+export async function runAppCommand(svc: Service, org: Org, args: string[]): Promise<unknown> {
+  const [sub, ...rest] = args;
+  return cliFaults(async () => {
+    switch (sub) {
+      case 'create': {
+        const { values } = parse(rest, {
+          label: { type: 'string' },
+          signing: { type: 'boolean', default: false },
+          'principal-override': { type: 'boolean', default: false },
+          expose: { type: 'boolean', default: false },
+        });
+        if (typeof values.label !== 'string') throw new CliError('app create: --label is required');
+        const kind = values.signing ? 'signing' : 'session';
+        const settings = validateAppSettings(
+          {
+            label: values.label,
+            expose: values.expose,
+            ...(values['principal-override'] ? { principalOverride: true } : {}),
+          },
+          kind,
+        ) as Partial<AppSettings> & { label: string };
+        const { app, secret } = await svc.apps.create(org.id, kind, settings, svc.nowIso());
+        // The one place the CLI prints a secret: the operator asked to create it.
+        return presentApp(svc.apps, app, secret);
+      }
+      case 'list':
+        parse(rest, {});
+        return svc.apps.list(org.id).map((a) => presentApp(svc.apps, a));
+      case 'rotate-secret': {
+        const app = appByKey(svc, org, parse(rest, { key: { type: 'string' } }).values.key);
+        if (app.kind !== 'signing') throw new CliError('app rotate-secret: only signing apps have a secret');
+        return presentApp(svc.apps, app, svc.apps.rotateSecret(app));
+      }
+      case 'regenerate-rsa': {
+        const app = appByKey(svc, org, parse(rest, { key: { type: 'string' } }).values.key);
+        await svc.apps.regenerateRsa(app, svc.nowIso());
+        return presentApp(svc.apps, svc.apps.byId(app.id)!);
+      }
+      default:
+        throw new CliError(`unknown app command ${sub ?? ''} (create, list, rotate-secret, regenerate-rsa)`);
+    }
+  });
 }
 
-export async function runAccountCommand(_svc: Service, _org: Org, args: string[]): Promise<unknown> {
-  throw new CliError(`account ${args[0] ?? ''}: not implemented yet`);
+export async function runAccountCommand(svc: Service, org: Org, args: string[]): Promise<unknown> {
+  const [sub, ...rest] = args;
+  return cliFaults(async () => {
+    if (sub !== 'create') throw new CliError(`unknown account command ${sub ?? ''} (create)`);
+    const { values } = parse(rest, {
+      email: { type: 'string' },
+      password: { type: 'string' },
+      role: { type: 'string', multiple: true },
+    });
+    if (!values.email || !values.password) throw new CliError('account create: --email and --password are required');
+    const roles = (values.role ?? []).map((r) => roleId(svc, org, r));
+    // Created by the operator of the data dir, so already verified.
+    const record = await createAccount(svc, org, {
+      email: values.email,
+      password: values.password,
+      roles: [...new Set(roles)],
+      state: 'verified',
+    });
+    return presentRecord(accountDef(svc, org), record, 8);
+  });
 }
 
-export async function runOrgCommand(_svc: Service, _org: Org, args: string[]): Promise<unknown> {
-  throw new CliError(`org ${args[0] ?? ''}: not implemented yet`);
+export async function runOrgCommand(svc: Service, org: Org, args: string[]): Promise<unknown> {
+  const [sub, key, value, ...extra] = args;
+  if (sub !== 'set') throw new CliError(`unknown org command ${sub ?? ''} (set KEY VALUE)`);
+  if (key === undefined || value === undefined || extra.length > 0) throw new CliError('usage: org set KEY VALUE');
+  const patch = parseOrgSetting(key, value);
+  // Merge into the stored settings, not the caller's copy, which may be stale.
+  const current = svc.orgs.byId(org.id) ?? org;
+  return svc.orgs.updateSettings(current, patch).settings;
+}
+
+/** Numeric org settings and their allowed ranges; others (booleans) are true/false. */
+const ORG_NUMBER_RANGES: Partial<Record<keyof OrgSettings, [number, number]>> = {
+  lockAttempts: [1, 1000],
+  lockDuration: [0, 525_600], // minutes; 0 = until an administrator unlocks; at most a year
+};
+
+/** Settable org settings: those with a number or boolean default (consoleAppKey is not one). */
+const SETTABLE = Object.entries(DEFAULT_ORG_SETTINGS)
+  .filter(([, v]) => typeof v === 'number' || typeof v === 'boolean')
+  .map(([k]) => k as keyof OrgSettings);
+
+export function parseOrgSetting(key: string, raw: string): Partial<OrgSettings> {
+  if (!(SETTABLE as string[]).includes(key)) {
+    throw new CliError(`org set: unknown setting ${key} (one of ${SETTABLE.join(', ')})`);
+  }
+  const setting = key as keyof OrgSettings;
+  if (typeof DEFAULT_ORG_SETTINGS[setting] === 'boolean') {
+    if (raw !== 'true' && raw !== 'false') throw new CliError(`org set: ${key} must be true or false, not ${raw}`);
+    return { [setting]: raw === 'true' };
+  }
+  const [min, max] = ORG_NUMBER_RANGES[setting] ?? [0, Number.MAX_SAFE_INTEGER];
+  const n = /^\d+$/.test(raw) ? Number(raw) : NaN;
+  if (!Number.isSafeInteger(n) || n < min || n > max) {
+    throw new CliError(`org set: ${key} must be an integer ${min}–${max}, not ${raw}`);
+  }
+  return { [setting]: n };
+}
+
+function parse<O extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: O) {
+  try {
+    return parseArgs({ args, options, strict: true, allowPositionals: false });
+  } catch (err) {
+    throw new CliError((err as Error).message);
+  }
+}
+
+function appByKey(svc: Service, org: Org, key: string | undefined): App {
+  if (!key) throw new CliError('--key is required');
+  const app = svc.apps.byKey(key);
+  if (!app || app.orgId !== org.id) throw new CliError(`no app with key ${key} in org ${org.code}`);
+  return app;
+}
+
+/** A built-in role name, or the id of a role of this org. */
+function roleId(svc: Service, org: Org, role: string): string {
+  const builtin = (BUILTIN_ROLES as Record<string, string>)[role];
+  if (builtin) return builtin;
+  const roleDef = svc.defs.byName(org.id, 'role');
+  if (/^[0-9a-f]{24}$/.test(role) && roleDef && svc.store.get(org.id, roleDef, role)) return role;
+  throw new CliError(`--role must be ${Object.keys(BUILTIN_ROLES).join(', ')} or the id of a role of this org`);
+}
+
+/** Faults raised by the shared validation become one clear CLI line. */
+async function cliFaults<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    if (!(err instanceof FaultError)) throw err;
+    const details = (err.fault.faults ?? []).map((f) => `${f.path ?? ''}: ${f.reason ?? f.message}`);
+    throw new CliError([err.fault.reason ?? err.fault.message, ...details].join('\n  '));
+  }
 }

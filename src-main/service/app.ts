@@ -12,6 +12,7 @@ import { accountLifecycleRoutes } from './routes/account-lifecycle.js';
 import { appsRoutes } from './routes/apps.js';
 import { certsRoutes } from './routes/certs.js';
 import { tokensRoutes } from './routes/tokens.js';
+import { demoDataRoutes } from './routes/demo-data.js';
 
 /** Request bodies above this are refused with kRequestTooLarge. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -52,9 +53,18 @@ export async function buildApp(svc: Service, opts: AppOptions = {}): Promise<Fas
   await app.register(fastifyCookie);
   await app.register(serviceInfoRoutes(svc));
   await app.register(consoleStatic, { dir: opts.consoleDir });
-  await app.register(orgScope(svc, [accountSessionRoutes(svc), schemaRoutes(svc), objectRoutes(svc)]), {
-    prefix: '/:org/v2',
-  });
+  // The router prefers static segments over /:collection, so resource routes may come in any order.
+  const orgRoutes = [
+    accountSessionRoutes(svc),
+    accountLifecycleRoutes(svc),
+    appsRoutes(svc),
+    certsRoutes(svc),
+    tokensRoutes(svc),
+    demoDataRoutes(svc),
+    schemaRoutes(svc),
+    objectRoutes(svc),
+  ];
+  await app.register(orgScope(svc, orgRoutes), { prefix: '/:org/v2' });
   return app;
 }
 

@@ -21,7 +21,8 @@ type SessionEndedListener = (fault: FaultBody) => void;
  */
 export class OrgClient {
   readonly org: string;
-  private readonly appKey: string;
+  /** The session app's key; shown in "Copy as curl" (it is not a secret: every page load reads it). */
+  readonly appKey: string;
   private readonly fetchImpl: FetchLike;
   private csrfToken: string | null = null;
   private readonly sessionEndedListeners = new Set<SessionEndedListener>();

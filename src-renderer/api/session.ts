@@ -44,7 +44,10 @@ export function useLogoutMutation(orgClient: OrgClient) {
 
 /** Drops everything cached for the org (other users must not see it) and shows the login screen. */
 export function markSignedOut(queryClient: QueryClient, org: string, endedBy?: FaultBody): void {
-  queryClient.removeQueries({ queryKey: queryKeys.accounts(org) });
+  queryClient.removeQueries({
+    queryKey: queryKeys.org(org),
+    predicate: (query) => query.queryKey[2] !== 'session',
+  });
   const state: SessionState = endedBy ? { loggedin: false, endedBy } : { loggedin: false };
   queryClient.setQueryData<SessionState>(queryKeys.session(org), state);
 }

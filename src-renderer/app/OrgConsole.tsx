@@ -5,7 +5,11 @@ import { useConsoleClient } from '../api/client-context';
 import { markSignedOut, sessionQuery, useLogoutMutation } from '../api/session';
 import type { OrgSummary } from '../api/types';
 import { AppShell } from '../components/AppShell';
+import type { OrgClient } from '../api/org-client';
 import { AccountsScreen } from '../features/accounts/AccountsScreen';
+import { DemoDataScreen } from '../features/demo-data/DemoDataScreen';
+import { BrowseScreen } from '../features/object-browser/BrowseScreen';
+import { SchemasScreen } from '../features/schemas/SchemasScreen';
 import { LoginScreen } from '../features/login/LoginScreen';
 import type { Route } from '../routing/route';
 import { BootFailure, BootSplash } from './BootScreens';
@@ -52,11 +56,27 @@ export function OrgConsole({ org, orgs, version, route, onSelectOrg, navigate }:
       orgName={org.name}
       userEmail={account.email}
       version={version}
+      activeScreen={route.screen}
+      routeOrg={route.org}
       onLogout={() => logout.mutate()}
       loggingOut={logout.isPending}
       logoutFault={logout.isError ? faultOf(logout.error) : null}
     >
-      <AccountsScreen orgClient={orgClient} route={route} navigate={navigate} />
+      <Screen orgClient={orgClient} route={route} navigate={navigate} />
     </AppShell>
   );
+}
+
+/** The screen the route names. */
+function Screen({ orgClient, route, navigate }: { orgClient: OrgClient; route: Route; navigate: (route: Route) => void }) {
+  switch (route.screen) {
+    case 'accounts':
+      return <AccountsScreen orgClient={orgClient} route={route} navigate={navigate} />;
+    case 'browse':
+      return <BrowseScreen orgClient={orgClient} route={route} navigate={navigate} />;
+    case 'schemas':
+      return <SchemasScreen orgClient={orgClient} route={route} navigate={navigate} />;
+    case 'demo-data':
+      return <DemoDataScreen orgClient={orgClient} route={route} navigate={navigate} />;
+  }
 }

@@ -4,12 +4,16 @@ import { BrandMark } from './AuthLayout';
 import { FaultMessage } from './FaultMessage';
 import { PRODUCT_NAME } from './product';
 import { ThemeToggle } from './ThemeToggle';
+import type { Screen } from '../routing/route';
 
 interface AppShellProps {
   orgCode: string;
   orgName: string;
   userEmail: string;
   version: string;
+  activeScreen: Screen;
+  /** Kept in the sidebar links, so switching screens stays in the same org. */
+  routeOrg: string | undefined;
   onLogout: () => void;
   loggingOut: boolean;
   /** A failed logout: the session may still be open, so say so instead of pretending. */
@@ -48,9 +52,11 @@ export function AppShell(props: AppShellProps) {
       </header>
       <nav className="shell__sidebar" aria-label="Sections">
         <p className="shell__nav-heading">Data</p>
-        <a className="shell__nav-link shell__nav-link--active" href="#/accounts" aria-current="page">
-          Accounts
-        </a>
+        <NavLink screen="accounts" label="Accounts" {...props} />
+        <NavLink screen="browse" label="Browse" {...props} />
+        <p className="shell__nav-heading shell__nav-heading--spaced">Model</p>
+        <NavLink screen="schemas" label="Schemas" {...props} />
+        <NavLink screen="demo-data" label="Demo data" {...props} />
         <p className="shell__version">v{props.version}</p>
       </nav>
       <main className="shell__main">
@@ -62,5 +68,30 @@ export function AppShell(props: AppShellProps) {
         {props.children}
       </main>
     </div>
+  );
+}
+
+function NavLink({
+  screen,
+  label,
+  activeScreen,
+  routeOrg,
+}: {
+  screen: Screen;
+  label: string;
+  activeScreen: Screen;
+  routeOrg: string | undefined;
+}) {
+  const active = screen === activeScreen;
+  const href = `#/${screen}${routeOrg ? `?org=${encodeURIComponent(routeOrg)}` : ''}`;
+  return (
+    <a
+      className={active ? 'shell__nav-link shell__nav-link--active' : 'shell__nav-link'}
+      href={href}
+      aria-current={active ? 'page' : undefined}
+      data-testid={`nav-${screen}`}
+    >
+      {label}
+    </a>
   );
 }

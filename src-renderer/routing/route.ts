@@ -3,6 +3,9 @@
  *
  *   #/accounts?skip=100&limit=50           accounts grid of the default org, rows 101–150
  *   #/accounts?skip=0&limit=25&org=acme    the same screen for another org
+ *   #/browse?c=accounts&where=…&sort=…     the object browser (features/object-browser/browse-route.ts)
+ *   #/schemas?name=c_conversation          object definitions
+ *   #/demo-data                            demo-data seeding
  *
  * `org` is written only when it is not the default org (the first org the service lists).
  * Setup and login are not routes: they follow from the service's state, and after signing in the
@@ -11,6 +14,7 @@
  * Trust boundary: the hash is user input. Anything unrecognised parses to the default route, and
  * `useRoute` rewrites the address bar to the normalised form.
  */
+import { parseBrowseParams, writeBrowseParams, type BrowseState } from '../features/object-browser/browse-route';
 
 export const PAGE_SIZES = [25, 50, 100] as const;
 export type PageSize = (typeof PAGE_SIZES)[number];
@@ -19,6 +23,7 @@ export const DEFAULT_PAGE_SIZE: PageSize = 25;
 export const MAX_SKIP = 500_000;
 
 const ORG_CODE = /^[a-z0-9-]+$/;
+const SCHEMA_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 
 export interface AccountsRoute {
   screen: 'accounts';
@@ -27,10 +32,27 @@ export interface AccountsRoute {
   org?: string;
 }
 
-/** One member today; more screens join this union. */
-export type Route = AccountsRoute;
+export interface BrowseRoute extends BrowseState {
+  screen: 'browse';
+  org?: string;
+}
 
-export const DEFAULT_ROUTE: Route = { screen: 'accounts', skip: 0, limit: DEFAULT_PAGE_SIZE };
+export interface SchemasRoute {
+  screen: 'schemas';
+  /** The definition shown, by object name. */
+  name?: string;
+  org?: string;
+}
+
+export interface DemoDataRoute {
+  screen: 'demo-data';
+  org?: string;
+}
+
+export type Route = AccountsRoute | BrowseRoute | SchemasRoute | DemoDataRoute;
+export type Screen = Route['screen'];
+
+export const DEFAULT_ROUTE: AccountsRoute = { screen: 'accounts', skip: 0, limit: DEFAULT_PAGE_SIZE };
 
 export function parseRoute(hash: string): Route {
   const text = hash.replace(/^#/, '').replace(/^\/+/, '');
@@ -38,7 +60,15 @@ export function parseRoute(hash: string): Route {
   const path = queryStart === -1 ? text : text.slice(0, queryStart);
   const params = new URLSearchParams(queryStart === -1 ? '' : text.slice(queryStart + 1));
 
-  const route: Route = { ...DEFAULT_ROUTE };
+  if (path === 'browse') return withOrgParam({ screen: 'browse', ...parseBrowseParams(params) }, params);
+  if (path === 'demo-data') return withOrgParam({ screen: 'demo-data' }, params);
+  if (path === 'schemas') {
+    const route: SchemasRoute = { screen: 'schemas' };
+    const name = params.get('name');
+    if (name !== null && SCHEMA_NAME.test(name)) route.name = name;
+    return withOrgParam(route, params);
+  }
+  const route: AccountsRoute = { ...DEFAULT_ROUTE };
   if (path !== 'accounts' && path !== '') return withOrgParam(route, params);
   route.skip = parseSkip(params.get('skip'));
   route.limit = parsePageSize(params.get('limit'));
@@ -46,9 +76,24 @@ export function parseRoute(hash: string): Route {
 }
 
 export function serializeRoute(route: Route): string {
-  const params = new URLSearchParams({ skip: String(route.skip), limit: String(route.limit) });
+  const params = new URLSearchParams();
+  switch (route.screen) {
+    case 'accounts':
+      params.set('skip', String(route.skip));
+      params.set('limit', String(route.limit));
+      break;
+    case 'browse':
+      writeBrowseParams(route, params);
+      break;
+    case 'schemas':
+      if (route.name !== undefined) params.set('name', route.name);
+      break;
+    case 'demo-data':
+      break;
+  }
   if (route.org !== undefined) params.set('org', route.org);
-  return `#/${route.screen}?${params.toString()}`;
+  const query = params.toString();
+  return query === '' ? `#/${route.screen}` : `#/${route.screen}?${query}`;
 }
 
 export function isPageSize(value: number): value is PageSize {
@@ -76,7 +121,7 @@ export function withOrg<R extends Route>(route: R, org: string, defaultOrg: stri
   return next;
 }
 
-function withOrgParam(route: Route, params: URLSearchParams): Route {
+function withOrgParam<R extends Route>(route: R, params: URLSearchParams): R {
   const org = params.get('org');
   if (org !== null && ORG_CODE.test(org)) route.org = org;
   return route;

@@ -8,13 +8,20 @@ import { THING_DEF } from './testing/fixture-def.js';
 
 const id = (n: number) => n.toString(16).padStart(24, '0');
 const DOCS = [
-  { _id: id(1), c_str: 'b', c_tags: ['x', 'y'], name: { first: 'Ann', last: 'smith' }, c_enrollments: [{ c_course: 'm', c_score: 3 }] },
+  {
+    _id: id(1),
+    c_str: 'b',
+    c_tags: ['x', 'y'],
+    name: { first: 'Ann', last: 'smith' },
+    c_enrollments: [{ c_course: 'm', c_score: 3 }],
+  },
   { _id: id(2), c_str: 'a', c_tags: [], c_bool: true, name: { last: 'Smith' } },
   { _id: id(3), c_tags: ['y'], c_bool: false, c_enrollments: [{ c_score: 1 }] },
   { _id: id(4), c_str: '\u{1F600}', name: { first: 'Bo' } },
   { _id: id(5), c_str: '\uFFFF', c_enrollments: [] },
 ];
-const ids = (args: RawListArgs) => runListQuery(DOCS, parseListQuery(args, THING_DEF)).data.map((d) => Number.parseInt(d._id, 16));
+const ids = (args: RawListArgs) =>
+  runListQuery(DOCS, parseListQuery(args, THING_DEF)).data.map((d) => Number.parseInt(d._id, 16));
 const where = (w: unknown, sort = '_id') => ids({ where: JSON.stringify(w), sort });
 
 describe('missing and null', () => {
@@ -91,7 +98,13 @@ describe('ordering', () => {
 });
 
 describe('projectPaths', () => {
-  const doc = { _id: id(1), object: 'c_thing', c_str: 'a', name: { first: 'A', last: 'B' }, c_enrollments: [{ c_course: 'm', c_score: 1 }, { c_score: 2 }] };
+  const doc = {
+    _id: id(1),
+    object: 'c_thing',
+    c_str: 'a',
+    name: { first: 'A', last: 'B' },
+    c_enrollments: [{ c_course: 'm', c_score: 1 }, { c_score: 2 }],
+  };
   it('keeps _id and object plus the named paths', () => {
     expect(projectPaths(doc, ['name.last'])).toEqual({ _id: id(1), object: 'c_thing', name: { last: 'B' } });
   });

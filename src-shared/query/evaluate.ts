@@ -50,7 +50,13 @@ function matchesValue(x: SqlValue, operation: ValueOperation): boolean {
     case '$lte': {
       if (x === null || operation.value === null) return false;
       const c = compareSqlValues(x, toSqlValue(operation.value));
-      return operation.op === '$gt' ? c > 0 : operation.op === '$gte' ? c >= 0 : operation.op === '$lt' ? c < 0 : c <= 0;
+      return operation.op === '$gt'
+        ? c > 0
+        : operation.op === '$gte'
+          ? c >= 0
+          : operation.op === '$lt'
+            ? c < 0
+            : c <= 0;
     }
     case '$in':
       return inList(x, operation.values);
@@ -86,8 +92,7 @@ function matchesElements(root: JsonRecord, field: FieldRef, values: SqlValue[], 
     case '$nin': {
       const nonNull = operation.values.filter((v): v is Scalar => v !== null);
       const any =
-        (operation.values.includes(null) && !fieldPresent(root, field)) ||
-        values.some((x) => inList(x, nonNull));
+        (operation.values.includes(null) && !fieldPresent(root, field)) || values.some((x) => inList(x, nonNull));
       return operation.op === '$in' ? any : !any;
     }
     default:
@@ -99,7 +104,10 @@ function matchesField(root: JsonRecord, field: FieldRef, operation: FieldOperati
   const access = field.access;
   if (operation.op === '$exists') return fieldPresent(root, field) === operation.value;
   if (operation.op === '$size') {
-    const array = readPath(root, access.kind === 'elements' ? access.arrayPath : access.kind === 'container' ? access.storagePath : '');
+    const array = readPath(
+      root,
+      access.kind === 'elements' ? access.arrayPath : access.kind === 'container' ? access.storagePath : '',
+    );
     return Array.isArray(array) && array.length === operation.value;
   }
   if (operation.op === '$elemMatch') {
@@ -153,7 +161,10 @@ export function compareRecords(query: Pick<ListQuery, 'sort'>): (a: JsonRecord, 
  * where → sort → skip → limit over records in memory. `data` holds the records themselves;
  * apply `projectPaths` for `paths[]`.
  */
-export function runListQuery<T extends JsonRecord>(records: readonly T[], query: ListQuery): { data: T[]; hasMore: boolean } {
+export function runListQuery<T extends JsonRecord>(
+  records: readonly T[],
+  query: ListQuery,
+): { data: T[]; hasMore: boolean } {
   const where = query.where;
   const matched = where ? records.filter((r) => matchesCondition(r, where)) : [...records];
   matched.sort(compareRecords(query));

@@ -7,4 +7,10 @@ export { matchesCondition, runListQuery, compareRecords, readPath, type JsonReco
 export { projectPaths } from './project.js';
 export { effectiveSort, ID_FIELD } from './ordering.js';
 export { compareCodePoints, compareSqlValues } from './compare.js';
-export { splitRegexLiteral, stripExtendedSyntax, effectiveRegexSource, compileRegex, createRegexMatcher } from './regex.js';
+export {
+  splitRegexLiteral,
+  stripExtendedSyntax,
+  effectiveRegexSource,
+  compileRegex,
+  createRegexMatcher,
+} from './regex.js';

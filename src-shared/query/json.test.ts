@@ -27,6 +27,8 @@ describe('parseJson', () => {
     const o = parseJson('{"__proto__":{"x":1}}') as Record<string, unknown>;
     expect(Object.keys(o)).toEqual(['__proto__']);
     expect(({} as Record<string, unknown>).x).toBeUndefined();
-    expect(() => parseJson('['.repeat(MAX_JSON_NESTING + 1) + ']'.repeat(MAX_JSON_NESTING + 1))).toThrow(/nested deeper/);
+    expect(() => parseJson('['.repeat(MAX_JSON_NESTING + 1) + ']'.repeat(MAX_JSON_NESTING + 1))).toThrow(
+      /nested deeper/,
+    );
   });
 });

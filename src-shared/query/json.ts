@@ -37,7 +37,8 @@ export function parseJson(text: string): JsonValue {
   const skipWhitespace = (): void => {
     while (pos < text.length && ' \t\n\r'.includes(text.charAt(pos))) pos++;
   };
-  const describe = (): string => (pos >= text.length ? 'unexpected end of input' : `unexpected ${JSON.stringify(text.charAt(pos))}`);
+  const describe = (): string =>
+    pos >= text.length ? 'unexpected end of input' : `unexpected ${JSON.stringify(text.charAt(pos))}`;
 
   const parseString = (): string => {
     const start = pos;
@@ -79,7 +80,11 @@ export function parseJson(text: string): JsonValue {
       return ch === '{' ? parseObject(depth + 1) : parseArray(depth + 1);
     }
     if (ch === '"') return parseString();
-    for (const [word, value] of [['true', true], ['false', false], ['null', null]] as const) {
+    for (const [word, value] of [
+      ['true', true],
+      ['false', false],
+      ['null', null],
+    ] as const) {
       if (text.startsWith(word, pos)) {
         pos += word.length;
         return value;

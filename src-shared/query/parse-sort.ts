@@ -32,7 +32,8 @@ export function parseSortDocument(document: unknown, def: ObjectDef): SortKey[] 
   if (entries.length > MAX_SORT_KEYS) throw queryFault(`sort may name at most ${MAX_SORT_KEYS} properties.`, 'sort');
   return entries.map(([path, direction]) => {
     const keyPath = childPath('sort', path);
-    if (direction !== 1 && direction !== -1) throw queryFault('Sort directions are 1 (ascending) or -1 (descending).', keyPath);
+    if (direction !== 1 && direction !== -1)
+      throw queryFault('Sort directions are 1 (ascending) or -1 (descending).', keyPath);
     return sortKey(def, path, direction, keyPath);
   });
 }

@@ -21,7 +21,21 @@ export interface ParseOptions {
 }
 
 export const QUERY_OPERATORS = [
-  '$eq', '$ne', '$gt', '$gte', '$lt', '$lte', '$in', '$nin', '$exists', '$regex', '$size', '$all', '$elemMatch', '$and', '$or',
+  '$eq',
+  '$ne',
+  '$gt',
+  '$gte',
+  '$lt',
+  '$lte',
+  '$in',
+  '$nin',
+  '$exists',
+  '$regex',
+  '$size',
+  '$all',
+  '$elemMatch',
+  '$and',
+  '$or',
 ] as const;
 
 const COMPARISON_OPERATORS = new Set(['$eq', '$ne', '$gt', '$gte', '$lt', '$lte']);
@@ -38,7 +52,11 @@ interface Scope {
 }
 
 /** Parses `where` text; undefined when absent, blank or `{}`. Faults carry `path` and offsets. */
-export function parseWhere(text: string | undefined, def: ObjectDef, options: ParseOptions = {}): Condition | undefined {
+export function parseWhere(
+  text: string | undefined,
+  def: ObjectDef,
+  options: ParseOptions = {},
+): Condition | undefined {
   if (text === undefined || text.trim() === '') return undefined;
   if (text.length > MAX_QUERY_TEXT_LENGTH) {
     throw queryFault(`where is longer than ${MAX_QUERY_TEXT_LENGTH} characters.`, 'where');
@@ -54,7 +72,11 @@ export function parseWhere(text: string | undefined, def: ObjectDef, options: Pa
 }
 
 /** Parses an already-decoded where document (the console's query builder holds one). */
-export function parseWhereDocument(document: unknown, def: ObjectDef, options: ParseOptions = {}): Condition | undefined {
+export function parseWhereDocument(
+  document: unknown,
+  def: ObjectDef,
+  options: ParseOptions = {},
+): Condition | undefined {
   if (!isJsonObject(document)) throw queryFault('where must be a JSON object.', 'where');
   const scope: Scope = { properties: allProperties(def), displayPrefix: '', insideElement: false, options };
   const condition = parseConditionObject(document as JsonObject, scope, 'where', 0);
@@ -77,7 +99,8 @@ function parseConditionObject(object: JsonObject, scope: Scope, path: string, de
 }
 
 function parseLogical(op: '$and' | '$or', value: JsonValue, scope: Scope, path: string, depth: number): Condition {
-  if (!Array.isArray(value) || value.length === 0) throw queryFault(`${op} must be a non-empty array of conditions.`, path);
+  if (!Array.isArray(value) || value.length === 0)
+    throw queryFault(`${op} must be a non-empty array of conditions.`, path);
   if (value.length > MAX_LOGICAL_CONDITIONS) {
     throw queryFault(`${op} may hold at most ${MAX_LOGICAL_CONDITIONS} conditions.`, path);
   }
@@ -94,11 +117,20 @@ function assertDepth(depth: number, path: string): void {
 }
 
 /** `{path: value}` → one condition per operator (several operators on one path are AND-ed). */
-function parseFieldConditions(propertyPath: string, value: JsonValue, scope: Scope, path: string, depth: number): Condition[] {
+function parseFieldConditions(
+  propertyPath: string,
+  value: JsonValue,
+  scope: Scope,
+  path: string,
+  depth: number,
+): Condition[] {
   const display = scope.displayPrefix + propertyPath;
   const resolved = resolveField(scope.properties, propertyPath, path, display);
   if (scope.insideElement && resolved.field.access.kind !== 'value') {
-    throw unsupportedFault(`"${display}" is an array or document inside an array, which $elemMatch doesn't support.`, path);
+    throw unsupportedFault(
+      `"${display}" is an array or document inside an array, which $elemMatch doesn't support.`,
+      path,
+    );
   }
   const operations = operatorEntries(value, display, path);
   return operations.map(([op, operand, opPath]) => ({
@@ -117,7 +149,10 @@ function operatorEntries(value: JsonValue, display: string, path: string): [stri
   const keys = Object.keys(value);
   const operators = keys.filter((k) => k.startsWith('$'));
   if (keys.length === 0 || operators.length === 0) {
-    throw exactMatchingFault(`"${display}" can't be matched against a whole document; match its properties by path.`, path);
+    throw exactMatchingFault(
+      `"${display}" can't be matched against a whole document; match its properties by path.`,
+      path,
+    );
   }
   if (operators.length !== keys.length) {
     throw queryFault(`The condition on "${display}" mixes operators and property names.`, path);
@@ -143,7 +178,10 @@ function parseOperation(
     throw queryFault(`The ${op} operator is turned off for this org.`, path);
   }
   if (isContainer && op !== '$exists' && op !== '$size' && op !== '$elemMatch') {
-    throw exactMatchingFault(`"${display}" is a document; ${op} can only compare its properties (e.g. "${display}.<name>").`, path);
+    throw exactMatchingFault(
+      `"${display}" is a document; ${op} can only compare its properties (e.g. "${display}.<name>").`,
+      path,
+    );
   }
   // An $elemMatch on an array of documents matches the element properties, which are checked
   // for indexes one by one; everything else matches the property itself.
@@ -161,7 +199,8 @@ function parseOperation(
       }
       return { op, value: operand };
     case '$all':
-      if (field.access.kind !== 'elements') throw queryFault(`$all applies to array properties; "${display}" is not one.`, path);
+      if (field.access.kind !== 'elements')
+        throw queryFault(`$all applies to array properties; "${display}" is not one.`, path);
       return { op, values: parseOperandList(op, operand, field.type, path, false) as Scalar[] };
     case '$elemMatch':
       return parseElemMatch(operand, resolved, scope, path, depth, display);

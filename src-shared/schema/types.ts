@@ -46,6 +46,11 @@ export interface ObjectDef {
   label: string;
   custom: boolean;
   properties: PropertyDef[];
+  /**
+   * Multi-property indexes (each a list of indexed scalar paths) for common multi-key sorts, e.g.
+   * `[['name.last', 'name.first']]`: a page sorted by both keys is then an ordered index walk.
+   */
+  compoundIndexes?: string[][];
 }
 
 /** A property reachable by a fully qualified dotted path (e.g. `name.last`). */

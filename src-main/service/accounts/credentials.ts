@@ -7,6 +7,13 @@ export interface CredentialRow {
   password_hash: string;
   failed_attempts: number;
   locked_until: number | null;
+  /** The TOTP seed, encrypted with the service cipher; null when no authenticator is enrolled. */
+  totp_secret_enc: string | null;
+  /**
+   * The last TOTP time step accepted. Null while an enrolment waits for its first code, so a
+   * secret with a step is an active authenticator and a secret without one is pending.
+   */
+  totp_last_step: number | null;
 }
 
 /** Password hashes and lock-out counters, kept apart from the account record so reads never see them. */
@@ -61,6 +68,37 @@ export class CredentialRepository {
   clearFailures(orgId: number, accountId: string): void {
     this.db
       .prepare('UPDATE credentials SET failed_attempts = 0, locked_until = NULL WHERE org_id = ? AND account_id = ?')
+      .run(orgId, accountId);
+  }
+
+  /** Starts (or restarts) an authenticator enrolment: the secret is pending until a step is used. */
+  setPendingTotp(orgId: number, accountId: string, secretEnc: string): void {
+    this.db
+      .prepare(
+        'UPDATE credentials SET totp_secret_enc = ?, totp_last_step = NULL WHERE org_id = ? AND account_id = ?',
+      )
+      .run(secretEnc, orgId, accountId);
+  }
+
+  /**
+   * Records `step` as used, only if it is later than the last step used (one statement, so two
+   * requests racing with the same code cannot both succeed). Returns whether it was recorded.
+   */
+  useTotpStep(orgId: number, accountId: string, step: number): boolean {
+    return (
+      this.db
+        .prepare(
+          `UPDATE credentials SET totp_last_step = ?
+           WHERE org_id = ? AND account_id = ? AND totp_secret_enc IS NOT NULL
+             AND (totp_last_step IS NULL OR totp_last_step < ?)`,
+        )
+        .run(step, orgId, accountId, step).changes === 1
+    );
+  }
+
+  clearTotp(orgId: number, accountId: string): void {
+    this.db
+      .prepare('UPDATE credentials SET totp_secret_enc = NULL, totp_last_step = NULL WHERE org_id = ? AND account_id = ?')
       .run(orgId, accountId);
   }
 

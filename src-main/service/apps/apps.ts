@@ -73,6 +73,32 @@ const toApp = (r: AppRow): App => ({
   created: r.created,
 });
 
+export interface AppKeyInfo {
+  kid: string;
+  alg: SigningAlg;
+  created: string;
+}
+
+export interface AppKey extends AppKeyInfo {
+  publicPem: string;
+  /** Decrypted; never log or return it. */
+  privatePem: string;
+}
+
+export interface ExposedKey {
+  kid: string;
+  alg: SigningAlg;
+  publicPem: string;
+}
+
+interface KeyRow {
+  kid: string;
+  alg: SigningAlg;
+  public_pem: string;
+  private_enc: string;
+  created: string;
+}
+
 /** Applications: keys, encrypted secrets and per-app RSA key pairs. */
 export class AppRepository {
   constructor(
@@ -118,6 +144,98 @@ export class AppRepository {
 
   list(orgId: number): App[] {
     return (this.db.prepare('SELECT * FROM apps WHERE org_id = ? ORDER BY id').all(orgId) as AppRow[]).map(toApp);
+  }
+
+  /** Replaces the settings of an app (callers validate first: see settings.ts). */
+  update(app: App, patch: Partial<AppSettings>): App {
+    const settings: AppSettings = { ...app.settings, ...patch };
+    this.db.prepare('UPDATE apps SET settings = ? WHERE id = ?').run(JSON.stringify(settings), app.id);
+    return this.byId(app.id)!;
+  }
+
+  /**
+   * Deletes an app. Its key pairs, sessions and stored tokens go with it (foreign keys cascade), and
+   * so does its replay-store state.
+   */
+  remove(app: App): void {
+    this.db.transaction(() => {
+      this.db.prepare('DELETE FROM replay_entries WHERE app_id = ?').run(app.id);
+      this.db.prepare('DELETE FROM apps WHERE id = ?').run(app.id);
+    })();
+  }
+
+  /** A new secret for a signing app; every signature made with the old one stops verifying. */
+  rotateSecret(app: App): string {
+    if (app.kind !== 'signing') throw new Error('only signing apps have a secret');
+    const secret = randomAlphanumeric(64);
+    this.db.prepare('UPDATE apps SET secret_enc = ? WHERE id = ?').run(this.cipher.encrypt(secret), app.id);
+    return secret;
+  }
+
+  /**
+   * A new current RSA pair. The old pair is kept as current = 0 (history) and is never used to sign
+   * or verify again, so every token of the app becomes invalid; stored tokens are marked revoked so
+   * they stop counting against maxTokensPerPrincipal.
+   */
+  async regenerateRsa(app: App, created: string, alg: SigningAlg = app.settings.alg): Promise<AppKeyInfo> {
+    const pair = await generateRsaKeyPair();
+    this.db.transaction(() => {
+      this.db.prepare('UPDATE app_keys SET current = 0 WHERE app_id = ? AND current = 1').run(app.id);
+      this.db
+        .prepare(
+          'INSERT INTO app_keys (app_id, kid, alg, public_pem, private_enc, current, created) VALUES (?, ?, ?, ?, ?, 1, ?)',
+        )
+        .run(app.id, pair.kid, alg, pair.publicPem, this.cipher.encrypt(pair.privatePem), created);
+      this.db.prepare('UPDATE tokens SET revoked = 1 WHERE app_id = ? AND revoked = 0').run(app.id);
+    })();
+    return { kid: pair.kid, alg, created };
+  }
+
+  /** The current key's public facts, for display (nothing is decrypted). */
+  currentKeyInfo(appId: number): AppKeyInfo | undefined {
+    return this.db.prepare('SELECT kid, alg, created FROM app_keys WHERE app_id = ? AND current = 1').get(appId) as
+      AppKeyInfo | undefined;
+  }
+
+  /**
+   * The current key pair with its private key decrypted, for signing tokens. Callers must never
+   * log or return `privatePem`.
+   */
+  currentKey(appId: number): AppKey | undefined {
+    const row = this.db
+      .prepare('SELECT kid, alg, public_pem, private_enc, created FROM app_keys WHERE app_id = ? AND current = 1')
+      .get(appId) as KeyRow | undefined;
+    if (!row) return undefined;
+    return {
+      kid: row.kid,
+      alg: row.alg,
+      created: row.created,
+      publicPem: row.public_pem,
+      privatePem: this.cipher.decrypt(row.private_enc),
+    };
+  }
+
+  /** Public keys of the org's enabled apps that expose them (the spec's Expose Keys), current keys only. */
+  exposedKeys(orgId: number): ExposedKey[] {
+    const rows = this.db
+      .prepare(
+        `SELECT k.kid, k.alg, k.public_pem, a.settings FROM app_keys k JOIN apps a ON a.id = k.app_id
+         WHERE a.org_id = ? AND k.current = 1 ORDER BY a.id`,
+      )
+      .all(orgId) as { kid: string; alg: SigningAlg; public_pem: string; settings: string }[];
+    return rows
+      .filter((r) => {
+        const s = { ...DEFAULT_APP_SETTINGS, ...(JSON.parse(r.settings) as Partial<AppSettings>) };
+        return s.expose && s.enabled;
+      })
+      .map((r) => ({ kid: r.kid, alg: r.alg, publicPem: r.public_pem }));
+  }
+
+  /** Stored (permanent and limited-use) tokens of the app that are not revoked. */
+  storedTokenCount(appId: number): number {
+    return (
+      this.db.prepare('SELECT count(*) AS n FROM tokens WHERE app_id = ? AND revoked = 0').get(appId) as { n: number }
+    ).n;
   }
 
   /** The decrypted secret, for signature checks only; never logged or returned after creation. */

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Db } from '../db/open.js';
+import { StatementCache } from '../db/statement-cache.js';
 
 export interface Session {
   idHash: string;
@@ -42,46 +43,49 @@ export const hashSessionId = (sid: string): string => createHash('sha256').updat
 
 /** Session records. Ended sessions are kept with their reason so the next request can say why. */
 export class SessionRepository {
-  constructor(private readonly db: Db) {}
+  private readonly statements: StatementCache;
+  constructor(db: Db) {
+    this.statements = new StatementCache(db, 20);
+  }
+
+  /** Prepared once: sessions are read on every session request. */
+  private stmt(sql: string) {
+    return this.statements.get(sql);
+  }
 
   create(orgId: number, appId: number, accountId: string, fingerprint: string | null, now: number) {
     const sid = randomBytes(32).toString('base64url');
     const csrf = randomBytes(24).toString('base64url');
-    this.db
-      .prepare(
-        `INSERT INTO sessions (id_hash, org_id, app_id, account_id, csrf, fingerprint, created, last_seen)
+    this.stmt(
+      `INSERT INTO sessions (id_hash, org_id, app_id, account_id, csrf, fingerprint, created, last_seen)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(hashSessionId(sid), orgId, appId, accountId, csrf, fingerprint, now, now);
+    ).run(hashSessionId(sid), orgId, appId, accountId, csrf, fingerprint, now, now);
     return { sid, csrf };
   }
 
   find(sid: string): Session | undefined {
-    const row = this.db.prepare('SELECT * FROM sessions WHERE id_hash = ?').get(hashSessionId(sid)) as
-      SessionRow | undefined;
+    const row = this.stmt('SELECT * FROM sessions WHERE id_hash = ?').get(hashSessionId(sid)) as SessionRow | undefined;
     return row ? toSession(row) : undefined;
   }
 
   touch(idHash: string, now: number): void {
-    this.db.prepare('UPDATE sessions SET last_seen = ? WHERE id_hash = ?').run(now, idHash);
+    this.stmt('UPDATE sessions SET last_seen = ? WHERE id_hash = ?').run(now, idHash);
   }
 
   end(idHash: string, reason: string): void {
-    this.db
-      .prepare('UPDATE sessions SET ended_reason = ? WHERE id_hash = ? AND ended_reason IS NULL')
-      .run(reason, idHash);
+    this.stmt('UPDATE sessions SET ended_reason = ? WHERE id_hash = ? AND ended_reason IS NULL').run(reason, idHash);
   }
 
   /** Ends every live session of an account (a new login elsewhere, a password change, a lock). */
   endForAccount(orgId: number, accountId: string, reason: string): number {
-    return this.db
-      .prepare('UPDATE sessions SET ended_reason = ? WHERE org_id = ? AND account_id = ? AND ended_reason IS NULL')
-      .run(reason, orgId, accountId).changes;
+    return this.stmt(
+      'UPDATE sessions SET ended_reason = ? WHERE org_id = ? AND account_id = ? AND ended_reason IS NULL',
+    ).run(reason, orgId, accountId).changes;
   }
 
   countLiveForApp(appId: number): number {
     return (
-      this.db.prepare('SELECT count(*) AS n FROM sessions WHERE app_id = ? AND ended_reason IS NULL').get(appId) as {
+      this.stmt('SELECT count(*) AS n FROM sessions WHERE app_id = ? AND ended_reason IS NULL').get(appId) as {
         n: number;
       }
     ).n;
@@ -89,6 +93,6 @@ export class SessionRepository {
 
   /** Forgets ended and idle sessions older than `before` (housekeeping). */
   prune(before: number): number {
-    return this.db.prepare('DELETE FROM sessions WHERE last_seen < ?').run(before).changes;
+    return this.stmt('DELETE FROM sessions WHERE last_seen < ?').run(before).changes;
   }
 }

@@ -13,6 +13,8 @@ export const FINGERPRINT_COOKIE = 'service.fingerprint';
 export const CLIENT_KEY_HEADER = 'service-client-key';
 export const CSRF_HEADER = 'Service-Csrf-Token';
 
+export const SESSION_TOUCH_RESOLUTION_MS = 1000;
+
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /** Compares two strings in constant time (on fixed-length digests, so lengths leak nothing). */
@@ -85,7 +87,9 @@ export async function authenticate(
       throw fault('accessDenied', 'csrfTokenMismatch', { reason: 'Missing or wrong Service-Csrf-Token header.' });
     }
   }
-  svc.sessions.touch(session.idHash, now);
+  // Sliding inactivity is recorded at one-second resolution: a write per request would cost more
+  // than the reads it accompanies, and a second is far below any authDuration (≥ 60 s).
+  if (now - session.lastSeen >= SESSION_TOUCH_RESOLUTION_MS) svc.sessions.touch(session.idHash, now);
   reply.header(CSRF_HEADER, session.csrf);
   return {
     ...ctx,

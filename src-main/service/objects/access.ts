@@ -1,50 +1,97 @@
-import { ObjectStore } from './store.js';
+/**
+ * The access model of object routes (decisions.md §7), in one place for routes/objects.ts:
+ * who the caller is (access/caller.ts), their level on instances (access/acl.ts, in JS and as
+ * SQL), what their token's scopes allow (access/scope-guard.ts), and the rules that belong to
+ * particular objects: who may create, which account properties only administrators change, and
+ * what sharing through a connection requires.
+ */
+import { fault } from '../../../src-shared/faults.js';
 import type { ObjectDef } from '../../../src-shared/schema/types.js';
-import type { Principal } from '../http/context.js';
-import { isOrgAdmin } from '../http/context.js';
+import type { Service } from '../service.js';
+import type { Org } from '../orgs/orgs.js';
+import { ACCESS, MAX_SHARED_LEVEL, createAcl } from '../access/levels.js';
+import { levelOf } from '../access/acl.js';
+import type { Caller } from '../access/caller.js';
+import { OBJECT_ID_PATTERN } from './ids.js';
+import type { Json } from './validate.js';
 
-/** Access levels of decisions §7. */
-export const ACCESS = {
-  public: 1,
-  connected: 2,
-  read: 3,
-  share: 4,
-  update: 5,
-  delete: 6,
-  script: 7,
-  admin: 8,
-} as const;
+export { ACCESS, REQUIRED } from '../access/levels.js';
+export { callerOf, type Caller } from '../access/caller.js';
+export { levelOf, levelsOf, readableCondition } from '../access/acl.js';
+export * from '../access/scope-guard.js';
 
-export interface ReadScope {
-  /** The level the caller holds on every record this scope lets through. */
-  level: number;
-  /** Conditions added to the SQL so lists only hold what the caller may read. */
-  extraWhere: { sql: string; params: unknown[] }[];
+/** Org administrators and `service/skc` tokens skip the create ACL; others must match an entry. */
+export function canCreate(caller: Caller, def: ObjectDef): boolean {
+  if (caller.orgAdmin || caller.bypassCreateAcl) return true;
+  return createAcl(def).some(
+    (e) =>
+      (e.type === 'role' && caller.roles.has(e.target)) ||
+      (e.type === 'account' && (e.target === '*' || e.target === caller.accountId)),
+  );
 }
 
 /**
- * Interim access model until scoped roles, ACLs and connections land (TODO(#5)): org
- * administrators hold admin level on everything; other accounts read their own account and read
- * custom objects; only administrators write, except an account updating itself.
+ * Account properties that decide privilege or identity; only org administrators set them, on
+ * create and on update, whatever level an ACL or a grant gives (else an update grant on an account
+ * would be a way to make oneself an administrator).
  */
-export function readScope(principal: Principal, def: ObjectDef): ReadScope {
-  if (isOrgAdmin(principal)) return { level: ACCESS.admin, extraWhere: [] };
-  if (def.name === 'account') return { level: ACCESS.update, extraWhere: [ObjectStore.idEquals(principal.accountId)] };
-  return { level: ACCESS.read, extraWhere: [] };
+const ADMIN_ONLY_ACCOUNT_PROPERTIES = new Set(['roles', 'state', 'locked', 'email']);
+
+export function assertAccountPropertiesAllowed(
+  caller: Caller,
+  def: ObjectDef,
+  body: unknown,
+  mode: 'create' | 'update',
+): void {
+  if (caller.orgAdmin || def.name !== 'account' || typeof body !== 'object' || body === null) return;
+  // Creating an account must name its email; the rest stays administrator-only.
+  const refused = Object.keys(body).filter(
+    (key) => ADMIN_ONLY_ACCOUNT_PROPERTIES.has(key) && !(mode === 'create' && key === 'email'),
+  );
+  if (refused.length > 0) {
+    throw fault('accessDenied', 'property', {
+      path: refused[0],
+      reason: `Only org administrators can set ${refused.join(', ')} of an account.`,
+    });
+  }
 }
 
-export function canWrite(principal: Principal, def: ObjectDef, id?: string): boolean {
-  return isOrgAdmin(principal) || (def.name === 'account' && id === principal.accountId);
-}
-
-export function canRead(principal: Principal, def: ObjectDef, id: string): boolean {
-  return isOrgAdmin(principal) || def.name !== 'account' || id === principal.accountId;
-}
-
-/** Account properties an account may not change on itself. */
-const SELF_PROTECTED = new Set(['roles', 'state', 'locked', 'email']);
-
-export function selfProtectedProperties(principal: Principal, def: ObjectDef, body: Record<string, unknown>): string[] {
-  if (isOrgAdmin(principal) || def.name !== 'account') return [];
-  return Object.keys(body).filter((k) => SELF_PROTECTED.has(k));
+/**
+ * Sharing: a connection grants its target a level on its context, so making or changing one needs
+ * share access (4) on the context, and may grant at most the sharer's own level (never admin).
+ * `service/skc` does not skip this: it is an access check on another instance, not the create ACL.
+ */
+export function assertConnectionAllowed(svc: Service, org: Org, caller: Caller, values: Record<string, Json>): void {
+  const context = values.context as { _id?: unknown; object?: unknown } | undefined;
+  const contextDef = typeof context?.object === 'string' ? svc.defs.byName(org.id, context.object) : undefined;
+  if (!contextDef || contextDef.name === 'connection' || typeof context?._id !== 'string') {
+    throw fault('validation', 'invalidReference', { path: 'context', reason: 'context must reference an object.' });
+  }
+  const record = svc.store.get(org.id, contextDef, context._id);
+  const level = record ? levelOf(svc, org, caller, contextDef, record) : 0;
+  if (level < ACCESS.read) {
+    throw fault('notFound', 'instance', { path: 'context', reason: `No ${contextDef.name} with _id ${context._id}.` });
+  }
+  if (level < ACCESS.share) {
+    throw fault('accessDenied', undefined, {
+      path: 'context',
+      reason: `Sharing needs share access (4) on the ${contextDef.name}; you have ${level}.`,
+    });
+  }
+  const granted = values.access;
+  const ceiling = Math.min(level, MAX_SHARED_LEVEL);
+  if (typeof granted !== 'number' || !Number.isInteger(granted) || granted < ACCESS.public || granted > ceiling) {
+    throw fault('accessDenied', undefined, {
+      path: 'access',
+      reason: `A connection you make may grant access 1 to ${ceiling}.`,
+    });
+  }
+  const target = values.target as { _id?: unknown } | undefined;
+  if (target !== undefined) {
+    const accountDef = svc.defs.byName(org.id, 'account');
+    const id = target._id;
+    if (typeof id !== 'string' || !OBJECT_ID_PATTERN.test(id) || !accountDef || !svc.store.get(org.id, accountDef, id)) {
+      throw fault('validation', 'invalidReference', { path: 'target', reason: 'target must reference an account.' });
+    }
+  }
 }

@@ -18,6 +18,7 @@ const account: ObjectDef = {
   collection: 'accounts',
   label: 'Account',
   custom: false,
+  compoundIndexes: [['name.last', 'name.first']],
   properties: [
     str('email', { indexed: true, unique: true, required: true, maxLength: 254 }),
     str('mobile', { indexed: true, maxLength: 32 }),

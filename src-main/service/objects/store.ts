@@ -34,6 +34,8 @@ export class ObjectStore {
   private readonly statements: StatementCache;
   private readonly ensured = new Set<string>();
   private readonly uniqueIndexPaths = new Map<string, string>();
+  /** Tables in a bulk load: their non-unique indexes wait until the load ends. */
+  private readonly bulkTables = new Set<string>();
 
   constructor(
     private readonly db: Db,
@@ -66,26 +68,60 @@ export class ObjectStore {
   /** Creates the table and the indexes of every indexed scalar path (idempotent). */
   ensureCollection(orgId: number, def: ObjectDef): string {
     const table = this.table(orgId, def);
-    const key = `${table}:${JSON.stringify(def.properties)}`;
+    const key = `${table}:${JSON.stringify(def.properties)}:${JSON.stringify(def.compoundIndexes ?? [])}`;
     if (this.ensured.has(key)) return table;
     this.db.exec(`CREATE TABLE IF NOT EXISTS "${table}" (_id TEXT NOT NULL UNIQUE, doc TEXT NOT NULL)`);
     for (const p of propertyPaths(def)) {
       if (p.path === '_id' || p.inArray || !(p.def.indexed || p.def.unique)) continue;
       if (p.def.type === 'Document' || p.def.type === 'List') continue;
       const indexPath = p.def.type === 'Reference' ? `${p.path}._id` : p.path;
+      if (!p.def.unique && this.bulkTables.has(table)) continue;
       const name = `${p.def.unique ? 'ux' : 'ix'}_${table}__${indexPath.replace(/\./g, '_')}`;
       const unique = p.def.unique ? 'UNIQUE ' : '';
       this.db.exec(`CREATE ${unique}INDEX IF NOT EXISTS "${name}" ON "${table}" (${propertyExpression(indexPath)})`);
       if (p.def.unique) this.uniqueIndexPaths.set(name, p.path);
     }
+    for (const paths of def.compoundIndexes ?? []) {
+      if (this.bulkTables.has(table)) break;
+      const name = `ix_${table}__c_${paths.join('_').replace(/\./g, '_')}`;
+      const columns = paths.map((p) => propertyExpression(p)).join(', ');
+      this.db.exec(`CREATE INDEX IF NOT EXISTS "${name}" ON "${table}" (${columns})`);
+    }
     this.ensured.add(key);
     return table;
+  }
+
+  /**
+   * Drops the non-unique indexes of a collection so a bulk load does not update them row by row;
+   * `endBulkLoad` rebuilds them afterwards in one sorted pass each (much faster). Unique
+   * indexes stay, so uniqueness is enforced throughout.
+   */
+  beginBulkLoad(orgId: number, def: ObjectDef): void {
+    const table = this.ensureCollection(orgId, def);
+    this.bulkTables.add(table);
+    const names = this.db
+      .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND name LIKE 'ix\\_%' ESCAPE '\\'")
+      .all(table) as { name: string }[];
+    for (const { name } of names) this.db.exec(`DROP INDEX IF EXISTS "${name}"`);
+    this.forget(table);
+  }
+
+  /** Ends a bulk load: rebuilds the indexes `beginBulkLoad` dropped. */
+  endBulkLoad(orgId: number, def: ObjectDef): void {
+    const table = this.table(orgId, def);
+    this.bulkTables.delete(table);
+    this.forget(table);
+    this.ensureCollection(orgId, def);
+  }
+
+  private forget(table: string): void {
+    for (const key of this.ensured) if (key.startsWith(`${table}:`)) this.ensured.delete(key);
   }
 
   dropCollection(orgId: number, def: ObjectDef): void {
     const table = this.table(orgId, def);
     this.db.exec(`DROP TABLE IF EXISTS "${table}"`);
-    for (const key of this.ensured) if (key.startsWith(`${table}:`)) this.ensured.delete(key);
+    this.forget(table);
   }
 
   insert(orgId: number, def: ObjectDef, values: Record<string, Json>, meta: WriteMeta = {}): StoredRecord {
@@ -157,6 +193,26 @@ export class ObjectStore {
       doc: JSON.parse(r.doc) as Doc,
     }));
     return { rows, hasMore };
+  }
+
+  /**
+   * Streams every record a query matches (skip honoured, limit ignored): exports read constant
+   * memory whatever the result size.
+   */
+  *iterate(orgId: number, def: ObjectDef, query: ListQuery): Generator<StoredRecord> {
+    const table = this.ensureCollection(orgId, def);
+    const compiled = compileListQuery({ ...query, limit: Number.MAX_SAFE_INTEGER - 1 }, { table });
+    for (const r of this.db.prepare(compiled.sql).iterate(...compiled.params) as Iterable<{ _id: string; doc: string }>) {
+      yield { _id: r._id, doc: JSON.parse(r.doc) as Doc };
+    }
+  }
+
+  /** How many records a query matches (its where only), for progress totals. */
+  countMatching(orgId: number, def: ObjectDef, query: ListQuery): number {
+    const table = this.ensureCollection(orgId, def);
+    const compiled = compileListQuery({ ...query, sort: [], skip: 0, limit: Number.MAX_SAFE_INTEGER - 1 }, { table });
+    const row = this.db.prepare(`SELECT count(*) AS n FROM (${compiled.sql})`).get(...compiled.params) as { n: number };
+    return Math.max(0, row.n - query.skip);
   }
 
   /** Bulk insert in one transaction (seeding, import); returns the ids written. */

@@ -12,6 +12,15 @@ export interface OrgSettings {
   allowSimultaneousLogins: boolean;
   /** Operators that can be turned off per org (decisions §8). */
   disableNegation: boolean;
+  /** Whether `POST /accounts/register` is open (decisions §5). */
+  registrationEnabled: boolean;
+  /**
+   * Two-factor by new-location verification (decisions §5). Off by default: the codes go to the
+   * local outbox, which only an administrator can read in the console, so with this on the org's
+   * first administrator could not log in from a new browser — offline there is no mailbox to
+   * receive the code. Turn it on once a second administrator or TOTP is set up.
+   */
+  verifyNewLocations: boolean;
 }
 
 export const DEFAULT_ORG_SETTINGS: OrgSettings = {
@@ -19,6 +28,8 @@ export const DEFAULT_ORG_SETTINGS: OrgSettings = {
   lockDuration: 15,
   allowSimultaneousLogins: false,
   disableNegation: false,
+  registrationEnabled: true,
+  verifyNewLocations: false,
 };
 
 export interface Org {

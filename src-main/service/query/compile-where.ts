@@ -57,7 +57,11 @@ function eachElement(field: FieldRef & { access: { kind: 'elements' } }, scope: 
   };
 }
 
-function existsElement(field: FieldRef & { access: { kind: 'elements' } }, scope: Scope, predicate: (element: string) => SqlFragment): SqlFragment {
+function existsElement(
+  field: FieldRef & { access: { kind: 'elements' } },
+  scope: Scope,
+  predicate: (element: string) => SqlFragment,
+): SqlFragment {
   const each = eachElement(field, scope);
   return wrap(`EXISTS (SELECT 1 FROM ${each.from} WHERE ${each.guard}`, predicate(each.element), ')');
 }
@@ -85,10 +89,14 @@ function nonNull(values: (Scalar | null)[]): Scalar[] {
 function compileValueOperation(expression: string, operation: ValueOperation, useIndexRange: boolean): SqlFragment {
   switch (operation.op) {
     case '$eq':
-      return operation.value === null ? sql(`${expression} IS NULL`) : sql(`${expression} = ?`, bindable(operation.value));
+      return operation.value === null
+        ? sql(`${expression} IS NULL`)
+        : sql(`${expression} = ?`, bindable(operation.value));
     case '$ne':
       // IS NOT is NULL-safe: a missing value is "not equal" (docs: $ne matches missing).
-      return operation.value === null ? sql(`${expression} IS NOT NULL`) : sql(`${expression} IS NOT ?`, bindable(operation.value));
+      return operation.value === null
+        ? sql(`${expression} IS NOT NULL`)
+        : sql(`${expression} IS NOT ?`, bindable(operation.value));
     case '$gt':
     case '$gte':
     case '$lt':
@@ -114,7 +122,9 @@ function compileValueOperation(expression: string, operation: ValueOperation, us
       const match = sql(`re_match(?, ?, ${expression})`, operation.regex.source, operation.regex.flags);
       if (!useIndexRange) return match;
       const ranges = regexPrefixRanges(operation.regex).map((r) =>
-        r.to === undefined ? sql(`${expression} >= ?`, r.from) : sql(`(${expression} >= ? AND ${expression} < ?)`, r.from, r.to),
+        r.to === undefined
+          ? sql(`${expression} >= ?`, r.from)
+          : sql(`(${expression} >= ? AND ${expression} < ?)`, r.from, r.to),
       );
       return ranges.length === 0 ? match : and([or(ranges), match]);
     }
@@ -122,14 +132,20 @@ function compileValueOperation(expression: string, operation: ValueOperation, us
 }
 
 /** Array semantics: any element matches; `$ne`/`$nin` match when no element does. */
-function compileElementsOperation(field: FieldRef & { access: { kind: 'elements' } }, operation: ValueOperation, scope: Scope): SqlFragment {
+function compileElementsOperation(
+  field: FieldRef & { access: { kind: 'elements' } },
+  operation: ValueOperation,
+  scope: Scope,
+): SqlFragment {
   switch (operation.op) {
     case '$eq':
       if (operation.value === null) return not(present(field, scope));
       break;
     case '$ne':
       if (operation.value === null) return present(field, scope);
-      return not(existsElement(field, scope, (e) => compileValueOperation(e, { op: '$eq', value: operation.value }, false)));
+      return not(
+        existsElement(field, scope, (e) => compileValueOperation(e, { op: '$eq', value: operation.value }, false)),
+      );
     case '$in':
     case '$nin': {
       const values = nonNull(operation.values);
@@ -151,7 +167,8 @@ function compileField(field: FieldRef, operation: FieldOperation, scope: Scope):
     case '$exists':
       return operation.value ? present(field, scope) : not(present(field, scope));
     case '$size': {
-      const arrayPath = access.kind === 'elements' ? access.arrayPath : access.kind === 'container' ? access.storagePath : undefined;
+      const arrayPath =
+        access.kind === 'elements' ? access.arrayPath : access.kind === 'container' ? access.storagePath : undefined;
       if (arrayPath === undefined) throw new Error(`$size on non-array field ${field.path}`);
       return sql(`json_array_length(${scope.root}, ${jsonPathLiteral(arrayPath)}) = ?`, operation.value);
     }
@@ -168,7 +185,8 @@ function compileField(field: FieldRef, operation: FieldOperation, scope: Scope):
     }
     case '$elemMatch': {
       if ('element' in operation) {
-        if (access.kind !== 'container') throw new Error(`$elemMatch with conditions on non-document array ${field.path}`);
+        if (access.kind !== 'container')
+          throw new Error(`$elemMatch with conditions on non-document array ${field.path}`);
         const alias = scope.nextAlias();
         const inner: Scope = { root: `${alias}.value`, recordLevel: false, nextAlias: scope.nextAlias };
         return wrap(
@@ -178,7 +196,9 @@ function compileField(field: FieldRef, operation: FieldOperation, scope: Scope):
         );
       }
       if (access.kind !== 'elements') throw new Error(`$elemMatch with operators on non-array ${field.path}`);
-      return existsElement({ ...field, access }, scope, (e) => and(operation.operations.map((op) => compileValueOperation(e, op, false))));
+      return existsElement({ ...field, access }, scope, (e) =>
+        and(operation.operations.map((op) => compileValueOperation(e, op, false))),
+      );
     }
     default:
       if (access.kind === 'value') {

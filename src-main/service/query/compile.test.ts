@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { RE2JS } from 're2js';
 import { describe, expect, it } from 'vitest';
-import { parseListQuery, type RawListArgs } from '../../../src-shared/query/parse.js';
+import { parseListQuery } from '../../../src-shared/query/parse.js';
 import { THING_DEF } from '../../../src-shared/query/testing/fixture-def.js';
 import { compileListQuery } from './compile.js';
 import { assertSafePath, propertyExpression } from './expressions.js';
@@ -10,7 +10,9 @@ import { registerQueryFunctions } from './functions.js';
 const X = (p: string) => `json_extract(doc, '$.${p}')`;
 
 function compileWhereOf(where: unknown) {
-  const { sql, params } = compileListQuery(parseListQuery({ where: JSON.stringify(where) }, THING_DEF), { table: 'things' });
+  const { sql, params } = compileListQuery(parseListQuery({ where: JSON.stringify(where) }, THING_DEF), {
+    table: 'things',
+  });
   const m = /WHERE (.*) ORDER BY/.exec(sql);
   return { where: m?.[1], params: params.slice(0, -2) };
 }
@@ -36,7 +38,9 @@ describe('compileListQuery: statement shape', () => {
   });
   it('appends _id ascending as tiebreaker to the caller sort', () => {
     const q = parseListQuery({ sort: '{"name.last":1,"name.first":-1}' }, THING_DEF);
-    expect(compileListQuery(q, { table: 'things' }).sql).toContain(`ORDER BY ${X('name.last')} ASC, ${X('name.first')} DESC, _id ASC`);
+    expect(compileListQuery(q, { table: 'things' }).sql).toContain(
+      `ORDER BY ${X('name.last')} ASC, ${X('name.first')} DESC, _id ASC`,
+    );
   });
   it('does not append _id when the sort already names it', () => {
     const q = parseListQuery({ sort: '{"c_int":-1,"_id":-1}' }, THING_DEF);
@@ -53,7 +57,9 @@ describe('compileListQuery: statement shape', () => {
     expect(out.params).toEqual(['a', 3, 101, 0]);
   });
   it('refuses an unsafe table name', () => {
-    expect(() => compileListQuery(parseListQuery({}, THING_DEF), { table: 'x"; DROP TABLE y; --' })).toThrow(/Invalid table name/);
+    expect(() => compileListQuery(parseListQuery({}, THING_DEF), { table: 'x"; DROP TABLE y; --' })).toThrow(
+      /Invalid table name/,
+    );
   });
 });
 
@@ -66,37 +72,122 @@ const cases: Case[] = [
   ['$ne null = present', { c_str: { $ne: null } }, `${X('c_str')} IS NOT NULL`, []],
   ['$gt', { c_int: { $gt: 3 } }, `${X('c_int')} > ?`, [3]],
   ['$gte/$lt on one path', { c_num: { $gte: 1, $lt: 2.5 } }, `(${X('c_num')} >= ? AND ${X('c_num')} < ?)`, [1, 2.5]],
-  ['$lte date normalised', { created: { $lte: '2024-05-01T12:00:00+02:00' } }, `${X('created')} <= ?`, ['2024-05-01T10:00:00.000Z']],
+  [
+    '$lte date normalised',
+    { created: { $lte: '2024-05-01T12:00:00+02:00' } },
+    `${X('created')} <= ?`,
+    ['2024-05-01T10:00:00.000Z'],
+  ],
   ['boolean bound as 1', { c_bool: true }, `${X('c_bool')} = ?`, [1]],
   ['boolean bound as 0', { c_bool: { $ne: false } }, `${X('c_bool')} IS NOT ?`, [0]],
   ['_id uses the column, lower-cased', { _id: 'ABCDEFABCDEFABCDEFABCDEF' }, '_id = ?', ['abcdefabcdefabcdefabcdef']],
-  ['reference matches its _id', { c_owner: '0123456789abcdef01234567' }, `${X('c_owner._id')} = ?`, ['0123456789abcdef01234567']],
-  ['$in as one JSON parameter', { c_str: { $in: ['a', 'b'] } }, `${X('c_str')} IN (SELECT value FROM json_each(?))`, ['["a","b"]']],
-  ['$in with null', { c_str: { $in: [null, 'a'] } }, `(${X('c_str')} IS NULL OR ${X('c_str')} IN (SELECT value FROM json_each(?)))`, ['["a"]']],
+  [
+    'reference matches its _id',
+    { c_owner: '0123456789abcdef01234567' },
+    `${X('c_owner._id')} = ?`,
+    ['0123456789abcdef01234567'],
+  ],
+  [
+    '$in as one JSON parameter',
+    { c_str: { $in: ['a', 'b'] } },
+    `${X('c_str')} IN (SELECT value FROM json_each(?))`,
+    ['["a","b"]'],
+  ],
+  [
+    '$in with null',
+    { c_str: { $in: [null, 'a'] } },
+    `(${X('c_str')} IS NULL OR ${X('c_str')} IN (SELECT value FROM json_each(?)))`,
+    ['["a"]'],
+  ],
   ['$in []', { c_str: { $in: [] } }, '0', []],
-  ['$nin', { c_str: { $nin: ['a'] } }, `(${X('c_str')} IS NULL OR ${X('c_str')} NOT IN (SELECT value FROM json_each(?)))`, ['["a"]']],
-  ['$nin with null', { c_str: { $nin: [null, 'a'] } }, `(${X('c_str')} IS NOT NULL AND ${X('c_str')} NOT IN (SELECT value FROM json_each(?)))`, ['["a"]']],
+  [
+    '$nin',
+    { c_str: { $nin: ['a'] } },
+    `(${X('c_str')} IS NULL OR ${X('c_str')} NOT IN (SELECT value FROM json_each(?)))`,
+    ['["a"]'],
+  ],
+  [
+    '$nin with null',
+    { c_str: { $nin: [null, 'a'] } },
+    `(${X('c_str')} IS NOT NULL AND ${X('c_str')} NOT IN (SELECT value FROM json_each(?)))`,
+    ['["a"]'],
+  ],
   ['$nin []', { c_str: { $nin: [] } }, '1', []],
   ['$exists true', { c_str: { $exists: true } }, `${X('c_str')} IS NOT NULL`, []],
   ['$exists false', { c_str: { $exists: false } }, `NOT ${X('c_str')} IS NOT NULL`, []],
   ['$regex without literal prefix', { c_str: { $regex: '/mi/i' } }, `re_match(?, ?, ${X('c_str')})`, ['mi', 'i']],
-  ['$regex anchored prefix', { c_str: { $regex: '/^Sm.th/' } }, `((${X('c_str')} >= ? AND ${X('c_str')} < ?) AND re_match(?, ?, ${X('c_str')}))`, ['Sm', 'Sn', '^Sm.th', '']],
+  [
+    '$regex anchored prefix',
+    { c_str: { $regex: '/^Sm.th/' } },
+    `((${X('c_str')} >= ? AND ${X('c_str')} < ?) AND re_match(?, ?, ${X('c_str')}))`,
+    ['Sm', 'Sn', '^Sm.th', ''],
+  ],
   ['$regex with m flag has no range', { c_str: { $regex: '/^a/m' } }, `re_match(?, ?, ${X('c_str')})`, ['^a', 'm']],
   ['array $eq: any element', { c_tags: 'x' }, `EXISTS (SELECT 1 FROM ${EACH('c_tags')} WHERE j1.value = ?)`, ['x']],
-  ['array $ne: no element', { c_tags: { $ne: 'x' } }, `NOT EXISTS (SELECT 1 FROM ${EACH('c_tags')} WHERE j1.value = ?)`, ['x']],
+  [
+    'array $ne: no element',
+    { c_tags: { $ne: 'x' } },
+    `NOT EXISTS (SELECT 1 FROM ${EACH('c_tags')} WHERE j1.value = ?)`,
+    ['x'],
+  ],
   ['array $eq null: array missing', { c_tags: null }, `NOT ${X('c_tags')} IS NOT NULL`, []],
   ['array $gt', { c_tags: { $gt: 'm' } }, `EXISTS (SELECT 1 FROM ${EACH('c_tags')} WHERE j1.value > ?)`, ['m']],
-  ['array $nin', { c_tags: { $nin: ['a'] } }, `NOT EXISTS (SELECT 1 FROM ${EACH('c_tags')} WHERE j1.value IN (SELECT value FROM json_each(?)))`, ['["a"]']],
-  ['array $regex (no index range)', { c_tags: { $regex: '/^a/' } }, `EXISTS (SELECT 1 FROM ${EACH('c_tags')} WHERE re_match(?, ?, j1.value))`, ['^a', '']],
+  [
+    'array $nin',
+    { c_tags: { $nin: ['a'] } },
+    `NOT EXISTS (SELECT 1 FROM ${EACH('c_tags')} WHERE j1.value IN (SELECT value FROM json_each(?)))`,
+    ['["a"]'],
+  ],
+  [
+    'array $regex (no index range)',
+    { c_tags: { $regex: '/^a/' } },
+    `EXISTS (SELECT 1 FROM ${EACH('c_tags')} WHERE re_match(?, ?, j1.value))`,
+    ['^a', ''],
+  ],
   ['$size', { c_tags: { $size: 2 } }, `json_array_length(doc, '$.c_tags') = ?`, [2]],
-  ['$all', { c_tags: { $all: ['a', 'b'] } }, `NOT EXISTS (SELECT 1 FROM json_each(?) AS j2 WHERE NOT EXISTS (SELECT 1 FROM ${EACH('c_tags')} WHERE j1.value = j2.value))`, ['["a","b"]']],
+  [
+    '$all',
+    { c_tags: { $all: ['a', 'b'] } },
+    `NOT EXISTS (SELECT 1 FROM json_each(?) AS j2 WHERE NOT EXISTS (SELECT 1 FROM ${EACH('c_tags')} WHERE j1.value = j2.value))`,
+    ['["a","b"]'],
+  ],
   ['$all []', { c_tags: { $all: [] } }, '0', []],
-  ['$elemMatch on scalars', { c_tags: { $elemMatch: { $gte: 'b', $lt: 'c' } } }, `EXISTS (SELECT 1 FROM ${EACH('c_tags')} WHERE (j1.value >= ? AND j1.value < ?))`, ['b', 'c']],
-  ['property inside array of documents', { 'c_enrollments.c_score': { $gt: 3 } }, `EXISTS (SELECT 1 FROM ${EACH('c_enrollments')} WHERE j1.type = 'object' AND json_extract(j1.value, '$.c_score') > ?)`, [3]],
-  ['$exists inside array of documents', { 'c_enrollments.c_course': { $exists: true } }, `EXISTS (SELECT 1 FROM ${EACH('c_enrollments')} WHERE j1.type = 'object' AND json_extract(j1.value, '$.c_course') IS NOT NULL)`, []],
-  ['$elemMatch on documents', { c_enrollments: { $elemMatch: { c_course: 'm', c_score: { $ne: 1 } } } }, `EXISTS (SELECT 1 FROM ${EACH('c_enrollments')} WHERE j1.type = 'object' AND (json_extract(j1.value, '$.c_course') = ? AND json_extract(j1.value, '$.c_score') IS NOT ?))`, ['m', 1]],
-  ['$size of array of documents', { c_enrollments: { $size: 0 } }, `json_array_length(doc, '$.c_enrollments') = ?`, [0]],
-  ['$and / $or nesting keeps parameter order', { $or: [{ c_str: 'a' }, { $and: [{ c_int: 1 }, { c_num: { $lt: 2 } }] }] }, `(${X('c_str')} = ? OR (${X('c_int')} = ? AND ${X('c_num')} < ?))`, ['a', 1, 2]],
+  [
+    '$elemMatch on scalars',
+    { c_tags: { $elemMatch: { $gte: 'b', $lt: 'c' } } },
+    `EXISTS (SELECT 1 FROM ${EACH('c_tags')} WHERE (j1.value >= ? AND j1.value < ?))`,
+    ['b', 'c'],
+  ],
+  [
+    'property inside array of documents',
+    { 'c_enrollments.c_score': { $gt: 3 } },
+    `EXISTS (SELECT 1 FROM ${EACH('c_enrollments')} WHERE j1.type = 'object' AND json_extract(j1.value, '$.c_score') > ?)`,
+    [3],
+  ],
+  [
+    '$exists inside array of documents',
+    { 'c_enrollments.c_course': { $exists: true } },
+    `EXISTS (SELECT 1 FROM ${EACH('c_enrollments')} WHERE j1.type = 'object' AND json_extract(j1.value, '$.c_course') IS NOT NULL)`,
+    [],
+  ],
+  [
+    '$elemMatch on documents',
+    { c_enrollments: { $elemMatch: { c_course: 'm', c_score: { $ne: 1 } } } },
+    `EXISTS (SELECT 1 FROM ${EACH('c_enrollments')} WHERE j1.type = 'object' AND (json_extract(j1.value, '$.c_course') = ? AND json_extract(j1.value, '$.c_score') IS NOT ?))`,
+    ['m', 1],
+  ],
+  [
+    '$size of array of documents',
+    { c_enrollments: { $size: 0 } },
+    `json_array_length(doc, '$.c_enrollments') = ?`,
+    [0],
+  ],
+  [
+    '$and / $or nesting keeps parameter order',
+    { $or: [{ c_str: 'a' }, { $and: [{ c_int: 1 }, { c_num: { $lt: 2 } }] }] },
+    `(${X('c_str')} = ? OR (${X('c_int')} = ? AND ${X('c_num')} < ?))`,
+    ['a', 1, 2],
+  ],
 ];
 
 describe('compileListQuery: where, operator by operator', () => {
@@ -107,15 +198,29 @@ describe('compileListQuery: where, operator by operator', () => {
 
 describe('hostile values are bound, never inlined', () => {
   const hostile = ["'); DROP TABLE things; --", 'a"b', "O'Brien", 'nul\u0000byte', '\\', '?', '$.c_str'];
-  const shapes = (v: string) => [{ c_str: v }, { c_tags: { $in: [v, 'z'] } }, { 'name.last': { $gte: v } }, { c_str: { $regex: `/^${RE2JS.quote(v)}/` } }];
+  const shapes = (v: string) => [
+    { c_str: v },
+    { c_tags: { $in: [v, 'z'] } },
+    { 'name.last': { $gte: v } },
+    { c_str: { $regex: `/^${RE2JS.quote(v)}/` } },
+  ];
   it.each(hostile)('%j', (value) => {
-    const benign = shapes('x').map((w) => compileListQuery(parseListQuery({ where: JSON.stringify(w) }, THING_DEF), { table: 'things' }));
+    const benign = shapes('x').map((w) =>
+      compileListQuery(parseListQuery({ where: JSON.stringify(w) }, THING_DEF), { table: 'things' }),
+    );
     shapes(value).forEach((where, i) => {
-      const { sql, params } = compileListQuery(parseListQuery({ where: JSON.stringify(where) }, THING_DEF), { table: 'things' });
+      const { sql, params } = compileListQuery(parseListQuery({ where: JSON.stringify(where) }, THING_DEF), {
+        table: 'things',
+      });
       // The SQL text does not depend on the value at all; the value only travels as a parameter.
       if (i < 3) expect(sql).toBe(benign[i]?.sql);
       expect(sql).not.toContain('DROP');
-      const carried = params.some((p) => p === value || p === `^${RE2JS.quote(value)}` || (typeof p === 'string' && p.startsWith('[') && (JSON.parse(p) as unknown[]).includes(value)));
+      const carried = params.some(
+        (p) =>
+          p === value ||
+          p === `^${RE2JS.quote(value)}` ||
+          (typeof p === 'string' && p.startsWith('[') && (JSON.parse(p) as unknown[]).includes(value)),
+      );
       expect(carried).toBe(true);
     });
   });
@@ -127,7 +232,9 @@ describe('hostile values are bound, never inlined', () => {
     const insert = db.prepare('INSERT INTO things VALUES (?, ?)');
     hostile.forEach((v, i) => insert.run(String(i).padStart(24, '0'), JSON.stringify({ c_str: v })));
     for (const [i, v] of hostile.entries()) {
-      const q = compileListQuery(parseListQuery({ where: JSON.stringify({ c_str: v }) }, THING_DEF), { table: 'things' });
+      const q = compileListQuery(parseListQuery({ where: JSON.stringify({ c_str: v }) }, THING_DEF), {
+        table: 'things',
+      });
       const rows = db.prepare(q.sql).all(...q.params) as { _id: string }[];
       expect(rows.map((r) => r._id)).toEqual([String(i).padStart(24, '0')]);
     }

@@ -2,11 +2,12 @@
  * Compiles a validated `ListQuery` into one SELECT for better-sqlite3. The table name comes from
  * the repositories (validated again here); every value is a bound parameter.
  */
-import type { ListQuery } from '../../../src-shared/query/ast.js';
+import type { Condition, ListQuery } from '../../../src-shared/query/ast.js';
 import { effectiveSort } from '../../../src-shared/query/ordering.js';
 import { compileWhere } from './compile-where.js';
 import { propertyExpression, quoteTable } from './expressions.js';
-import { and, type SqlFragment } from './sql-fragment.js';
+import { and, sql, type SqlFragment } from './sql-fragment.js';
+import { regexPrefixRanges, type PrefixRange } from './regex-prefix.js';
 
 export interface CompileOptions {
   /** Already-validated table name of the collection. */
@@ -20,16 +21,80 @@ export interface CompileOptions {
  * the first `limit` and sets `hasMore` when the extra row came back.
  */
 export function compileListQuery(query: ListQuery, opts: CompileOptions): SqlFragment {
-  const conditions = [...(query.where ? [compileWhere(query.where)] : []), ...(opts.extraWhere ?? []).map((f) => ({ sql: `(${f.sql})`, params: f.params }))];
+  const extra = (opts.extraWhere ?? []).map((f) => ({ sql: `(${f.sql})`, params: f.params }));
+  const keys = effectiveSort(query.sort).map(({ field, direction }) => {
+    if (field.access.kind !== 'value') throw new Error(`Cannot sort by ${field.path}`);
+    return { expression: propertyExpression(field.access.storagePath), dir: direction === 1 ? 'ASC' : 'DESC' };
+  });
+  const orderBy = keys.map((k) => `${k.expression} ${k.dir}`).join(', ');
+  const table = quoteTable(opts.table);
+  const branches = prefixBranches(query.where);
+  if (branches) return compileBranches(table, branches, extra, keys, orderBy, query);
+
+  const conditions = [...(query.where ? [compileWhere(query.where)] : []), ...extra];
   const where = conditions.length > 0 ? and(conditions) : undefined;
-  const orderBy = effectiveSort(query.sort)
-    .map(({ field, direction }) => {
-      if (field.access.kind !== 'value') throw new Error(`Cannot sort by ${field.path}`);
-      return `${propertyExpression(field.access.storagePath)} ${direction === 1 ? 'ASC' : 'DESC'}`;
-    })
-    .join(', ');
-  const text = `SELECT _id, doc FROM ${quoteTable(opts.table)}${where ? ` WHERE ${where.sql}` : ''} ORDER BY ${orderBy} LIMIT ? OFFSET ?`;
+  const text = `SELECT _id, doc FROM ${table}${where ? ` WHERE ${where.sql}` : ''} ORDER BY ${orderBy} LIMIT ? OFFSET ?`;
   return { sql: text, params: [...(where?.params ?? []), query.limit + 1, query.skip] };
+}
+
+interface PrefixBranches {
+  /** One condition per disjoint index range, each AND-ed with the rest of the query. */
+  conditions: SqlFragment[];
+}
+
+/**
+ * A case-insensitive anchored prefix (`/^s/i`) gives several disjoint index ranges (`S…`, `s…`,
+ * `ſ…`). OR-ed in one query, SQLite reads every match of every range and sorts them all: over a
+ * second at a million records. Split into one branch per range instead, each an ordered index walk
+ * that stops after skip + limit + 1 rows; the union of the branches is sorted and cut again.
+ * Correct for any sort because the ranges partition the matches.
+ */
+function prefixBranches(where: Condition | undefined): PrefixBranches | undefined {
+  if (!where) return undefined;
+  const parts = where.kind === 'and' ? where.conditions : [where];
+  const index = parts.findIndex(
+    (c) => c.kind === 'field' && c.operation.op === '$regex' && c.field.access.kind === 'value',
+  );
+  const regexCondition = parts[index];
+  if (!regexCondition || regexCondition.kind !== 'field' || regexCondition.operation.op !== '$regex') return undefined;
+  if (regexCondition.field.access.kind !== 'value') return undefined;
+  const ranges = regexPrefixRanges(regexCondition.operation.regex);
+  if (ranges.length < 2) return undefined;
+  const expression = propertyExpression(regexCondition.field.access.storagePath);
+  const { source, flags } = regexCondition.operation.regex;
+  const rest = parts.filter((_, i) => i !== index).map(compileWhere);
+  const match = sql(`re_match(?, ?, ${expression})`, source, flags);
+  return { conditions: ranges.map((r) => and([rangeCondition(expression, r), match, ...rest])) };
+}
+
+function rangeCondition(expression: string, r: PrefixRange): SqlFragment {
+  return r.to === undefined
+    ? sql(`${expression} >= ?`, r.from)
+    : sql(`${expression} >= ? AND ${expression} < ?`, r.from, r.to);
+}
+
+function compileBranches(
+  table: string,
+  branches: PrefixBranches,
+  extra: SqlFragment[],
+  keys: { expression: string; dir: string }[],
+  orderBy: string,
+  query: ListQuery,
+): SqlFragment {
+  const columns = keys.map((k, i) => `${k.expression} AS k${i}`).join(', ');
+  const perBranch = query.skip + query.limit + 1;
+  const parts = branches.conditions.map((c) => {
+    const where = and([c, ...extra]);
+    return {
+      sql: `SELECT * FROM (SELECT _id, doc, ${columns} FROM ${table} WHERE ${where.sql} ORDER BY ${orderBy} LIMIT ?)`,
+      params: [...where.params, perBranch],
+    };
+  });
+  const outerOrder = keys.map((k, i) => `k${i} ${k.dir}`).join(', ');
+  return {
+    sql: `SELECT _id, doc FROM (${parts.map((p) => p.sql).join(' UNION ALL ')}) ORDER BY ${outerOrder} LIMIT ? OFFSET ?`,
+    params: [...parts.flatMap((p) => p.params), query.limit + 1, query.skip],
+  };
 }
 
 /** Splits the `limit + 1` rows of a compiled query into the page and `hasMore`. */

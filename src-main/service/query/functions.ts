@@ -12,8 +12,12 @@ export const REGEX_CACHE_SIZE = 256;
  */
 export function registerQueryFunctions(db: Database): void {
   const matches = createRegexMatcher(REGEX_CACHE_SIZE);
-  db.function('re_match', { deterministic: true, varargs: false }, (pattern: unknown, flags: unknown, value: unknown) => {
-    if (typeof pattern !== 'string' || typeof flags !== 'string') return 0;
-    return matches(pattern, flags, value) ? 1 : 0;
-  });
+  db.function(
+    're_match',
+    { deterministic: true, varargs: false },
+    (pattern: unknown, flags: unknown, value: unknown) => {
+      if (typeof pattern !== 'string' || typeof flags !== 'string') return 0;
+      return matches(pattern, flags, value) ? 1 : 0;
+    },
+  );
 }

@@ -35,7 +35,10 @@ const ASCII_CASE_VARIANTS: ReadonlyMap<string, string[]> = (() => {
     if (!/[A-Za-z]/.test(ch)) continue;
     const re = RE2JS.compile(RE2JS.quote(ch), RE2JS.CASE_INSENSITIVE);
     const candidates = [...new Set([ch, ch.toLowerCase(), ch.toUpperCase(), '\u017F', '\u212A'])];
-    out.set(ch, candidates.filter((c) => re.testExact(c)));
+    out.set(
+      ch,
+      candidates.filter((c) => re.testExact(c)),
+    );
   }
   return out;
 })();

@@ -47,8 +47,16 @@ describe('prefix ranges', () => {
     expect(regexPrefixRanges({ source: '^\u{1F600}', flags: '' })).toEqual([{ from: '\u{1F600}', to: '\u{1F601}' }]);
   });
   it('case-insensitive: every case variant RE2 folds, incl. ſ and the Kelvin sign', () => {
-    expect(regexPrefixRanges({ source: '^s', flags: 'i' }).map((r) => r.from).sort()).toEqual(['S', 's', 'ſ']);
-    expect(regexPrefixRanges({ source: '^k1', flags: 'i' }).map((r) => r.from).sort()).toEqual(['K1', 'k1', '\u212A1']);
+    expect(
+      regexPrefixRanges({ source: '^s', flags: 'i' })
+        .map((r) => r.from)
+        .sort(),
+    ).toEqual(['S', 's', 'ſ']);
+    expect(
+      regexPrefixRanges({ source: '^k1', flags: 'i' })
+        .map((r) => r.from)
+        .sort(),
+    ).toEqual(['K1', 'k1', '\u212A1']);
   });
   it('case-insensitive: at most 3 cased characters get variants', () => {
     const ranges = regexPrefixRanges({ source: '^abcd', flags: 'i' });
@@ -69,8 +77,12 @@ describe('prefix ranges', () => {
 describe('$regex in SQLite', () => {
   it('{"name.last":{"$regex":"/^s/i"}} is served by the index on name.last', () => {
     const db = openDb();
-    const q = compileListQuery(parseListQuery({ where: '{"name.last":{"$regex":"/^s/i"}}' }, THING_DEF), { table: 'things' });
-    const plan = (db.prepare(`EXPLAIN QUERY PLAN ${q.sql}`).all(...q.params) as { detail: string }[]).map((r) => r.detail);
+    const q = compileListQuery(parseListQuery({ where: '{"name.last":{"$regex":"/^s/i"}}' }, THING_DEF), {
+      table: 'things',
+    });
+    const plan = (db.prepare(`EXPLAIN QUERY PLAN ${q.sql}`).all(...q.params) as { detail: string }[]).map(
+      (r) => r.detail,
+    );
     expect(plan.some((d) => d.includes('USING INDEX things__name__last'))).toBe(true);
     expect(plan.some((d) => /^SCAN things\b/.test(d))).toBe(false);
     db.close();
@@ -79,10 +91,19 @@ describe('$regex in SQLite', () => {
   it('range + residual match stay exact (case variants, non-prefix rows, ſ)', () => {
     const db = openDb();
     const lasts = ['smith', 'Smith', 'ſmith', 'jones', 'Sx', 'tsmith', 's', ''];
-    lasts.forEach((last, i) => db.prepare('INSERT INTO things VALUES (?, ?)').run(String(i).padStart(24, '0'), JSON.stringify({ name: { last } })));
+    lasts.forEach((last, i) =>
+      db
+        .prepare('INSERT INTO things VALUES (?, ?)')
+        .run(String(i).padStart(24, '0'), JSON.stringify({ name: { last } })),
+    );
     const run = (regex: string) => {
-      const q = compileListQuery(parseListQuery({ where: JSON.stringify({ 'name.last': { $regex: regex } }), sort: 'name.last' }, THING_DEF), { table: 'things' });
-      return (db.prepare(q.sql).all(...q.params) as { doc: string }[]).map((r) => (JSON.parse(r.doc) as { name: { last: string } }).name.last);
+      const q = compileListQuery(
+        parseListQuery({ where: JSON.stringify({ 'name.last': { $regex: regex } }), sort: 'name.last' }, THING_DEF),
+        { table: 'things' },
+      );
+      return (db.prepare(q.sql).all(...q.params) as { doc: string }[]).map(
+        (r) => (JSON.parse(r.doc) as { name: { last: string } }).name.last,
+      );
     };
     expect(run('/^s/i')).toEqual(['Smith', 'Sx', 's', 'smith', 'ſmith']);
     expect(run('/^sm/')).toEqual(['smith']);
@@ -93,7 +114,8 @@ describe('$regex in SQLite', () => {
 
   it('re_match: non-text values never match; flags apply', () => {
     const db = openDb();
-    const m = (p: string, f: string, v: unknown) => (db.prepare('SELECT re_match(?, ?, ?) AS r').get(p, f, v) as { r: number }).r;
+    const m = (p: string, f: string, v: unknown) =>
+      (db.prepare('SELECT re_match(?, ?, ?) AS r').get(p, f, v) as { r: number }).r;
     expect(m('^a', '', 'abc')).toBe(1);
     expect(m('^A', '', 'abc')).toBe(0);
     expect(m('^A', 'i', 'abc')).toBe(1);
@@ -109,7 +131,15 @@ describe('$regex in SQLite', () => {
 
 describe('ReDoS corpus: linear-time matching through re_match', () => {
   const db = openDb();
-  const evil = ['/(a+)+$/', '/(a|aa)+$/', '/(.*a){20}/', '/(a*)*b/', '/^(([a-z])+.)+[A-Z]([a-z])+$/', '/(x+x+)+y/', '/(\\w+\\s?)+$/'];
+  const evil = [
+    '/(a+)+$/',
+    '/(a|aa)+$/',
+    '/(.*a){20}/',
+    '/(a*)*b/',
+    '/^(([a-z])+.)+[A-Z]([a-z])+$/',
+    '/(x+x+)+y/',
+    '/(\\w+\\s?)+$/',
+  ];
   const inputs = ['a'.repeat(30_000) + '!', 'x'.repeat(30_000), 'ab '.repeat(10_000) + '!'];
   it.each(evil)('%s against 30k-character inputs', (regex) => {
     const parsed = parseListQuery({ where: JSON.stringify({ c_str: { $regex: regex } }) }, THING_DEF);

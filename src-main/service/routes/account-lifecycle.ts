@@ -1,7 +1,316 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { createHash } from 'node:crypto';
+import { fault } from '../../../src-shared/faults.js';
 import type { Service } from '../service.js';
+import type { Org } from '../orgs/orgs.js';
+import { accountDef, checkPasswordStrength } from '../accounts/accounts.js';
+import { OutboxRepository } from '../accounts/outbox.js';
+import { hashPassword, verifyPassword } from '../auth/password.js';
+import { AccountTokenRepository, RESET_TOKEN_TTL_MS, type AccountTokenPurpose } from '../auth/password-reset.js';
+import { TwoFactor } from '../auth/two-factor.js';
+import {
+  accountLocked,
+  invalidCredentials,
+  isLocked,
+  recordCredentialFailure,
+  unlockAccount,
+} from '../auth/two-factor-lockout.js';
+import { fingerprintOf, requireSessionApp, startSession } from '../auth/location-session.js';
+import { requireAdmin, requirePrincipal, type Principal } from '../http/context.js';
+import { presentRecord } from '../objects/present.js';
+import { OBJECT_ID_PATTERN } from '../objects/ids.js';
+import { ACCESS } from '../objects/access.js';
 
-/** TODO: routes of this resource (placeholder registered by app.ts). */
-export function accountLifecycleRoutes(_svc: Service) {
-  return async (_app: FastifyInstance) => {};
+const DONE = { object: 'result', data: true } as const;
+const code6 = { type: 'string', maxLength: 16 } as const;
+const tokenBody = (extra: Record<string, unknown> = {}) => ({
+  type: 'object',
+  required: ['token', ...Object.keys(extra)],
+  properties: { token: { type: 'string', maxLength: 256 }, ...extra },
+});
+const password = { type: 'string', maxLength: 1024 } as const;
+const codeBody = { type: 'object', required: ['code'], properties: { code: code6 } } as const;
+
+/**
+ * The account's life after login (decisions §5): email verification, password change and reset,
+ * authenticator enrolment, and the administrator's tools — outbox, live sessions, unlock and
+ * two-factor reset. Credential routes work only in a logged-in session (not with a token or a
+ * signed request), so a scoped token can never change how its subject logs in.
+ */
+export function accountLifecycleRoutes(svc: Service) {
+  const outbox = new OutboxRepository(svc.db, svc.cipher);
+  const tokens = new AccountTokenRepository(svc.db);
+  const twoFactor = new TwoFactor(svc);
+
+  return async (app: FastifyInstance) => {
+    // --- email verification
+    app.post('/accounts/verify', { schema: { body: tokenBody() } }, async (request) => {
+      const { org } = request.ctx;
+      requireSessionApp(request);
+      const accountId = consumeToken(svc, tokens, 'verify', org, (request.body as { token: string }).token);
+      return setVerified(svc, org, accountId);
+    });
+
+    app.post<{ Params: { id: string } }>('/accounts/:id/verify', async (request) => {
+      requireAdmin(request);
+      return setVerified(svc, request.ctx.org, existingAccount(svc, request.ctx.org, request.params.id));
+    });
+
+    // --- passwords
+    app.post(
+      '/accounts/me/update-password',
+      { schema: { body: { type: 'object', required: ['current', 'password'], properties: { current: password, password } } } },
+      async (request, reply) => {
+        const { org } = request.ctx;
+        const principal = requireSessionPrincipal(request);
+        const sessionApp = requireSessionApp(request);
+        const body = request.body as { current: string; password: string };
+        const next = checkPasswordStrength(body.password);
+        const cred = svc.credentials.byAccount(org.id, principal.accountId);
+        if (!cred) throw fault('notFound', 'instance', { reason: 'The account no longer exists.' });
+        if (isLocked(svc, org, cred)) throw accountLocked();
+        if (!(await verifyPassword(body.current, cred.password_hash))) {
+          recordCredentialFailure(svc, org, cred.account_id);
+          throw invalidCredentials('The current password is wrong.');
+        }
+        svc.credentials.setPassword(org.id, cred.account_id, await hashPassword(next));
+        svc.credentials.clearFailures(org.id, cred.account_id);
+        tokens.voidAll('reset', org.id, cred.account_id);
+        // Every session of the account ends; the caller continues in a fresh one (a new id).
+        svc.sessions.endForAccount(org.id, cred.account_id, 'passwordChanged');
+        startSession(svc, request, reply, sessionApp, cred.account_id, fingerprintOf(request));
+        return DONE;
+      },
+    );
+
+    app.post(
+      '/accounts/request-password-reset',
+      { schema: { body: { type: 'object', required: ['email'], properties: { email: { type: 'string', maxLength: 254 } } } } },
+      async (request) => {
+        const { org } = request.ctx;
+        requireSessionApp(request);
+        const cred = svc.credentials.byEmail(org.id, (request.body as { email: string }).email);
+        // Trust boundary: the answer is the same whether or not the email belongs to an account.
+        if (cred) {
+          const now = svc.clock.now();
+          const token = tokens.issue('reset', org.id, cred.account_id, RESET_TOKEN_TTL_MS, now);
+          outbox.add(
+            org.id,
+            {
+              accountId: cred.account_id,
+              kind: 'passwordReset',
+              recipient: cred.email,
+              subject: 'Reset your password',
+              body: `To choose a new password, send POST /${org.code}/v2/accounts/reset-password with {"token":"${token}","password":"<new password>"}. The token is valid for one hour and works once. If you did not ask for this, ignore this message.`,
+            },
+            now,
+          );
+        }
+        return DONE;
+      },
+    );
+
+    app.post('/accounts/reset-password', { schema: { body: tokenBody({ password }) } }, async (request) => {
+      const { org } = request.ctx;
+      requireSessionApp(request);
+      const body = request.body as { token: string; password: string };
+      const next = checkPasswordStrength(body.password);
+      const accountId = consumeToken(svc, tokens, 'reset', org, body.token);
+      svc.credentials.setPassword(org.id, accountId, await hashPassword(next));
+      tokens.voidAll('reset', org.id, accountId);
+      unlockAccount(svc, org, accountId);
+      svc.sessions.endForAccount(org.id, accountId, 'passwordReset');
+      return DONE;
+    });
+
+    // --- authenticator (TOTP)
+    app.post('/accounts/me/totp', async (request) => {
+      const { org } = request.ctx;
+      const cred = ownCredentials(svc, org, requireSessionPrincipal(request));
+      if (twoFactor.totpState(cred) === 'active') {
+        throw fault('exists', 'totp', { reason: 'An authenticator is already active; remove it first.' });
+      }
+      return { object: 'result', data: twoFactor.enrolTotp(org, cred) };
+    });
+
+    app.post('/accounts/me/totp/confirm', { schema: { body: codeBody } }, async (request) => {
+      const { org } = request.ctx;
+      const cred = ownCredentials(svc, org, requireSessionPrincipal(request));
+      const state = twoFactor.totpState(cred);
+      if (state === 'active') throw fault('exists', 'totp', { reason: 'The authenticator is already active.' });
+      if (state === 'none') throw fault('notFound', 'totp', { reason: 'Start the enrolment first.' });
+      if (!twoFactor.useTotp(cred, (request.body as { code: string }).code)) {
+        throw invalidCredentials('The authenticator code is wrong.');
+      }
+      return { object: 'result', data: { active: true } };
+    });
+
+    app.delete('/accounts/me/totp', { schema: { body: codeBody } }, async (request) => {
+      const { org } = request.ctx;
+      const cred = ownCredentials(svc, org, requireSessionPrincipal(request));
+      if (twoFactor.totpState(cred) !== 'active') throw fault('notFound', 'totp', { reason: 'No active authenticator.' });
+      if (isLocked(svc, org, cred)) throw accountLocked();
+      if (!twoFactor.useTotp(cred, (request.body as { code: string }).code)) {
+        // A stolen session must not be able to guess its way to removing the authenticator.
+        recordCredentialFailure(svc, org, cred.account_id);
+        throw invalidCredentials('The authenticator code is wrong.');
+      }
+      svc.credentials.clearTotp(org.id, cred.account_id);
+      return DONE;
+    });
+
+    // --- administrators
+    app.get('/outbox', async (request) => {
+      requireAdmin(request);
+      const page = pageArgs(request);
+      return { object: 'list', ...outbox.list(request.ctx.org.id, page) };
+    });
+
+    app.get('/sessions', async (request) => {
+      requireAdmin(request);
+      const { skip, limit } = pageArgs(request);
+      const all = liveSessions(svc, request.ctx.org);
+      return {
+        object: 'list',
+        data: all.slice(skip, skip + limit).map(({ idHash: _hidden, ...shown }) => shown),
+        hasMore: all.length > skip + limit,
+      };
+    });
+
+    app.delete<{ Params: { id: string } }>('/sessions/:id', async (request) => {
+      requireAdmin(request);
+      const found = liveSessions(svc, request.ctx.org).find((s) => s.id === request.params.id);
+      if (!found) throw fault('notFound', 'session', { reason: 'No live session has this id.' });
+      svc.sessions.end(found.idHash, 'revoked');
+      return DONE;
+    });
+
+    app.post<{ Params: { id: string } }>('/accounts/:id/unlock', async (request) => {
+      requireAdmin(request);
+      const { org } = request.ctx;
+      const accountId = existingAccount(svc, org, request.params.id);
+      unlockAccount(svc, org, accountId);
+      return presentAccount(svc, org, accountId);
+    });
+
+    app.post<{ Params: { id: string } }>('/accounts/:id/reset-two-factor', async (request) => {
+      requireAdmin(request);
+      const { org } = request.ctx;
+      const accountId = existingAccount(svc, org, request.params.id);
+      twoFactor.reset(org.id, accountId);
+      return presentAccount(svc, org, accountId);
+    });
+  };
+}
+
+/** Credential changes need a logged-in session of a session app (not a token or a signature). */
+function requireSessionPrincipal(request: FastifyRequest): Principal {
+  const principal = requirePrincipal(request);
+  if (request.ctx.via !== 'session' || !request.ctx.app) {
+    throw fault('accessDenied', 'principal', { reason: 'Only a logged-in session can change its credentials.' });
+  }
+  return principal;
+}
+
+function ownCredentials(svc: Service, org: Org, principal: Principal) {
+  const cred = svc.credentials.byAccount(org.id, principal.accountId);
+  if (!cred) throw fault('notFound', 'instance', { reason: 'The account no longer exists.' });
+  return cred;
+}
+
+function consumeToken(
+  svc: Service,
+  tokens: AccountTokenRepository,
+  purpose: AccountTokenPurpose,
+  org: Org,
+  token: string,
+): string {
+  const result = tokens.consume(purpose, org.id, token, svc.clock.now());
+  if (result.ok) return result.accountId;
+  if (result.why === 'expired') throw fault('expired', 'token', { reason: 'The token expired; ask for a new one.' });
+  throw fault('accessDenied', 'invalidToken', { reason: 'The token is not valid or was already used.' });
+}
+
+/** An account id from the path that names an account of this org. */
+function existingAccount(svc: Service, org: Org, id: string): string {
+  if (!OBJECT_ID_PATTERN.test(id)) {
+    throw fault('invalidArgument', 'invalidObjectId', { path: 'id', reason: 'Account ids are 24 hex characters.' });
+  }
+  if (!svc.store.get(org.id, accountDef(svc, org), id)) {
+    throw fault('notFound', 'instance', { reason: `There is no account ${id}.` });
+  }
+  return id;
+}
+
+function presentAccount(svc: Service, org: Org, accountId: string) {
+  const def = accountDef(svc, org);
+  const record = svc.store.get(org.id, def, accountId);
+  if (!record) throw fault('notFound', 'instance', { reason: `There is no account ${accountId}.` });
+  return presentRecord(def, record, ACCESS.admin);
+}
+
+function setVerified(svc: Service, org: Org, accountId: string) {
+  svc.store.update(org.id, accountDef(svc, org), accountId, { state: 'verified' });
+  return presentAccount(svc, org, accountId);
+}
+
+const DEFAULT_LIMIT = 100;
+const MAX_LIMIT = 1000;
+
+/** Trust boundary: `skip` and `limit` from the query string (spec: default 100, at most 1000). */
+function pageArgs(request: FastifyRequest): { skip: number; limit: number } {
+  const q = request.query as Record<string, unknown>;
+  const int = (name: string, fallback: number, min: number, max: number): number => {
+    const raw = q[name];
+    if (raw === undefined) return fallback;
+    const n = typeof raw === 'string' && /^\d{1,9}$/.test(raw) ? Number(raw) : NaN;
+    if (!(n >= min && n <= max)) {
+      throw fault('invalidArgument', 'query', { path: name, reason: `${name} must be an integer from ${min} to ${max}.` });
+    }
+    return n;
+  };
+  return { skip: int('skip', 0, 0, 1e9), limit: int('limit', DEFAULT_LIMIT, 1, MAX_LIMIT) };
+}
+
+interface LiveSession {
+  idHash: string;
+  object: 'session';
+  id: string;
+  account: string;
+  app: string;
+  created: string;
+  lastSeen: string;
+}
+
+/** The id shown for a session: derived from the lookup hash, so it can never be used as a cookie. */
+export const publicSessionId = (idHash: string): string =>
+  createHash('sha256').update(idHash).digest('hex').slice(0, 16);
+
+/**
+ * Live sessions of the org, most recently seen first: not ended and not idle past their app's
+ * `authDuration`. TODO(#4): this query belongs in SessionRepository (auth/sessions.ts, not this
+ * change's file) as `listLive(orgId)`; it is here until that method exists.
+ */
+function liveSessions(svc: Service, org: Org): LiveSession[] {
+  const rows = svc.db
+    .prepare(
+      'SELECT id_hash, app_id, account_id, created, last_seen FROM sessions WHERE org_id = ? AND ended_reason IS NULL ORDER BY last_seen DESC, created DESC',
+    )
+    .all(org.id) as { id_hash: string; app_id: number; account_id: string; created: number; last_seen: number }[];
+  const now = svc.clock.now();
+  const out: LiveSession[] = [];
+  for (const r of rows) {
+    const app = svc.apps.byId(r.app_id);
+    if (!app || now - r.last_seen > app.settings.authDuration * 1000) continue;
+    out.push({
+      idHash: r.id_hash,
+      object: 'session',
+      id: publicSessionId(r.id_hash),
+      account: r.account_id,
+      app: app.key,
+      created: new Date(r.created).toISOString(),
+      lastSeen: new Date(r.last_seen).toISOString(),
+    });
+  }
+  return out;
 }

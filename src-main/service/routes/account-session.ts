@@ -1,21 +1,48 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { randomBytes } from 'node:crypto';
-import { fault, makeFault } from '../../../src-shared/faults.js';
+import { fault } from '../../../src-shared/faults.js';
 import type { Service } from '../service.js';
 import { dummyHash, verifyPassword } from '../auth/password.js';
-import { accountDef } from '../accounts/accounts.js';
+import { accountDef, createAccount } from '../accounts/accounts.js';
+import { OutboxRepository } from '../accounts/outbox.js';
+import { AccountTokenRepository, VERIFY_TOKEN_TTL_MS } from '../auth/password-reset.js';
+import { newLocationFault, TwoFactor } from '../auth/two-factor.js';
 import { presentRecord } from '../objects/present.js';
 import { requirePrincipal } from '../http/context.js';
-import { CSRF_HEADER, FINGERPRINT_COOKIE, SESSION_COOKIE } from '../http/authenticate.js';
+import { SESSION_COOKIE } from '../http/authenticate.js';
+import {
+  accountLocked,
+  invalidCredentials,
+  isLocked,
+  recordCredentialFailure,
+  unlockAccount,
+} from '../auth/two-factor-lockout.js';
+import {
+  fingerprintOf,
+  requireSessionApp,
+  setFingerprintCookie,
+  startSession,
+} from '../auth/location-session.js';
 
-/** Locked "until an administrator unlocks" (lockDuration 0). */
-const LOCKED_FOREVER = Number.MAX_SAFE_INTEGER;
+interface LoginBody {
+  email: string;
+  password: string;
+  totp?: string;
+  location?: { verificationToken?: string };
+}
+
+/** Fields a self-registering user may set; roles, state and flags are never taken from the body. */
+const REGISTER_FIELDS = ['name', 'mobile', 'gender', 'locale'] as const;
+type RegisterBody = { email: string; password: string } & Partial<Record<(typeof REGISTER_FIELDS)[number], unknown>>;
 
 /**
- * Session routes of decisions §5 for session apps: login, logout, me, status.
+ * Session routes of decisions §5 for session apps: login, register, logout, me, status.
  * Login never says whether the email exists, and a wrong email costs a hash like a wrong password.
  */
 export function accountSessionRoutes(svc: Service) {
+  const twoFactor = new TwoFactor(svc);
+  const outbox = new OutboxRepository(svc.db, svc.cipher);
+  const tokens = new AccountTokenRepository(svc.db);
+
   return async (app: FastifyInstance) => {
     app.post(
       '/accounts/login',
@@ -27,12 +54,74 @@ export function accountSessionRoutes(svc: Service) {
             properties: {
               email: { type: 'string', maxLength: 254 },
               password: { type: 'string', maxLength: 1024 },
-              location: { type: 'object' },
+              totp: { type: 'string', maxLength: 16 },
+              location: {
+                type: 'object',
+                properties: { verificationToken: { type: 'string', maxLength: 16 } },
+              },
             },
           },
         },
       },
-      async (request, reply) => login(svc, request, reply),
+      async (request, reply) => login(svc, twoFactor, request, reply),
+    );
+
+    app.post(
+      '/accounts/register',
+      {
+        schema: {
+          body: {
+            type: 'object',
+            required: ['email', 'password'],
+            properties: {
+              email: { type: 'string', maxLength: 254 },
+              password: { type: 'string', maxLength: 1024 },
+              name: {
+                type: 'object',
+                properties: { first: { type: 'string' }, last: { type: 'string' } },
+              },
+              mobile: { type: 'string' },
+              gender: { type: 'string' },
+              locale: { type: 'string' },
+            },
+          },
+        },
+      },
+      async (request, reply) => {
+        const { org } = request.ctx;
+        const app = requireSessionApp(request);
+        if (!org.settings.registrationEnabled) {
+          throw fault('accessDenied', 'registration', { reason: 'Registration is turned off for this org.' });
+        }
+        const body = request.body as RegisterBody;
+        const fields: Record<string, unknown> = {};
+        for (const name of REGISTER_FIELDS) if (body[name] !== undefined) fields[name] = body[name];
+        const record = await createAccount(svc, org, {
+          ...fields,
+          email: body.email,
+          password: body.password,
+          state: 'unverified',
+          roles: [],
+        });
+        const now = svc.clock.now();
+        const email = String(record.doc.email);
+        const token = tokens.issue('verify', org.id, record._id, VERIFY_TOKEN_TTL_MS, now);
+        outbox.add(
+          org.id,
+          {
+            accountId: record._id,
+            kind: 'verification',
+            recipient: email,
+            subject: 'Verify your email address',
+            body: `Welcome! To verify your email address, send POST /${org.code}/v2/accounts/verify with {"token":"${token}"}. The token is valid for 7 days.`,
+          },
+          now,
+        );
+        const fingerprint = fingerprintOf(request);
+        twoFactor.locations.remember(org.id, record._id, fingerprint, now);
+        startSession(svc, request, reply, app, record._id, fingerprint);
+        return presentRecord(accountDef(svc, org), record, 5);
+      },
     );
 
     app.post('/accounts/me/logout', async (request, reply) => {
@@ -63,56 +152,57 @@ export function accountSessionRoutes(svc: Service) {
   };
 }
 
-async function login(svc: Service, request: FastifyRequest, reply: FastifyReply) {
-  const { org, app } = request.ctx;
-  if (!app) throw fault('notFound', 'app', { reason: 'Send the session application key in Service-Client-Key.' });
-  if (app.kind !== 'session') throw fault('accessDenied', 'app', { reason: 'Log in through a session application.' });
-  const { email, password } = request.body as { email: string; password: string };
-  const invalid = () => fault('accessDenied', 'invalidCredentials', { reason: 'Invalid email/password combination.' });
+async function login(svc: Service, twoFactor: TwoFactor, request: FastifyRequest, reply: FastifyReply) {
+  const { org } = request.ctx;
+  const app = requireSessionApp(request);
+  const body = request.body as LoginBody;
+  const { email, password } = body;
 
   const cred = svc.credentials.byEmail(org.id, email);
   if (!cred) {
     await verifyPassword(password, await dummyHash());
-    throw invalid();
+    throw invalidCredentials();
   }
-  const now = svc.clock.now();
   const def = accountDef(svc, org);
-  if (cred.locked_until !== null && cred.locked_until <= now) {
-    // The lock ran out: the account starts again with a clean count of failures.
-    svc.credentials.clearFailures(org.id, cred.account_id);
-    cred.locked_until = null;
-  }
-  if (cred.locked_until !== null && cred.locked_until > now) {
+  if (isLocked(svc, org, cred)) {
     await verifyPassword(password, await dummyHash());
-    throw fault('accessDenied', 'invalidCredentials', {
-      reason: 'Invalid email/password combination.',
-      faults: [makeFault('accessDenied', 'accountLocked', { reason: 'The account is locked.' })],
-    });
+    throw accountLocked();
   }
   if (!(await verifyPassword(password, cred.password_hash))) {
-    const failures = svc.credentials.recordFailure(org.id, cred.account_id);
-    if (failures >= org.settings.lockAttempts) {
-      const until = org.settings.lockDuration === 0 ? LOCKED_FOREVER : now + org.settings.lockDuration * 60_000;
-      svc.credentials.lock(org.id, cred.account_id, until);
-      svc.store.update(org.id, def, cred.account_id, { locked: true });
-    }
-    throw invalid();
+    recordCredentialFailure(svc, org, cred.account_id);
+    throw invalidCredentials();
   }
-  svc.credentials.clearFailures(org.id, cred.account_id);
   const record = svc.store.get(org.id, def, cred.account_id);
-  if (!record) throw invalid();
-  if (record.doc.locked === true) svc.store.update(org.id, def, cred.account_id, { locked: false });
+  if (!record) throw invalidCredentials();
 
-  // A new login ends the account's other sessions unless the org allows several at once.
-  if (!org.settings.allowSimultaneousLogins) {
-    svc.sessions.endForAccount(org.id, cred.account_id, 'loggedInElsewhere');
+  const fingerprint = fingerprintOf(request);
+  const second = twoFactor.check(org, cred, {
+    fingerprint,
+    ...(body.totp !== undefined ? { totp: body.totp } : {}),
+    ...(body.location?.verificationToken !== undefined ? { locationToken: body.location.verificationToken } : {}),
+  });
+  switch (second.kind) {
+    case 'totpRequired':
+      throw fault('accessDenied', 'totpRequired', {
+        reason: 'This account uses an authenticator app: send its current code as totp.',
+      });
+    case 'totpWrong':
+      recordCredentialFailure(svc, org, cred.account_id);
+      throw invalidCredentials('Invalid email/password/authenticator code combination.');
+    case 'locationWrong':
+      throw fault('accessDenied', 'locationToken', { reason: 'The location verification code is wrong.' });
+    case 'locationExpired':
+      throw fault('expired', 'locationToken', {
+        reason: 'The location verification code expired or was tried too often; log in without it to get a new one.',
+      });
+    case 'newLocation':
+      setFingerprintCookie(request, reply, fingerprint);
+      return reply.code(200).send(newLocationFault());
+    case 'ok':
+      break;
   }
-  const fingerprint = request.cookies[FINGERPRINT_COOKIE] ?? randomBytes(16).toString('base64url');
-  const { sid, csrf } = svc.sessions.create(org.id, app.id, cred.account_id, fingerprint, now);
-  const secure = request.protocol === 'https';
-  const cookie = { path: `/${org.code}`, httpOnly: true, sameSite: 'strict' as const, secure };
-  reply.setCookie(SESSION_COOKIE, sid, cookie);
-  reply.setCookie(FINGERPRINT_COOKIE, fingerprint, { ...cookie, maxAge: 400 * 24 * 3600 });
-  reply.header(CSRF_HEADER, csrf);
+
+  unlockAccount(svc, org, cred.account_id);
+  startSession(svc, request, reply, app, cred.account_id, fingerprint);
   return presentRecord(def, { ...record, doc: { ...record.doc, locked: false } }, 5);
 }

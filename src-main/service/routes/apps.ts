@@ -1,7 +1,171 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { fault, makeFault } from '../../../src-shared/faults.js';
 import type { Service } from '../service.js';
+import type { App, AppKind, AppSettings } from '../apps/apps.js';
+import { validateAppSettings } from '../apps/settings.js';
+import { presentApp } from '../apps/present.js';
+import { lookupAccountPrincipal } from '../apps/principal.js';
+import { requireAdmin } from '../http/context.js';
 
-/** TODO: routes of this resource (placeholder registered by app.ts). */
-export function appsRoutes(_svc: Service) {
-  return async (_app: FastifyInstance) => {};
+const keyParams = {
+  type: 'object',
+  required: ['key'],
+  properties: { key: { type: 'string', maxLength: 64 } },
+} as const;
+const objectBody = { type: 'object' } as const;
+
+/**
+ * Admin routes for applications (decisions §3), org administrators only:
+ *   GET    /apps                        list envelope of apps (secrets masked)
+ *   POST   /apps                        {label, kind, ...settings} → the app, secret in full (once)
+ *   GET    /apps/:key                   the app
+ *   PATCH  /apps/:key                   {...settings} → the app (enabled:false disables)
+ *   DELETE /apps/:key                   → result true
+ *   POST   /apps/:key/secret            → the app, new secret in full (once); signing apps only
+ *   GET    /apps/:key/rotation-preview  → result {tokens, sessions, signaturesInvalidated}
+ *   POST   /apps/:key/rsa               {alg?} → the app with its new rsa.kid; old key never verifies again
+ * `alg` is pinned per key pair, so PATCH cannot change it (only POST /apps/:key/rsa can).
+ * The org's console app cannot be deleted, disabled or given an expiry: the console logs in with it.
+ */
+export function appsRoutes(svc: Service) {
+  return async (app: FastifyInstance) => {
+    app.addHook('preHandler', async (request) => {
+      requireAdmin(request);
+    });
+
+    app.get('/apps', async (request) => ({
+      object: 'list',
+      data: svc.apps.list(request.ctx.org.id).map((a) => presentApp(svc.apps, a)),
+      hasMore: false,
+    }));
+
+    app.post('/apps', { schema: { body: objectBody } }, async (request) => createApp(svc, request));
+
+    app.get('/apps/:key', { schema: { params: keyParams } }, async (request) =>
+      presentApp(svc.apps, appOf(svc, request)),
+    );
+
+    app.patch('/apps/:key', { schema: { params: keyParams, body: objectBody } }, async (request) => {
+      const target = appOf(svc, request);
+      const patch = validateAppSettings(request.body, target.kind);
+      checkSettingsAgainstOrg(svc, request, target, patch);
+      return presentApp(svc.apps, svc.apps.update(target, patch));
+    });
+
+    app.delete('/apps/:key', { schema: { params: keyParams } }, async (request) => {
+      const target = appOf(svc, request);
+      if (isConsoleApp(request, target)) {
+        throw fault('conflict', 'consoleApp', { reason: 'The console application of the org cannot be deleted.' });
+      }
+      svc.apps.remove(target);
+      return { object: 'result', data: true };
+    });
+
+    app.post('/apps/:key/secret', { schema: { params: keyParams } }, async (request) => {
+      const target = appOf(svc, request);
+      if (target.kind !== 'signing') {
+        throw fault('invalidArgument', 'app', { reason: 'Only signing applications have a secret.' });
+      }
+      const secret = svc.apps.rotateSecret(target);
+      return presentApp(svc.apps, svc.apps.byId(target.id)!, secret);
+    });
+
+    app.get('/apps/:key/rotation-preview', { schema: { params: keyParams } }, async (request) => {
+      const target = appOf(svc, request);
+      return {
+        object: 'result',
+        data: {
+          tokens: svc.apps.storedTokenCount(target.id),
+          sessions: svc.sessions.countLiveForApp(target.id),
+          signaturesInvalidated: target.kind === 'signing' && target.hasSecret,
+        },
+      };
+    });
+
+    // The body is optional here, so it has no schema; validateAppSettings checks it.
+    app.post('/apps/:key/rsa', { schema: { params: keyParams } }, async (request) => {
+      const target = appOf(svc, request);
+      const body = request.body ?? {};
+      onlyAlg(body);
+      const { alg = target.settings.alg } = validateAppSettings(body, target.kind);
+      await svc.apps.regenerateRsa(target, svc.nowIso(), alg);
+      // The algorithm is pinned per key pair; the app's setting follows its current pair.
+      if (alg !== target.settings.alg) svc.apps.update(target, { alg });
+      return presentApp(svc.apps, svc.apps.byId(target.id)!);
+    });
+  };
+}
+
+/** Trust boundary: the `kind` and settings of a new app come from the caller. */
+async function createApp(svc: Service, request: FastifyRequest) {
+  const body = request.body as Record<string, unknown>;
+  const kind = body.kind;
+  if (kind !== 'session' && kind !== 'signing') {
+    throw fault('validation', 'required', { path: 'kind', reason: 'kind must be session or signing.' });
+  }
+  if (body.label === undefined) throw fault('validation', 'required', { path: 'label', reason: 'label is required.' });
+  const settings = validateAppSettings(body, kind as AppKind, ['kind']);
+  checkSettingsAgainstOrg(svc, request, undefined, settings);
+  const created = await svc.apps.create(
+    request.ctx.org.id,
+    kind,
+    settings as Partial<AppSettings> & { label: string },
+    svc.nowIso(),
+  );
+  return presentApp(svc.apps, created.app, created.secret);
+}
+
+/** The app named in the URL, if it belongs to the caller's org; other orgs' apps do not exist here. */
+function appOf(svc: Service, request: FastifyRequest): App {
+  const { key } = request.params as { key: string };
+  const found = svc.apps.byKey(key);
+  if (!found || found.orgId !== request.ctx.org.id) {
+    throw fault('notFound', 'app', { reason: 'There is no application with this key in this org.' });
+  }
+  return found;
+}
+
+const isConsoleApp = (request: FastifyRequest, target: App): boolean =>
+  request.ctx.org.settings.consoleAppKey === target.key;
+
+/** Rules that need the org: the console app stays usable, principalId names an account. */
+function checkSettingsAgainstOrg(
+  svc: Service,
+  request: FastifyRequest,
+  target: App | undefined,
+  patch: Partial<AppSettings>,
+): void {
+  if (target && isConsoleApp(request, target)) {
+    if (patch.enabled === false) {
+      throw fault('conflict', 'consoleApp', { reason: 'The console application of the org cannot be disabled.' });
+    }
+    if (patch.expires) {
+      throw fault('conflict', 'consoleApp', { reason: 'The console application of the org cannot expire.' });
+    }
+  }
+  if (target && patch.alg !== undefined && patch.alg !== target.settings.alg) {
+    throw settingFault(
+      'alg',
+      'The algorithm is pinned to the key pair: choose it with POST /apps/:key/rsa {alg}, which replaces the pair and invalidates every token of the app.',
+    );
+  }
+  if (typeof patch.principalId === 'string') {
+    const found = lookupAccountPrincipal(svc, request.ctx.org, patch.principalId);
+    if ('problem' in found) throw settingFault('principalId', found.problem);
+  }
+}
+
+const settingFault = (path: string, reason: string) =>
+  fault('validation', undefined, {
+    reason: 'The application settings are not valid.',
+    faults: [makeFault('validation', 'invalidValue', { path, reason, message: reason })],
+  });
+
+/** POST /apps/:key/rsa accepts nothing but an optional alg. */
+function onlyAlg(body: unknown): void {
+  if (typeof body !== 'object' || body === null) return; // validateAppSettings reports it
+  const extra = Object.keys(body).filter((k) => k !== 'alg');
+  if (extra.length > 0) {
+    throw fault('validation', 'unknownProperty', { path: extra[0], reason: `${extra[0]} is not accepted here.` });
+  }
 }

@@ -5,14 +5,31 @@ import { parseListQuery } from '../../../src-shared/query/parse.js';
 import { projectPaths } from '../../../src-shared/query/project.js';
 import type { Service } from '../service.js';
 import type { Org } from '../orgs/orgs.js';
-import { requirePrincipal, type Principal } from '../http/context.js';
 import { createAccount } from '../accounts/accounts.js';
 import { normaliseEmail } from '../accounts/credentials.js';
 import { presentRecord } from '../objects/present.js';
 import { OBJECT_ID_PATTERN } from '../objects/ids.js';
 import { validateInput, type Json } from '../objects/validate.js';
-import { ObjectStore } from '../objects/store.js';
-import { canRead, canWrite, readScope, selfProtectedProperties } from '../objects/access.js';
+import { ObjectStore, reference, type StoredRecord } from '../objects/store.js';
+import {
+  ACCESS,
+  REQUIRED,
+  assertAccountPropertiesAllowed,
+  assertConnectionAllowed,
+  assertQueryable,
+  assertWholeObject,
+  assertWritable,
+  callerOf,
+  canCreate,
+  levelOf,
+  levelsOf,
+  readableCondition,
+  readableProperties,
+  requireScope,
+  scopeAllows,
+  stripProperties,
+  type Caller,
+} from '../objects/access.js';
 import { rawListArgs } from './list-args.js';
 
 interface CollectionParams {
@@ -22,88 +39,119 @@ interface InstanceParams extends CollectionParams {
   id: string;
 }
 
-/** Records of every collection: `/<collection>` and `/<collection>/<_id>`. */
+/**
+ * Records of every collection: `/<collection>` and `/<collection>/<_id>`. Every operation is
+ * decided by the access model of objects/access.ts: token scopes first (they do not depend on
+ * what is stored, so a refusal reveals nothing), then the caller's level on the instance. An
+ * instance the caller cannot read answers notFound, exactly like one that does not exist.
+ */
 export function objectRoutes(svc: Service) {
   return async (app: FastifyInstance) => {
     app.get<{ Params: CollectionParams }>('/:collection', async (request) => {
       const { org } = request.ctx;
-      const principal = requirePrincipal(request);
+      const caller = callerOf(svc, request);
       const def = collectionDef(svc, org, request.params.collection);
-      return listRecords(svc, org, principal, def, request.query, '');
+      return listRecords(svc, org, caller, def, request.query, '');
     });
 
     app.get<{ Params: InstanceParams }>('/:collection/:id', async (request) => {
       const { org } = request.ctx;
-      const principal = requirePrincipal(request);
+      const caller = callerOf(svc, request);
       const def = collectionDef(svc, org, request.params.collection);
       const id = instanceId(request.params.id);
-      const record = svc.store.get(org.id, def, id);
-      if (!record || !canRead(principal, def, id)) throw notFoundInstance(def, id);
+      const allowed = requireScope(caller, 'read', def, id);
+      const { record, level } = readable(svc, org, caller, def, id);
       const query = request.query as Record<string, unknown>;
       const paths = rawListArgs(query, '').paths;
-      let out = presentRecord(def, record, readScope(principal, def).level);
+      let out = stripProperties(presentRecord(def, record, level), allowed);
       if (paths) out = projectPaths(out, parseListQuery({ paths }, def).paths ?? []) as typeof out;
       for (const prop of def.properties) {
         if (prop.type !== 'List' || !prop.refObject) continue;
         if (paths && !paths.some((p) => p === prop.name || p.startsWith(`${prop.name}.`))) continue;
+        if (allowed !== 'all' && !allowed.some((p) => p === prop.name || p.startsWith(`${prop.name}.`))) continue;
         const listDef = svc.defs.byName(org.id, prop.refObject);
-        if (!listDef) continue;
-        out[prop.name] = listRecords(svc, org, principal, listDef, query, `${prop.name}.`, [
-          ObjectStore.contextEquals(id),
-        ]) as unknown as Json;
+        if (!listDef || !scopeAllows(caller, 'read', listDef)) continue;
+        // Whoever may share the instance sees all of its connections; others only those they may read.
+        const contextual = level >= ACCESS.share;
+        out[prop.name] = listRecords(
+          svc,
+          org,
+          caller,
+          listDef,
+          query,
+          `${prop.name}.`,
+          [ObjectStore.contextEquals(id)],
+          contextual,
+        ) as unknown as Json;
       }
       return out;
     });
 
     app.post<{ Params: CollectionParams }>('/:collection', async (request) => {
       const { org } = request.ctx;
-      const principal = requirePrincipal(request);
+      const caller = callerOf(svc, request);
       const def = collectionDef(svc, org, request.params.collection);
-      if (!canWrite(principal, def)) throw denied(def);
-      if (def.name === 'account') {
-        const record = await createAccount(svc, org, request.body as never, principal.accountId);
-        return presentRecord(def, record, readScope(principal, def).level);
+      assertWritable(requireScope(caller, 'create', def), request.body);
+      if (!canCreate(caller, def)) {
+        throw fault('accessDenied', undefined, { reason: `You may not create ${def.collection}.` });
       }
-      const values = validated(def, request.body, 'create');
-      const record = svc.store.insert(org.id, def, values, { updaterId: principal.accountId });
-      return presentRecord(def, record, readScope(principal, def).level);
+      assertAccountPropertiesAllowed(caller, def, request.body, 'create');
+      let record: StoredRecord;
+      if (def.name === 'account') {
+        record = await createAccount(svc, org, request.body as never, caller.accountId);
+      } else {
+        const values = validated(def, request.body, 'create');
+        if (def.name === 'connection') assertConnectionAllowed(svc, org, caller, values);
+        values.owner = reference('account', caller.accountId);
+        record = svc.store.insert(org.id, def, values, { updaterId: caller.accountId });
+      }
+      return present(svc, org, caller, def, record);
     });
 
     const update = (replace: boolean) => async (request: FastifyRequest<{ Params: InstanceParams }>) => {
       const { org } = request.ctx;
-      const principal = requirePrincipal(request);
+      const caller = callerOf(svc, request);
       const def = collectionDef(svc, org, request.params.collection);
       const id = instanceId(request.params.id);
-      if (!canRead(principal, def, id)) throw notFoundInstance(def, id);
-      if (!canWrite(principal, def, id)) throw denied(def);
       const body = (request.body ?? {}) as Record<string, unknown>;
-      const protectedKeys = selfProtectedProperties(principal, def, body);
-      if (protectedKeys.length > 0) {
-        throw fault('accessDenied', 'property', {
-          path: protectedKeys[0],
-          reason: `You cannot change ${protectedKeys.join(', ')} of your own account.`,
-        });
-      }
+      const allowed = requireScope(caller, 'update', def, id);
+      if (replace) assertWholeObject(allowed, 'replacing an object');
+      assertWritable(allowed, body);
+      const { record: current, level } = readable(svc, org, caller, def, id);
+      if (level < REQUIRED.update) throw denied(def, 'update', level);
+      assertAccountPropertiesAllowed(caller, def, body, 'update');
       const values = validated(def, body, replace ? 'create' : 'update');
+      if (def.name === 'connection') {
+        assertConnectionAllowed(svc, org, caller, { ...(current.doc as Record<string, Json>), ...values });
+      }
       const record = svc.db.transaction(() => {
-        const r = svc.store.update(org.id, def, id, values, { updaterId: principal.accountId, replace });
+        const r = svc.store.update(org.id, def, id, values, {
+          updaterId: caller.accountId,
+          replace,
+          keep: ['owner'],
+        });
         if (r && def.name === 'account' && typeof values.email === 'string') {
           svc.credentials.setEmail(org.id, id, normaliseEmail(values.email));
         }
         return r;
       })();
       if (!record) throw notFoundInstance(def, id);
-      return presentRecord(def, record, readScope(principal, def).level);
+      return present(svc, org, caller, def, record);
     };
     app.patch<{ Params: InstanceParams }>('/:collection/:id', update(false));
     app.put<{ Params: InstanceParams }>('/:collection/:id', update(true));
 
     app.delete<{ Params: InstanceParams }>('/:collection/:id', async (request) => {
       const { org } = request.ctx;
-      const principal = requirePrincipal(request);
+      const caller = callerOf(svc, request);
       const def = collectionDef(svc, org, request.params.collection);
       const id = instanceId(request.params.id);
-      if (!canWrite(principal, def, id) || (def.name === 'account' && id === principal.accountId)) throw denied(def);
+      assertWholeObject(requireScope(caller, 'delete', def, id), 'deleting an object');
+      const { level } = readable(svc, org, caller, def, id);
+      if (level < REQUIRED.delete) throw denied(def, 'delete', level);
+      if (def.name === 'account' && id === caller.accountId) {
+        throw fault('accessDenied', undefined, { reason: 'You cannot delete your own account.' });
+      }
       const deleted = svc.db.transaction(() => {
         const ok = svc.store.delete(org.id, def, id);
         if (ok && def.name === 'account') {
@@ -118,26 +166,49 @@ export function objectRoutes(svc: Service) {
   };
 }
 
-/** Runs a list query given raw query-string arguments (optionally `prefix.`-ed, for list properties). */
+/**
+ * Runs a list query given raw query-string arguments (optionally `prefix.`-ed, for list
+ * properties). The read condition is part of the SQL, so `limit`, `skip` and `hasMore` count only
+ * what the caller may see. `contextual`: a list property of an instance the caller may share.
+ */
 function listRecords(
   svc: Service,
   org: Org,
-  principal: Principal,
+  caller: Caller,
   def: ObjectDef,
   queryString: unknown,
   prefix: string,
   extra: { sql: string; params: unknown[] }[] = [],
+  contextual = false,
 ) {
+  const listAllowed = requireScope(caller, 'read', def);
   const query = parseListQuery(rawListArgs(queryString as Record<string, unknown>, prefix), def, {
     allowNegations: !org.settings.disableNegation,
   });
-  const scope = readScope(principal, def);
-  const { rows, hasMore } = svc.store.list(org.id, def, query, [...scope.extraWhere, ...extra]);
-  const data = rows.map((r) => {
-    const obj = presentRecord(def, r, scope.level);
+  assertQueryable(listAllowed, query);
+  const condition = contextual ? undefined : readableCondition(svc, org, caller, def);
+  const { rows, hasMore } = svc.store.list(org.id, def, query, [...(condition ? [condition] : []), ...extra]);
+  const levels = levelsOf(svc, org, caller, def, rows);
+  const data = rows.map((r, i) => {
+    const level = contextual ? Math.max(levels[i] ?? 0, ACCESS.read) : (levels[i] ?? 0);
+    const obj = stripProperties(presentRecord(def, r, level), readableProperties(caller, def, r._id));
     return query.paths ? projectPaths(obj, query.paths) : obj;
   });
   return { object: 'list', data, hasMore };
+}
+
+/** The record and the caller's level on it; notFound when it is missing or the caller cannot read it. */
+function readable(svc: Service, org: Org, caller: Caller, def: ObjectDef, id: string) {
+  const record = svc.store.get(org.id, def, id);
+  const level = record ? levelOf(svc, org, caller, def, record) : 0;
+  if (!record || level < REQUIRED.read) throw notFoundInstance(def, id);
+  return { record, level };
+}
+
+/** A written record as the caller sees it: their level on it, stripped to what they may read. */
+function present(svc: Service, org: Org, caller: Caller, def: ObjectDef, record: StoredRecord) {
+  const level = levelOf(svc, org, caller, def, record);
+  return stripProperties(presentRecord(def, record, level), readableProperties(caller, def, record._id));
 }
 
 export function collectionDef(svc: Service, org: Org, collection: string): ObjectDef {
@@ -162,5 +233,7 @@ function validated(def: ObjectDef, body: unknown, mode: 'create' | 'update'): Re
 
 const notFoundInstance = (def: ObjectDef, id: string) =>
   fault('notFound', 'instance', { reason: `No ${def.name} with _id ${id}.` });
-const denied = (def: ObjectDef) =>
-  fault('accessDenied', undefined, { reason: `You do not have write access to ${def.collection}.` });
+const denied = (def: ObjectDef, operation: 'update' | 'delete', level: number) =>
+  fault('accessDenied', undefined, {
+    reason: `You need ${operation} access (${REQUIRED[operation]}) on this ${def.name}; you have ${level}.`,
+  });

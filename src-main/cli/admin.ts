@@ -1,0 +1,121 @@
+import { createReadStream, createWriteStream, existsSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { finished } from 'node:stream/promises';
+import { parseListQuery } from '../../src-shared/query/parse.js';
+import { FaultError } from '../../src-shared/faults.js';
+import { importNdjson } from '../service/objects/import.js';
+import { exportQuery, type ExportFormat } from '../service/objects/export.js';
+import { CliError } from './args.js';
+import { openOrg } from './open-org.js';
+import { progressReporter } from './progress.js';
+import { runAccountCommand, runAppCommand, runOrgCommand } from './admin-commands.js';
+
+const USAGE = `usage: npm run admin -- <command> --data-dir DIR --org ORG [options]
+  import  --collection NAME --file F.ndjson
+  export  --collection NAME [--where JSON] [--sort JSON|name] [--skip N] [--paths a,b] [--format ndjson|csv] [--out FILE]
+  app create --label L [--signing] [--principal-override] [--expose] | app list | app rotate-secret --key K | app regenerate-rsa --key K
+  account create --email E --password P [--role R]
+  org set KEY VALUE`;
+
+/** Options every admin command shares; the rest of argv goes to the sub-command. */
+function common(argv: string[]) {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    options: { 'data-dir': { type: 'string' }, org: { type: 'string' } },
+    strict: false,
+    allowPositionals: true,
+  });
+  const rest: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === '--data-dir' || argv[i] === '--org') i++;
+    else if (!argv[i]!.startsWith('--data-dir=') && !argv[i]!.startsWith('--org=')) rest.push(argv[i]!);
+  }
+  return { dataDir: values['data-dir'] as string | undefined, org: values.org as string | undefined, positionals, rest };
+}
+
+export async function adminCommand(argv: string[]): Promise<void> {
+  const [command, ...args] = argv;
+  if (!command || command === 'help' || command === '--help') {
+    console.log(USAGE);
+    return;
+  }
+  const { dataDir, org: orgCode, rest } = common(args);
+  const { svc, org } = openOrg(dataDir, orgCode);
+  try {
+    switch (command) {
+      case 'import':
+        return await importCommand(svc, org, rest);
+      case 'export':
+        return await exportCommand(svc, org, rest);
+      case 'app':
+        return printJson(await runAppCommand(svc, org, rest));
+      case 'account':
+        return printJson(await runAccountCommand(svc, org, rest));
+      case 'org':
+        return printJson(await runOrgCommand(svc, org, rest));
+      default:
+        throw new CliError(`unknown admin command ${command}\n${USAGE}`);
+    }
+  } catch (err) {
+    if (err instanceof FaultError) throw new CliError(`${err.fault.errCode}: ${err.fault.reason ?? err.fault.message}`);
+    throw err;
+  } finally {
+    svc.db.close();
+  }
+}
+
+function printJson(value: unknown): void {
+  console.log(JSON.stringify(value));
+}
+
+function collectionOf(svc: ReturnType<typeof openOrg>['svc'], orgId: number, name: string | undefined) {
+  if (!name) throw new CliError('--collection is required');
+  const def = svc.defs.byCollection(orgId, name) ?? svc.defs.byName(orgId, name);
+  if (!def) throw new CliError(`no collection named ${name}`);
+  return def;
+}
+
+async function importCommand(svc: ReturnType<typeof openOrg>['svc'], org: ReturnType<typeof openOrg>['org'], argv: string[]) {
+  const { values } = parseArgs({ args: argv, options: { collection: { type: 'string' }, file: { type: 'string' } } });
+  const def = collectionOf(svc, org.id, values.collection);
+  if (!values.file || !existsSync(values.file)) throw new CliError(`--file ${values.file ?? ''} does not exist`);
+  const report = await importNdjson(svc, org, def, createReadStream(values.file), progressReporter('imported lines'));
+  for (const e of report.errors) console.error(`line ${e.line}: ${e.reason}`);
+  if (report.failed > report.errors.length) console.error(`… and ${report.failed - report.errors.length} more bad lines`);
+  console.log(JSON.stringify({ imported: report.imported, failed: report.failed }));
+  if (report.failed > 0) process.exitCode = 3;
+}
+
+async function exportCommand(svc: ReturnType<typeof openOrg>['svc'], org: ReturnType<typeof openOrg>['org'], argv: string[]) {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      collection: { type: 'string' },
+      where: { type: 'string' },
+      sort: { type: 'string' },
+      skip: { type: 'string' },
+      paths: { type: 'string' },
+      format: { type: 'string', default: 'ndjson' },
+      out: { type: 'string' },
+    },
+  });
+  const def = collectionOf(svc, org.id, values.collection);
+  const format = values.format as ExportFormat;
+  if (format !== 'ndjson' && format !== 'csv') throw new CliError('--format is ndjson or csv');
+  const query = parseListQuery(
+    {
+      ...(values.where ? { where: values.where } : {}),
+      ...(values.sort ? { sort: values.sort } : {}),
+      ...(values.skip ? { skip: values.skip } : {}),
+      ...(values.paths ? { paths: values.paths.split(',').map((p) => p.trim()) } : {}),
+    },
+    def,
+  );
+  const out = values.out ? createWriteStream(values.out) : process.stdout;
+  const count = await exportQuery(svc, org, def, query, format, out, progressReporter('exported records'));
+  if (values.out) {
+    out.end();
+    await finished(out);
+  }
+  console.error(`exported ${count} records`);
+}

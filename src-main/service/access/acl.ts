@@ -1,0 +1,162 @@
+/**
+ * Instance-level access: the caller's level on a record (for the `access` field and for write
+ * checks) and the same rule as SQL (so lists only ever hold what the caller may read, and paging
+ * stays correct). The two must agree; acl.test.ts checks them against each other.
+ *
+ * level = org admin ? 8
+ *       : max(matching default-ACL entries, active connections to the caller, connection target)
+ * then  skipAcl → at least read;  grant → at least the grant, on instances with any access at all.
+ */
+import type { ObjectDef } from '../../../src-shared/schema/types.js';
+import type { Service } from '../service.js';
+import type { Org } from '../orgs/orgs.js';
+import type { StoredRecord } from '../objects/store.js';
+import { ACCESS, MAX_SHARED_LEVEL, defaultAcl, type AclEntry } from './levels.js';
+import type { Caller } from './caller.js';
+
+export interface SqlCondition {
+  sql: string;
+  params: unknown[];
+}
+
+/** The caller's level on each record; one query for the connections of the whole page. */
+export function levelsOf(svc: Service, org: Org, caller: Caller, def: ObjectDef, records: StoredRecord[]): number[] {
+  if (caller.orgAdmin) return records.map(() => ACCESS.admin);
+  const connections = connectionLevels(
+    svc,
+    org,
+    caller,
+    def,
+    records.map((r) => r._id),
+  );
+  return records.map((r) => effectiveLevel(caller, recordLevel(caller, def, r, connections.get(r._id) ?? 0)));
+}
+
+export function levelOf(svc: Service, org: Org, caller: Caller, def: ObjectDef, record: StoredRecord): number {
+  return levelsOf(svc, org, caller, def, [record])[0] ?? 0;
+}
+
+/** skipAcl and grant on top of the ACL's answer. */
+export function effectiveLevel(caller: Caller, level: number): number {
+  if (caller.orgAdmin) return ACCESS.admin;
+  let out = level;
+  if (caller.skipAcl) out = Math.max(out, ACCESS.read);
+  // "objects accessible to the token": the grant raises a level, it never creates one.
+  if (caller.grant !== undefined && out >= ACCESS.public) out = Math.max(out, caller.grant);
+  return out;
+}
+
+/**
+ * The SQL condition "the caller may read this row", for `store.list`'s `extraWhere`; undefined
+ * when every row qualifies. Mirrors `levelsOf(...) >= read`.
+ */
+export function readableCondition(svc: Service, org: Org, caller: Caller, def: ObjectDef): SqlCondition | undefined {
+  if (caller.orgAdmin || caller.skipAcl) return undefined;
+  // With a grant of read or more, any access at all makes a row readable.
+  const floor = caller.grant !== undefined && caller.grant >= ACCESS.read ? ACCESS.public : ACCESS.read;
+  const entries = defaultAcl(def);
+  if (constantLevel(caller, entries) >= floor) return undefined;
+  const alternatives: SqlCondition[] = [];
+  const owner = Math.max(0, ...entries.filter((e) => e.type === 'owner').map((e) => e.allow));
+  if (owner >= floor) alternatives.push(ownerCondition(def, caller.accountId));
+  const connected = connectionCondition(svc, org, caller, def, floor);
+  if (connected) alternatives.push(connected);
+  if (def.name === 'connection' && ACCESS.read >= floor) {
+    alternatives.push({ sql: "json_extract(doc, '$.target._id') = ?", params: [caller.accountId] });
+  }
+  if (alternatives.length === 0) return { sql: '0', params: [] };
+  return {
+    sql: alternatives.map((a) => `(${a.sql})`).join(' OR '),
+    params: alternatives.flatMap((a) => a.params),
+  };
+}
+
+function recordLevel(caller: Caller, def: ObjectDef, record: StoredRecord, connection: number): number {
+  const entries = defaultAcl(def);
+  let level = Math.max(constantLevel(caller, entries), connection);
+  if (isOwner(caller, def, record)) {
+    for (const e of entries) if (e.type === 'owner') level = Math.max(level, e.allow);
+  }
+  if (def.name === 'connection' && targetId(record) === caller.accountId) level = Math.max(level, ACCESS.read);
+  return level;
+}
+
+/** Entries whose match does not depend on the record: roles and accounts. */
+function constantLevel(caller: Caller, entries: AclEntry[]): number {
+  let level = 0;
+  for (const e of entries) {
+    if (e.type === 'role' && caller.roles.has(e.target)) level = Math.max(level, e.allow);
+    if (e.type === 'account' && (e.target === '*' || e.target === caller.accountId)) level = Math.max(level, e.allow);
+  }
+  return level;
+}
+
+/** The owner of an account is the account itself; of anything else, the account that created it. */
+function isOwner(caller: Caller, def: ObjectDef, record: StoredRecord): boolean {
+  if (def.name === 'account') return record._id === caller.accountId;
+  const owner = record.doc.owner as { _id?: unknown } | undefined;
+  return typeof owner === 'object' && owner !== null && owner._id === caller.accountId;
+}
+
+function ownerCondition(def: ObjectDef, accountId: string): SqlCondition {
+  if (def.name === 'account') return { sql: '_id = ?', params: [accountId] };
+  return { sql: "json_extract(doc, '$.owner._id') = ?", params: [accountId] };
+}
+
+function targetId(record: StoredRecord): unknown {
+  return (record.doc.target as { _id?: unknown } | undefined)?._id;
+}
+
+/**
+ * Active connections count: `state` absent or `active` (a pending invitation grants nothing yet).
+ * A connection never grants more than script level (7).
+ */
+const CONNECTION_MATCH = `json_extract(acl_c.doc, '$.context.object') = ?
+  AND json_extract(acl_c.doc, '$.target._id') = ?
+  AND coalesce(json_extract(acl_c.doc, '$.state'), 'active') = 'active'`;
+
+function connectionTable(svc: Service, org: Org, def: ObjectDef): string | undefined {
+  if (def.name === 'connection') return undefined;
+  const connectionDef = svc.defs.byName(org.id, 'connection');
+  return connectionDef ? svc.store.ensureCollection(org.id, connectionDef) : undefined;
+}
+
+function connectionCondition(
+  svc: Service,
+  org: Org,
+  caller: Caller,
+  def: ObjectDef,
+  floor: number,
+): SqlCondition | undefined {
+  const connections = connectionTable(svc, org, def);
+  if (!connections) return undefined;
+  const table = svc.store.table(org.id, def);
+  return {
+    sql: `EXISTS (SELECT 1 FROM "${connections}" AS acl_c WHERE json_extract(acl_c.doc, '$.context._id') = "${table}"._id
+      AND ${CONNECTION_MATCH} AND min(json_extract(acl_c.doc, '$.access'), ${MAX_SHARED_LEVEL}) >= ?)`,
+    params: [def.name, caller.accountId, floor],
+  };
+}
+
+/** Highest active connection level of the caller on each of the given instances. */
+function connectionLevels(
+  svc: Service,
+  org: Org,
+  caller: Caller,
+  def: ObjectDef,
+  ids: string[],
+): Map<string, number> {
+  const levels = new Map<string, number>();
+  const connections = connectionTable(svc, org, def);
+  if (!connections || ids.length === 0) return levels;
+  const rows = svc.db
+    .prepare(
+      `SELECT json_extract(acl_c.doc, '$.context._id') AS id, max(min(json_extract(acl_c.doc, '$.access'), ${MAX_SHARED_LEVEL})) AS level
+       FROM "${connections}" AS acl_c
+       WHERE json_extract(acl_c.doc, '$.context._id') IN (SELECT value FROM json_each(?)) AND ${CONNECTION_MATCH}
+       GROUP BY 1`,
+    )
+    .all(JSON.stringify(ids), def.name, caller.accountId) as { id: string; level: number | null }[];
+  for (const row of rows) if (typeof row.level === 'number') levels.set(row.id, row.level);
+  return levels;
+}

@@ -1,0 +1,44 @@
+/**
+ * The caller as the access model sees it: one account, every role it holds (included and
+ * inherited roles resolved), and what its token adds or limits.
+ */
+import type { FastifyRequest } from 'fastify';
+import type { Service } from '../service.js';
+import { BUILTIN_ROLES } from '../objects/builtin-defs.js';
+import { requirePrincipal } from '../http/context.js';
+import { accountRoleIds, resolveRoles } from './roles.js';
+import { MAX_SHARED_LEVEL } from './levels.js';
+
+export interface Caller {
+  accountId: string;
+  roles: ReadonlySet<string>;
+  /** Org administrators hold admin level (8) on every instance; scopes still limit their tokens. */
+  orgAdmin: boolean;
+  /** Effective scope chains of a token; undefined = not scope-limited (session, signed request). */
+  scopes?: readonly string[];
+  /** `service/gnt`, at most 7. */
+  grant?: number;
+  /** `service/skp`: the ACL does not limit which instances are matched (read and listed). */
+  skipAcl: boolean;
+  /** `service/skc`: the create ACL is not consulted. */
+  bypassCreateAcl: boolean;
+}
+
+/** The caller of a request; throws `accessDenied.notLoggedIn` (or the session's problem) without one. */
+export function callerOf(svc: Service, request: FastifyRequest): Caller {
+  const principal = requirePrincipal(request);
+  const { org, scopes, grant, skipAcl, bypassCreateAcl } = request.ctx;
+  const def = svc.defs.byName(org.id, 'account');
+  const account = def ? svc.store.get(org.id, def, principal.accountId) : undefined;
+  const held = [...principal.roles, ...(account ? accountRoleIds(account) : [])];
+  const roles = new Set(resolveRoles(svc, org, held).roles);
+  return {
+    accountId: principal.accountId,
+    roles,
+    orgAdmin: roles.has(BUILTIN_ROLES.administrator),
+    ...(scopes !== undefined ? { scopes } : {}),
+    ...(grant !== undefined ? { grant: Math.min(grant, MAX_SHARED_LEVEL) } : {}),
+    skipAcl: skipAcl === true,
+    bypassCreateAcl: bypassCreateAcl === true,
+  };
+}

@@ -1,0 +1,84 @@
+/**
+ * Access levels and ACL entries (decisions.md §7).
+ *
+ * An object definition may carry `defaultAcl` (who holds which level on every instance) and
+ * `createAcl` (who may create instances). Definitions without them get the fallbacks below, chosen
+ * so that nothing is shared unless someone shares it: owners (creators) hold their records, an
+ * account holds itself, and everything else is for org administrators.
+ */
+import type { ObjectDef } from '../../../src-shared/schema/types.js';
+import { OBJECT_ID_PATTERN } from '../objects/ids.js';
+
+export const ACCESS = {
+  public: 1,
+  connected: 2,
+  read: 3,
+  share: 4,
+  update: 5,
+  delete: 6,
+  script: 7,
+  admin: 8,
+} as const;
+
+/** The level each operation needs on an instance. */
+export const REQUIRED = { read: ACCESS.read, update: ACCESS.update, delete: ACCESS.delete } as const;
+
+/** Highest level a connection or a grant can give: admin is for org administrators alone. */
+export const MAX_SHARED_LEVEL = ACCESS.script;
+
+/**
+ * `role`: holders of the role (included roles count); `account`: one account by id, or `*` for
+ * every logged-in account; `owner`: the account that created the instance (for accounts: the
+ * account itself). `allow` is the level granted; create ACLs ignore it (matching is what counts).
+ */
+export type AclEntry =
+  | { type: 'role'; target: string; allow: number }
+  | { type: 'account'; target: string; allow: number }
+  | { type: 'owner'; allow: number };
+
+/** ACL fields an object definition may carry (stored on the definition JSON). */
+export interface AclFields {
+  defaultAcl?: unknown;
+  createAcl?: unknown;
+}
+
+const ANY_ACCOUNT: AclEntry = { type: 'account', target: '*', allow: ACCESS.read };
+
+const FALLBACK: Record<string, { defaultAcl: AclEntry[]; createAcl: AclEntry[] }> = {
+  // Accounts are made by administrators (or by registration); an account updates itself.
+  account: { defaultAcl: [{ type: 'owner', allow: ACCESS.update }], createAcl: [] },
+  // Roles carry scopes: writing them is privilege management.
+  role: { defaultAcl: [], createAcl: [] },
+  // Creating a connection additionally needs share access on its context (see objects/access.ts).
+  connection: { defaultAcl: [{ type: 'owner', allow: ACCESS.delete }], createAcl: [ANY_ACCOUNT] },
+};
+const CUSTOM_FALLBACK = { defaultAcl: [{ type: 'owner', allow: ACCESS.delete }], createAcl: [ANY_ACCOUNT] } as const;
+
+/** The definition's default ACL, or its fallback; malformed entries are dropped (fail closed). */
+export function defaultAcl(def: ObjectDef): AclEntry[] {
+  const stored = (def as ObjectDef & AclFields).defaultAcl;
+  if (stored !== undefined) return readEntries(stored);
+  return [...(FALLBACK[def.name]?.defaultAcl ?? (def.custom ? CUSTOM_FALLBACK.defaultAcl : []))];
+}
+
+export function createAcl(def: ObjectDef): AclEntry[] {
+  const stored = (def as ObjectDef & AclFields).createAcl;
+  if (stored !== undefined) return readEntries(stored);
+  return [...(FALLBACK[def.name]?.createAcl ?? (def.custom ? CUSTOM_FALLBACK.createAcl : []))];
+}
+
+/** Trust boundary: ACLs are stored JSON; only entries of the exact shapes above are honoured. */
+export function readEntries(value: unknown): AclEntry[] {
+  if (!Array.isArray(value)) return [];
+  return value.flatMap((raw: unknown): AclEntry[] => {
+    if (typeof raw !== 'object' || raw === null) return [];
+    const { type, target, allow } = raw as Record<string, unknown>;
+    if (typeof allow !== 'number' || !Number.isInteger(allow) || allow < ACCESS.public || allow > MAX_SHARED_LEVEL)
+      return [];
+    if (type === 'owner') return [{ type, allow }];
+    if (type === 'role' && typeof target === 'string' && OBJECT_ID_PATTERN.test(target)) return [{ type, target, allow }];
+    if (type === 'account' && typeof target === 'string' && (target === '*' || OBJECT_ID_PATTERN.test(target)))
+      return [{ type, target, allow }];
+    return [];
+  });
+}

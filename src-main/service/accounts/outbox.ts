@@ -1,0 +1,82 @@
+import type { Db } from '../db/open.js';
+import type { SecretCipher } from '../crypto/cipher.js';
+
+export type MessageKind = 'verification' | 'passwordReset' | 'locationCode';
+
+export interface NewMessage {
+  accountId?: string;
+  kind: MessageKind;
+  recipient: string;
+  subject: string;
+  body: string;
+}
+
+/** A message as the API shows it (`GET /outbox`). */
+export interface OutboxMessage {
+  _id: string;
+  object: 'message';
+  kind: string;
+  recipient: string;
+  subject: string;
+  body: string;
+  created: string;
+}
+
+interface OutboxRow {
+  id: number;
+  account_id: string | null;
+  kind: string;
+  recipient: string;
+  subject: string;
+  body: string;
+  created: number;
+}
+
+/**
+ * The local outbox (decisions §5): offline, the emails and codes that would be sent are kept here
+ * for an administrator to read in the console. Bodies carry live tokens and codes, so they are
+ * encrypted at rest like other secrets: a copy of the database does not yield a reset link.
+ */
+export class OutboxRepository {
+  constructor(
+    private readonly db: Db,
+    private readonly cipher: SecretCipher,
+  ) {}
+
+  add(orgId: number, message: NewMessage, now: number): number {
+    const info = this.db
+      .prepare(
+        'INSERT INTO outbox (org_id, account_id, kind, recipient, subject, body, created) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      )
+      .run(
+        orgId,
+        message.accountId ?? null,
+        message.kind,
+        message.recipient,
+        message.subject,
+        this.cipher.encrypt(message.body),
+        now,
+      );
+    return Number(info.lastInsertRowid);
+  }
+
+  /** Newest first; one row more than asked is read to answer `hasMore`. */
+  list(orgId: number, page: { skip: number; limit: number }): { data: OutboxMessage[]; hasMore: boolean } {
+    const rows = this.db
+      .prepare('SELECT * FROM outbox WHERE org_id = ? ORDER BY id DESC LIMIT ? OFFSET ?')
+      .all(orgId, page.limit + 1, page.skip) as OutboxRow[];
+    return { data: rows.slice(0, page.limit).map((r) => this.present(r)), hasMore: rows.length > page.limit };
+  }
+
+  private present(r: OutboxRow): OutboxMessage {
+    return {
+      _id: String(r.id),
+      object: 'message',
+      kind: r.kind,
+      recipient: r.recipient,
+      subject: r.subject,
+      body: this.cipher.decrypt(r.body),
+      created: new Date(r.created).toISOString(),
+    };
+  }
+}

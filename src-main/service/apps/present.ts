@@ -1,0 +1,68 @@
+import type { App, AppKeyInfo, AppRepository } from './apps.js';
+
+/** The API form of an application (routes and CLI). Never holds private keys or encrypted blobs. */
+export interface ApiApp {
+  object: 'app';
+  key: string;
+  kind: App['kind'];
+  label: string;
+  enabled: boolean;
+  readOnly: boolean;
+  expires: string | null;
+  authDuration: number;
+  csrf: boolean;
+  allowUnsigned: boolean;
+  principalOverride: boolean;
+  principalId: string | null;
+  maxTokensPerPrincipal: number;
+  expose: boolean;
+  alg: App['settings']['alg'];
+  corsOrigins: string[];
+  ipAllow: string[];
+  ipDeny: string[];
+  hasSecret: boolean;
+  /** Masked (`••••…` + last 4), except in the one answer that creates or rotates it. */
+  secret: string | null;
+  rsa: AppKeyInfo | null;
+  created: string;
+}
+
+export const SECRET_MASK = '••••…';
+
+/** Enough of a secret to tell two apart, not enough to use one. */
+export const maskSecret = (secret: string): string => SECRET_MASK + secret.slice(-4);
+
+/**
+ * Presents an app. `revealSecret` is the freshly created or rotated secret, shown in full once;
+ * otherwise the stored secret is shown masked.
+ */
+export function presentApp(apps: AppRepository, app: App, revealSecret?: string): ApiApp {
+  const s = app.settings;
+  let secret: string | null = null;
+  if (revealSecret !== undefined) secret = revealSecret;
+  else if (app.hasSecret) secret = maskSecret(apps.secret(app) ?? '');
+  return {
+    object: 'app',
+    key: app.key,
+    kind: app.kind,
+    label: s.label,
+    enabled: s.enabled,
+    readOnly: s.readOnly,
+    expires: s.expires,
+    authDuration: s.authDuration,
+    csrf: s.csrf,
+    allowUnsigned: s.allowUnsigned,
+    principalOverride: s.principalOverride,
+    principalId: s.principalId,
+    maxTokensPerPrincipal: s.maxTokensPerPrincipal,
+    expose: s.expose,
+    alg: s.alg,
+    corsOrigins: s.corsOrigins,
+    ipAllow: s.ipAllow,
+    ipDeny: s.ipDeny,
+    hasSecret: app.hasSecret,
+    secret,
+    rsa: apps.currentKeyInfo(app.id) ?? null,
+    created: app.created,
+  };
+}

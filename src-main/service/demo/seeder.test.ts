@@ -1,0 +1,72 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createHarness, type Harness } from '../testing/harness.js';
+import { seedOrg } from './seeder.js';
+
+let h: Harness;
+beforeEach(async () => {
+  h = await createHarness();
+});
+afterEach(async () => h.close());
+
+const org = () => h.svc.orgs.byCode('demo')!;
+const accounts = () => h.svc.defs.byName(org().id, 'account')!;
+const all = (name: string) =>
+  h.svc.db.prepare(`SELECT _id, doc FROM "o${org().id}_${name}" ORDER BY _id`).all() as { _id: string; doc: string }[];
+
+describe('demo data', () => {
+  it('is deterministic for a seed, realistic, and ordered by creation', async () => {
+    const progress: number[] = [];
+    const result = await seedOrg(h.svc, org(), { accounts: 300, seed: 42, onProgress: (d) => progress.push(d) });
+    expect(result).toMatchObject({ accounts: 300, conversations: 30, patientfiles: 15, cancelled: false });
+    expect(progress.at(-1)).toBe(300);
+    const rows = all('account').filter((r) => JSON.parse(r.doc).email.endsWith('@demo.example'));
+    expect(rows).toHaveLength(300);
+    const docs = rows.map((r) => JSON.parse(r.doc));
+    const created = docs.map((d) => d.created as string);
+    expect([...created].sort()).toEqual(created); // _id order is creation order
+    expect('object' in docs[0]).toBe(false); // the type is the table, not stored per record
+    expect(docs[0].state).toMatch(/^(un)?verified$/);
+    expect(docs[0].email).toMatch(/^[a-z]+\.[a-z]+\.\d+@demo\.example$/);
+    expect(docs[0].mobile).toMatch(/^\+1\d{10}$/);
+    expect(Date.parse(created[0]!)).toBeLessThan(Date.parse(created.at(-1)!) - 365 * 86400_000);
+    // Names are skewed: the most common last name is far more frequent than the rarest.
+    const counts = new Map<string, number>();
+    for (const d of docs) counts.set(d.name.last, (counts.get(d.name.last) ?? 0) + 1);
+    expect(Math.max(...counts.values())).toBeGreaterThanOrEqual(10);
+
+    const again = await createHarness();
+    try {
+      await seedOrg(again.svc, again.svc.orgs.byCode('demo')!, { accounts: 300, seed: 42 });
+      const other = (
+        again.svc.db.prepare(`SELECT doc FROM "o1_account" ORDER BY _id`).all() as { doc: string }[]
+      ).map((r) => JSON.parse(r.doc));
+      const strip = (d: { email: string; name: unknown; locale: string }) => [d.email, d.name, d.locale];
+      expect(other.filter((d) => d.email.endsWith('@demo.example')).map(strip)).toEqual(docs.map(strip));
+    } finally {
+      await again.close();
+    }
+  });
+
+  it('links patient files to accounts through connections', async () => {
+    await seedOrg(h.svc, org(), { accounts: 100, seed: 1 });
+    const files = all('c_patientfile');
+    const connections = all('connection').map((r) => JSON.parse(r.doc));
+    expect(files.length).toBe(5);
+    for (const c of connections) expect(files.map((f) => f._id)).toContain(c.context._id);
+    expect(connections.length).toBeGreaterThanOrEqual(files.length);
+  });
+
+  it('stops between batches when cancelled, keeping what it wrote, and rebuilds indexes after a bulk load', async () => {
+    let calls = 0;
+    const result = await seedOrg(h.svc, org(), { accounts: 25_000, seed: 3, shouldCancel: () => ++calls > 2 });
+    expect(result.cancelled).toBe(true);
+    expect(result.accounts).toBe(10_000);
+    expect(h.svc.store.count(org().id, accounts())).toBe(10_001);
+    const indexes = h.svc.db
+      .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'o1_account'")
+      .all() as { name: string }[];
+    expect(indexes.map((i) => i.name)).toEqual(
+      expect.arrayContaining(['ix_o1_account__name_last', 'ux_o1_account__email', 'ix_o1_account__c_name_last_name_first']),
+    );
+  });
+});

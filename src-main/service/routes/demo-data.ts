@@ -1,0 +1,53 @@
+import type { FastifyInstance } from 'fastify';
+import { fault } from '../../../src-shared/faults.js';
+import type { Service } from '../service.js';
+import { requireAdmin } from '../http/context.js';
+import { presentJob, SeedJobs } from '../demo/jobs.js';
+
+/** Most accounts one console request may seed (the CLI has no such cap). */
+export const MAX_SEED_ACCOUNTS = 1_000_000;
+
+/** `/demo-data/jobs`: seed demo records from the console, with progress; org administrators only. */
+export function demoDataRoutes(svc: Service) {
+  const jobs = new SeedJobs(svc);
+  return async (app: FastifyInstance) => {
+    app.post(
+      '/demo-data/jobs',
+      {
+        schema: {
+          body: {
+            type: 'object',
+            required: ['accounts'],
+            additionalProperties: false,
+            properties: {
+              accounts: { type: 'integer', minimum: 1, maximum: MAX_SEED_ACCOUNTS },
+              seed: { type: 'integer', minimum: 0, maximum: 4294967295 },
+            },
+          },
+        },
+      },
+      async (request) => {
+        requireAdmin(request);
+        const { org } = request.ctx;
+        if (jobs.running(org)) throw fault('conflict', 'job', { reason: 'A demo-data job is already running.' });
+        const body = request.body as { accounts: number; seed?: number };
+        return { object: 'result', data: presentJob(jobs.start(org, body.accounts, body.seed)) };
+      },
+    );
+
+    app.get<{ Params: { id: string } }>('/demo-data/jobs/:id', async (request) => {
+      requireAdmin(request);
+      const job = jobs.get(request.ctx.org, request.params.id);
+      if (!job) throw fault('notFound', 'job', { reason: 'No such demo-data job.' });
+      return { object: 'result', data: presentJob(job) };
+    });
+
+    app.delete<{ Params: { id: string } }>('/demo-data/jobs/:id', async (request) => {
+      requireAdmin(request);
+      const job = jobs.get(request.ctx.org, request.params.id);
+      if (!job) throw fault('notFound', 'job', { reason: 'No such demo-data job.' });
+      job.cancel = true;
+      return { object: 'result', data: presentJob(job) };
+    });
+  };
+}

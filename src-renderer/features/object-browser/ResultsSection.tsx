@@ -1,0 +1,221 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useMemo, useState } from 'react';
+import { faultOf } from '../../api/api-error';
+import type { OrgClient } from '../../api/org-client';
+import { queryKeys } from '../../api/query-keys';
+import { fetchListPage, listPageQuery, type ObjectRecord } from '../../api/records';
+import { schemaDef, type Schema } from '../../api/schemas';
+import { FaultMessage } from '../../components/FaultMessage';
+import type { BrowseRoute, Route } from '../../routing/route';
+import { RecordActions, RecordEditor, type EditorMode } from '../records/RecordEditor';
+import { allColumns, columnsForProjection, visibleColumns } from '../result-grid/columns';
+import { ColumnPicker } from '../result-grid/ColumnPicker';
+import { ExportControl } from '../result-grid/ExportControl';
+import { RecordDrawer } from '../result-grid/RecordDrawer';
+import { ResultGrid } from '../result-grid/ResultGrid';
+import { pagerFor, type BaseQuery, type PagePlan } from './paging';
+
+const PAGE_SIZES = [10, 25, 50, 100, 250, 500, 1000];
+
+interface ResultsSectionProps {
+  orgClient: OrgClient;
+  route: BrowseRoute;
+  navigate: (route: Route) => void;
+  schema: Schema;
+  schemas: Schema[];
+  base: BaseQuery;
+  plan: PagePlan;
+}
+
+/** One page of the result: table or JSON, pager, columns, export, and the record drawer. */
+export function ResultsSection({ orgClient, route, navigate, schema, schemas, base, plan }: ResultsSectionProps) {
+  const queryClient = useQueryClient();
+  const page = useQuery(listPageQuery(orgClient, schema.collection, plan.request));
+  const [editor, setEditor] = useState<EditorMode | null>(null);
+  const def = useMemo(() => schemaDef(schema), [schema]);
+  const available = useMemo(() => columnsForProjection(allColumns(def), route.paths), [def, route.paths]);
+  const columns = useMemo(() => visibleColumns(available, route.cols), [available, route.cols]);
+  const rows = useMemo<ObjectRecord[]>(() => {
+    const items = page.data?.items ?? [];
+    return plan.reversed ? [...items].reverse() : items;
+  }, [page.data, plan.reversed]);
+
+  const settled = page.isSuccess && !page.isPlaceholderData;
+  const pager = settled ? pagerFor(plan, base, route.cursor, rows, page.data.hasMore) : null;
+  const go = (patch: Partial<BrowseRoute>) => navigate({ ...route, ...patch });
+  const closeDrawer = useCallback(() => navigate({ ...route, record: undefined }), [navigate, route]);
+  const refresh = () => queryClient.invalidateQueries({ queryKey: queryKeys.collection(orgClient.org, schema.collection) });
+
+  const rangeText = !settled
+    ? '\u00a0'
+    : rows.length === 0
+      ? 'No rows'
+      : plan.mode === 'skip'
+        ? `Rows ${base.skip + 1}–${base.skip + rows.length}`
+        : `${rows.length} rows · keyset paging by _id${route.cursor ? ` ${route.cursor.dir} …${route.cursor.id.slice(-6)}` : ''}`;
+
+  return (
+    <section className="results" aria-label="Results">
+      <div className="results__toolbar">
+        <span className="pager__range" aria-live="polite" data-testid="result-range">
+          {rangeText}
+        </span>
+        <div className="segmented" role="group" aria-label="View">
+          <button
+            type="button"
+            className={route.view === 'table' ? 'segmented__item segmented__item--on' : 'segmented__item'}
+            aria-pressed={route.view === 'table'}
+            data-testid="view-table"
+            onClick={() => go({ view: 'table' })}
+          >
+            Table
+          </button>
+          <button
+            type="button"
+            className={route.view === 'json' ? 'segmented__item segmented__item--on' : 'segmented__item'}
+            aria-pressed={route.view === 'json'}
+            data-testid="view-json"
+            onClick={() => go({ view: 'json' })}
+          >
+            JSON
+          </button>
+        </div>
+        <ColumnPicker available={available} visible={columns} onChange={(cols) => go({ cols })} />
+        <ExportControl
+          collection={schema.collection}
+          query={{ where: base.where, sort: base.sort, paths: base.paths }}
+          columns={available.map((c) => c.path)}
+          fetchPage={(request, signal) => fetchListPage(orgClient, schema.collection, request, signal)}
+          disabled={!page.isSuccess}
+        />
+        <span className="query-panel__spacer" />
+        <button
+          type="button"
+          className="button button--secondary button--small"
+          data-testid="record-new"
+          onClick={() => setEditor({ kind: 'create' })}
+        >
+          + New {schema.label}
+        </button>
+        <button
+          type="button"
+          className="button button--ghost button--small"
+          onClick={() => void page.refetch()}
+          disabled={page.isFetching}
+        >
+          {page.isFetching ? 'Loading…' : 'Refresh'}
+        </button>
+      </div>
+
+      <div className="results__body">
+        {page.isError ? (
+          <FaultMessage fault={faultOf(page.error)} onRetry={() => void page.refetch()} />
+        ) : !page.data ? (
+          <p className="status-line" role="status">
+            <span className="spinner" aria-hidden="true" /> Running the query…
+          </p>
+        ) : rows.length === 0 ? (
+          <div className="empty-state" data-testid="result-empty">
+            <p className="empty-state__title">No records match.</p>
+            {route.cursor || route.skip > 0 ? (
+              <button type="button" className="button button--link" onClick={() => go({ cursor: undefined, skip: 0 })}>
+                Go to the first page
+              </button>
+            ) : (
+              <p>Loosen the where, or add records with “New {schema.label}”.</p>
+            )}
+          </div>
+        ) : route.view === 'json' ? (
+          <pre className="json-view json-view--results" data-testid="result-json" tabIndex={0}>
+            {JSON.stringify(rows, null, 2)}
+          </pre>
+        ) : (
+          <ResultGrid
+            rows={rows}
+            columns={columns}
+            org={route.org}
+            stale={page.isPlaceholderData}
+            onOpen={(id) => go({ record: id })}
+          />
+        )}
+      </div>
+
+      <div className="pager" role="group" aria-label="Paging">
+        <label className="pager__size">
+          Page size
+          <select
+            className="select"
+            data-testid="result-page-size"
+            value={route.limit}
+            onChange={(e) => go({ limit: Number(e.target.value), skip: 0, cursor: undefined })}
+          >
+            {[...new Set([...PAGE_SIZES, route.limit])]
+              .sort((a, b) => a - b)
+              .map((size) => (
+                <option key={size} value={size}>
+                  {size}
+                </option>
+              ))}
+          </select>
+        </label>
+        <div className="pager__buttons">
+          <button
+            type="button"
+            className="button button--secondary"
+            data-testid="result-prev"
+            disabled={!pager?.previous}
+            onClick={() => pager?.previous && go({ ...pager.previous, record: undefined })}
+          >
+            ‹ Previous
+          </button>
+          <button
+            type="button"
+            className="button button--secondary"
+            data-testid="result-next"
+            disabled={!pager?.next}
+            onClick={() => pager?.next && go({ ...pager.next, record: undefined })}
+          >
+            Next ›
+          </button>
+        </div>
+      </div>
+
+      {route.record && !editor && (
+        <RecordDrawer
+          key={route.record}
+          orgClient={orgClient}
+          schema={schema}
+          schemas={schemas}
+          id={route.record}
+          org={route.org}
+          onClose={closeDrawer}
+          actions={(record) => (
+            <RecordActions
+              orgClient={orgClient}
+              schema={schema}
+              record={record}
+              onEdit={() => setEditor({ kind: 'edit', record })}
+              onDeleted={() => {
+                void refresh();
+                closeDrawer();
+              }}
+            />
+          )}
+        />
+      )}
+      {editor && (
+        <RecordEditor
+          orgClient={orgClient}
+          schema={schema}
+          mode={editor}
+          onClose={() => setEditor(null)}
+          onSaved={(saved) => {
+            setEditor(null);
+            void refresh();
+            go({ record: saved._id });
+          }}
+        />
+      )}
+    </section>
+  );
+}

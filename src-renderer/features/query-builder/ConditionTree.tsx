@@ -1,0 +1,162 @@
+import {
+  appendChild,
+  condition,
+  emptyGroup,
+  removeNode,
+  updateNode,
+  type BuilderNode,
+  type ConditionNode,
+  type GroupNode,
+} from './builder-state';
+import { OPERATOR_LABELS, operatorsFor, type FieldOperator, type QueryablePath } from './operators';
+import { ValueEditor } from './ValueEditor';
+import { adaptValue, defaultValue } from './values';
+
+interface TreeProps {
+  root: GroupNode;
+  fields: QueryablePath[];
+  onChange: (root: GroupNode) => void;
+}
+
+/** The visual `where`: nested `$and` / `$or` groups of conditions. */
+export function ConditionTree({ root, fields, onChange }: TreeProps) {
+  return (
+    <div className="qb-tree" data-testid="qb-builder">
+      <Group node={root} root={root} fields={fields} onChange={onChange} depth={0} />
+    </div>
+  );
+}
+
+interface NodeProps {
+  root: GroupNode;
+  fields: QueryablePath[];
+  onChange: (root: GroupNode) => void;
+  depth: number;
+}
+
+function Group({ node, ...props }: NodeProps & { node: GroupNode }) {
+  const { root, fields, onChange, depth } = props;
+  const firstField = fields[0];
+  const addCondition = () => {
+    const op = firstField ? (operatorsFor(firstField)[0] ?? '$eq') : '$eq';
+    onChange(appendChild(root, node.id, condition(firstField?.path ?? '_id', op, defaultValue(firstField, op))));
+  };
+  return (
+    <fieldset className={`qb-group qb-group--${node.logic === '$or' ? 'or' : 'and'}`} data-testid="qb-group">
+      <legend className="qb-group__legend">
+        <select
+          className="select"
+          aria-label="Combine conditions with"
+          data-testid="qb-logic"
+          value={node.logic}
+          onChange={(e) => onChange(updateNode(root, node.id, (n) => ({ ...n, logic: e.target.value }) as GroupNode))}
+        >
+          <option value="$and">ALL of ($and)</option>
+          <option value="$or">ANY of ($or)</option>
+        </select>
+        {depth > 0 && (
+          <button
+            type="button"
+            className="icon-button icon-button--small"
+            aria-label="Remove group"
+            data-testid="qb-remove-group"
+            onClick={() => onChange(removeNode(root, node.id))}
+          >
+            ×
+          </button>
+        )}
+      </legend>
+      {node.children.length === 0 && (
+        <p className="qb-empty">{depth === 0 ? 'No conditions: every record matches.' : 'Empty group.'}</p>
+      )}
+      {node.children.map((child) =>
+        child.kind === 'group' ? (
+          <Group key={child.id} node={child} {...props} depth={depth + 1} />
+        ) : (
+          <Condition key={child.id} node={child} {...props} />
+        ),
+      )}
+      <div className="qb-group__actions">
+        <button type="button" className="button button--ghost button--small" data-testid="qb-add-condition" onClick={addCondition}>
+          + Condition
+        </button>
+        <button
+          type="button"
+          className="button button--ghost button--small"
+          data-testid="qb-add-group"
+          onClick={() => onChange(appendChild(root, node.id, emptyGroup(node.logic === '$and' ? '$or' : '$and')))}
+        >
+          + Group
+        </button>
+      </div>
+    </fieldset>
+  );
+}
+
+function Condition({ node, root, fields, onChange }: NodeProps & { node: ConditionNode }) {
+  const field = fields.find((f) => f.path === node.path);
+  const operators = field ? operatorsFor(field) : [node.op];
+  const update = (next: Partial<ConditionNode>) =>
+    onChange(updateNode(root, node.id, (n) => ({ ...n, ...next }) as BuilderNode));
+
+  const changePath = (path: string) => {
+    const nextField = fields.find((f) => f.path === path);
+    const ops = nextField ? operatorsFor(nextField) : [];
+    const op: FieldOperator = ops.includes(node.op) ? node.op : (ops[0] ?? '$eq');
+    const sameType = nextField?.type === field?.type && nextField?.container === field?.container;
+    update({ path, op, value: sameType && op === node.op ? node.value : defaultValue(nextField, op) });
+  };
+  const label = `Value for ${node.path}`;
+
+  return (
+    <div className="qb-condition" data-testid="qb-condition">
+      <select
+        className="select qb-property"
+        aria-label="Property"
+        data-testid="qb-property"
+        value={node.path}
+        onChange={(e) => changePath(e.target.value)}
+      >
+        {!field && <option value={node.path}>{node.path} (not queryable)</option>}
+        {fields.map((f) => (
+          <option key={f.path} value={f.path}>
+            {f.path} · {f.container ? 'Document[]' : `${f.type}${f.isArray ? '[]' : ''}`}
+          </option>
+        ))}
+      </select>
+      <select
+        className="select qb-operator"
+        aria-label="Operator"
+        data-testid="qb-operator"
+        value={node.op}
+        onChange={(e) => {
+          const op = e.target.value as FieldOperator;
+          update({ op, value: adaptValue(field, node.op, op, node.value) });
+        }}
+      >
+        {operators.map((op) => (
+          <option key={op} value={op}>
+            {op} {OPERATOR_LABELS[op]}
+          </option>
+        ))}
+      </select>
+      <ValueEditor
+        key={`${node.op}:${node.path}`}
+        field={field}
+        op={node.op}
+        value={node.value}
+        onChange={(value) => update({ value })}
+        label={label}
+      />
+      <button
+        type="button"
+        className="icon-button icon-button--small"
+        aria-label={`Remove condition on ${node.path}`}
+        data-testid="qb-remove"
+        onClick={() => onChange(removeNode(root, node.id))}
+      >
+        ×
+      </button>
+    </div>
+  );
+}

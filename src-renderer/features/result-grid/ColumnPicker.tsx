@@ -1,0 +1,45 @@
+import type { Column } from './columns';
+
+/** Chooses the visible columns; the choice lives in the URL (`cols=`). */
+export function ColumnPicker({
+  available,
+  visible,
+  onChange,
+}: {
+  available: Column[];
+  visible: Column[];
+  onChange: (paths: string[] | undefined) => void;
+}) {
+  const shown = new Set(visible.map((c) => c.path));
+  const toggle = (path: string, on: boolean) =>
+    onChange(available.map((c) => c.path).filter((p) => (p === path ? on : shown.has(p))));
+  return (
+    <details className="popover" data-testid="column-picker">
+      <summary className="button button--secondary button--small">
+        Columns {visible.length}/{available.length}
+      </summary>
+      <div className="popover__body" role="group" aria-label="Visible columns">
+        <span className="popover__row">
+          <button type="button" className="button button--link" onClick={() => onChange(available.map((c) => c.path))}>
+            All
+          </button>
+          <button type="button" className="button button--link" onClick={() => onChange(undefined)}>
+            Default
+          </button>
+        </span>
+        {available.map((column) => (
+          <label className="check" key={column.path}>
+            <input
+              type="checkbox"
+              data-testid="column-option"
+              value={column.path}
+              checked={shown.has(column.path)}
+              onChange={(e) => toggle(column.path, e.target.checked)}
+            />
+            <code>{column.path}</code>
+          </label>
+        ))}
+      </div>
+    </details>
+  );
+}
