@@ -11,6 +11,7 @@ import './styles/base.css';
 import './styles/shell.css';
 import './styles/forms.css';
 import './styles/grid.css';
+import './styles/browser.css';
 
 // Before the first paint, so a dark-theme user never sees a white flash.
 applyTheme(initialTheme());

@@ -11,8 +11,9 @@ import { floorSql, Q3_RANGE } from './workloads.js';
 const [file, table] = process.argv.slice(2);
 if (!file || !table) throw new Error('usage: floor.js DB_FILE TABLE');
 const db = new Database(file, { readonly: true });
-db.pragma('cache_size = -65536');
-db.pragma('mmap_size = 268435456');
+// The same memory settings as the service (db/open.ts), so neither side gets a bigger cache.
+db.pragma('cache_size = -32768');
+db.pragma('mmap_size = 67108864');
 registerQueryFunctions(db);
 const sql = floorSql(table);
 const stmt = Object.fromEntries(Object.entries(sql).map(([k, v]) => [k, db.prepare(v)])) as Record<

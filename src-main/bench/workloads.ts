@@ -33,8 +33,17 @@ const created = "json_extract(doc, '$.created')";
 /** Hand-written SQL over the same table and indexes (`table` is the org's account table). */
 export function floorSql(table: string) {
   return {
-    q1: `SELECT _id, doc FROM "${table}" WHERE ((${last} >= 'S' AND ${last} < 'T') OR (${last} >= 's' AND ${last} < 't'))
-         AND re_match('^s', 'i', ${last}) ORDER BY ${last}, ${first}, _id LIMIT 101`,
+    // The best hand-written plan: one ordered walk of the (last, first) index per case variant of
+    // the prefix, merged — not an OR of ranges, which reads and sorts every match.
+    q1: ['S', 's', 'ſ']
+      .map(
+        (p, i) =>
+          `SELECT * FROM (SELECT _id, doc, ${last} AS l, ${first} AS f FROM "${table}" WHERE ${last} >= '${p}' AND ${last} < '${['T', 't', 'ƀ'][i]}'
+           AND re_match('^s', 'i', ${last}) ORDER BY ${last}, ${first}, _id LIMIT 101)`,
+      )
+      .join(' UNION ALL ')
+      .replace(/^/, 'SELECT _id, doc FROM (')
+      .concat(') ORDER BY l, f, _id LIMIT 101'),
     q2first: `SELECT _id, doc FROM "${table}" ORDER BY _id LIMIT 1001`,
     q2: `SELECT _id, doc FROM "${table}" WHERE _id > ? ORDER BY _id LIMIT 1001`,
     q3: `SELECT _id, doc FROM "${table}" WHERE ${created} > ? AND ${created} < ? ORDER BY ${created} DESC, _id LIMIT 101`,

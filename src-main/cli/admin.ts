@@ -30,7 +30,12 @@ function common(argv: string[]) {
     if (argv[i] === '--data-dir' || argv[i] === '--org') i++;
     else if (!argv[i]!.startsWith('--data-dir=') && !argv[i]!.startsWith('--org=')) rest.push(argv[i]!);
   }
-  return { dataDir: values['data-dir'] as string | undefined, org: values.org as string | undefined, positionals, rest };
+  return {
+    dataDir: values['data-dir'] as string | undefined,
+    org: values.org as string | undefined,
+    positionals,
+    rest,
+  };
 }
 
 export async function adminCommand(argv: string[]): Promise<void> {
@@ -75,18 +80,27 @@ function collectionOf(svc: ReturnType<typeof openOrg>['svc'], orgId: number, nam
   return def;
 }
 
-async function importCommand(svc: ReturnType<typeof openOrg>['svc'], org: ReturnType<typeof openOrg>['org'], argv: string[]) {
+async function importCommand(
+  svc: ReturnType<typeof openOrg>['svc'],
+  org: ReturnType<typeof openOrg>['org'],
+  argv: string[],
+) {
   const { values } = parseArgs({ args: argv, options: { collection: { type: 'string' }, file: { type: 'string' } } });
   const def = collectionOf(svc, org.id, values.collection);
   if (!values.file || !existsSync(values.file)) throw new CliError(`--file ${values.file ?? ''} does not exist`);
   const report = await importNdjson(svc, org, def, createReadStream(values.file), progressReporter('imported lines'));
   for (const e of report.errors) console.error(`line ${e.line}: ${e.reason}`);
-  if (report.failed > report.errors.length) console.error(`… and ${report.failed - report.errors.length} more bad lines`);
+  if (report.failed > report.errors.length)
+    console.error(`… and ${report.failed - report.errors.length} more bad lines`);
   console.log(JSON.stringify({ imported: report.imported, failed: report.failed }));
   if (report.failed > 0) process.exitCode = 3;
 }
 
-async function exportCommand(svc: ReturnType<typeof openOrg>['svc'], org: ReturnType<typeof openOrg>['org'], argv: string[]) {
+async function exportCommand(
+  svc: ReturnType<typeof openOrg>['svc'],
+  org: ReturnType<typeof openOrg>['org'],
+  argv: string[],
+) {
   const { values } = parseArgs({
     args: argv,
     options: {

@@ -11,7 +11,9 @@ export function openOrg(dataDir: string | undefined, orgCode: string | undefined
   const org = svc.orgs.byCode(code);
   if (!org) {
     svc.db.close();
-    throw new CliError(`no org "${code}" in this data dir (create it with \`npm run serve -- --admin-email … --admin-password …\`)`);
+    throw new CliError(
+      `no org "${code}" in this data dir (create it with \`npm run serve -- --admin-email … --admin-password …\`)`,
+    );
   }
   return { svc, org };
 }

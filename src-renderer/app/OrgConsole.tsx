@@ -68,7 +68,15 @@ export function OrgConsole({ org, orgs, version, route, onSelectOrg, navigate }:
 }
 
 /** The screen the route names. */
-function Screen({ orgClient, route, navigate }: { orgClient: OrgClient; route: Route; navigate: (route: Route) => void }) {
+function Screen({
+  orgClient,
+  route,
+  navigate,
+}: {
+  orgClient: OrgClient;
+  route: Route;
+  navigate: (route: Route) => void;
+}) {
   switch (route.screen) {
     case 'accounts':
       return <AccountsScreen orgClient={orgClient} route={route} navigate={navigate} />;

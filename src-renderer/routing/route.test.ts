@@ -30,7 +30,7 @@ describe('parseRoute', () => {
   it('replaces values it cannot trust with defaults', () => {
     expect(parseRoute('#/accounts?skip=-5&limit=30&org=Bad_Org')).toEqual(DEFAULT_ROUTE);
     expect(parseRoute('#/accounts?skip=1e3&limit=abc')).toEqual(DEFAULT_ROUTE);
-    expect(parseRoute('#/accounts?skip=9999999').skip).toBe(MAX_SKIP);
+    expect((parseRoute('#/accounts?skip=9999999') as AccountsRoute).skip).toBe(MAX_SKIP);
   });
 });
 

@@ -139,13 +139,7 @@ function connectionCondition(
 }
 
 /** Highest active connection level of the caller on each of the given instances. */
-function connectionLevels(
-  svc: Service,
-  org: Org,
-  caller: Caller,
-  def: ObjectDef,
-  ids: string[],
-): Map<string, number> {
+function connectionLevels(svc: Service, org: Org, caller: Caller, def: ObjectDef, ids: string[]): Map<string, number> {
   const levels = new Map<string, number>();
   const connections = connectionTable(svc, org, def);
   if (!connections || ids.length === 0) return levels;

@@ -76,7 +76,8 @@ export function readEntries(value: unknown): AclEntry[] {
     if (typeof allow !== 'number' || !Number.isInteger(allow) || allow < ACCESS.public || allow > MAX_SHARED_LEVEL)
       return [];
     if (type === 'owner') return [{ type, allow }];
-    if (type === 'role' && typeof target === 'string' && OBJECT_ID_PATTERN.test(target)) return [{ type, target, allow }];
+    if (type === 'role' && typeof target === 'string' && OBJECT_ID_PATTERN.test(target))
+      return [{ type, target, allow }];
     if (type === 'account' && typeof target === 'string' && (target === '*' || OBJECT_ID_PATTERN.test(target)))
       return [{ type, target, allow }];
     return [];

@@ -71,7 +71,11 @@ const EXPECTED: Record<CallerName, Expectations> = {
 };
 
 /** Scopes of the property-limited token: names of accounts, and only c_name of patient files. */
-const PROPERTY_SCOPES = ['object.read.account.*.name', 'object.update.account.*.name', 'object.read.c_patientfile.*.c_name'];
+const PROPERTY_SCOPES = [
+  'object.read.account.*.name',
+  'object.update.account.*.name',
+  'object.read.c_patientfile.*.c_name',
+];
 
 interface Client {
   get(path: string): ReturnType<TestClient['get']>;
@@ -83,18 +87,21 @@ interface Client {
 let h: Harness;
 let admin: TestClient;
 let targets: Record<keyof Expectations, string>;
+let aliceId: string;
 let serial = 0;
 
 beforeEach(async () => {
   h = await createHarness();
   admin = new TestClient(h);
   await admin.login();
-  const aliceId = await createUser(admin, 'alice@example.test');
+  aliceId = await createUser(admin, 'alice@example.test');
   const bobId = await createUser(admin, 'bob@example.test');
   const bob = new TestClient(h);
   await bob.login('bob@example.test', USER_PASSWORD);
   const conversation = (await bob.post('/c_conversations', { c_title: "Bob's" })).json()._id as string;
-  const file = (await admin.post('/c_patientfiles', { c_name: 'File', c_mrn: 'MRN-1', c_birth_date: '1970-01-01' })).json();
+  const file = (
+    await admin.post('/c_patientfiles', { c_name: 'File', c_mrn: 'MRN-1', c_birth_date: '1970-01-01' })
+  ).json();
   const connection = await admin.post('/connections', {
     context: { _id: file._id, object: 'c_patientfile' },
     target: { _id: aliceId, object: 'account' },
@@ -102,20 +109,12 @@ beforeEach(async () => {
   });
   expect(connection.statusCode, connection.body).toBe(200);
   targets = { account: bobId, c_conversation: conversation, c_patientfile: file._id };
-  h.aliceId = aliceId;
 });
 afterEach(async () => h.close());
 
-declare module '../testing/harness.js' {
-  interface Harness {
-    aliceId?: string;
-  }
-}
-
 async function callerClient(name: CallerName): Promise<Client> {
-  const alice = h.aliceId!;
   const token = async (body: Record<string, unknown>) =>
-    new BearerClient(h, await mint(admin, alice, { app: h.consoleAppKey, ...body }));
+    new BearerClient(h, await mint(admin, aliceId, { app: h.consoleAppKey, ...body }));
   switch (name) {
     case 'anonymous':
       return new TestClient(h);
@@ -141,7 +140,8 @@ const COLLECTION = { account: 'accounts', c_conversation: 'c_conversations', c_p
 
 function newBody(object: keyof Expectations): Record<string, unknown> {
   serial++;
-  if (object === 'account') return { email: `new${serial}@example.test`, password: USER_PASSWORD, name: { first: 'N' } };
+  if (object === 'account')
+    return { email: `new${serial}@example.test`, password: USER_PASSWORD, name: { first: 'N' } };
   if (object === 'c_conversation') return { c_title: `New ${serial}` };
   return { c_name: `New ${serial}`, c_mrn: `MRN-new-${serial}` };
 }

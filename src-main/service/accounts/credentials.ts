@@ -74,9 +74,7 @@ export class CredentialRepository {
   /** Starts (or restarts) an authenticator enrolment: the secret is pending until a step is used. */
   setPendingTotp(orgId: number, accountId: string, secretEnc: string): void {
     this.db
-      .prepare(
-        'UPDATE credentials SET totp_secret_enc = ?, totp_last_step = NULL WHERE org_id = ? AND account_id = ?',
-      )
+      .prepare('UPDATE credentials SET totp_secret_enc = ?, totp_last_step = NULL WHERE org_id = ? AND account_id = ?')
       .run(secretEnc, orgId, accountId);
   }
 
@@ -98,7 +96,9 @@ export class CredentialRepository {
 
   clearTotp(orgId: number, accountId: string): void {
     this.db
-      .prepare('UPDATE credentials SET totp_secret_enc = NULL, totp_last_step = NULL WHERE org_id = ? AND account_id = ?')
+      .prepare(
+        'UPDATE credentials SET totp_secret_enc = NULL, totp_last_step = NULL WHERE org_id = ? AND account_id = ?',
+      )
       .run(orgId, accountId);
   }
 

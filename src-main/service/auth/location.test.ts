@@ -45,7 +45,8 @@ describe('known locations and codes', () => {
     }
     // The fifth try may still be the right one...
     const code2 = repo.startVerification(orgId, ACCOUNT, 'fp-two-12', t);
-    for (let i = 0; i < LOCATION_CODE_MAX_ATTEMPTS - 1; i++) repo.verify(orgId, ACCOUNT, 'fp-two-12', wrongCode(code2), t);
+    for (let i = 0; i < LOCATION_CODE_MAX_ATTEMPTS - 1; i++)
+      repo.verify(orgId, ACCOUNT, 'fp-two-12', wrongCode(code2), t);
     expect(repo.verify(orgId, ACCOUNT, 'fp-two-12', code2, t)).toBe('ok');
     // ...but after five wrong ones nothing is accepted.
     expect(repo.verify(orgId, ACCOUNT, 'fp-one-12', wrongCode(code), t)).toBe('wrong');

@@ -41,7 +41,13 @@ export class LocationRepository {
         `INSERT OR REPLACE INTO location_verifications (org_id, account_id, fingerprint, code_hash, expires, attempts)
          VALUES (?, ?, ?, ?, ?, 0)`,
       )
-      .run(orgId, accountId, fingerprint, `${salt}$${digest(salt, code).toString('base64url')}`, now + LOCATION_CODE_TTL_MS);
+      .run(
+        orgId,
+        accountId,
+        fingerprint,
+        `${salt}$${digest(salt, code).toString('base64url')}`,
+        now + LOCATION_CODE_TTL_MS,
+      );
     return code;
   }
 

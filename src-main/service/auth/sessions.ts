@@ -83,6 +83,21 @@ export class SessionRepository {
     ).run(reason, orgId, accountId).changes;
   }
 
+  /** Sessions not ended, most recently active first (idle ones are filtered by the caller, per app). */
+  listLive(orgId: number): { idHash: string; appId: number; accountId: string; created: number; lastSeen: number }[] {
+    const rows = this.stmt(
+      `SELECT id_hash, app_id, account_id, created, last_seen FROM sessions
+       WHERE org_id = ? AND ended_reason IS NULL ORDER BY last_seen DESC, created DESC`,
+    ).all(orgId) as { id_hash: string; app_id: number; account_id: string; created: number; last_seen: number }[];
+    return rows.map((r) => ({
+      idHash: r.id_hash,
+      appId: r.app_id,
+      accountId: r.account_id,
+      created: r.created,
+      lastSeen: r.last_seen,
+    }));
+  }
+
   countLiveForApp(appId: number): number {
     return (
       this.stmt('SELECT count(*) AS n FROM sessions WHERE app_id = ? AND ended_reason IS NULL').get(appId) as {

@@ -87,7 +87,10 @@ describe('RFC 8725 attacks', () => {
   });
 
   it('refuses a foreign kid even when the signature is good', async () => {
-    await expectRefused(await signWithAppKey(claims(), { kid: 'someone-elses-key' }), 'service.accessDenied.invalidJwt');
+    await expectRefused(
+      await signWithAppKey(claims(), { kid: 'someone-elses-key' }),
+      'service.accessDenied.invalidJwt',
+    );
   });
 
   it('refuses a jku header and never fetches it', async () => {
@@ -118,7 +121,10 @@ describe('RFC 8725 attacks', () => {
   it('refuses a wrong issuer: another app of the org (its key did not sign) or an unknown key', async () => {
     const { app: other } = await h.svc.apps.create(app.orgId, 'signing', { label: 'other' }, h.svc.nowIso());
     await expectRefused(await signWithAppKey(claims({ iss: other.key })), 'service.accessDenied.invalidJwt');
-    await expectRefused(await signWithAppKey(claims({ iss: 'NoSuchApplicationKey00' })), 'service.accessDenied.invalidJwtApp');
+    await expectRefused(
+      await signWithAppKey(claims({ iss: 'NoSuchApplicationKey00' })),
+      'service.accessDenied.invalidJwtApp',
+    );
     const { iss: _omit, ...noIss } = claims();
     await expectRefused(await signWithAppKey(noIss), 'service.accessDenied.invalidJwtApp');
   });
@@ -138,7 +144,11 @@ describe('RFC 8725 attacks', () => {
   });
 
   it('refuses a token of another org, in both directions', async () => {
-    const other = await bootstrapOrg(h.svc, { code: 'other', adminEmail: 'root@other.test', adminPassword: 'another long password' });
+    const other = await bootstrapOrg(h.svc, {
+      code: 'other',
+      adminEmail: 'root@other.test',
+      adminPassword: 'another long password',
+    });
     h.org = 'other';
     const otherAdmin = new TestClient(h, other.consoleAppKey);
     await otherAdmin.login('root@other.test', 'another long password');
@@ -154,7 +164,10 @@ describe('RFC 8725 attacks', () => {
   it('refuses what is not a JWT at all, and an empty bearer', async () => {
     await expectRefused('not.a.jwt', 'service.invalidArgument.jwt');
     await expectRefused('x'.repeat(20_000), 'service.invalidArgument.jwt');
-    const res = await h.app.inject({ url: '/demo/v2/accounts', headers: { host: '127.0.0.1', authorization: 'Bearer ' } });
+    const res = await h.app.inject({
+      url: '/demo/v2/accounts',
+      headers: { host: '127.0.0.1', authorization: 'Bearer ' },
+    });
     expect(res.json()).toMatchObject({ errCode: 'service.invalidArgument.jwt' });
   });
 });
@@ -200,7 +213,10 @@ describe('stored tokens', () => {
     const ok = results.filter((r) => r.statusCode === 200);
     expect(ok).toHaveLength(3);
     for (const r of results.filter((x) => x.statusCode !== 200)) {
-      expect(r.json()).toMatchObject({ errCode: 'service.accessDenied.invalidJwt', reason: 'The token has no uses remaining.' });
+      expect(r.json()).toMatchObject({
+        errCode: 'service.accessDenied.invalidJwt',
+        reason: 'The token has no uses remaining.',
+      });
     }
     const row = h.svc.db.prepare('SELECT uses_remaining, times_authorized FROM tokens').get();
     expect(row).toEqual({ uses_remaining: 0, times_authorized: 3 });

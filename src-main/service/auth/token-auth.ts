@@ -8,7 +8,14 @@
  * (`jwk`, `x5c`) are refused outright, never followed.
  */
 import type { FastifyRequest } from 'fastify';
-import { decodeJwt, decodeProtectedHeader, errors, jwtVerify, type JWTPayload, type ProtectedHeaderParameters } from 'jose';
+import {
+  decodeJwt,
+  decodeProtectedHeader,
+  errors,
+  jwtVerify,
+  type JWTPayload,
+  type ProtectedHeaderParameters,
+} from 'jose';
 import { fault } from '../../../src-shared/faults.js';
 import type { Service } from '../service.js';
 import type { Org } from '../orgs/orgs.js';
@@ -62,7 +69,8 @@ export async function authenticateToken(
     throw fault('notFound', 'app', { reason: 'Invalid application client api key (token/key mismatch)' });
   }
   const accountId = payload.sub;
-  if (typeof accountId !== 'string' || !OBJECT_ID_PATTERN.test(accountId)) throw invalid('The token has no valid subject.');
+  if (typeof accountId !== 'string' || !OBJECT_ID_PATTERN.test(accountId))
+    throw invalid('The token has no valid subject.');
   const accountDef = svc.defs.byName(org.id, 'account');
   const account = accountDef ? svc.store.get(org.id, accountDef, accountId) : undefined;
   if (!account) throw invalid("The token's subject no longer exists.");
@@ -135,7 +143,8 @@ async function verify(
     if (err instanceof errors.JWTExpired) throw fault('expired', 'jwt', { reason: 'The token has expired.' });
     // A token used before its nbf is genuine but not usable yet: refused like any unusable token,
     // with a reason that says when it is the clock and not the token that is wrong.
-    if (err instanceof errors.JWTClaimValidationFailed && err.claim === 'nbf') throw invalid('The token is not valid yet.');
+    if (err instanceof errors.JWTClaimValidationFailed && err.claim === 'nbf')
+      throw invalid('The token is not valid yet.');
     if (err instanceof errors.JWTClaimValidationFailed) throw invalid(`The token's ${err.claim} claim is not valid.`);
     throw invalid('The token signature is not valid.');
   }

@@ -3,7 +3,7 @@ import { Secret, TOTP } from 'otpauth';
 /** RFC 6238 as authenticator apps expect it: SHA-1, six digits, 30-second steps. */
 export const TOTP_PARAMS = { algorithm: 'SHA1', digits: 6, period: 30 } as const;
 /** Codes of the previous and next step are accepted too (clock drift between phone and service). */
-export const TOTP_WINDOW = 2;
+export const TOTP_WINDOW = 1;
 
 const CODE_PATTERN = /^[0-9]{6}$/;
 

@@ -25,8 +25,10 @@ export function openDatabase(opts: OpenOptions): Db {
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000'); // the admin CLI may write while the service runs
   db.pragma('temp_store = MEMORY');
-  db.pragma('cache_size = -65536'); // 64 MiB page cache
-  db.pragma('mmap_size = 268435456');
+  db.pragma('cache_size = -32768'); // 32 MiB page cache
+  // Memory-mapped reads count towards resident memory; 64 MiB keeps the service well under its
+  // 300 MB budget at a million records while still saving copies on the hottest pages.
+  db.pragma('mmap_size = 67108864');
   db.pragma('wal_autocheckpoint = 4000');
   runMigrations(db, MIGRATIONS);
   return db;

@@ -37,9 +37,9 @@ describe('demo data', () => {
     const again = await createHarness();
     try {
       await seedOrg(again.svc, again.svc.orgs.byCode('demo')!, { accounts: 300, seed: 42 });
-      const other = (
-        again.svc.db.prepare(`SELECT doc FROM "o1_account" ORDER BY _id`).all() as { doc: string }[]
-      ).map((r) => JSON.parse(r.doc));
+      const other = (again.svc.db.prepare(`SELECT doc FROM "o1_account" ORDER BY _id`).all() as { doc: string }[]).map(
+        (r) => JSON.parse(r.doc),
+      );
       const strip = (d: { email: string; name: unknown; locale: string }) => [d.email, d.name, d.locale];
       expect(other.filter((d) => d.email.endsWith('@demo.example')).map(strip)).toEqual(docs.map(strip));
     } finally {
@@ -66,7 +66,11 @@ describe('demo data', () => {
       .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'o1_account'")
       .all() as { name: string }[];
     expect(indexes.map((i) => i.name)).toEqual(
-      expect.arrayContaining(['ix_o1_account__name_last', 'ux_o1_account__email', 'ix_o1_account__c_name_last_name_first']),
+      expect.arrayContaining([
+        'ix_o1_account__name_last',
+        'ux_o1_account__email',
+        'ix_o1_account__c_name_last_name_first',
+      ]),
     );
   });
 });

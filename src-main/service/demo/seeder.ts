@@ -63,7 +63,12 @@ export async function seedOrg(svc: Service, org: Org, opts: SeedOptions): Promis
         break;
       }
       const count = Math.min(BATCH, total - start);
-      const batch = { account: [] as Rec[], conversation: [] as Rec[], patientfile: [] as Rec[], connection: [] as Rec[] };
+      const batch = {
+        account: [] as Rec[],
+        conversation: [] as Rec[],
+        patientfile: [] as Rec[],
+        connection: [] as Rec[],
+      };
       for (let i = start; i < start + count; i++) {
         const ms = end - SPAN_MS + Math.floor((i * SPAN_MS) / total);
         const account = makeAccount(rng, ids.next(ms), ms, offset + i);
@@ -133,9 +138,7 @@ function makeAccount(rng: Rng, _id: string, ms: number, n: number): Rec {
     state: rng.chance(0.85) ? 'verified' : 'unverified',
     roles,
     c_study_groups: groups,
-    c_enrollments: groups.length
-      ? [{ c_study: rng.pick(STUDIES), c_enrolled: iso(ms + rng.int(30 * 86400_000)) }]
-      : [],
+    c_enrollments: groups.length ? [{ c_study: rng.pick(STUDIES), c_enrolled: iso(ms + rng.int(30 * 86400_000)) }] : [],
     created: iso(ms),
     updated: iso(ms + rng.int(86400_000)),
   };

@@ -54,6 +54,11 @@ export async function authenticate(
   if (viaToken) return viaToken;
   const keyHeader = request.headers[CLIENT_KEY_HEADER];
   const app = resolveApp(svc, org, typeof keyHeader === 'string' ? keyHeader : undefined);
+  if (!app && request.headers['service-client-signature'] !== undefined) {
+    throw fault('accessDenied', 'invalidRequestSignature', {
+      reason: 'Service-Client-Key is required for signed requests.',
+    });
+  }
   const viaSignature = app ? authenticateSignature(svc, org, app, request) : undefined;
   if (viaSignature) return viaSignature;
   const ctx: RequestContext = { org, via: 'anonymous', ...(app ? { app } : {}) };
@@ -79,7 +84,10 @@ export async function authenticate(
   }
   if (session.endedReason !== null) return ctx;
 
-  const account = svc.store.get(org.id, svc.defs.byName(org.id, 'account')!, session.accountId);
+  const account = svc.store.getValues(org.id, svc.defs.byName(org.id, 'account')!, session.accountId, [
+    'email',
+    'roles',
+  ]);
   if (!account) return ctx;
   if (MUTATING.has(request.method) && app.settings.csrf) {
     const sent = request.headers[CSRF_HEADER.toLowerCase()];
@@ -96,9 +104,9 @@ export async function authenticate(
     via: 'session',
     session,
     principal: {
-      accountId: account._id,
-      email: String(account.doc.email ?? ''),
-      roles: Array.isArray(account.doc.roles) ? (account.doc.roles as string[]) : [],
+      accountId: session.accountId,
+      email: String(account.email ?? ''),
+      roles: typeof account.roles === 'string' ? (JSON.parse(account.roles) as string[]) : [],
     },
   };
 }

@@ -4,6 +4,7 @@ import type { Org } from '../orgs/orgs.js';
 import type { App } from '../apps/apps.js';
 import type { Session } from '../auth/sessions.js';
 import { BUILTIN_ROLES } from '../objects/builtin-defs.js';
+import { checkScope } from '../../../src-shared/scopes/index.js';
 
 export interface Principal {
   accountId: string;
@@ -51,9 +52,18 @@ export function isOrgAdmin(principal: Principal | undefined): boolean {
   return principal?.roles.includes(BUILTIN_ROLES.administrator) === true;
 }
 
-/** Org administrators only (admin routes). */
+/**
+ * Org administrators only (admin routes). A scope-limited caller (a token) also needs an
+ * `admin.<action>` chain: reads need `admin.read`, everything else `admin.update` (or `admin.*`).
+ */
 export function requireAdmin(request: FastifyRequest): Principal {
   const principal = requirePrincipal(request);
   if (!isOrgAdmin(principal)) throw fault('accessDenied', 'principal', { reason: 'Org administrators only.' });
+  const { scopes } = request.ctx;
+  if (scopes !== undefined) {
+    const action = request.method === 'GET' || request.method === 'HEAD' ? 'read' : 'update';
+    const decision = checkScope(scopes, { kind: 'admin', action });
+    if (!decision.allowed) throw fault('accessDenied', 'scope', { reason: decision.explanation });
+  }
   return principal;
 }

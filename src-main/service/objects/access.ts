@@ -90,7 +90,12 @@ export function assertConnectionAllowed(svc: Service, org: Org, caller: Caller, 
   if (target !== undefined) {
     const accountDef = svc.defs.byName(org.id, 'account');
     const id = target._id;
-    if (typeof id !== 'string' || !OBJECT_ID_PATTERN.test(id) || !accountDef || !svc.store.get(org.id, accountDef, id)) {
+    if (
+      typeof id !== 'string' ||
+      !OBJECT_ID_PATTERN.test(id) ||
+      !accountDef ||
+      !svc.store.get(org.id, accountDef, id)
+    ) {
       throw fault('validation', 'invalidReference', { path: 'target', reason: 'target must reference an account.' });
     }
   }

@@ -7,7 +7,6 @@ import { projectPaths } from '../../../src-shared/query/project.js';
 import { csvRow, valueAtPath } from '../../../src-shared/csv.js';
 import { presentRecord } from './present.js';
 
-
 export type ExportFormat = 'ndjson' | 'csv';
 
 /** Exports run with the data dir's own rights (the CLI works on the files): admin level. */

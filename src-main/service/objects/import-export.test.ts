@@ -65,7 +65,11 @@ describe('export', () => {
     );
     const nd = sink();
     expect(await exportQuery(h.svc, org(), def('c_conversation'), query, 'ndjson', nd.stream)).toBe(2);
-    const exported = nd.text().trim().split('\n').map((l) => JSON.parse(l));
+    const exported = nd
+      .text()
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(exported).toEqual(api.map((r: Record<string, unknown>) => ({ ...r, access: r.access })));
     const csv = sink();
     await exportQuery(h.svc, org(), def('c_conversation'), query, 'csv', csv.stream);

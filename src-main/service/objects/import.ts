@@ -75,7 +75,8 @@ function importLine(svc: Service, org: Org, def: ObjectDef, text: string): void 
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('not a JSON object');
   const { _id, created, updated, ...rest } = parsed as Record<string, unknown>;
-  if (rest.object !== undefined && rest.object !== def.name) throw new Error(`object is ${String(rest.object)}, not ${def.name}`);
+  if (rest.object !== undefined && rest.object !== def.name)
+    throw new Error(`object is ${String(rest.object)}, not ${def.name}`);
   for (const key of COMPUTED) delete rest[key];
   if (_id !== undefined && (typeof _id !== 'string' || !OBJECT_ID_PATTERN.test(_id))) {
     throw new Error('_id must be 24 lower-case hexadecimal characters');
@@ -94,6 +95,7 @@ function importLine(svc: Service, org: Org, def: ObjectDef, text: string): void 
 }
 
 function reasonOf(err: unknown): string {
-  if (err instanceof FaultError) return `${err.fault.path ? `${err.fault.path}: ` : ''}${err.fault.reason ?? err.fault.message}`;
+  if (err instanceof FaultError)
+    return `${err.fault.path ? `${err.fault.path}: ` : ''}${err.fault.reason ?? err.fault.message}`;
   return (err as Error).message;
 }

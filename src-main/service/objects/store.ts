@@ -100,7 +100,9 @@ export class ObjectStore {
     const table = this.ensureCollection(orgId, def);
     this.bulkTables.add(table);
     const names = this.db
-      .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND name LIKE 'ix\\_%' ESCAPE '\\'")
+      .prepare(
+        "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND name LIKE 'ix\\_%' ESCAPE '\\'",
+      )
       .all(table) as { name: string }[];
     for (const { name } of names) this.db.exec(`DROP INDEX IF EXISTS "${name}"`);
     this.forget(table);
@@ -143,6 +145,18 @@ export class ObjectStore {
     const row = this.statements.get(`SELECT _id, doc FROM "${table}" WHERE _id = ?`).get(id) as
       { _id: string; doc: string } | undefined;
     return row ? { _id: row._id, doc: JSON.parse(row.doc) as Doc } : undefined;
+  }
+
+  /**
+   * A few top-level values of one record without parsing the whole document (authentication reads
+   * the caller's email and roles on every request). Arrays and documents come back as JSON.
+   */
+  getValues(orgId: number, def: ObjectDef, id: string, paths: string[]): Record<string, unknown> | undefined {
+    const table = this.ensureCollection(orgId, def);
+    const columns = paths.map((p, i) => `${propertyExpression(p)} AS v${i}`).join(', ');
+    const row = this.statements.get(`SELECT ${columns} FROM "${table}" WHERE _id = ?`).get(id) as
+      Record<string, unknown> | undefined;
+    return row ? Object.fromEntries(paths.map((p, i) => [p, row[`v${i}`]])) : undefined;
   }
 
   /** PATCH merges (null unsets); PUT replaces every writable property. */
@@ -202,7 +216,10 @@ export class ObjectStore {
   *iterate(orgId: number, def: ObjectDef, query: ListQuery): Generator<StoredRecord> {
     const table = this.ensureCollection(orgId, def);
     const compiled = compileListQuery({ ...query, limit: Number.MAX_SAFE_INTEGER - 1 }, { table });
-    for (const r of this.db.prepare(compiled.sql).iterate(...compiled.params) as Iterable<{ _id: string; doc: string }>) {
+    for (const r of this.db.prepare(compiled.sql).iterate(...compiled.params) as Iterable<{
+      _id: string;
+      doc: string;
+    }>) {
       yield { _id: r._id, doc: JSON.parse(r.doc) as Doc };
     }
   }

@@ -9,14 +9,30 @@ import { indexStatements } from './indexes.js';
 import { propertyExpression } from './expressions.js';
 import { Rng } from '../demo/random.js';
 
-const LASTS = ['smith', 'Smith', 'SMITH', 'stone', 'Stone', 'ſtar', 'Sanchez', 'sanchez', 'Brown', 'Young', 'st', 's', 'S'];
+const LASTS = [
+  'smith',
+  'Smith',
+  'SMITH',
+  'stone',
+  'Stone',
+  'ſtar',
+  'Sanchez',
+  'sanchez',
+  'Brown',
+  'Young',
+  'st',
+  's',
+  'S',
+];
 
 function fixture() {
   const db = new Database(':memory:');
   registerQueryFunctions(db);
   db.exec('CREATE TABLE things (_id TEXT NOT NULL UNIQUE, doc TEXT NOT NULL)');
   for (const statement of indexStatements('things', THING_DEF)) db.exec(statement);
-  db.exec(`CREATE INDEX things_last_first ON things (${propertyExpression('name.last')}, ${propertyExpression('name.first')})`);
+  db.exec(
+    `CREATE INDEX things_last_first ON things (${propertyExpression('name.last')}, ${propertyExpression('name.first')})`,
+  );
   const rng = new Rng(7);
   const docs = Array.from({ length: 600 }, (_, i) => ({
     _id: i.toString(16).padStart(24, '0'),

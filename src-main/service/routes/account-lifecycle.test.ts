@@ -170,7 +170,8 @@ describe('password reset', () => {
   it('sets the password, once; ends sessions and clears the lock-out', async () => {
     await addUser();
     const c = await user();
-    for (let i = 0; i < 5; i++) await new TestClient(h).post('/accounts/login', { email: USER, password: 'wrong one!' });
+    for (let i = 0; i < 5; i++)
+      await new TestClient(h).post('/accounts/login', { email: USER, password: 'wrong one!' });
     expect(credOf(USER).locked_until).not.toBeNull();
     await request(USER);
     const token = tokenIn(outbox()[0]!.body);
@@ -192,9 +193,9 @@ describe('password reset', () => {
     await request(USER);
     const second = tokenIn(outbox()[0]!.body);
     h.clock.advance(HOUR);
-    expect((await new TestClient(h).post('/accounts/reset-password', { token: first, password: NEW_PASSWORD })).json()).toEqual(
-      { object: 'result', data: true },
-    );
+    expect(
+      (await new TestClient(h).post('/accounts/reset-password', { token: first, password: NEW_PASSWORD })).json(),
+    ).toEqual({ object: 'result', data: true });
     // A successful reset voids the other outstanding links, so check expiry with a fresh pair.
     expect(
       (await new TestClient(h).post('/accounts/reset-password', { token: second, password: NEW_PASSWORD })).json(),
@@ -220,9 +221,9 @@ describe('password reset', () => {
       password: NEW_PASSWORD,
     });
     expect(wrongKind.json()).toMatchObject({ errCode: 'service.accessDenied.invalidToken' });
-    expect((await new TestClient(h).post('/accounts/reset-password', { token, password: NEW_PASSWORD })).statusCode).toBe(
-      200,
-    );
+    expect(
+      (await new TestClient(h).post('/accounts/reset-password', { token, password: NEW_PASSWORD })).statusCode,
+    ).toBe(200);
   });
 });
 
@@ -381,7 +382,8 @@ describe('sessions (administrators)', () => {
 describe('unlock and two-factor reset (administrators)', () => {
   it('unlocks a locked account', async () => {
     const id = await addUser();
-    for (let i = 0; i < 5; i++) await new TestClient(h).post('/accounts/login', { email: USER, password: 'wrong one!' });
+    for (let i = 0; i < 5; i++)
+      await new TestClient(h).post('/accounts/login', { email: USER, password: 'wrong one!' });
     const a = await admin();
     const res = await a.post(`/accounts/${id}/unlock`);
     expect(res.json()).toMatchObject({ _id: id, locked: false });
@@ -430,8 +432,8 @@ describe('unlock and two-factor reset (administrators)', () => {
 describe('defaults', () => {
   it('leave registration open and new-location verification off', async () => {
     expect(orgOf().settings).toMatchObject({ registrationEnabled: true, verifyNewLocations: false });
-    expect((await new TestClient(h).post('/accounts/login', { email: ADMIN_EMAIL, password: ADMIN_PASSWORD })).json()).toMatchObject(
-      { object: 'account' },
-    );
+    expect(
+      (await new TestClient(h).post('/accounts/login', { email: ADMIN_EMAIL, password: ADMIN_PASSWORD })).json(),
+    ).toMatchObject({ object: 'account' });
   });
 });

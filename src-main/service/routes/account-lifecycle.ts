@@ -59,7 +59,11 @@ export function accountLifecycleRoutes(svc: Service) {
     // --- passwords
     app.post(
       '/accounts/me/update-password',
-      { schema: { body: { type: 'object', required: ['current', 'password'], properties: { current: password, password } } } },
+      {
+        schema: {
+          body: { type: 'object', required: ['current', 'password'], properties: { current: password, password } },
+        },
+      },
       async (request, reply) => {
         const { org } = request.ctx;
         const principal = requireSessionPrincipal(request);
@@ -85,7 +89,11 @@ export function accountLifecycleRoutes(svc: Service) {
 
     app.post(
       '/accounts/request-password-reset',
-      { schema: { body: { type: 'object', required: ['email'], properties: { email: { type: 'string', maxLength: 254 } } } } },
+      {
+        schema: {
+          body: { type: 'object', required: ['email'], properties: { email: { type: 'string', maxLength: 254 } } },
+        },
+      },
       async (request) => {
         const { org } = request.ctx;
         requireSessionApp(request);
@@ -148,7 +156,8 @@ export function accountLifecycleRoutes(svc: Service) {
     app.delete('/accounts/me/totp', { schema: { body: codeBody } }, async (request) => {
       const { org } = request.ctx;
       const cred = ownCredentials(svc, org, requireSessionPrincipal(request));
-      if (twoFactor.totpState(cred) !== 'active') throw fault('notFound', 'totp', { reason: 'No active authenticator.' });
+      if (twoFactor.totpState(cred) !== 'active')
+        throw fault('notFound', 'totp', { reason: 'No active authenticator.' });
       if (isLocked(svc, org, cred)) throw accountLocked();
       if (!twoFactor.useTotp(cred, (request.body as { code: string }).code)) {
         // A stolen session must not be able to guess its way to removing the authenticator.
@@ -265,7 +274,10 @@ function pageArgs(request: FastifyRequest): { skip: number; limit: number } {
     if (raw === undefined) return fallback;
     const n = typeof raw === 'string' && /^\d{1,9}$/.test(raw) ? Number(raw) : NaN;
     if (!(n >= min && n <= max)) {
-      throw fault('invalidArgument', 'query', { path: name, reason: `${name} must be an integer from ${min} to ${max}.` });
+      throw fault('invalidArgument', 'query', {
+        path: name,
+        reason: `${name} must be an integer from ${min} to ${max}.`,
+      });
     }
     return n;
   };
@@ -286,30 +298,21 @@ interface LiveSession {
 export const publicSessionId = (idHash: string): string =>
   createHash('sha256').update(idHash).digest('hex').slice(0, 16);
 
-/**
- * Live sessions of the org, most recently seen first: not ended and not idle past their app's
- * `authDuration`. TODO(#4): this query belongs in SessionRepository (auth/sessions.ts, not this
- * change's file) as `listLive(orgId)`; it is here until that method exists.
- */
+/** Live sessions of the org, most recently seen first: not ended and not idle past their app's `authDuration`. */
 function liveSessions(svc: Service, org: Org): LiveSession[] {
-  const rows = svc.db
-    .prepare(
-      'SELECT id_hash, app_id, account_id, created, last_seen FROM sessions WHERE org_id = ? AND ended_reason IS NULL ORDER BY last_seen DESC, created DESC',
-    )
-    .all(org.id) as { id_hash: string; app_id: number; account_id: string; created: number; last_seen: number }[];
   const now = svc.clock.now();
   const out: LiveSession[] = [];
-  for (const r of rows) {
-    const app = svc.apps.byId(r.app_id);
-    if (!app || now - r.last_seen > app.settings.authDuration * 1000) continue;
+  for (const r of svc.sessions.listLive(org.id)) {
+    const app = svc.apps.byId(r.appId);
+    if (!app || now - r.lastSeen > app.settings.authDuration * 1000) continue;
     out.push({
-      idHash: r.id_hash,
+      idHash: r.idHash,
       object: 'session',
-      id: publicSessionId(r.id_hash),
-      account: r.account_id,
+      id: publicSessionId(r.idHash),
+      account: r.accountId,
       app: app.key,
       created: new Date(r.created).toISOString(),
-      lastSeen: new Date(r.last_seen).toISOString(),
+      lastSeen: new Date(r.lastSeen).toISOString(),
     });
   }
   return out;

@@ -109,7 +109,8 @@ describe('the session', () => {
 
 // --- registration, new-location verification and authenticator login (issue #4)
 
-const outboxOf = (h: Harness) => new OutboxRepository(h.svc.db, h.svc.cipher).list(orgOf(h).id, { skip: 0, limit: 100 }).data;
+const outboxOf = (h: Harness) =>
+  new OutboxRepository(h.svc.db, h.svc.cipher).list(orgOf(h).id, { skip: 0, limit: 100 }).data;
 const orgOf = (h: Harness) => h.svc.orgs.byCode('demo')!;
 const setOrg = (h: Harness, patch: Partial<OrgSettings>) => h.svc.orgs.updateSettings(orgOf(h), patch);
 const lastCode = (h: Harness) => /\b(\d{6})\b/.exec(outboxOf(h)[0]!.body)![1]!;
@@ -174,7 +175,12 @@ describe('register', () => {
     expect(weak.json()).toMatchObject({ errCode: 'service.validation.password' });
     const noKey = await new TestClient(h, '').post('/accounts/register', NEW);
     expect(noKey.json()).toMatchObject({ errCode: 'service.notFound.app' });
-    const { app: signing } = await h.svc.apps.create(orgOf(h).id, 'signing', { label: 'backend', allowUnsigned: true }, h.svc.nowIso());
+    const { app: signing } = await h.svc.apps.create(
+      orgOf(h).id,
+      'signing',
+      { label: 'backend', allowUnsigned: true },
+      h.svc.nowIso(),
+    );
     const wrongKind = await new TestClient(h, signing.key).post('/accounts/register', NEW);
     expect(wrongKind.statusCode).toBe(403);
     expect(wrongKind.json()).toMatchObject({ errCode: 'service.accessDenied.app' });
@@ -263,7 +269,11 @@ describe('login: new-location verification', () => {
     const code = lastCode(h);
     const wrong = String((Number(code) + 1) % 1_000_000).padStart(6, '0');
     const attempt = (token: string) =>
-      c.post('/accounts/login', { email: ADMIN_EMAIL, password: ADMIN_PASSWORD, location: { verificationToken: token } });
+      c.post('/accounts/login', {
+        email: ADMIN_EMAIL,
+        password: ADMIN_PASSWORD,
+        location: { verificationToken: token },
+      });
     for (let i = 0; i < 5; i++) {
       const res = await attempt(wrong);
       expect(res.statusCode).toBe(403);
@@ -335,7 +345,11 @@ describe('login: authenticator (TOTP)', () => {
     return secret;
   }
   const loginWith = (totp?: string) =>
-    new TestClient(h).post('/accounts/login', { email: ADMIN_EMAIL, password: ADMIN_PASSWORD, ...(totp ? { totp } : {}) });
+    new TestClient(h).post('/accounts/login', {
+      email: ADMIN_EMAIL,
+      password: ADMIN_PASSWORD,
+      ...(totp ? { totp } : {}),
+    });
 
   it('requires the code once active: missing → totpRequired', async () => {
     await enrol(new TestClient(h));

@@ -7,6 +7,9 @@ import { OutboxRepository } from '../accounts/outbox.js';
 import { AccountTokenRepository, VERIFY_TOKEN_TTL_MS } from '../auth/password-reset.js';
 import { newLocationFault, TwoFactor } from '../auth/two-factor.js';
 import { presentRecord } from '../objects/present.js';
+import { callerOf, levelOf, readableProperties, stripProperties } from '../objects/access.js';
+import type { StoredRecord } from '../objects/store.js';
+import type { ObjectDef } from '../../../src-shared/schema/types.js';
 import { requirePrincipal } from '../http/context.js';
 import { SESSION_COOKIE } from '../http/authenticate.js';
 import {
@@ -16,12 +19,7 @@ import {
   recordCredentialFailure,
   unlockAccount,
 } from '../auth/two-factor-lockout.js';
-import {
-  fingerprintOf,
-  requireSessionApp,
-  setFingerprintCookie,
-  startSession,
-} from '../auth/location-session.js';
+import { fingerprintOf, requireSessionApp, setFingerprintCookie, startSession } from '../auth/location-session.js';
 
 interface LoginBody {
   email: string;
@@ -136,7 +134,7 @@ export function accountSessionRoutes(svc: Service) {
       const def = accountDef(svc, request.ctx.org);
       const record = svc.store.get(request.ctx.org.id, def, principal.accountId);
       if (!record) throw fault('notFound', 'instance', { reason: 'The account no longer exists.' });
-      return presentRecord(def, record, 5);
+      return presentForCaller(svc, request, def, record);
     });
 
     app.get('/accounts/status', async (request) => {
@@ -146,7 +144,7 @@ export function accountSessionRoutes(svc: Service) {
       const record = svc.store.get(org.id, def, principal.accountId);
       return {
         object: 'result',
-        data: { loggedin: true, account: record ? presentRecord(def, record, 5) : null },
+        data: { loggedin: true, account: record ? presentForCaller(svc, request, def, record) : null },
       };
     });
   };
@@ -205,4 +203,15 @@ async function login(svc: Service, twoFactor: TwoFactor, request: FastifyRequest
   unlockAccount(svc, org, cred.account_id);
   startSession(svc, request, reply, app, cred.account_id, fingerprint);
   return presentRecord(def, { ...record, doc: { ...record.doc, locked: false } }, 5);
+}
+
+/**
+ * The caller's own account as the object routes would show it: their access level on it, and only
+ * the properties their scopes let them read (a token limited to `object.read.account.*.name` sees
+ * just the name).
+ */
+function presentForCaller(svc: Service, request: FastifyRequest, def: ObjectDef, record: StoredRecord) {
+  const caller = callerOf(svc, request);
+  const level = levelOf(svc, request.ctx.org, caller, def, record);
+  return stripProperties(presentRecord(def, record, level), readableProperties(caller, def, record._id));
 }

@@ -181,4 +181,22 @@ describe('schemas', () => {
     const red = (await admin.get(`/c_widgets?${listQuery({ where: { c_color: 'red' } })}`)).json();
     expect(red.data).toHaveLength(1);
   });
+
+  it('alters a definition: label and index flags of custom properties', async () => {
+    await admin.post('/schemas', { name: 'c_gadget', properties: [{ name: 'c_code', type: 'String' }] });
+    const before = await admin.get(`/c_gadgets?${listQuery({ where: { c_code: 'x' } })}`);
+    expect(before.json()).toMatchObject({ errCode: 'service.invalidArgument.query' });
+    const altered = await admin.patch('/schemas/c_gadget', {
+      label: 'Gadget',
+      properties: { c_code: { unique: true } },
+    });
+    expect(altered.json()).toMatchObject({ label: 'Gadget' });
+    await admin.post('/c_gadgets', { c_code: 'x' });
+    expect((await admin.get(`/c_gadgets?${listQuery({ where: { c_code: 'x' } })}`)).json().data).toHaveLength(1);
+    expect((await admin.post('/c_gadgets', { c_code: 'x' })).statusCode).toBe(409);
+    const builtin = await admin.patch('/schemas/account', { properties: { email: { indexed: false } } });
+    expect(builtin.statusCode).toBe(403);
+    expect((await admin.delete('/schemas/c_gadget')).json()).toEqual({ object: 'result', data: true });
+    expect((await admin.get('/c_gadgets')).json()).toMatchObject({ errCode: 'service.notFound.object' });
+  });
 });

@@ -73,6 +73,66 @@ export function schemaRoutes(svc: Service) {
       return presentSchema(def);
     });
 
+    /** Alter a definition: its label, and the label/indexed/unique flags of its custom properties. */
+    app.patch<{ Params: { name: string } }>(
+      '/schemas/:name',
+      {
+        schema: {
+          body: {
+            type: 'object',
+            additionalProperties: false,
+            properties: {
+              label: { type: 'string', minLength: 1, maxLength: 200 },
+              properties: {
+                type: 'object',
+                additionalProperties: {
+                  type: 'object',
+                  additionalProperties: false,
+                  properties: {
+                    label: { type: 'string', maxLength: 200 },
+                    indexed: { type: 'boolean' },
+                    unique: { type: 'boolean' },
+                  },
+                },
+              },
+            },
+          },
+        },
+      },
+      async (request) => {
+        requireAdmin(request);
+        const { org } = request.ctx;
+        const def = structuredClone(find(org, request.params.name));
+        const body = request.body as {
+          label?: string;
+          properties?: Record<string, { label?: string; indexed?: boolean; unique?: boolean }>;
+        };
+        if (body.label) def.label = body.label;
+        for (const [name, change] of Object.entries(body.properties ?? {})) {
+          const prop = def.properties.find((p) => p.name === name);
+          if (!prop)
+            throw fault('notFound', 'property', { path: name, reason: `${def.name} has no property ${name}.` });
+          if (!prop.custom)
+            throw fault('accessDenied', 'property', { path: name, reason: 'Built-in properties cannot be altered.' });
+          if ((change.indexed || change.unique) && (prop.type === 'Document' || prop.type === 'List')) {
+            throw fault('validation', 'definition', {
+              path: name,
+              reason: `${prop.type} properties cannot be indexed.`,
+            });
+          }
+          if (change.label !== undefined) prop.label = change.label;
+          if (change.indexed !== undefined) prop.indexed = change.indexed;
+          if (change.unique !== undefined) prop.unique = change.unique;
+          if (prop.unique) prop.indexed = true;
+        }
+        svc.db.transaction(() => {
+          svc.defs.save(org.id, def);
+          svc.store.ensureCollection(org.id, def); // builds indexes for newly indexed properties
+        })();
+        return presentSchema(def);
+      },
+    );
+
     app.delete<{ Params: { name: string } }>('/schemas/:name', async (request) => {
       requireAdmin(request);
       const { org } = request.ctx;

@@ -125,7 +125,12 @@ describe('POST /accounts/:id/tokens', () => {
 
   it('refuses unknown and disabled apps, and unknown accounts', async () => {
     expect((await create({ app: 'NoSuchKey', scope: [] })).json()).toMatchObject({ errCode: 'service.notFound.app' });
-    const { app: spare } = await h.svc.apps.create(app.orgId, 'signing', { label: 'spare', enabled: false }, h.svc.nowIso());
+    const { app: spare } = await h.svc.apps.create(
+      app.orgId,
+      'signing',
+      { label: 'spare', enabled: false },
+      h.svc.nowIso(),
+    );
     expect((await create({ app: spare.key, scope: [] })).json()).toMatchObject({ errCode: 'service.accessDenied.app' });
     expect((await create({ app: app.key, scope: [] }, 'f'.repeat(24))).json()).toMatchObject({
       errCode: 'service.notFound.instance',
@@ -165,7 +170,10 @@ describe('POST /accounts/:id/tokens', () => {
     await mint(admin, bobId, { app: app.key, scope: [], permanent: true });
     expect((await create({ app: app.key, scope: [], permanent: true }, bobId)).statusCode).toBe(200);
     expect((await create({ app: app.key, scope: [], permanent: true }, bobId)).statusCode).toBe(403);
-    expect((await admin.delete(`/accounts/${bobId}/tokens?app=${app.key}`)).json()).toEqual({ object: 'result', data: 2 });
+    expect((await admin.delete(`/accounts/${bobId}/tokens?app=${app.key}`)).json()).toEqual({
+      object: 'result',
+      data: 2,
+    });
     expect((await create({ app: app.key, scope: [], permanent: true }, bobId)).statusCode).toBe(200);
   });
 
@@ -213,9 +221,15 @@ describe('listing and revoking', () => {
       errCode: 'service.notFound.instance',
     });
     expect((await list()).json().data).toHaveLength(1);
-    expect((await admin.delete(`/accounts/${aliceId}/tokens?app=${app.key}`)).json()).toEqual({ object: 'result', data: 1 });
+    expect((await admin.delete(`/accounts/${aliceId}/tokens?app=${app.key}`)).json()).toEqual({
+      object: 'result',
+      data: 1,
+    });
     expect((await list()).json().data).toHaveLength(0);
-    expect((await admin.get(`/accounts/${aliceId}/tokens`)).json()).toMatchObject({ code: 'kInvalidArgument', path: 'app' });
+    expect((await admin.get(`/accounts/${aliceId}/tokens`)).json()).toMatchObject({
+      code: 'kInvalidArgument',
+      path: 'app',
+    });
   });
 
   it('lets an account list and revoke its own tokens (as me), but not mint or touch others', async () => {

@@ -62,8 +62,8 @@ export function DemoDataScreen({ orgClient, route, navigate }: DemoDataScreenPro
             Demo data
           </h1>
           <p className="screen__subtitle">
-            Seed accounts with realistic names, emails, enrollments and study groups (
-            <code>POST /{orgClient.org}/v2/demo-data/jobs</code>).
+            Seed accounts with realistic names, emails, enrollments and study groups:{' '}
+            <code>POST /{orgClient.org}/v2/demo-data/jobs</code>
           </p>
         </div>
       </div>
@@ -98,7 +98,9 @@ export function DemoDataScreen({ orgClient, route, navigate }: DemoDataScreenPro
             />
           </label>
         </div>
-        {!countValid && <p className="field__error">Enter a whole number from 1 to {MAX_ACCOUNTS.toLocaleString('en')}.</p>}
+        {!countValid && (
+          <p className="field__error">Enter a whole number from 1 to {MAX_ACCOUNTS.toLocaleString('en')}.</p>
+        )}
         <div className="form__actions">
           <button
             type="submit"
@@ -129,7 +131,15 @@ export function DemoDataScreen({ orgClient, route, navigate }: DemoDataScreenPro
             type="button"
             className="button button--link"
             onClick={() =>
-              navigate({ screen: 'browse', collection: 'accounts', paths: [], limit: 100, skip: 0, view: 'table', org: route.org })
+              navigate({
+                screen: 'browse',
+                collection: 'accounts',
+                paths: [],
+                limit: 100,
+                skip: 0,
+                view: 'table',
+                org: route.org,
+              })
             }
           >
             Browse the accounts

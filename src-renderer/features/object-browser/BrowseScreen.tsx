@@ -76,7 +76,13 @@ export function BrowseScreen({ orgClient, route, navigate }: BrowseScreenProps) 
         />
       )}
       {schema && schemas.data && (
-        <CollectionView orgClient={orgClient} route={route} navigate={navigate} schema={schema} schemas={schemas.data} />
+        <CollectionView
+          orgClient={orgClient}
+          route={route}
+          navigate={navigate}
+          schema={schema}
+          schemas={schemas.data}
+        />
       )}
     </section>
   );
@@ -94,8 +100,7 @@ function CollectionView({
   const plan = applied.ok ? planPage(applied.base, route.cursor) : null;
   const url = plan ? requestUrl(window.location.origin, orgClient.org, schema.collection, plan.request) : null;
 
-  const run = (draft: QueryDraft) =>
-    navigate({ ...route, ...draft, skip: 0, cursor: undefined, record: undefined });
+  const run = (draft: QueryDraft) => navigate({ ...route, ...draft, skip: 0, cursor: undefined, record: undefined });
 
   // Remount the panel when the applied query changes (Run, history, back/forward), so its draft
   // starts from what the URL says; edits in between stay local until Run.
@@ -148,7 +153,8 @@ type Applied = { ok: true; base: BaseQuery } | { ok: false; problem: TextProblem
 function appliedQuery(route: BrowseRoute, def: ReturnType<typeof schemaDef>): Applied {
   const where = checkWhereText(route.where ?? '', def);
   if (!where.ok) return { ok: false, problem: where.problem };
-  const sortText = route.sort && !route.sort.trim().startsWith('{') ? JSON.stringify({ [route.sort.trim()]: 1 }) : route.sort;
+  const sortText =
+    route.sort && !route.sort.trim().startsWith('{') ? JSON.stringify({ [route.sort.trim()]: 1 }) : route.sort;
   const sort = checkSortText(sortText ?? '', def);
   if (!sort.ok) return { ok: false, problem: sort.problem };
   return {

@@ -44,7 +44,8 @@ export function ResultsSection({ orgClient, route, navigate, schema, schemas, ba
   const pager = settled ? pagerFor(plan, base, route.cursor, rows, page.data.hasMore) : null;
   const go = (patch: Partial<BrowseRoute>) => navigate({ ...route, ...patch });
   const closeDrawer = useCallback(() => navigate({ ...route, record: undefined }), [navigate, route]);
-  const refresh = () => queryClient.invalidateQueries({ queryKey: queryKeys.collection(orgClient.org, schema.collection) });
+  const refresh = () =>
+    queryClient.invalidateQueries({ queryKey: queryKeys.collection(orgClient.org, schema.collection) });
 
   const rangeText = !settled
     ? '\u00a0'
@@ -52,7 +53,7 @@ export function ResultsSection({ orgClient, route, navigate, schema, schemas, ba
       ? 'No rows'
       : plan.mode === 'skip'
         ? `Rows ${base.skip + 1}–${base.skip + rows.length}`
-        : `${rows.length} rows · keyset paging by _id${route.cursor ? ` ${route.cursor.dir} …${route.cursor.id.slice(-6)}` : ''}`;
+        : `${rows.length} ${rows.length === 1 ? 'row' : 'rows'} · keyset paging by _id${route.cursor ? ` ${route.cursor.dir} …${route.cursor.id.slice(-6)}` : ''}`;
 
   return (
     <section className="results" aria-label="Results">

@@ -77,7 +77,12 @@ function Group({ node, ...props }: NodeProps & { node: GroupNode }) {
         ),
       )}
       <div className="qb-group__actions">
-        <button type="button" className="button button--ghost button--small" data-testid="qb-add-condition" onClick={addCondition}>
+        <button
+          type="button"
+          className="button button--ghost button--small"
+          data-testid="qb-add-condition"
+          onClick={addCondition}
+        >
           + Condition
         </button>
         <button

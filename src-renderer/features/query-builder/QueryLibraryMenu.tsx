@@ -111,7 +111,7 @@ export function QueryLibraryMenu({ library, updateLibrary, org, collection, curr
               <button
                 type="button"
                 className="icon-button icon-button--small"
-                aria-label={`Delete saved query ${entry.name ?? ''}`}
+                aria-label={`Remove saved query ${entry.name ?? ''}`}
                 onClick={() => updateLibrary((lib) => removeNamed(lib, entry))}
               >
                 ×

@@ -143,7 +143,9 @@ export function QueryPanel({ def, org, initial, requestUrl, appKey, onRun }: Que
         <label className="inline-select">
           limit
           <input
-            className={limitValid ? 'input input--mono input--narrow' : 'input input--mono input--narrow input--invalid'}
+            className={
+              limitValid ? 'input input--mono input--narrow' : 'input input--mono input--narrow input--invalid'
+            }
             data-testid="qb-limit"
             inputMode="numeric"
             aria-invalid={!limitValid || undefined}

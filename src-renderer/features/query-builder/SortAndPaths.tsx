@@ -109,9 +109,7 @@ export function PathsPicker({
               data-testid="qb-path-option"
               value={path}
               checked={paths.includes(path)}
-              onChange={(e) =>
-                onChange(e.target.checked ? [...paths, path] : paths.filter((p) => p !== path))
-              }
+              onChange={(e) => onChange(e.target.checked ? [...paths, path] : paths.filter((p) => p !== path))}
             />
             <code>{path}</code>
           </label>

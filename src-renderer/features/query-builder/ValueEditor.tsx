@@ -62,7 +62,9 @@ export function ScalarInput({ type, value, onChange, label, testId }: ScalarProp
       );
     case 'Number':
     case 'Integer':
-      return <NumberInput value={value} onChange={onChange} label={label} integer={type === 'Integer'} testId={testId} />;
+      return (
+        <NumberInput value={value} onChange={onChange} label={label} integer={type === 'Integer'} testId={testId} />
+      );
     case 'Date':
       return <DateInput value={value} onChange={onChange} label={label} testId={testId} />;
     case 'ObjectId':
@@ -217,7 +219,9 @@ function ListEditor({
         type="button"
         className="button button--ghost button--small"
         data-testid="qb-list-add"
-        onClick={() => onChange([...items, type === 'Boolean' ? true : type === 'Number' || type === 'Integer' ? 0 : ''])}
+        onClick={() =>
+          onChange([...items, type === 'Boolean' ? true : type === 'Number' || type === 'Integer' ? 0 : ''])
+        }
       >
         + value
       </button>

@@ -80,7 +80,10 @@ describe('fromWhere', () => {
       group('$and', [condition('x', '$eq', 1), condition('x', '$eq', 2)]),
       group('$and', [
         group('$or', [condition('a', '$eq', 1), condition('b', '$eq', 2)]),
-        group('$or', [condition('c', '$eq', 3), group('$and', [condition('d', '$ne', null), condition('e', '$eq', 1)])]),
+        group('$or', [
+          condition('c', '$eq', 3),
+          group('$and', [condition('d', '$ne', null), condition('e', '$eq', 1)]),
+        ]),
       ]),
       group('$and', [condition('c_enrollments', '$elemMatch', { c_study: 'x' }), condition('roles', '$all', ['a'])]),
     ];

@@ -168,11 +168,7 @@ function isOperatorObject(value: unknown): value is Record<string, JsonValue> {
 // ---------------------------------------------------------------- edits (immutable)
 
 /** Replaces the node with `id` (anywhere in the tree) by `update(node)`; `null` removes it. */
-export function updateNode(
-  root: GroupNode,
-  id: string,
-  update: (node: BuilderNode) => BuilderNode | null,
-): GroupNode {
+export function updateNode(root: GroupNode, id: string, update: (node: BuilderNode) => BuilderNode | null): GroupNode {
   const visit = (node: GroupNode): GroupNode => ({
     ...node,
     children: node.children.flatMap((child) => {

@@ -100,7 +100,12 @@ export function parseQueryLibrary(text: string): QueryLibrary {
     throw new Error('The file is not a query library exported by this console (version 1).');
   }
   const read = (list: unknown): SavedQuery[] =>
-    Array.isArray(list) ? list.map(readEntry).filter((e): e is SavedQuery => e !== null).slice(0, MAX_ENTRIES) : [];
+    Array.isArray(list)
+      ? list
+          .map(readEntry)
+          .filter((e): e is SavedQuery => e !== null)
+          .slice(0, MAX_ENTRIES)
+      : [];
   return { version: 1, history: read(value.history), saved: read(value.saved).filter((e) => e.name !== undefined) };
 }
 

@@ -30,7 +30,10 @@ function scalarDefault(type: string): JsonValue {
 }
 
 /** A fresh operand for `op` on `field`. */
-export function defaultValue(field: Pick<QueryablePath, 'type' | 'container'> | undefined, op: FieldOperator): JsonValue {
+export function defaultValue(
+  field: Pick<QueryablePath, 'type' | 'container'> | undefined,
+  op: FieldOperator,
+): JsonValue {
   const type = field?.type ?? 'String';
   if (op === '$exists') return true;
   if (op === '$size') return 0;

@@ -22,10 +22,7 @@ interface RecordEditorProps {
 /** Create or edit a record with a form generated from its definition; faults land on their fields. */
 export function RecordEditor({ orgClient, schema, mode, onClose, onSaved }: RecordEditorProps) {
   const fields = useMemo(() => formFields(schema.properties, schema.collection), [schema]);
-  const initial = useMemo(
-    () => (mode.kind === 'edit' ? initialValues(fields, mode.record) : null),
-    [fields, mode],
-  );
+  const initial = useMemo(() => (mode.kind === 'edit' ? initialValues(fields, mode.record) : null), [fields, mode]);
   const [values, setValues] = useState<FormValues>(() => initial ?? initialValues(fields, null));
   const [localErrors, setLocalErrors] = useState<Record<string, string>>({});
   const firstInput = useRef<HTMLFormElement>(null);

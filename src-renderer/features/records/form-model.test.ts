@@ -67,7 +67,10 @@ describe('buildBody', () => {
     const record = { _id: 'x', email: 'a@b.c', name: { first: 'Ann' }, c_score: 3 };
     const initial = initialValues(fields, record);
     const values = { ...initial, 'name.first': 'Anna', c_score: '' };
-    expect(buildBody(fields, values, initial)).toEqual({ errors: {}, body: { name: { first: 'Anna' }, c_score: null } });
+    expect(buildBody(fields, values, initial)).toEqual({
+      errors: {},
+      body: { name: { first: 'Anna' }, c_score: null },
+    });
   });
 
   it('reports values it cannot convert', () => {
@@ -92,7 +95,8 @@ describe('faultsByField', () => {
     const { byField, rest } = faultsByField(fault, fields);
     expect(byField).toEqual({ 'name.first': 'Must be a string.', c_tags: 'Too long.' });
     expect(rest.map((f) => f.path)).toEqual(['foo']);
-    expect(faultsByField(makeFault('validation', 'password', { path: 'password', reason: 'Short.' }), fields).byField)
-      .toEqual({ password: 'Short.' });
+    expect(
+      faultsByField(makeFault('validation', 'password', { path: 'password', reason: 'Short.' }), fields).byField,
+    ).toEqual({ password: 'Short.' });
   });
 });

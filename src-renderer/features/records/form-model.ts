@@ -5,7 +5,8 @@
 import type { FaultBody } from '../../../src-shared/faults';
 import type { PropertyDef } from '../../../src-shared/schema/types';
 
-export type FieldKind = 'text' | 'enum' | 'number' | 'integer' | 'boolean' | 'date' | 'id' | 'reference' | 'lines' | 'json';
+export type FieldKind =
+  'text' | 'enum' | 'number' | 'integer' | 'boolean' | 'date' | 'id' | 'reference' | 'lines' | 'json';
 
 export interface FormField {
   /** Dotted path, e.g. `name.first`; also the key of its value and of its faults. */
@@ -72,7 +73,9 @@ function extra(prop: PropertyDef): Partial<FormField> {
 }
 
 function at(record: Record<string, unknown>, path: string): unknown {
-  return path.split('.').reduce<unknown>((v, k) => (v && typeof v === 'object' ? (v as Record<string, unknown>)[k] : undefined), record);
+  return path
+    .split('.')
+    .reduce<unknown>((v, k) => (v && typeof v === 'object' ? (v as Record<string, unknown>)[k] : undefined), record);
 }
 
 /** The form's text for a stored record (or empty for a new one). */
@@ -95,7 +98,9 @@ function toText(field: FormField, value: unknown): string | boolean | null {
     case 'json':
       return JSON.stringify(value, null, 2);
     case 'reference':
-      return typeof value === 'object' && value !== null ? String((value as { _id?: unknown })._id ?? '') : String(value);
+      return typeof value === 'object' && value !== null
+        ? String((value as { _id?: unknown })._id ?? '')
+        : String(value);
     default:
       return String(value);
   }
@@ -150,7 +155,10 @@ function fromText(field: FormField, text: string | boolean): { value: unknown } 
       return Number.isNaN(date.getTime()) ? { error: 'Enter a date and time.' } : { value: date.toISOString() };
     }
     case 'lines': {
-      const items = text.split('\n').map((s) => s.trim()).filter((s) => s !== '');
+      const items = text
+        .split('\n')
+        .map((s) => s.trim())
+        .filter((s) => s !== '');
       if (field.elementType === 'Number' || field.elementType === 'Integer') {
         const numbers = items.map(Number);
         return numbers.some((n) => !Number.isFinite(n)) ? { error: 'One number per line.' } : { value: numbers };
@@ -183,7 +191,10 @@ function setAt(target: Record<string, unknown>, path: string, value: unknown): v
  * Splits a fault into messages per form field (by the fault paths the service names) and the
  * rest, which the form shows above the fields.
  */
-export function faultsByField(fault: FaultBody, fields: FormField[]): { byField: Record<string, string>; rest: FaultBody[] } {
+export function faultsByField(
+  fault: FaultBody,
+  fields: FormField[],
+): { byField: Record<string, string>; rest: FaultBody[] } {
   const byField: Record<string, string> = {};
   const rest: FaultBody[] = [];
   const leaves = fault.faults && fault.faults.length > 0 ? fault.faults : [fault];
@@ -199,8 +210,6 @@ function fieldFor(path: string, fields: FormField[]): FormField | undefined {
   const normalized = path.replace(/\[\d+\]/g, '');
   return (
     fields.find((f) => f.path === normalized) ??
-    fields
-      .filter((f) => normalized.startsWith(`${f.path}.`))
-      .sort((a, b) => b.path.length - a.path.length)[0]
+    fields.filter((f) => normalized.startsWith(`${f.path}.`)).sort((a, b) => b.path.length - a.path.length)[0]
   );
 }

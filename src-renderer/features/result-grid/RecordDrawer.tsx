@@ -38,10 +38,18 @@ export function RecordDrawer({ orgClient, schema, schemas, id, org, onClose, act
   }, [onClose]);
 
   const data = record.data;
-  const plain = data ? Object.fromEntries(Object.entries(data).filter(([k]) => !listProps.some((p) => p.name === k))) : null;
+  const plain = data
+    ? Object.fromEntries(Object.entries(data).filter(([k]) => !listProps.some((p) => p.name === k)))
+    : null;
 
   return (
-    <aside className="drawer" role="dialog" aria-modal="false" aria-label={`${schema.name} ${id}`} data-testid="record-drawer">
+    <aside
+      className="drawer"
+      role="dialog"
+      aria-modal="false"
+      aria-label={`${schema.name} ${id}`}
+      data-testid="record-drawer"
+    >
       <header className="drawer__header">
         <div>
           <p className="drawer__kind">{schema.label}</p>

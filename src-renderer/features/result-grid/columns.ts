@@ -61,14 +61,16 @@ export function columnsForProjection(columns: readonly Column[], paths: readonly
   if (paths.length === 0) return [...columns];
   return columns.filter(
     (c) =>
-      c.path === '_id' ||
-      paths.some((p) => c.path === p || c.path.startsWith(`${p}.`) || p.startsWith(`${c.path}.`)),
+      c.path === '_id' || paths.some((p) => c.path === p || c.path.startsWith(`${p}.`) || p.startsWith(`${c.path}.`)),
   );
 }
 
-/** The visible columns, in definition order. */
+/** The visible columns: `_id`, then own properties in definition order, then system properties. */
 export function visibleColumns(available: readonly Column[], chosen: readonly string[] | undefined): Column[] {
-  const wanted = new Set(chosen ?? defaultColumnPaths(available));
-  const shown = available.filter((c) => wanted.has(c.path));
-  return shown.length > 0 ? shown : available.slice(0, 1);
+  const wanted = chosen ?? defaultColumnPaths(available);
+  const shown = available.filter((c) => wanted.includes(c.path));
+  if (shown.length === 0) return available.slice(0, 1);
+  // Identity first, own properties next, the service's bookkeeping (created, updater…) last.
+  const rank = (c: Column) => (c.path === '_id' ? 0 : SYSTEM.has(c.path) ? 2 : 1);
+  return shown.sort((a, b) => rank(a) - rank(b));
 }

@@ -13,8 +13,7 @@ function fakeService(): { fetch: PageFetcher; requests: ListRequest[] } {
     fetch: async (request) => {
       requests.push(request);
       let rows = [...records];
-      const idCond = (request.where?.$and as Record<string, { $lt?: string; $gt?: string }>[] | undefined)?.[1]
-        ?._id;
+      const idCond = (request.where?.$and as Record<string, { $lt?: string; $gt?: string }>[] | undefined)?.[1]?._id;
       if (idCond?.$lt) rows = rows.filter((r) => r._id < (idCond.$lt as string));
       if (idCond?.$gt) rows = rows.filter((r) => r._id > (idCond.$gt as string));
       const sort = request.sort ?? { _id: -1 };

@@ -88,7 +88,15 @@ export function SchemasScreen({ orgClient, route, navigate }: SchemasScreenProps
             orgClient={orgClient}
             schema={selected}
             onBrowse={() =>
-              navigate({ screen: 'browse', collection: selected.collection, paths: [], limit: 100, skip: 0, view: 'table', org: route.org })
+              navigate({
+                screen: 'browse',
+                collection: selected.collection,
+                paths: [],
+                limit: 100,
+                skip: 0,
+                view: 'table',
+                org: route.org,
+              })
             }
             onDeleted={() => navigate({ screen: 'schemas', org: route.org })}
           />
@@ -255,11 +263,19 @@ function PropertyFields({
         indexed
       </label>
       <label className="check">
-        <input type="checkbox" checked={draft.unique} onChange={(e) => onChange({ ...draft, unique: e.target.checked })} />
+        <input
+          type="checkbox"
+          checked={draft.unique}
+          onChange={(e) => onChange({ ...draft, unique: e.target.checked })}
+        />
         unique
       </label>
       <label className="check">
-        <input type="checkbox" checked={draft.array} onChange={(e) => onChange({ ...draft, array: e.target.checked })} />
+        <input
+          type="checkbox"
+          checked={draft.array}
+          onChange={(e) => onChange({ ...draft, array: e.target.checked })}
+        />
         array
       </label>
       {problem && <span className="qb-inline-error">{problem}</span>}
@@ -309,7 +325,11 @@ function NewObjectForm({ orgClient, onCreated }: { orgClient: OrgClient; onCreat
   const problems = [nameProblem(suffix), ...properties.map((p) => nameProblem(p.suffix))].filter(Boolean);
   const create = useMutation({
     mutationFn: () =>
-      createSchema(orgClient, { name: `c_${suffix}`, label: label.trim() || `c_${suffix}`, properties: properties.map(toRequest) }),
+      createSchema(orgClient, {
+        name: `c_${suffix}`,
+        label: label.trim() || `c_${suffix}`,
+        properties: properties.map(toRequest),
+      }),
     onSuccess: async (schema) => {
       await queryClient.invalidateQueries({ queryKey: queryKeys.schemas(orgClient.org) });
       onCreated(schema);

@@ -1,0 +1,115 @@
+import { expect, type Download, type Page } from '@playwright/test';
+
+/** Page object of the object browser: collection picker, query builder, result grid, drawer, export. */
+export class ObjectBrowserPage {
+  constructor(readonly page: Page) {}
+
+  async open(): Promise<void> {
+    await this.page.getByTestId('nav-browse').click();
+    await expect(this.page.getByTestId('collection-picker')).toBeVisible();
+  }
+
+  async pickCollection(collection: string): Promise<void> {
+    await this.page.getByTestId('collection-picker').selectOption(collection);
+    await expect(this.page.getByTestId('qb-run')).toBeVisible();
+  }
+
+  /** Adds a condition to the root group and fills it in. */
+  async addCondition(property: string, operator: string, value?: string): Promise<void> {
+    const conditions = this.page.getByTestId('qb-condition');
+    const before = await conditions.count();
+    await this.page.getByTestId('qb-add-condition').first().click();
+    const row = conditions.nth(before);
+    await row.getByTestId('qb-property').selectOption(property);
+    await row.getByTestId('qb-operator').selectOption(operator);
+    if (value !== undefined) await row.getByTestId('qb-value').fill(value);
+  }
+
+  async addSort(path: string, dir: 1 | -1): Promise<void> {
+    await this.page.getByTestId('qb-sort-add').click();
+    const key = this.page.getByTestId('qb-sort-key').last();
+    await key.getByTestId('qb-sort-path').selectOption(path);
+    await key.getByTestId('qb-sort-dir').selectOption(String(dir));
+  }
+
+  async setLimit(limit: number): Promise<void> {
+    await this.page.getByTestId('qb-limit').fill(String(limit));
+  }
+
+  json() {
+    return this.page.getByTestId('qb-json');
+  }
+
+  jsonError() {
+    return this.page.getByTestId('qb-json-error');
+  }
+
+  async typeJson(text: string): Promise<void> {
+    await this.json().fill(text);
+  }
+
+  /** Runs with the keyboard shortcut and waits for the page to settle. */
+  async runWithShortcut(): Promise<void> {
+    await this.json().focus();
+    await this.page.keyboard.press('Control+Enter');
+    await this.waitForRows();
+  }
+
+  async run(): Promise<void> {
+    await this.page.getByTestId('qb-run').click();
+    await this.waitForRows();
+  }
+
+  async waitForRows(): Promise<void> {
+    await expect(this.page.getByTestId('result-range')).not.toHaveText(/^\s*$/);
+    await expect(this.page.getByTestId('result-grid').or(this.page.getByTestId('result-empty'))).toBeVisible();
+    await expect(this.page.locator('[data-testid="result-grid"][aria-busy="true"]')).toHaveCount(0);
+  }
+
+  requestUrl() {
+    return this.page.getByTestId('qb-request-url');
+  }
+
+  /** `_id`s of the rows in the grid, top to bottom (all rows must be in view). */
+  async shownIds(): Promise<string[]> {
+    return this.page.getByTestId('result-row').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-id') ?? ''));
+  }
+
+  /** The service's answer for the URL the browser shows, fetched as the signed-in console. */
+  async apiIdsForShownRequest(): Promise<string[]> {
+    const url = (await this.requestUrl().textContent()) ?? '';
+    return this.page.evaluate(async (requestUrl) => {
+      const info = await (await fetch('/_service/info')).json();
+      const key = info.data.orgs[0].consoleAppKey as string;
+      const res = await fetch(requestUrl, { headers: { 'Service-Client-Key': key } });
+      const body = (await res.json()) as { data: { _id: string }[] };
+      return body.data.map((r) => r._id);
+    }, url);
+  }
+
+  async next(): Promise<void> {
+    await this.page.getByTestId('result-next').click();
+    await this.waitForRows();
+  }
+
+  async previous(): Promise<void> {
+    await this.page.getByTestId('result-prev').click();
+    await this.waitForRows();
+  }
+
+  async openRow(index: number): Promise<void> {
+    await this.page.getByTestId('result-row').nth(index).click();
+    await expect(this.page.getByTestId('record-drawer')).toBeVisible();
+  }
+
+  async export(format: 'csv' | 'ndjson'): Promise<Download> {
+    await this.page.getByTestId('export-format').selectOption(format);
+    const download = this.page.waitForEvent('download');
+    await this.page.getByTestId('export-button').click();
+    return download;
+  }
+
+  async screenshot(name: string): Promise<void> {
+    await this.page.screenshot({ path: `e2e/artifacts/${name}.png`, fullPage: false });
+  }
+}
