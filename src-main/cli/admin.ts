@@ -9,13 +9,16 @@ import { CliError } from './args.js';
 import { openOrg } from './open-org.js';
 import { progressReporter } from './progress.js';
 import { runAccountCommand, runAppCommand, runOrgCommand } from './admin-commands.js';
+import { backupCommand, restoreCommand } from './backup.js';
 
 const USAGE = `usage: npm run admin -- <command> --data-dir DIR --org ORG [options]
   import  --collection NAME --file F.ndjson
   export  --collection NAME [--where JSON] [--sort JSON|name] [--skip N] [--paths a,b] [--format ndjson|csv] [--out FILE]
   app create --label L [--signing] [--principal-override] [--expose] | app list | app rotate-secret --key K | app regenerate-rsa --key K
   account create --email E --password P [--role R]
-  org set KEY VALUE`;
+  org set KEY VALUE
+  backup  --out FILE [--force]           online, while the service runs (the master key is not included)
+  restore --from FILE [--force]          only while no service runs on the data dir`;
 
 /** Options every admin command shares; the rest of argv goes to the sub-command. */
 function common(argv: string[]) {
@@ -44,6 +47,9 @@ export async function adminCommand(argv: string[]): Promise<void> {
     console.log(USAGE);
     return;
   }
+  // Whole-database commands: they must not open (and so create or migrate) the data dir first.
+  if (command === 'backup') return backupCommand(args);
+  if (command === 'restore') return restoreCommand(args);
   const { dataDir, org: orgCode, rest } = common(args);
   const { svc, org } = openOrg(dataDir, orgCode);
   try {

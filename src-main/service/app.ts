@@ -1,7 +1,8 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import fastifyCookie from '@fastify/cookie';
 import type { Service } from './service.js';
-import { installFaultHandling } from './http/faults-plugin.js';
+import { installFaultHandling, sendFault } from './http/faults-plugin.js';
+import { clientErrorHandler, frameworkFault, installStrictJsonParser } from './http/raw-input.js';
 import { consoleStatic } from './http/console-static.js';
 import { orgScope } from './http/org-scope.js';
 import { serviceInfoRoutes } from './routes/service-info.js';
@@ -18,6 +19,12 @@ import { demoDataRoutes } from './routes/demo-data.js';
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 /** URLs (query strings included) above this are refused. */
 export const MAX_URL_LENGTH = 64 * 1024;
+/**
+ * Node's HTTP parser refuses a request line plus headers above this (default 16 KB, which made
+ * MAX_URL_LENGTH unreachable over real HTTP). Room for a maximal URL and ordinary headers; beyond
+ * it `clientErrorHandler` answers kRequestTooLarge.
+ */
+export const MAX_HEADER_BYTES = MAX_URL_LENGTH + 16 * 1024;
 
 export interface AppOptions {
   /** Folder of the built console, served at /console/. */
@@ -38,13 +45,21 @@ export async function buildApp(svc: Service, opts: AppOptions = {}): Promise<Fas
         }
       : false,
     bodyLimit: BODY_LIMIT_BYTES,
+    http: { maxHeaderSize: MAX_HEADER_BYTES },
+    clientErrorHandler,
+    // Router errors (bad percent-encoding, an over-long path parameter) answer faults too.
+    frameworkErrors: (error, _request, reply) => sendFault(reply, frameworkFault(error)),
     trustProxy: false,
     routerOptions: { ignoreDuplicateSlashes: true, maxParamLength: 200 },
+    // Fastify's default (removeAdditional: true) silently strips keys a schema declares
+    // `additionalProperties: false` for; a body with unknown keys is refused instead (issue #8).
+    ajv: { customOptions: { removeAdditional: false } },
     // Unknown or hostile JSON keys such as __proto__ are refused by the parser.
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
   });
   installFaultHandling(app, svc.clock);
+  installStrictJsonParser(app);
   app.addHook('onRequest', async (request) => {
     if (request.url.length > MAX_URL_LENGTH) {
       throw Object.assign(new Error('URI too long'), { statusCode: 414, code: 'FST_ERR_REQUEST_URI_TOO_LONG' });

@@ -8,7 +8,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { isSafeExternalUrl } from '../../src-shared/ipc.js';
-import { isAllowedNavigation, secureWindowOptions } from './security.js';
+import { installShellGuards, isAllowedNavigation, secureWindowOptions } from './security.js';
 import { electronNativeBinding } from './native-binding.js';
 import { desktopMasterKey } from './master-key.js';
 import type { ServiceWorkerMessage } from '../service/worker.js';
@@ -60,17 +60,25 @@ function registerIpc(): void {
 }
 
 function harden(): void {
-  session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
-  app.on('web-contents-created', (_event, contents) => {
-    contents.setWindowOpenHandler(({ url }) => {
-      if (isSafeExternalUrl(url) && !isAllowedNavigation(url, serviceOrigin)) void shell.openExternal(url);
-      return { action: 'deny' };
-    });
-    contents.on('will-navigate', (event, url) => {
-      if (!isAllowedNavigation(url, serviceOrigin)) event.preventDefault();
-    });
-    contents.on('will-attach-webview', (event) => event.preventDefault());
-  });
+  installShellGuards(
+    {
+      setPermissionRequestHandler: (handler) =>
+        session.defaultSession.setPermissionRequestHandler((_wc, permission, callback) =>
+          handler(permission, callback),
+        ),
+      onWebContentsCreated: (listener) =>
+        app.on('web-contents-created', (_event, contents) =>
+          listener({
+            setWindowOpenHandler: (handler) => contents.setWindowOpenHandler(handler),
+            onWillNavigate: (handler) => contents.on('will-navigate', (event, url) => handler(event, url)),
+            onWillAttachWebview: (handler) => contents.on('will-attach-webview', (event) => handler(event)),
+          }),
+        ),
+      // Reached only through installShellGuards, after isSafeExternalUrl.
+      openExternal: (url) => shell.openExternal(url),
+    },
+    () => serviceOrigin,
+  );
 }
 
 async function main(): Promise<void> {

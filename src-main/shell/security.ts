@@ -1,4 +1,5 @@
 import type { BrowserWindowConstructorOptions } from 'electron';
+import { isSafeExternalUrl } from '../../src-shared/ipc.js';
 
 /**
  * The window's settings, in one place so a test can check them without starting Electron:
@@ -35,4 +36,37 @@ export function isAllowedNavigation(url: string, serviceOrigin: string): boolean
   } catch {
     return false;
   }
+}
+
+/** What the guards need of a web contents; main.ts adapts Electron's WebContents to it. */
+export interface GuardedContents {
+  setWindowOpenHandler(handler: (details: { url: string }) => { action: 'deny' }): void;
+  onWillNavigate(listener: (event: { preventDefault(): void }, url: string) => void): void;
+  onWillAttachWebview(listener: (event: { preventDefault(): void }) => void): void;
+}
+
+/** What the guards need of Electron; injected so a test can drive them without Electron. */
+export interface ShellGuardDeps {
+  setPermissionRequestHandler(handler: (permission: string, callback: (granted: boolean) => void) => void): void;
+  onWebContentsCreated(listener: (contents: GuardedContents) => void): void;
+  openExternal(url: string): Promise<void>;
+}
+
+/**
+ * Trust boundary: what the page may make the shell do. Every permission request is denied; no
+ * window is ever opened (a safe http(s) link outside the console goes to the OS browser instead);
+ * navigation leaves the service origin never; webviews are never attached.
+ */
+export function installShellGuards(deps: ShellGuardDeps, serviceOrigin: () => string): void {
+  deps.setPermissionRequestHandler((_permission, callback) => callback(false));
+  deps.onWebContentsCreated((contents) => {
+    contents.setWindowOpenHandler(({ url }) => {
+      if (isSafeExternalUrl(url) && !isAllowedNavigation(url, serviceOrigin())) void deps.openExternal(url);
+      return { action: 'deny' };
+    });
+    contents.onWillNavigate((event, url) => {
+      if (!isAllowedNavigation(url, serviceOrigin())) event.preventDefault();
+    });
+    contents.onWillAttachWebview((event) => event.preventDefault());
+  });
 }

@@ -10,6 +10,13 @@ import { AccountsScreen } from '../features/accounts/AccountsScreen';
 import { DemoDataScreen } from '../features/demo-data/DemoDataScreen';
 import { BrowseScreen } from '../features/object-browser/BrowseScreen';
 import { SchemasScreen } from '../features/schemas/SchemasScreen';
+import { AppsScreen } from '../features/apps/AppsScreen';
+import { TokenLabScreen } from '../features/tokens/TokenLabScreen';
+import { OutboxScreen } from '../features/outbox/OutboxScreen';
+import { AccountsAdminScreen } from '../features/accounts-admin/AccountsAdminScreen';
+import { RolesScreen } from '../features/roles/RolesScreen';
+import { ScopeTesterScreen } from '../features/scope-tester/ScopeTesterScreen';
+import { SignedRequestsScreen } from '../features/signed-requests/SignedRequestsScreen';
 import { LoginScreen } from '../features/login/LoginScreen';
 import type { Route } from '../routing/route';
 import { BootFailure, BootSplash } from './BootScreens';
@@ -86,5 +93,19 @@ function Screen({
       return <SchemasScreen orgClient={orgClient} route={route} navigate={navigate} />;
     case 'demo-data':
       return <DemoDataScreen orgClient={orgClient} route={route} navigate={navigate} />;
+    case 'apps':
+      return <AppsScreen orgClient={orgClient} route={route} navigate={navigate} />;
+    case 'tokens':
+      return <TokenLabScreen orgClient={orgClient} route={route} navigate={navigate} />;
+    case 'outbox':
+      return <OutboxScreen orgClient={orgClient} route={route} navigate={navigate} />;
+    case 'accounts-admin':
+      return <AccountsAdminScreen orgClient={orgClient} route={route} navigate={navigate} />;
+    case 'roles':
+      return <RolesScreen orgClient={orgClient} route={route} navigate={navigate} />;
+    case 'scope-tester':
+      return <ScopeTesterScreen orgClient={orgClient} route={route} navigate={navigate} />;
+    case 'signed-requests':
+      return <SignedRequestsScreen orgClient={orgClient} route={route} navigate={navigate} />;
   }
 }

@@ -57,6 +57,15 @@ export function AppShell(props: AppShellProps) {
         <p className="shell__nav-heading shell__nav-heading--spaced">Model</p>
         <NavLink screen="schemas" label="Schemas" {...props} />
         <NavLink screen="demo-data" label="Demo data" {...props} />
+        <p className="shell__nav-heading shell__nav-heading--spaced">Keys &amp; tokens</p>
+        <NavLink screen="apps" label="Applications" {...props} />
+        <NavLink screen="tokens" label="Token lab" {...props} />
+        <NavLink screen="outbox" label="Outbox & sessions" {...props} />
+        <p className="shell__nav-heading shell__nav-heading--spaced">Access</p>
+        <NavLink screen="accounts-admin" label="Manage accounts" {...props} />
+        <NavLink screen="roles" label="Roles" {...props} />
+        <NavLink screen="scope-tester" label="Scope tester" {...props} />
+        <NavLink screen="signed-requests" label="Signed requests" {...props} />
         <p className="shell__version">v{props.version}</p>
       </nav>
       <main className="shell__main">

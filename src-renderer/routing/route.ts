@@ -6,6 +6,8 @@
  *   #/browse?c=accounts&where=…&sort=…     the object browser (features/object-browser/browse-route.ts)
  *   #/schemas?name=c_conversation          object definitions
  *   #/demo-data                            demo-data seeding
+ *   #/accounts-admin?q=…&id=…              account administration; #/roles?id=… roles
+ *   #/scope-tester?chain=…&rows=…          scope-chain tester; #/signed-requests?app=…&path=… composer
  *
  * `org` is written only when it is not the default org (the first org the service lists).
  * Setup and login are not routes: they follow from the service's state, and after signing in the
@@ -15,6 +17,21 @@
  * `useRoute` rewrites the address bar to the normalised form.
  */
 import { parseBrowseParams, writeBrowseParams, type BrowseState } from '../features/object-browser/browse-route';
+import { parseAppsParams, writeAppsParams, type AppsState } from '../features/apps/apps-route';
+import { parseTokensParams, writeTokensParams, type TokensState } from '../features/tokens/tokens-route';
+import { parseOutboxParams, writeOutboxParams, type OutboxState } from '../features/outbox/outbox-route';
+import {
+  parseAccountsAdminParams,
+  writeAccountsAdminParams,
+  type AccountsAdminState,
+} from '../features/accounts-admin/accounts-admin-route';
+import { parseRolesParams, writeRolesParams, type RolesState } from '../features/roles/roles-route';
+import { parseTesterParams, writeTesterParams, type TesterState } from '../features/scope-tester/tester-route';
+import {
+  parseSignedParams,
+  writeSignedParams,
+  type SignedRequestState,
+} from '../features/signed-requests/signed-route';
 
 export const PAGE_SIZES = [25, 50, 100] as const;
 export type PageSize = (typeof PAGE_SIZES)[number];
@@ -49,7 +66,60 @@ export interface DemoDataRoute {
   org?: string;
 }
 
-export type Route = AccountsRoute | BrowseRoute | SchemasRoute | DemoDataRoute;
+/** Applications and keys (features/apps/apps-route.ts). */
+export interface AppsRoute extends AppsState {
+  screen: 'apps';
+  org?: string;
+}
+
+/** Token lab (features/tokens/tokens-route.ts); tokens themselves never go in the URL. */
+export interface TokensRoute extends TokensState {
+  screen: 'tokens';
+  org?: string;
+}
+
+/** Outbox and sessions (features/outbox/outbox-route.ts). */
+export interface OutboxRoute extends OutboxState {
+  screen: 'outbox';
+  org?: string;
+}
+
+/** Account administration (features/accounts-admin/accounts-admin-route.ts). */
+export interface AccountsAdminRoute extends AccountsAdminState {
+  screen: 'accounts-admin';
+  org?: string;
+}
+
+/** Roles and their scopes (features/roles/roles-route.ts). */
+export interface RolesRoute extends RolesState {
+  screen: 'roles';
+  org?: string;
+}
+
+/** Scope-chain tester (features/scope-tester/tester-route.ts); a pasted token never goes in the URL. */
+export interface ScopeTesterRoute extends TesterState {
+  screen: 'scope-tester';
+  org?: string;
+}
+
+/** Signed-request composer (features/signed-requests/signed-route.ts); the app secret never goes in the URL. */
+export interface SignedRequestsRoute extends SignedRequestState {
+  screen: 'signed-requests';
+  org?: string;
+}
+
+export type Route =
+  | AccountsRoute
+  | BrowseRoute
+  | SchemasRoute
+  | DemoDataRoute
+  | AppsRoute
+  | TokensRoute
+  | OutboxRoute
+  | AccountsAdminRoute
+  | RolesRoute
+  | ScopeTesterRoute
+  | SignedRequestsRoute;
 export type Screen = Route['screen'];
 
 export const DEFAULT_ROUTE: AccountsRoute = { screen: 'accounts', skip: 0, limit: DEFAULT_PAGE_SIZE };
@@ -62,6 +132,17 @@ export function parseRoute(hash: string): Route {
 
   if (path === 'browse') return withOrgParam({ screen: 'browse', ...parseBrowseParams(params) }, params);
   if (path === 'demo-data') return withOrgParam({ screen: 'demo-data' }, params);
+  if (path === 'apps') return withOrgParam({ screen: 'apps', ...parseAppsParams(params) }, params);
+  if (path === 'tokens') return withOrgParam({ screen: 'tokens', ...parseTokensParams(params) }, params);
+  if (path === 'outbox') return withOrgParam({ screen: 'outbox', ...parseOutboxParams(params) }, params);
+  if (path === 'accounts-admin') {
+    return withOrgParam({ screen: 'accounts-admin', ...parseAccountsAdminParams(params) }, params);
+  }
+  if (path === 'roles') return withOrgParam({ screen: 'roles', ...parseRolesParams(params) }, params);
+  if (path === 'scope-tester') return withOrgParam({ screen: 'scope-tester', ...parseTesterParams(params) }, params);
+  if (path === 'signed-requests') {
+    return withOrgParam({ screen: 'signed-requests', ...parseSignedParams(params) }, params);
+  }
   if (path === 'schemas') {
     const route: SchemasRoute = { screen: 'schemas' };
     const name = params.get('name');
@@ -89,6 +170,27 @@ export function serializeRoute(route: Route): string {
       if (route.name !== undefined) params.set('name', route.name);
       break;
     case 'demo-data':
+      break;
+    case 'apps':
+      writeAppsParams(route, params);
+      break;
+    case 'tokens':
+      writeTokensParams(route, params);
+      break;
+    case 'outbox':
+      writeOutboxParams(route, params);
+      break;
+    case 'accounts-admin':
+      writeAccountsAdminParams(route, params);
+      break;
+    case 'roles':
+      writeRolesParams(route, params);
+      break;
+    case 'scope-tester':
+      writeTesterParams(route, params);
+      break;
+    case 'signed-requests':
+      writeSignedParams(route, params);
       break;
   }
   if (route.org !== undefined) params.set('org', route.org);

@@ -42,10 +42,18 @@ export async function createAccount(
   input: NewAccount,
   updaterId?: string,
 ): Promise<StoredRecord> {
+  // Trust boundary: `input` is a caller's JSON body. Not an object → fault, not a TypeError (500);
+  // an email that is not a string is refused rather than stored as String(value) ("[object Object]").
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+    throw fault('validation', 'invalidType', { reason: 'The request body must be a JSON object.' });
+  }
+  if (typeof input.email !== 'string') {
+    throw fault('validation', 'required', { path: 'email', reason: 'email must be a string.' });
+  }
   const password = checkPasswordStrength(input.password);
   const { password: _omit, ...fields } = input;
   const def = accountDef(svc, org);
-  const body = { state: 'unverified', roles: [], ...fields, email: normaliseEmail(String(input.email ?? '')) };
+  const body = { state: 'unverified', roles: [], ...fields, email: normaliseEmail(input.email) };
   const { values, faults } = validateInput(def, body, 'create');
   if (faults.length > 0) throw fault('validation', undefined, { faults, reason: 'The account is not valid.' });
   const hash = await hashPassword(password);

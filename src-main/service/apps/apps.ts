@@ -1,4 +1,5 @@
 import type { Db } from '../db/open.js';
+import { StatementCache } from '../db/statement-cache.js';
 import type { SecretCipher } from '../crypto/cipher.js';
 import { randomAlphanumeric } from '../crypto/random.js';
 import { generateRsaKeyPair, type SigningAlg } from '../crypto/rsa.js';
@@ -101,10 +102,19 @@ interface KeyRow {
 
 /** Applications: keys, encrypted secrets and per-app RSA key pairs. */
 export class AppRepository {
+  private readonly statements: StatementCache;
+
   constructor(
     private readonly db: Db,
     private readonly cipher: SecretCipher,
-  ) {}
+  ) {
+    this.statements = new StatementCache(db, 40);
+  }
+
+  /** Prepared once: the app is looked up on every request that names a key. */
+  private stmt(sql: string) {
+    return this.statements.get(sql);
+  }
 
   /** Creates an app with its key, its secret (signing apps) and a current RSA pair. */
   async create(
@@ -118,38 +128,36 @@ export class AppRepository {
     const secret = kind === 'signing' ? randomAlphanumeric(64) : undefined;
     const full: AppSettings = { ...DEFAULT_APP_SETTINGS, ...settings };
     const id = this.db.transaction(() => {
-      const info = this.db
-        .prepare('INSERT INTO apps (org_id, key, kind, settings, secret_enc, created) VALUES (?, ?, ?, ?, ?, ?)')
-        .run(orgId, key, kind, JSON.stringify(full), secret ? this.cipher.encrypt(secret) : null, created);
+      const info = this.stmt(
+        'INSERT INTO apps (org_id, key, kind, settings, secret_enc, created) VALUES (?, ?, ?, ?, ?, ?)',
+      ).run(orgId, key, kind, JSON.stringify(full), secret ? this.cipher.encrypt(secret) : null, created);
       const appId = Number(info.lastInsertRowid);
-      this.db
-        .prepare(
-          'INSERT INTO app_keys (app_id, kid, alg, public_pem, private_enc, current, created) VALUES (?, ?, ?, ?, ?, 1, ?)',
-        )
-        .run(appId, pair.kid, full.alg, pair.publicPem, this.cipher.encrypt(pair.privatePem), created);
+      this.stmt(
+        'INSERT INTO app_keys (app_id, kid, alg, public_pem, private_enc, current, created) VALUES (?, ?, ?, ?, ?, 1, ?)',
+      ).run(appId, pair.kid, full.alg, pair.publicPem, this.cipher.encrypt(pair.privatePem), created);
       return appId;
     })();
     return { app: this.byId(id)!, ...(secret ? { secret } : {}) };
   }
 
   byId(id: number): App | undefined {
-    const row = this.db.prepare('SELECT * FROM apps WHERE id = ?').get(id) as AppRow | undefined;
+    const row = this.stmt('SELECT * FROM apps WHERE id = ?').get(id) as AppRow | undefined;
     return row ? toApp(row) : undefined;
   }
 
   byKey(key: string): App | undefined {
-    const row = this.db.prepare('SELECT * FROM apps WHERE key = ?').get(key) as AppRow | undefined;
+    const row = this.stmt('SELECT * FROM apps WHERE key = ?').get(key) as AppRow | undefined;
     return row ? toApp(row) : undefined;
   }
 
   list(orgId: number): App[] {
-    return (this.db.prepare('SELECT * FROM apps WHERE org_id = ? ORDER BY id').all(orgId) as AppRow[]).map(toApp);
+    return (this.stmt('SELECT * FROM apps WHERE org_id = ? ORDER BY id').all(orgId) as AppRow[]).map(toApp);
   }
 
   /** Replaces the settings of an app (callers validate first: see settings.ts). */
   update(app: App, patch: Partial<AppSettings>): App {
     const settings: AppSettings = { ...app.settings, ...patch };
-    this.db.prepare('UPDATE apps SET settings = ? WHERE id = ?').run(JSON.stringify(settings), app.id);
+    this.stmt('UPDATE apps SET settings = ? WHERE id = ?').run(JSON.stringify(settings), app.id);
     return this.byId(app.id)!;
   }
 
@@ -159,8 +167,8 @@ export class AppRepository {
    */
   remove(app: App): void {
     this.db.transaction(() => {
-      this.db.prepare('DELETE FROM replay_entries WHERE app_id = ?').run(app.id);
-      this.db.prepare('DELETE FROM apps WHERE id = ?').run(app.id);
+      this.stmt('DELETE FROM replay_entries WHERE app_id = ?').run(app.id);
+      this.stmt('DELETE FROM apps WHERE id = ?').run(app.id);
     })();
   }
 
@@ -168,7 +176,7 @@ export class AppRepository {
   rotateSecret(app: App): string {
     if (app.kind !== 'signing') throw new Error('only signing apps have a secret');
     const secret = randomAlphanumeric(64);
-    this.db.prepare('UPDATE apps SET secret_enc = ? WHERE id = ?').run(this.cipher.encrypt(secret), app.id);
+    this.stmt('UPDATE apps SET secret_enc = ? WHERE id = ?').run(this.cipher.encrypt(secret), app.id);
     return secret;
   }
 
@@ -180,20 +188,18 @@ export class AppRepository {
   async regenerateRsa(app: App, created: string, alg: SigningAlg = app.settings.alg): Promise<AppKeyInfo> {
     const pair = await generateRsaKeyPair();
     this.db.transaction(() => {
-      this.db.prepare('UPDATE app_keys SET current = 0 WHERE app_id = ? AND current = 1').run(app.id);
-      this.db
-        .prepare(
-          'INSERT INTO app_keys (app_id, kid, alg, public_pem, private_enc, current, created) VALUES (?, ?, ?, ?, ?, 1, ?)',
-        )
-        .run(app.id, pair.kid, alg, pair.publicPem, this.cipher.encrypt(pair.privatePem), created);
-      this.db.prepare('UPDATE tokens SET revoked = 1 WHERE app_id = ? AND revoked = 0').run(app.id);
+      this.stmt('UPDATE app_keys SET current = 0 WHERE app_id = ? AND current = 1').run(app.id);
+      this.stmt(
+        'INSERT INTO app_keys (app_id, kid, alg, public_pem, private_enc, current, created) VALUES (?, ?, ?, ?, ?, 1, ?)',
+      ).run(app.id, pair.kid, alg, pair.publicPem, this.cipher.encrypt(pair.privatePem), created);
+      this.stmt('UPDATE tokens SET revoked = 1 WHERE app_id = ? AND revoked = 0').run(app.id);
     })();
     return { kid: pair.kid, alg, created };
   }
 
   /** The current key's public facts, for display (nothing is decrypted). */
   currentKeyInfo(appId: number): AppKeyInfo | undefined {
-    return this.db.prepare('SELECT kid, alg, created FROM app_keys WHERE app_id = ? AND current = 1').get(appId) as
+    return this.stmt('SELECT kid, alg, created FROM app_keys WHERE app_id = ? AND current = 1').get(appId) as
       AppKeyInfo | undefined;
   }
 
@@ -202,9 +208,9 @@ export class AppRepository {
    * log or return `privatePem`.
    */
   currentKey(appId: number): AppKey | undefined {
-    const row = this.db
-      .prepare('SELECT kid, alg, public_pem, private_enc, created FROM app_keys WHERE app_id = ? AND current = 1')
-      .get(appId) as KeyRow | undefined;
+    const row = this.stmt(
+      'SELECT kid, alg, public_pem, private_enc, created FROM app_keys WHERE app_id = ? AND current = 1',
+    ).get(appId) as KeyRow | undefined;
     if (!row) return undefined;
     return {
       kid: row.kid,
@@ -217,12 +223,10 @@ export class AppRepository {
 
   /** Public keys of the org's enabled apps that expose them (the spec's Expose Keys), current keys only. */
   exposedKeys(orgId: number): ExposedKey[] {
-    const rows = this.db
-      .prepare(
-        `SELECT k.kid, k.alg, k.public_pem, a.settings FROM app_keys k JOIN apps a ON a.id = k.app_id
+    const rows = this.stmt(
+      `SELECT k.kid, k.alg, k.public_pem, a.settings FROM app_keys k JOIN apps a ON a.id = k.app_id
          WHERE a.org_id = ? AND k.current = 1 ORDER BY a.id`,
-      )
-      .all(orgId) as { kid: string; alg: SigningAlg; public_pem: string; settings: string }[];
+    ).all(orgId) as { kid: string; alg: SigningAlg; public_pem: string; settings: string }[];
     return rows
       .filter((r) => {
         const s = { ...DEFAULT_APP_SETTINGS, ...(JSON.parse(r.settings) as Partial<AppSettings>) };
@@ -233,14 +237,13 @@ export class AppRepository {
 
   /** Stored (permanent and limited-use) tokens of the app that are not revoked. */
   storedTokenCount(appId: number): number {
-    return (
-      this.db.prepare('SELECT count(*) AS n FROM tokens WHERE app_id = ? AND revoked = 0').get(appId) as { n: number }
-    ).n;
+    return (this.stmt('SELECT count(*) AS n FROM tokens WHERE app_id = ? AND revoked = 0').get(appId) as { n: number })
+      .n;
   }
 
   /** The decrypted secret, for signature checks only; never logged or returned after creation. */
   secret(app: App): string | undefined {
-    const row = this.db.prepare('SELECT secret_enc FROM apps WHERE id = ?').get(app.id) as
+    const row = this.stmt('SELECT secret_enc FROM apps WHERE id = ?').get(app.id) as
       { secret_enc: string | null } | undefined;
     return row?.secret_enc ? this.cipher.decrypt(row.secret_enc) : undefined;
   }

@@ -95,6 +95,10 @@ export function checkNewObject(input: unknown): ObjectDef {
         'Custom object names start with c_, use lower-case letters, digits or _, and are singular (no trailing s).',
     });
   }
+  if (body.properties !== undefined && !Array.isArray(body.properties)) {
+    // Was read as "no properties", so {"properties":{…}} created an empty object definition.
+    throw fault('validation', 'definition', { path: 'properties', reason: 'properties must be an array.' });
+  }
   const faults: FaultBody[] = [];
   const props = Array.isArray(body.properties) ? body.properties : [];
   const properties = props.map((p, i) => checkPropertyDef(p, `properties[${i}]`, 0, faults));

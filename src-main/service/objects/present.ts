@@ -21,3 +21,28 @@ export function presentRecord(def: ObjectDef, record: StoredRecord, access: numb
   for (const [k, v] of Object.entries(record.doc)) if (hidden.size === 0 || !hidden.has(k)) out[k] = v;
   return out;
 }
+
+/**
+ * The JSON text of a list page, built from the stored documents' text: byte for byte what
+ * `JSON.stringify({object:'list', data: records.map(presentRecord), hasMore})` gives, without
+ * parsing and re-serialising each record. Only for definitions without hidden properties and
+ * records shown whole (no projection, no property-limited scope).
+ */
+export function presentListText(
+  def: ObjectDef,
+  rows: { _id: string; text: string }[],
+  levels: number[],
+  hasMore: boolean,
+): string {
+  const object = JSON.stringify(def.name);
+  const items = rows.map((r, i) => {
+    const head = `{"_id":${JSON.stringify(r._id)},"object":${object},"access":${levels[i] ?? 0}`;
+    return r.text === '{}' ? `${head}}` : `${head},${r.text.slice(1)}`;
+  });
+  return `{"object":"list","data":[${items.join(',')}],"hasMore":${hasMore}}`;
+}
+
+/** Whether records of this definition may be written out from their stored text as they are. */
+export function presentsVerbatim(def: ObjectDef): boolean {
+  return hiddenProperties(def).size === 0;
+}

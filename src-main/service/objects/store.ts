@@ -34,6 +34,9 @@ export class ObjectStore {
   private readonly statements: StatementCache;
   private readonly ensured = new Set<string>();
   private readonly uniqueIndexPaths = new Map<string, string>();
+  /** Definitions whose table and indexes exist, valid while `generation` is unchanged. */
+  private readonly ensuredDefs = new WeakMap<ObjectDef, { table: string; orgId: number; generation: number }>();
+  private generation = 0;
   /** Tables in a bulk load: their non-unique indexes wait until the load ends. */
   private readonly bulkTables = new Set<string>();
 
@@ -67,6 +70,10 @@ export class ObjectStore {
 
   /** Creates the table and the indexes of every indexed scalar path (idempotent). */
   ensureCollection(orgId: number, def: ObjectDef): string {
+    // Hot path (every request): a definition object already ensured in this generation is done.
+    // Definitions are replaced, never mutated, when they change, so identity is a safe key.
+    const known = this.ensuredDefs.get(def);
+    if (known && known.generation === this.generation && known.orgId === orgId) return known.table;
     const table = this.table(orgId, def);
     const key = `${table}:${JSON.stringify(def.properties)}:${JSON.stringify(def.compoundIndexes ?? [])}`;
     if (this.ensured.has(key)) return table;
@@ -88,6 +95,7 @@ export class ObjectStore {
       this.db.exec(`CREATE INDEX IF NOT EXISTS "${name}" ON "${table}" (${columns})`);
     }
     this.ensured.add(key);
+    if (!this.bulkTables.has(table)) this.ensuredDefs.set(def, { table, orgId, generation: this.generation });
     return table;
   }
 
@@ -117,6 +125,7 @@ export class ObjectStore {
   }
 
   private forget(table: string): void {
+    this.generation++;
     for (const key of this.ensured) if (key.startsWith(`${table}:`)) this.ensured.delete(key);
   }
 
@@ -191,6 +200,25 @@ export class ObjectStore {
     return (this.statements.get(`SELECT count(*) AS n FROM "${table}"`).get() as { n: number }).n;
   }
 
+  /**
+   * Like `list`, but each record's stored JSON text is returned unparsed (`doc` parses it on first
+   * use): a list page whose records need no reshaping is written out without a parse/serialise
+   * round trip per record.
+   */
+  listRaw(
+    orgId: number,
+    def: ObjectDef,
+    query: ListQuery,
+    extraWhere: { sql: string; params: unknown[] }[] = [],
+  ): { rows: (StoredRecord & { text: string })[]; hasMore: boolean } {
+    const table = this.ensureCollection(orgId, def);
+    const compiled = compileListQuery(query, { table, extraWhere });
+    const raw = this.statements.get(compiled.sql).all(...compiled.params) as { _id: string; doc: string }[];
+    const hasMore = raw.length > query.limit;
+    const rows = (hasMore ? raw.slice(0, query.limit) : raw).map((r) => lazyRecord(r._id, r.doc));
+    return { rows, hasMore };
+  }
+
   /** Runs a validated list query; `extraWhere` adds conditions the caller does not control (context, ACL). */
   list(
     orgId: number,
@@ -262,6 +290,19 @@ export class ObjectStore {
       throw err;
     }
   }
+}
+
+/** A record whose document is parsed only when something reads it. */
+function lazyRecord(_id: string, text: string): StoredRecord & { text: string } {
+  let doc: Doc | undefined;
+  return {
+    _id,
+    text,
+    get doc(): Doc {
+      doc ??= JSON.parse(text) as Doc;
+      return doc;
+    },
+  };
 }
 
 export function reference(object: string, id: string): Json {

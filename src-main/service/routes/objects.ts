@@ -7,7 +7,7 @@ import type { Service } from '../service.js';
 import type { Org } from '../orgs/orgs.js';
 import { createAccount } from '../accounts/accounts.js';
 import { normaliseEmail } from '../accounts/credentials.js';
-import { presentRecord } from '../objects/present.js';
+import { presentListText, presentRecord, presentsVerbatim } from '../objects/present.js';
 import { OBJECT_ID_PATTERN } from '../objects/ids.js';
 import { validateInput, type Json } from '../objects/validate.js';
 import { ObjectStore, reference, type StoredRecord } from '../objects/store.js';
@@ -47,11 +47,12 @@ interface InstanceParams extends CollectionParams {
  */
 export function objectRoutes(svc: Service) {
   return async (app: FastifyInstance) => {
-    app.get<{ Params: CollectionParams }>('/:collection', async (request) => {
+    app.get<{ Params: CollectionParams }>('/:collection', async (request, reply) => {
       const { org } = request.ctx;
       const caller = callerOf(svc, request);
       const def = collectionDef(svc, org, request.params.collection);
-      return listRecords(svc, org, caller, def, request.query, '');
+      const page = listRecords(svc, org, caller, def, request.query, '', [], false, true);
+      return typeof page === 'string' ? reply.type('application/json; charset=utf-8').send(page) : page;
     });
 
     app.get<{ Params: InstanceParams }>('/:collection/:id', async (request) => {
@@ -113,7 +114,12 @@ export function objectRoutes(svc: Service) {
       const caller = callerOf(svc, request);
       const def = collectionDef(svc, org, request.params.collection);
       const id = instanceId(request.params.id);
-      const body = (request.body ?? {}) as Record<string, unknown>;
+      // A body that is not an object (JSON null, an array, a string) is refused: read as "no
+      // changes" it would still touch `updated`, and for PUT it replaced the record with nothing.
+      const body = (request.body === undefined ? {} : request.body) as Record<string, unknown>;
+      if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+        throw fault('validation', 'invalidType', { reason: 'The request body must be a JSON object.' });
+      }
       const allowed = requireScope(caller, 'update', def, id);
       if (replace) assertWholeObject(allowed, 'replacing an object');
       assertWritable(allowed, body);
@@ -180,6 +186,7 @@ function listRecords(
   prefix: string,
   extra: { sql: string; params: unknown[] }[] = [],
   contextual = false,
+  asText = false,
 ) {
   const listAllowed = requireScope(caller, 'read', def);
   const query = parseListQuery(rawListArgs(queryString as Record<string, unknown>, prefix), def, {
@@ -187,7 +194,13 @@ function listRecords(
   });
   assertQueryable(listAllowed, query);
   const condition = contextual ? undefined : readableCondition(svc, org, caller, def);
-  const { rows, hasMore } = svc.store.list(org.id, def, query, [...(condition ? [condition] : []), ...extra]);
+  const where = [...(condition ? [condition] : []), ...extra];
+  // Records shown whole (no projection, no property-limited scope) go out as their stored text.
+  if (asText && !contextual && !query.paths && caller.scopes === undefined && presentsVerbatim(def)) {
+    const { rows, hasMore } = svc.store.listRaw(org.id, def, query, where);
+    return presentListText(def, rows, levelsOf(svc, org, caller, def, rows), hasMore);
+  }
+  const { rows, hasMore } = svc.store.list(org.id, def, query, where);
   const levels = levelsOf(svc, org, caller, def, rows);
   const data = rows.map((r, i) => {
     const level = contextual ? Math.max(levels[i] ?? 0, ACCESS.read) : (levels[i] ?? 0);

@@ -1,0 +1,66 @@
+import { expect, type Page } from '@playwright/test';
+
+/** Page object of the Token lab (features/tokens). */
+export class TokensPage {
+  constructor(readonly page: Page) {}
+
+  async open(): Promise<void> {
+    await this.page.getByTestId('nav-tokens').click();
+    await expect(this.page.getByTestId('mint-form')).toBeVisible();
+  }
+
+  async pickAccount(search: string): Promise<void> {
+    await this.page.getByTestId('lab-account-search').fill(search);
+    await this.page.getByTestId('lab-account-result').first().click();
+    await expect(this.page.getByTestId('lab-account')).toBeVisible();
+  }
+
+  async pickApp(label: string): Promise<void> {
+    const select = this.page.getByTestId('lab-app');
+    const value = await select.locator('option', { hasText: label }).getAttribute('value');
+    await select.selectOption(value ?? '');
+  }
+
+  async pane(name: 'mint' | 'decode' | 'verify'): Promise<void> {
+    await this.page.getByTestId(`pane-${name}`).click();
+  }
+
+  async setScope(text: string): Promise<void> {
+    await this.page.getByTestId('mint-scope').fill(text);
+  }
+
+  /** Mints with the form as it is and answers the token shown. */
+  async mint(): Promise<string> {
+    await this.page.getByTestId('mint-submit').click();
+    await expect(this.page.getByTestId('minted-token')).toBeVisible();
+    return this.page.getByTestId('minted-token').inputValue();
+  }
+
+  claim(name: string) {
+    return this.page.locator(`[data-testid="claim-row"][data-claim="${name}"]`);
+  }
+
+  async verify(): Promise<void> {
+    await this.page.getByTestId('verify-run').click();
+    await expect(this.page.getByTestId('verify-report')).toBeVisible();
+  }
+
+  check(id: string) {
+    return this.page.getByTestId(`verify-check-${id}`);
+  }
+
+  async tryIt(): Promise<void> {
+    await this.page.getByTestId('verify-try').click();
+    await expect(this.page.getByTestId('try-result')).toBeVisible();
+  }
+
+  storedRow(jti: string) {
+    return this.page.locator(`[data-testid="stored-row"][data-jti="${jti}"]`);
+  }
+}
+
+/** The payload of a JWT, decoded in the test (not trusted, just read). */
+export function jwtPayload(token: string): Record<string, unknown> {
+  const part = token.split('.')[1] ?? '';
+  return JSON.parse(Buffer.from(part, 'base64url').toString('utf8')) as Record<string, unknown>;
+}

@@ -1,0 +1,150 @@
+import { expect, test } from '@playwright/test';
+import { createLocalJWKSet, jwtVerify, type JSONWebKeySet } from 'jose';
+import { startHeadlessService, type HeadlessService } from '../fixtures/headless-service';
+import { AppsPage, bearerGet, secondAdminApi } from '../pages/apps-page';
+import { ConsolePage } from '../pages/console-page';
+import type { ObjectsApi } from '../pages/objects-api';
+
+const EMAIL = 'admin@demo.test';
+const PASSWORD = 'a strong password';
+
+let service: HeadlessService;
+test.afterEach(async () => service?.stop());
+
+async function signIn(page: import('@playwright/test').Page): Promise<{ console_: ConsolePage; apps: AppsPage; api: ObjectsApi }> {
+  service = await startHeadlessService(['--admin-email', EMAIL, '--admin-password', PASSWORD]);
+  const api = await secondAdminApi(service.url, EMAIL, PASSWORD);
+  const console_ = new ConsolePage(page);
+  await console_.open(service.consoleUrl);
+  await console_.login(EMAIL, PASSWORD);
+  const apps = new AppsPage(page);
+  await apps.open();
+  return { console_, apps, api };
+}
+
+async function appByLabel(api: ObjectsApi, label: string) {
+  const list = await api.get<{ data: { key: string; label: string; secret: string | null; expose: boolean; rsa: { kid: string } }[] }>('apps');
+  const app = list.body.data.find((a) => a.label === label);
+  if (!app) throw new Error(`no app ${label}`);
+  return app;
+}
+
+async function mintFor(api: ObjectsApi, appKey: string, extra: Record<string, unknown> = {}): Promise<string> {
+  const me = await api.get<{ _id: string }>('accounts/me');
+  const minted = await api.send<{ data: string }>('POST', `accounts/${me.body._id}/tokens`, { app: appKey, scope: ['*'], ...extra });
+  expect(minted.status).toBe(200);
+  return minted.body.data;
+}
+
+test('create a signing app: the secret is shown once, edits get per-field faults, the secret rotates', async ({ page }) => {
+  const { console_, apps, api } = await signIn(page);
+  await expect(apps.item('Admin console')).toBeVisible();
+  await console_.screenshot('apps');
+
+  await apps.startCreate('signing', 'Billing backend');
+  await page.getByTestId('app-authDuration').fill('30');
+  await apps.save();
+  await expect(apps.fieldError('app-authDuration')).toContainText('60');
+  await page.getByTestId('app-authDuration').fill('1800');
+  await page.getByTestId('app-corsOrigins').fill('https://billing.example');
+  await apps.save();
+
+  await expect(apps.secretDialog()).toBeVisible();
+  await console_.screenshot('apps-secret-once');
+  const secret = await apps.takeSecret();
+  expect(secret).toMatch(/^[A-Za-z0-9]{64}$/);
+  await expect(page.getByTestId('app-title')).toHaveText('Billing backend');
+  await expect(page.getByTestId('app-secret-masked')).toHaveText(`••••…${secret.slice(-4)}`);
+  // The secret is nowhere the page keeps state.
+  expect(page.url()).not.toContain(secret);
+  const stored = await page.evaluate(() => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }) + JSON.stringify(history.state));
+  expect(stored).not.toContain(secret);
+  await expect(page.locator('body')).not.toContainText(secret);
+  const created = await appByLabel(api, 'Billing backend');
+  expect(created.secret).toBe(`••••…${secret.slice(-4)}`);
+
+  // A fault only the service can find (no such account) lands on its field.
+  await page.getByTestId('app-principalId').fill('0123456789abcdef01234567');
+  await page.getByTestId('app-maxTokensPerPrincipal').fill('25');
+  await apps.save();
+  await expect(apps.fieldError('app-principalId')).toBeVisible();
+  await console_.screenshot('apps-field-fault');
+  await page.getByTestId('app-principalId').fill('');
+  await apps.save();
+  await expect(page.getByTestId('app-saved')).toBeVisible();
+  const saved = await api.get<{ maxTokensPerPrincipal: number; corsOrigins: string[] }>(`apps/${created.key}`);
+  expect(saved.body).toMatchObject({ maxTokensPerPrincipal: 25, corsOrigins: ['https://billing.example'] });
+
+  await page.getByTestId('rotate-secret').click();
+  await expect(page.getByTestId('rotate-secret-dialog').getByTestId('rotation-preview')).toContainText('stop verifying');
+  await page.getByTestId('rotate-secret-confirm').click();
+  const rotated = await apps.takeSecret();
+  expect(rotated).toMatch(/^[A-Za-z0-9]{64}$/);
+  expect(rotated).not.toBe(secret);
+  expect((await appByLabel(api, 'Billing backend')).secret).toBe(`••••…${rotated.slice(-4)}`);
+
+  // The console app cannot be deleted or disabled.
+  await apps.select('Admin console');
+  await expect(page.getByTestId('app-delete')).toHaveCount(0);
+  await expect(page.getByTestId('app-enabled')).toBeDisabled();
+});
+
+test('Expose Keys publishes the app’s JWK and PEM, and a minted token verifies against it', async ({ page }) => {
+  const { console_, apps, api } = await signIn(page);
+  await apps.startCreate('session', 'Mobile');
+  await apps.save();
+  await expect(page.getByTestId('app-title')).toHaveText('Mobile');
+  await expect(page.getByTestId('expose-off')).toBeVisible();
+  const app = await appByLabel(api, 'Mobile');
+  const before = await fetch(`${service.url}/demo/v2/auth/certs/jwk`).then((r) => r.json() as Promise<JSONWebKeySet>);
+  expect(before.keys.map((k) => k.kid)).not.toContain(app.rsa.kid);
+
+  await page.getByTestId('expose-toggle').click();
+  await expect(page.getByTestId('published-jwk')).toContainText(app.rsa.kid);
+  await expect(page.getByTestId('published-pem')).toContainText('BEGIN PUBLIC KEY');
+  await page.getByTestId('expose-section').scrollIntoViewIfNeeded();
+  await console_.screenshot('apps-exposed-keys');
+
+  const jwks = await fetch(`${service.url}/demo/v2/auth/certs/jwk`).then((r) => r.json() as Promise<JSONWebKeySet>);
+  expect(jwks.keys.map((k) => k.kid)).toContain(app.rsa.kid);
+  const token = await mintFor(api, app.key);
+  const { payload, protectedHeader } = await jwtVerify(token, createLocalJWKSet(jwks), { audience: 'http://127.0.0.1/demo/v2' });
+  expect(protectedHeader.kid).toBe(app.rsa.kid);
+  expect(payload.iss).toBe(app.key);
+
+  await page.getByTestId('expose-toggle').click();
+  await expect(page.getByTestId('expose-off')).toBeVisible();
+  const after = await fetch(`${service.url}/demo/v2/auth/certs/jwk`).then((r) => r.json() as Promise<JSONWebKeySet>);
+  expect(after.keys.map((k) => k.kid)).not.toContain(app.rsa.kid);
+});
+
+test('regenerating the RSA pair (typed confirmation) makes a minted token fail', async ({ page }) => {
+  const { console_, apps, api } = await signIn(page);
+  await apps.startCreate('session', 'Kiosk');
+  await apps.save();
+  await expect(page.getByTestId('app-title')).toHaveText('Kiosk');
+  const app = await appByLabel(api, 'Kiosk');
+  const stored = await mintFor(api, app.key, { permanent: true });
+  const ephemeral = await mintFor(api, app.key);
+  expect((await bearerGet(service.url, stored)).status).toBe(200);
+  expect((await bearerGet(service.url, ephemeral)).status).toBe(200);
+
+  await page.getByTestId('regenerate-rsa').click();
+  const dialog = page.getByTestId('rsa-dialog');
+  await expect(dialog.getByTestId('preview-tokens')).toHaveText('1');
+  await dialog.getByTestId('rsa-confirm-text').fill('kiosk');
+  await expect(dialog.getByTestId('rsa-confirm')).toBeDisabled();
+  await dialog.getByTestId('rsa-confirm-text').fill('Kiosk');
+  await expect(dialog.getByTestId('rsa-confirm')).toBeEnabled();
+  await console_.screenshot('apps-regenerate-rsa');
+  await dialog.getByTestId('rsa-confirm').click();
+  await expect(page.getByTestId('rsa-done')).toBeVisible();
+  await expect(page.getByTestId('app-kid')).not.toHaveText(app.rsa.kid);
+
+  for (const token of [stored, ephemeral]) {
+    const refused = await bearerGet(service.url, token);
+    expect(refused.status).toBeGreaterThanOrEqual(400);
+    expect(refused.body.object).toBe('fault');
+    expect(String(refused.body.errCode)).toMatch(/^service\.(accessDenied|expired|invalidArgument)\./);
+  }
+});

@@ -1,0 +1,135 @@
+import { queryOptions } from '@tanstack/react-query';
+import type { OrgClient } from './org-client';
+import type { ListEnvelope, ResultEnvelope } from './types';
+
+export type AppKind = 'session' | 'signing';
+export type TokenAlg = 'PS512' | 'RS512';
+export const TOKEN_ALGS: readonly TokenAlg[] = ['PS512', 'RS512'];
+
+/** The current key pair of an app (its `kid` is the RFC 7638 thumbprint, decisions.md §6). */
+export interface AppKeyInfo {
+  kid: string;
+  alg: TokenAlg;
+  created: string;
+}
+
+/** Every setting an admin can give an app (decisions.md §3). */
+export interface AppSettings {
+  label: string;
+  enabled: boolean;
+  readOnly: boolean;
+  expires: string | null;
+  authDuration: number;
+  csrf: boolean;
+  allowUnsigned: boolean;
+  principalOverride: boolean;
+  principalId: string | null;
+  maxTokensPerPrincipal: number;
+  expose: boolean;
+  alg: TokenAlg;
+  corsOrigins: string[];
+  ipAllow: string[];
+  ipDeny: string[];
+}
+
+/** An app as `GET /apps` shows it: `secret` is masked (`••••…` + last 4) except right after create/rotate. */
+export interface ServiceApp extends AppSettings {
+  object: 'app';
+  key: string;
+  kind: AppKind;
+  hasSecret: boolean;
+  secret: string | null;
+  rsa: AppKeyInfo | null;
+  created: string;
+}
+
+export interface RotationPreview {
+  /** Stored (permanent / limited-use) tokens the rotation invalidates. */
+  tokens: number;
+  /** Live sessions of the app. */
+  sessions: number;
+  /** Whether signatures made with the current secret stop verifying. */
+  signaturesInvalidated: boolean;
+}
+
+export interface PublicJwk {
+  kty: 'RSA';
+  n: string;
+  e: string;
+  use: 'sig';
+  alg: string;
+  kid: string;
+}
+
+export interface PublishedKeys {
+  jwk: PublicJwk[];
+  pem: { kid: string; alg: string; key: string }[];
+}
+
+/** Keys for react-query, under the org's prefix so signing out drops them (session.ts markSignedOut). */
+export const appKeys = {
+  all: (org: string) => ['org', org, 'apps'] as const,
+  list: (org: string) => ['org', org, 'apps', 'list'] as const,
+  preview: (org: string, key: string) => ['org', org, 'apps', 'preview', key] as const,
+  certs: (org: string) => ['org', org, 'apps', 'certs'] as const,
+};
+
+const appPath = (key: string) => `apps/${encodeURIComponent(key)}`;
+
+export function appsQuery(orgClient: OrgClient) {
+  return queryOptions({
+    queryKey: appKeys.list(orgClient.org),
+    queryFn: async ({ signal }): Promise<ServiceApp[]> =>
+      (await orgClient.get<ListEnvelope<ServiceApp>>('apps', { signal })).data,
+  });
+}
+
+export function rotationPreviewQuery(orgClient: OrgClient, key: string) {
+  return queryOptions({
+    queryKey: appKeys.preview(orgClient.org, key),
+    queryFn: async ({ signal }): Promise<RotationPreview> =>
+      (await orgClient.get<ResultEnvelope<RotationPreview>>(`${appPath(key)}/rotation-preview`, { signal })).data,
+    // Counts change with every login and mint: always ask again when the dialog opens.
+    staleTime: 0,
+    gcTime: 0,
+  });
+}
+
+/** The public keys the org publishes (no auth needed; only apps with Expose Keys are listed). */
+export function publishedKeysQuery(orgClient: OrgClient) {
+  return queryOptions({
+    queryKey: appKeys.certs(orgClient.org),
+    queryFn: async ({ signal }): Promise<PublishedKeys> => {
+      const [jwk, pem] = await Promise.all([
+        orgClient.get<{ keys: PublicJwk[] }>('auth/certs/jwk', { signal }),
+        orgClient.get<{ keys: { kid: string; alg: string; key: string }[] }>('auth/certs/pem', { signal }),
+      ]);
+      return { jwk: jwk.keys, pem: pem.keys };
+    },
+    staleTime: 0,
+  });
+}
+
+export type NewAppRequest = Partial<AppSettings> & { label: string; kind: AppKind };
+
+/** Answers the app with its secret in FULL (signing apps): the caller must not cache that. */
+export function createApp(orgClient: OrgClient, request: NewAppRequest): Promise<ServiceApp> {
+  return orgClient.post<ServiceApp>('apps', request);
+}
+
+export function updateApp(orgClient: OrgClient, key: string, patch: Partial<AppSettings>): Promise<ServiceApp> {
+  return orgClient.request<ServiceApp>('PATCH', appPath(key), { body: patch });
+}
+
+export async function deleteApp(orgClient: OrgClient, key: string): Promise<void> {
+  await orgClient.request('DELETE', appPath(key));
+}
+
+/** Answers the app with its new secret in FULL: the caller must not cache that. */
+export function rotateSecret(orgClient: OrgClient, key: string): Promise<ServiceApp> {
+  return orgClient.post<ServiceApp>(`${appPath(key)}/secret`);
+}
+
+export function regenerateRsa(orgClient: OrgClient, key: string, alg?: TokenAlg): Promise<ServiceApp> {
+  return orgClient.post<ServiceApp>(`${appPath(key)}/rsa`, alg === undefined ? {} : { alg });
+}

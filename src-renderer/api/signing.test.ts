@@ -1,0 +1,157 @@
+import { describe, expect, it } from 'vitest';
+import {
+  commandFromUrlPath,
+  computeSignature,
+  curlCommand,
+  hmacSha256Hex,
+  makeNonce,
+  normaliseCommand,
+  planSignedRequest,
+  sendSignedRequest,
+  signatureMessage,
+  type SignedRequestInput,
+} from './signing';
+
+/** The service's test vectors (src-main/service/auth/signature.test.ts), checked with OpenSSL there. */
+const API_KEY = 'abcdefghijklmnopqrstuv';
+const API_SECRET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz01';
+const TS = 1700000000000;
+
+const input = (over: Partial<SignedRequestInput> = {}): SignedRequestInput => ({
+  origin: 'http://127.0.0.1:7788',
+  org: 'demo',
+  method: 'GET',
+  path: '/accounts/me/',
+  appKey: API_KEY,
+  apiSecret: API_SECRET,
+  timestampMs: TS,
+  nonce: 'abcdEFGH12345678',
+  ...over,
+});
+
+describe('test vectors (WebCrypto, as in the browser)', () => {
+  it('vector 1: GET /demo/v2/accounts/me/', async () => {
+    expect(commandFromUrlPath('/demo/v2/accounts/me/')).toBe('/accounts/me');
+    expect(signatureMessage('/accounts/me', 'get', TS)).toBe('/accounts/me;GET;1700000000000');
+    expect(await computeSignature(API_KEY, API_SECRET, '/accounts/me;GET;1700000000000')).toBe(
+      '8be1433d17bd68c15451711ec86b9d649c56573ac32e975734938ed798f2f800',
+    );
+    const planned = await planSignedRequest(input());
+    expect(planned.ok && planned.plan.signature).toBe(
+      '8be1433d17bd68c15451711ec86b9d649c56573ac32e975734938ed798f2f800',
+    );
+  });
+
+  it('vector 2: POST with doubled slashes and a query string', async () => {
+    expect(commandFromUrlPath('/demo//v2/accounts?limit=5')).toBe('/accounts');
+    const planned = await planSignedRequest(input({ method: 'POST', path: '//accounts?limit=5' }));
+    if (!planned.ok) throw new Error(planned.problem);
+    expect(planned.plan.command).toBe('/accounts');
+    expect(planned.plan.message).toBe('/accounts;POST;1700000000000');
+    expect(planned.plan.signature).toBe('9ac99e5604a27f94ef09a422b505c6ad3ab09ffa5e3970eccca433b126e710c6');
+    expect(planned.plan.url).toBe('http://127.0.0.1:7788/demo/v2/accounts?limit=5');
+  });
+
+  it('matches RFC 4231 test case 2 (a known HMAC-SHA256 answer)', async () => {
+    expect(await hmacSha256Hex('Jefe', 'what do ya want for nothing?')).toBe(
+      '5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843',
+    );
+  });
+});
+
+describe('command normalisation', () => {
+  it.each([
+    ['accounts/me', '/accounts/me'],
+    ['/accounts/me/', '/accounts/me'],
+    ['//accounts///me//', '/accounts/me'],
+    ['/accounts?where={"a":1}', '/accounts'],
+    ['/accounts#frag', '/accounts'],
+    ['', '/'],
+    ['///', '/'],
+  ])('%s → %s', (raw, expected) => expect(normaliseCommand(raw)).toBe(expected));
+
+  it('takes the path after /<org>/v2, or refuses one outside it', () => {
+    expect(commandFromUrlPath('/demo/v2')).toBe('/');
+    expect(commandFromUrlPath('//demo//v2//accounts')).toBe('/accounts');
+    expect(commandFromUrlPath('/demo/accounts')).toBeNull();
+  });
+
+  it('signs the percent-encoded path the browser sends', async () => {
+    const planned = await planSignedRequest(input({ path: 'c_things/a b' }));
+    expect(planned.ok && planned.plan.command).toBe('/c_things/a%20b');
+  });
+
+  it('does not let the path leave the org API', async () => {
+    expect((await planSignedRequest(input({ path: '../../other/v2/accounts' }))).ok).toBe(false);
+    expect((await planSignedRequest(input({ path: 'http://evil.test/x' }))).ok).toBe(false);
+  });
+});
+
+describe('planSignedRequest', () => {
+  it('builds the headers, with the principal override when given', async () => {
+    const planned = await planSignedRequest(input({ principal: ' admin@demo.test ' }));
+    if (!planned.ok) throw new Error(planned.problem);
+    expect(planned.plan.headers).toMatchObject({
+      'Service-Client-Key': API_KEY,
+      'Service-Client-Signature': planned.plan.signature,
+      'Service-Client-Timestamp': String(TS),
+      'Service-Client-Nonce': 'abcdEFGH12345678',
+      'Service-Client-Account': 'admin@demo.test',
+    });
+    expect(JSON.stringify(planned.plan)).not.toContain(API_SECRET);
+  });
+
+  it('checks the body is JSON and sends it only for methods with a body', async () => {
+    expect(await planSignedRequest(input({ method: 'POST', body: '{"a":' }))).toMatchObject({ ok: false });
+    const post = await planSignedRequest(input({ method: 'POST', body: '{"a":1}' }));
+    expect(post.ok && post.plan.body).toBe('{"a":1}');
+    expect(post.ok && post.plan.headers['Content-Type']).toBe('application/json');
+    const get = await planSignedRequest(input({ body: '{"a":1}' }));
+    expect(get.ok && get.plan.body).toBeUndefined();
+  });
+
+  it('asks for what is missing', async () => {
+    expect(await planSignedRequest(input({ apiSecret: '' }))).toMatchObject({ ok: false });
+    expect(await planSignedRequest(input({ appKey: '' }))).toMatchObject({ ok: false });
+    expect(await planSignedRequest(input({ nonce: 'short' }))).toMatchObject({ ok: false });
+  });
+});
+
+describe('nonce, curl and sending', () => {
+  it('makes 16 letters or digits, different each time', () => {
+    const a = makeNonce();
+    expect(a).toMatch(/^[a-z0-9]{16}$/i);
+    expect(makeNonce()).not.toBe(a);
+  });
+
+  it('quotes curl arguments for a POSIX shell', async () => {
+    const planned = await planSignedRequest(input({ method: 'POST', path: 'accounts', body: `{"name":"O'Hara"}` }));
+    if (!planned.ok) throw new Error(planned.problem);
+    const curl = curlCommand(planned.plan);
+    expect(curl).toContain(`--data-raw '{"name":"O'\\''Hara"}'`);
+    expect(curl).toContain(`-H 'Service-Client-Nonce: abcdEFGH12345678'`);
+    expect(curl).not.toContain(API_SECRET);
+  });
+
+  it('sends without credentials and reads a fault', async () => {
+    const planned = await planSignedRequest(input());
+    if (!planned.ok) throw new Error(planned.problem);
+    let seen: RequestInit | undefined;
+    const response = await sendSignedRequest(planned.plan, async (_url, init) => {
+      seen = init;
+      return new Response(
+        JSON.stringify({ object: 'fault', errCode: 'service.accessDenied.invalidRequestSignature' }),
+        {
+          status: 403,
+          headers: { 'Service-Server-Time': '1700000000123' },
+        },
+      );
+    });
+    expect(seen?.credentials).toBe('omit');
+    expect(response).toMatchObject({
+      status: 403,
+      errCode: 'service.accessDenied.invalidRequestSignature',
+      serverTime: 1700000000123,
+    });
+  });
+});

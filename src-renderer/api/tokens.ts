@@ -1,0 +1,164 @@
+import { queryOptions } from '@tanstack/react-query';
+import { ApiError } from './api-error';
+import { sendJson, type FetchLike } from './http';
+import type { OrgClient } from './org-client';
+import type { PublicJwk } from './apps';
+import type { Account, ListEnvelope, ResultEnvelope } from './types';
+
+/** The body of `POST /accounts/:id/tokens` (decisions.md §6). */
+export interface MintRequest {
+  app: string;
+  scope: string[];
+  roles?: string[];
+  expiresIn?: number;
+  activatesIn?: number;
+  validAt?: number;
+  permanent?: boolean;
+  maxUses?: number;
+  grant?: number;
+  skipAcl?: boolean;
+  bypassCreateAcl?: boolean;
+}
+
+/** A stored (permanent or limited-use) token as `GET /accounts/:id/tokens` lists it. */
+export interface StoredToken {
+  jti: string;
+  times_authorized: number;
+  last_authorized: string | null;
+  uses_remaining: number | null;
+  expires_at: string | null;
+}
+
+/**
+ * Query keys. Only non-secret data is cached here (token ids and counters); minted tokens are
+ * never put in the query cache.
+ */
+export const tokenKeys = {
+  stored: (org: string, account: string, app: string) => ['org', org, 'tokens', account, app] as const,
+  accountSearch: (org: string, text: string) => ['org', org, 'tokens', 'account-search', text] as const,
+  account: (org: string, id: string) => ['org', org, 'tokens', 'account', id] as const,
+};
+
+const accountPath = (id: string) => `accounts/${encodeURIComponent(id)}/tokens`;
+
+export async function mintToken(orgClient: OrgClient, accountId: string, request: MintRequest): Promise<string> {
+  return (await orgClient.post<ResultEnvelope<string>>(accountPath(accountId), request)).data;
+}
+
+export async function listStoredTokens(
+  orgClient: OrgClient,
+  accountId: string,
+  appKey: string,
+  signal?: AbortSignal,
+): Promise<StoredToken[]> {
+  return (await orgClient.get<ListEnvelope<StoredToken>>(accountPath(accountId), { query: { app: appKey }, signal }))
+    .data;
+}
+
+export function storedTokensQuery(orgClient: OrgClient, accountId: string, appKey: string) {
+  return queryOptions({
+    queryKey: tokenKeys.stored(orgClient.org, accountId, appKey),
+    queryFn: ({ signal }) => listStoredTokens(orgClient, accountId, appKey, signal),
+    staleTime: 0,
+  });
+}
+
+export async function revokeToken(orgClient: OrgClient, accountId: string, jti: string): Promise<void> {
+  await orgClient.request('DELETE', `${accountPath(accountId)}/${encodeURIComponent(jti)}`);
+}
+
+/** Answers how many tokens were revoked. */
+export async function revokeAllTokens(orgClient: OrgClient, accountId: string, appKey: string): Promise<number> {
+  return (await orgClient.request<ResultEnvelope<number>>('DELETE', accountPath(accountId), { query: { app: appKey } }))
+    .data;
+}
+
+const OBJECT_ID = /^[0-9a-f]{24}$/i;
+
+/** Escapes a user's text for a `/…/i` pattern of `$regex` (decisions.md §8). */
+export function regexLiteral(text: string): string {
+  return text.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&');
+}
+
+/**
+ * The `where` of an account search: an `_id` when the text is one, else accounts whose email,
+ * first or last name begins with the text (case-insensitive). All three are indexed.
+ */
+export function accountSearchWhere(text: string): Record<string, unknown> {
+  const trimmed = text.trim();
+  if (OBJECT_ID.test(trimmed)) return { _id: trimmed.toLowerCase() };
+  const pattern = `/^${regexLiteral(trimmed.slice(0, 200))}/i`;
+  return {
+    $or: [{ email: { $regex: pattern } }, { 'name.last': { $regex: pattern } }, { 'name.first': { $regex: pattern } }],
+  };
+}
+
+export function accountSearchQuery(orgClient: OrgClient, text: string) {
+  return queryOptions({
+    queryKey: tokenKeys.accountSearch(orgClient.org, text.trim()),
+    queryFn: async ({ signal }): Promise<Account[]> =>
+      (
+        await orgClient.get<ListEnvelope<Account>>('accounts', {
+          query: { where: accountSearchWhere(text), limit: 8, paths: ['email', 'name'] },
+          signal,
+        })
+      ).data,
+    enabled: text.trim() !== '',
+  });
+}
+
+export function accountQuery(orgClient: OrgClient, id: string) {
+  return queryOptions({
+    queryKey: tokenKeys.account(orgClient.org, id),
+    queryFn: ({ signal }) =>
+      orgClient.get<Account>(`accounts/${encodeURIComponent(id)}`, { query: { paths: ['email', 'name'] }, signal }),
+  });
+}
+
+/** A fetch that never sends the console's session cookie: a token must answer for itself. */
+const withoutCookies: FetchLike = (input, init) => fetch(input, { ...init, credentials: 'omit' });
+
+/** The service's clock from `Service-Server-Time` (Unix ms), or the local clock when absent. */
+function serverTimeOf(headers: Headers): { serverTime: number; fromServer: boolean } {
+  const raw = headers.get('Service-Server-Time');
+  const value = raw !== null && /^\d{1,16}$/.test(raw) ? Number(raw) : NaN;
+  return Number.isFinite(value)
+    ? { serverTime: value, fromServer: true }
+    : { serverTime: Date.now(), fromServer: false };
+}
+
+export interface PublishedJwks {
+  keys: PublicJwk[];
+  /** Service-Server-Time of the answer, so nbf/exp are judged by the service's clock. */
+  serverTime: number;
+  fromServer: boolean;
+}
+
+/** `GET /auth/certs/jwk` without credentials, as any verifier would fetch it. */
+export async function fetchPublishedJwks(org: string): Promise<PublishedJwks> {
+  const { data, headers } = await sendJson<{ keys: PublicJwk[] }>(withoutCookies, {
+    method: 'GET',
+    url: `/${encodeURIComponent(org)}/v2/auth/certs/jwk`,
+  });
+  return { keys: data.keys, ...serverTimeOf(headers) };
+}
+
+export type TryResult = { ok: true; account: Account } | { ok: false; error: ApiError };
+
+/**
+ * "Try it": `GET /accounts/me` with the token as the only credential. A limited-use token spends
+ * one use. The answer is the token's subject, or the fault that refused the token.
+ */
+export async function tryToken(org: string, jwt: string): Promise<TryResult> {
+  try {
+    const { data } = await sendJson<Account>(withoutCookies, {
+      method: 'GET',
+      url: `/${encodeURIComponent(org)}/v2/accounts/me`,
+      headers: { Authorization: `Bearer ${jwt}` },
+    });
+    return { ok: true, account: data };
+  } catch (error) {
+    if (error instanceof ApiError) return { ok: false, error };
+    throw error;
+  }
+}

@@ -1,0 +1,155 @@
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import type { FaultBody } from '../../../src-shared/faults';
+import { faultOf } from '../../api/api-error';
+import { rotationPreviewQuery, TOKEN_ALGS, type ServiceApp, type TokenAlg } from '../../api/apps';
+import type { OrgClient } from '../../api/org-client';
+import { FaultMessage } from '../../components/FaultMessage';
+import { CopyButton, Dialog } from './Dialog';
+
+/**
+ * Shows a secret once. The secret lives only in this dialog's props (held by the parent's state
+ * until close): never in the URL, history, storage or the query cache.
+ */
+export function SecretRevealDialog({ label, secret, onClose }: { label: string; secret: string; onClose: () => void }) {
+  return (
+    <Dialog title={`Secret of ${label}`} onClose={onClose} testId="secret-dialog">
+      <p className="keys-warn" role="note">
+        <strong>You won’t see this again.</strong> Copy the secret now and keep it somewhere safe: the service stores it
+        encrypted and only ever shows its last four characters after this.
+      </p>
+      <div className="keys-secret">
+        <code data-testid="secret-value">{secret}</code>
+        <CopyButton text={secret} testId="secret-copy" />
+      </div>
+      <div className="keys-dialog__actions">
+        <button type="button" className="button button--primary" data-testid="secret-done" onClick={onClose}>
+          I have copied it
+        </button>
+      </div>
+    </Dialog>
+  );
+}
+
+function PreviewFacts({ orgClient, app }: { orgClient: OrgClient; app: ServiceApp }) {
+  const preview = useQuery(rotationPreviewQuery(orgClient, app.key));
+  if (preview.isPending) {
+    return (
+      <p className="status-line" role="status">
+        <span className="spinner" aria-hidden="true" /> Counting what this invalidates…
+      </p>
+    );
+  }
+  if (preview.isError)
+    return <FaultMessage fault={faultOf(preview.error)} onRetry={() => void preview.refetch()} compact />;
+  const { tokens, sessions, signaturesInvalidated } = preview.data;
+  return (
+    <dl className="keys-facts" data-testid="rotation-preview">
+      <dt>Stored tokens</dt>
+      <dd data-testid="preview-tokens">{tokens}</dd>
+      <dt>Live sessions</dt>
+      <dd data-testid="preview-sessions">{sessions}</dd>
+      <dt>Signatures</dt>
+      <dd>{signaturesInvalidated ? 'signatures made with the current secret stop verifying' : 'not affected'}</dd>
+    </dl>
+  );
+}
+
+interface ConfirmProps {
+  orgClient: OrgClient;
+  app: ServiceApp;
+  busy: boolean;
+  fault: FaultBody | null;
+  onCancel: () => void;
+}
+
+/** Rotating a signing secret: what it breaks, then a plain confirmation. */
+export function RotateSecretDialog(props: ConfirmProps & { onConfirm: () => void }) {
+  return (
+    <Dialog title={`Rotate the secret of ${props.app.label}?`} onClose={props.onCancel} testId="rotate-secret-dialog">
+      <p>
+        A new secret replaces the current one at once. Every back end that signs requests with the old secret is refused
+        until it gets the new one.
+      </p>
+      <PreviewFacts orgClient={props.orgClient} app={props.app} />
+      {props.fault && <FaultMessage fault={props.fault} compact />}
+      <div className="keys-dialog__actions">
+        <button type="button" className="button button--ghost" onClick={props.onCancel}>
+          Cancel
+        </button>
+        <button
+          type="button"
+          className="button button--danger"
+          data-testid="rotate-secret-confirm"
+          disabled={props.busy}
+          onClick={props.onConfirm}
+        >
+          {props.busy ? 'Rotating…' : 'Rotate secret'}
+        </button>
+      </div>
+    </Dialog>
+  );
+}
+
+/**
+ * Regenerating the RSA pair invalidates every token of the app (spec, decisions.md §3): the
+ * dialog shows the counts and asks for the app's label, typed, before it is allowed.
+ */
+export function RegenerateRsaDialog(props: ConfirmProps & { onConfirm: (alg: TokenAlg) => void }) {
+  const [typed, setTyped] = useState('');
+  const [alg, setAlg] = useState<TokenAlg>(props.app.alg);
+  const matches = typed.trim() === props.app.label;
+  return (
+    <Dialog title={`Regenerate the RSA key pair of ${props.app.label}?`} onClose={props.onCancel} testId="rsa-dialog">
+      <p className="keys-bad">
+        <strong>Every token this app has issued stops working</strong> — ephemeral ones too, which cannot be revoked any
+        other way. Clients must get new tokens. The old public key disappears from /auth/certs at once.
+      </p>
+      <PreviewFacts orgClient={props.orgClient} app={props.app} />
+      <label className="field">
+        <span className="field__label">Algorithm of the new pair</span>
+        <select
+          className="select select--large"
+          data-testid="rsa-alg"
+          value={alg}
+          onChange={(e) => setAlg(e.target.value as TokenAlg)}
+        >
+          {TOKEN_ALGS.map((a) => (
+            <option key={a} value={a}>
+              {a}
+              {a === 'PS512' ? ' (RSA-PSS, default)' : ' (PKCS#1 v1.5)'}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label className="field">
+        <span className="field__label">
+          Type <code>{props.app.label}</code> to confirm
+        </span>
+        <input
+          className="input"
+          data-testid="rsa-confirm-text"
+          value={typed}
+          autoComplete="off"
+          spellCheck={false}
+          onChange={(e) => setTyped(e.target.value)}
+        />
+      </label>
+      {props.fault && <FaultMessage fault={props.fault} compact />}
+      <div className="keys-dialog__actions">
+        <button type="button" className="button button--ghost" onClick={props.onCancel}>
+          Cancel
+        </button>
+        <button
+          type="button"
+          className="button button--danger"
+          data-testid="rsa-confirm"
+          disabled={!matches || props.busy}
+          onClick={() => props.onConfirm(alg)}
+        >
+          {props.busy ? 'Regenerating…' : 'Regenerate key pair'}
+        </button>
+      </div>
+    </Dialog>
+  );
+}
