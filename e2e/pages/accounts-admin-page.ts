@@ -1,4 +1,5 @@
 import { expect, type Locator, type Page } from '@playwright/test';
+import { objectsApi, type ObjectsApi } from './objects-api';
 
 /** Page object of the account administration screen (`#/accounts-admin`). */
 export class AccountsAdminPage {
@@ -55,4 +56,20 @@ export class AccountsAdminPage {
   async screenshot(name: string): Promise<void> {
     await this.page.screenshot({ path: `e2e/artifacts/${name}.png` });
   }
+}
+
+/**
+ * An API client for checks made beside the console. The service ends an account's other sessions
+ * at login (decisions.md §5), so it signs in as a second administrator, created for the purpose,
+ * and the console's own session stays valid.
+ */
+export async function checkerApi(baseUrl: string, email: string, password: string): Promise<ObjectsApi> {
+  const first = await objectsApi(baseUrl, email, password);
+  const created = await first.send('POST', 'accounts', {
+    email: 'checker@demo.test',
+    password: 'checker password 1',
+    roles: ['000000000000000000000004'],
+  });
+  if (created.status !== 200) throw new Error(`could not create the checker admin: ${JSON.stringify(created.body)}`);
+  return objectsApi(baseUrl, 'checker@demo.test', 'checker password 1');
 }

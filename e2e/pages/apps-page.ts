@@ -45,7 +45,10 @@ export class AppsPage {
   }
 
   fieldError(testId: string) {
-    return this.page.locator('.field, span').filter({ has: this.page.getByTestId(testId) }).getByTestId('field-error');
+    return this.page
+      .locator('.field, span')
+      .filter({ has: this.page.getByTestId(testId) })
+      .getByTestId('field-error');
   }
 
   async regenerateRsa(label: string): Promise<void> {

@@ -71,7 +71,11 @@ export class ScopeTesterPage {
     return this.page.locator(`[data-testid="case-item"][data-name="${name}"]`);
   }
 
+  /** The screen scrolls inside the shell, so the whole of it is shown in a tall viewport. */
   async screenshot(name: string): Promise<void> {
-    await this.page.screenshot({ path: `e2e/artifacts/${name}.png`, fullPage: true });
+    const size = this.page.viewportSize() ?? { width: 1280, height: 800 };
+    await this.page.setViewportSize({ width: size.width, height: 1500 });
+    await this.page.screenshot({ path: `e2e/artifacts/${name}.png` });
+    await this.page.setViewportSize(size);
   }
 }

@@ -33,6 +33,9 @@ export class SignedRequestsPage {
   }
 
   async screenshot(name: string): Promise<void> {
-    await this.page.screenshot({ path: `e2e/artifacts/${name}.png`, fullPage: true });
+    const size = this.page.viewportSize() ?? { width: 1280, height: 800 };
+    await this.page.setViewportSize({ width: size.width, height: 1100 });
+    await this.page.screenshot({ path: `e2e/artifacts/${name}.png` });
+    await this.page.setViewportSize(size);
   }
 }

@@ -31,9 +31,12 @@ export class TokensPage {
 
   /** Mints with the form as it is and answers the token shown. */
   async mint(): Promise<string> {
+    const shown = this.page.getByTestId('minted-token');
+    const before = (await shown.count()) > 0 ? await shown.inputValue() : '';
     await this.page.getByTestId('mint-submit').click();
-    await expect(this.page.getByTestId('minted-token')).toBeVisible();
-    return this.page.getByTestId('minted-token').inputValue();
+    await expect(shown).toBeVisible();
+    await expect(shown).not.toHaveValue(before);
+    return shown.inputValue();
   }
 
   claim(name: string) {

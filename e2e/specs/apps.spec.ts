@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { createLocalJWKSet, jwtVerify, type JSONWebKeySet } from 'jose';
 import { startHeadlessService, type HeadlessService } from '../fixtures/headless-service';
 import { AppsPage, bearerGet, secondAdminApi } from '../pages/apps-page';
@@ -11,7 +11,7 @@ const PASSWORD = 'a strong password';
 let service: HeadlessService;
 test.afterEach(async () => service?.stop());
 
-async function signIn(page: import('@playwright/test').Page): Promise<{ console_: ConsolePage; apps: AppsPage; api: ObjectsApi }> {
+async function signIn(page: Page): Promise<{ console_: ConsolePage; apps: AppsPage; api: ObjectsApi }> {
   service = await startHeadlessService(['--admin-email', EMAIL, '--admin-password', PASSWORD]);
   const api = await secondAdminApi(service.url, EMAIL, PASSWORD);
   const console_ = new ConsolePage(page);
@@ -23,7 +23,9 @@ async function signIn(page: import('@playwright/test').Page): Promise<{ console_
 }
 
 async function appByLabel(api: ObjectsApi, label: string) {
-  const list = await api.get<{ data: { key: string; label: string; secret: string | null; expose: boolean; rsa: { kid: string } }[] }>('apps');
+  const list = await api.get<{
+    data: { key: string; label: string; secret: string | null; expose: boolean; rsa: { kid: string } }[];
+  }>('apps');
   const app = list.body.data.find((a) => a.label === label);
   if (!app) throw new Error(`no app ${label}`);
   return app;
@@ -31,12 +33,18 @@ async function appByLabel(api: ObjectsApi, label: string) {
 
 async function mintFor(api: ObjectsApi, appKey: string, extra: Record<string, unknown> = {}): Promise<string> {
   const me = await api.get<{ _id: string }>('accounts/me');
-  const minted = await api.send<{ data: string }>('POST', `accounts/${me.body._id}/tokens`, { app: appKey, scope: ['*'], ...extra });
+  const minted = await api.send<{ data: string }>('POST', `accounts/${me.body._id}/tokens`, {
+    app: appKey,
+    scope: ['*'],
+    ...extra,
+  });
   expect(minted.status).toBe(200);
   return minted.body.data;
 }
 
-test('create a signing app: the secret is shown once, edits get per-field faults, the secret rotates', async ({ page }) => {
+test('create a signing app: the secret is shown once, edits get per-field faults, the secret rotates', async ({
+  page,
+}) => {
   const { console_, apps, api } = await signIn(page);
   await expect(apps.item('Admin console')).toBeVisible();
   await console_.screenshot('apps');
@@ -57,7 +65,9 @@ test('create a signing app: the secret is shown once, edits get per-field faults
   await expect(page.getByTestId('app-secret-masked')).toHaveText(`••••…${secret.slice(-4)}`);
   // The secret is nowhere the page keeps state.
   expect(page.url()).not.toContain(secret);
-  const stored = await page.evaluate(() => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }) + JSON.stringify(history.state));
+  const stored = await page.evaluate(
+    () => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }) + JSON.stringify(history.state),
+  );
   expect(stored).not.toContain(secret);
   await expect(page.locator('body')).not.toContainText(secret);
   const created = await appByLabel(api, 'Billing backend');
@@ -76,7 +86,9 @@ test('create a signing app: the secret is shown once, edits get per-field faults
   expect(saved.body).toMatchObject({ maxTokensPerPrincipal: 25, corsOrigins: ['https://billing.example'] });
 
   await page.getByTestId('rotate-secret').click();
-  await expect(page.getByTestId('rotate-secret-dialog').getByTestId('rotation-preview')).toContainText('stop verifying');
+  await expect(page.getByTestId('rotate-secret-dialog').getByTestId('rotation-preview')).toContainText(
+    'stop verifying',
+  );
   await page.getByTestId('rotate-secret-confirm').click();
   const rotated = await apps.takeSecret();
   expect(rotated).toMatch(/^[A-Za-z0-9]{64}$/);
@@ -108,7 +120,9 @@ test('Expose Keys publishes the app’s JWK and PEM, and a minted token verifies
   const jwks = await fetch(`${service.url}/demo/v2/auth/certs/jwk`).then((r) => r.json() as Promise<JSONWebKeySet>);
   expect(jwks.keys.map((k) => k.kid)).toContain(app.rsa.kid);
   const token = await mintFor(api, app.key);
-  const { payload, protectedHeader } = await jwtVerify(token, createLocalJWKSet(jwks), { audience: 'http://127.0.0.1/demo/v2' });
+  const { payload, protectedHeader } = await jwtVerify(token, createLocalJWKSet(jwks), {
+    audience: 'http://127.0.0.1/demo/v2',
+  });
   expect(protectedHeader.kid).toBe(app.rsa.kid);
   expect(payload.iss).toBe(app.key);
 

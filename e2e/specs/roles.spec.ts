@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { startHeadlessService, type HeadlessService } from '../fixtures/headless-service';
 import { ConsolePage } from '../pages/console-page';
-import { objectsApi } from '../pages/objects-api';
+import { checkerApi } from '../pages/accounts-admin-page';
 import { RolesPage } from '../pages/roles-page';
 
 const EMAIL = 'admin@demo.test';
@@ -10,10 +10,11 @@ const SUPPORT = '000000000000000000000006';
 
 let service: HeadlessService;
 test.afterEach(async () => service?.stop());
+test.setTimeout(120_000);
 
 test('define a role with validated scopes and includes, edit it, delete it', async ({ page }) => {
   service = await startHeadlessService(['--admin-email', EMAIL, '--admin-password', PASSWORD]);
-  const api = await objectsApi(service.url, EMAIL, PASSWORD);
+  const api = await checkerApi(service.url, EMAIL, PASSWORD);
   const console_ = new ConsolePage(page);
   await console_.open(service.consoleUrl);
   await console_.login(EMAIL, PASSWORD);

@@ -2,7 +2,8 @@ import { expect, test } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { startHeadlessService, type HeadlessService } from '../fixtures/headless-service';
 import { ConsolePage } from '../pages/console-page';
-import { objectsApi, type ObjectsApi } from '../pages/objects-api';
+import type { ObjectsApi } from '../pages/objects-api';
+import { checkerApi } from '../pages/accounts-admin-page';
 import { ScopeTesterPage, type RowInput } from '../pages/scope-tester-page';
 
 const EMAIL = 'admin@demo.test';
@@ -10,6 +11,7 @@ const PASSWORD = 'a strong password';
 
 let service: HeadlessService;
 test.afterEach(async () => service?.stop());
+test.setTimeout(120_000);
 
 /** What the service answers to a row's request made with a token carrying `scope` (no cookie). */
 async function serviceVerdict(api: ObjectsApi, scope: string[], roles: string[], row: RowInput): Promise<string> {
@@ -70,7 +72,7 @@ test('chain parser: the spec examples parse or fail with the reason at the spot'
 
 test('batch verdicts equal the service answers; test cases save, re-run, export and import', async ({ page }) => {
   service = await startHeadlessService(['--admin-email', EMAIL, '--admin-password', PASSWORD]);
-  const api = await objectsApi(service.url, EMAIL, PASSWORD);
+  const api = await checkerApi(service.url, EMAIL, PASSWORD);
   const adminId = (await api.get<{ _id: string }>('accounts/me')).body._id;
   const other = await api.send<{ _id: string }>('POST', 'accounts', {
     email: 'other@demo.test',

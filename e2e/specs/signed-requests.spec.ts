@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { createHmac } from 'node:crypto';
 import { startHeadlessService, type HeadlessService } from '../fixtures/headless-service';
 import { ConsolePage } from '../pages/console-page';
-import { objectsApi } from '../pages/objects-api';
+import { checkerApi } from '../pages/accounts-admin-page';
 import { SignedRequestsPage } from '../pages/signed-requests-page';
 
 const EMAIL = 'admin@demo.test';
@@ -10,10 +10,11 @@ const PASSWORD = 'a strong password';
 
 let service: HeadlessService;
 test.afterEach(async () => service?.stop());
+test.setTimeout(120_000);
 
 test('a signed request from the composer succeeds and its replay is refused', async ({ page }) => {
   service = await startHeadlessService(['--admin-email', EMAIL, '--admin-password', PASSWORD]);
-  const api = await objectsApi(service.url, EMAIL, PASSWORD);
+  const api = await checkerApi(service.url, EMAIL, PASSWORD);
   const created = await api.send<{ key: string; secret: string }>('POST', 'apps', {
     label: 'Records bridge',
     kind: 'signing',
@@ -34,7 +35,7 @@ test('a signed request from the composer succeeds and its replay is refused', as
   await page.getByTestId('signed-send').click();
   await expect(page.getByTestId('signed-problem')).toContainText('secret');
 
-  await composer.compose({ app: key, secret, method: 'GET', path: '/accounts/me/', as: EMAIL });
+  await composer.compose({ app: key, secret, method: 'GET', path: '/accounts/me', as: EMAIL });
   await composer.send();
   await expect(page.getByTestId('signed-status')).toHaveText('200');
   const body = JSON.parse((await page.getByTestId('signed-body').textContent()) ?? '{}') as { email: string };

@@ -89,6 +89,11 @@ export function useSaveRole(orgClient: OrgClient) {
       id === null
         ? orgClient.post<Role>('roles', draft)
         : orgClient.request<Role>('PATCH', `roles/${id}`, { body: draft }),
+    // Put the saved role in the cached list at once, so the editor that follows finds it.
+    onSuccess: (saved) =>
+      queryClient.setQueryData<Role[]>(rolesKey(orgClient.org), (list) =>
+        list ? [...list.filter((role) => role._id !== saved._id), saved] : list,
+      ),
     onSettled: () => queryClient.invalidateQueries({ queryKey: rolesKey(orgClient.org) }),
   });
 }

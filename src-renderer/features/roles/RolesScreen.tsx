@@ -30,6 +30,8 @@ const CODE = /^[a-z][a-z0-9_-]{0,99}$/;
 /** Roles: name, code, scope chains (validated as typed, by the service's parser) and included roles. */
 export function RolesScreen({ orgClient, route, navigate }: RolesScreenProps) {
   const roles = useQuery(rolesQuery(orgClient));
+  // The role just saved, so its editor (remounted under the new id) can say so.
+  const [savedId, setSavedId] = useState<string | null>(null);
   const selected = route.id && route.id !== 'new' ? roles.data?.find((role) => role._id === route.id) : undefined;
 
   return (
@@ -77,7 +79,9 @@ export function RolesScreen({ orgClient, route, navigate }: RolesScreenProps) {
                   {isBuiltinRole(role._id) ? (
                     <span className="badge badge--muted">built-in</span>
                   ) : (
-                    <span className="badge badge--ok">{role.scopes?.length ?? 0} scopes</span>
+                    <span className="badge badge--ok">
+                      {role.scopes?.length === 1 ? '1 scope' : `${role.scopes?.length ?? 0} scopes`}
+                    </span>
                   )}
                   <code>{role.code ?? role._id}</code>
                 </button>
@@ -91,7 +95,11 @@ export function RolesScreen({ orgClient, route, navigate }: RolesScreenProps) {
                 orgClient={orgClient}
                 role={null}
                 roles={roles}
-                onSaved={(role) => navigate({ ...route, id: role._id })}
+                justSaved={false}
+                onSaved={(role) => {
+                  setSavedId(role._id);
+                  navigate({ ...route, id: role._id });
+                }}
                 onDeleted={() => navigate({ ...route, id: undefined })}
               />
             ) : selected ? (
@@ -100,9 +108,17 @@ export function RolesScreen({ orgClient, route, navigate }: RolesScreenProps) {
                 orgClient={orgClient}
                 role={selected}
                 roles={roles}
-                onSaved={(role) => navigate({ ...route, id: role._id })}
+                justSaved={savedId === selected._id}
+                onSaved={(role) => {
+                  setSavedId(role._id);
+                  navigate({ ...route, id: role._id });
+                }}
                 onDeleted={() => navigate({ ...route, id: undefined })}
               />
+            ) : route.id && roles.isFetching ? (
+              <p className="status-line" role="status">
+                <span className="spinner" aria-hidden="true" /> Loading the role…
+              </p>
             ) : route.id ? (
               <FaultMessage
                 fault={{
@@ -131,12 +147,14 @@ function RoleEditor({
   orgClient,
   role,
   roles,
+  justSaved,
   onSaved,
   onDeleted,
 }: {
   orgClient: OrgClient;
   role: Role | null;
   roles: UseQueryResult<Role[]>;
+  justSaved: boolean;
   onSaved: (role: Role) => void;
   onDeleted: () => void;
 }) {
@@ -147,7 +165,7 @@ function RoleEditor({
   const [scopesText, setScopesText] = useState((role?.scopes ?? []).join('\n'));
   const [include, setInclude] = useState<string[]>(role?.include ?? []);
   const [confirmDelete, setConfirmDelete] = useState(false);
-  const [saved, setSaved] = useState(false);
+  const [saved, setSaved] = useState(justSaved);
 
   const chains = splitChains(scopesText);
   const invalid = chains.filter((chain) => !parseScopeChain(chain).ok).length;

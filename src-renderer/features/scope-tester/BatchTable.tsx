@@ -19,6 +19,17 @@ export function BatchTable({ rows, results, answers, onRows }: BatchTableProps) 
     <>
       <div className="grid-frame">
         <table className="grid batch" data-testid="tester-rows">
+          <colgroup>
+            <col style={{ width: 92 }} />
+            <col style={{ width: 120 }} />
+            <col style={{ width: 196 }} />
+            <col style={{ width: 112 }} />
+            <col style={{ width: 96 }} />
+            <col style={{ width: 92 }} />
+            <col />
+            <col style={{ width: 170 }} />
+            <col style={{ width: 40 }} />
+          </colgroup>
           <thead>
             <tr>
               <th scope="col">operation</th>

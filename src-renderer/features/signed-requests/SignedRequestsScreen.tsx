@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { isFaultBody } from '../../../src-shared/faults';
 import { faultOf } from '../../api/api-error';
 import type { HttpMethod } from '../../api/http';
 import type { OrgClient } from '../../api/org-client';
@@ -359,6 +360,7 @@ function ResponseView({
           {response.ms} ms{skew !== null && ` · server clock ${skew >= 0 ? '+' : ''}${skew} ms from the timestamp`}
         </span>
       </div>
+      {isFaultBody(response.body) && <FaultMessage fault={response.body} compact />}
       <pre className="json-view response-box" data-testid={`${testId}-body`}>
         {typeof response.body === 'string' ? response.body : JSON.stringify(response.body, null, 2)}
       </pre>

@@ -10,7 +10,6 @@ import { ACCESS_LEVELS } from './claims';
 import {
   TIME_UNITS,
   checkMintDraft,
-  emptyMintDraft,
   isStoredToken,
   mintExclusions,
   mintFieldOfPath,
@@ -26,20 +25,22 @@ interface MintPaneProps {
   accountId: string | undefined;
   app: ServiceApp | undefined;
   token: string;
+  /** The form, held by the lab so switching panes keeps it. */
+  draft: MintDraft;
+  onDraft: (update: (draft: MintDraft) => MintDraft) => void;
   onMinted: (jwt: string) => void;
   onOpen: (pane: TokenPane) => void;
 }
 
 /** Every option of `POST /accounts/:id/tokens`, with live scope-chain checks and the exclusions enforced. */
-export function MintPane({ orgClient, accountId, app, token, onMinted, onOpen }: MintPaneProps) {
+export function MintPane({ orgClient, accountId, app, token, draft, onDraft, onMinted, onOpen }: MintPaneProps) {
   const queryClient = useQueryClient();
-  const [draft, setDraft] = useState<MintDraft>(emptyMintDraft);
   const [minted, setMinted] = useState(false);
   // The clock validAt is judged by (only its ten-year bound); the service judges it again.
   const [openedAt] = useState(() => Date.now());
   const check = checkMintDraft(draft, app?.key ?? '', openedAt);
   const exclusions = mintExclusions(draft);
-  const change = (patch: Partial<MintDraft>) => setDraft((d) => updateMintDraft(d, patch));
+  const change = (patch: Partial<MintDraft>) => onDraft((d) => updateMintDraft(d, patch));
 
   const mint = useMutation({
     // The token goes to the lab's memory, not into the mutation cache.

@@ -10,6 +10,7 @@ import type { Route, TokensRoute } from '../../routing/route';
 import '../apps/keys.css';
 import { DecodePane } from './DecodePane';
 import { MintPane } from './MintPane';
+import { emptyMintDraft, type MintDraft } from './mint-form';
 import { StoredTokens } from './StoredTokens';
 import { TOKEN_PANES, type TokenPane } from './tokens-route';
 import { VerifyPane } from './VerifyPane';
@@ -30,6 +31,7 @@ export function TokenLabScreen({ orgClient, route, navigate }: TokenLabScreenPro
   const apps = useQuery(appsQuery(orgClient));
   // The working token: shared by the panes, never written to the URL or to storage.
   const [token, setToken] = useState('');
+  const [draft, setDraft] = useState<MintDraft>(emptyMintDraft);
   const app = apps.data?.find((a) => a.key === route.app);
   const go = (change: Partial<TokensRoute>) => navigate({ ...route, ...change });
 
@@ -102,6 +104,8 @@ export function TokenLabScreen({ orgClient, route, navigate }: TokenLabScreenPro
                 accountId={route.account}
                 app={app}
                 token={token}
+                draft={draft}
+                onDraft={setDraft}
                 onMinted={setToken}
                 onOpen={(pane) => go({ pane })}
               />

@@ -12,7 +12,7 @@ const STATE_CLASS: Record<CheckState, string> = {
   pass: 'keys-ok',
   fail: 'keys-bad',
   warn: 'keys-warn',
-  info: 'keys-section',
+  info: 'keys-info',
 };
 const STATE_WORD: Record<CheckState, string> = { pass: 'OK', fail: 'Fails', warn: 'Not checked', info: 'Note' };
 
