@@ -9,7 +9,12 @@ const SUPPORT = '000000000000000000000006';
 const DEVELOPER = '000000000000000000000007';
 
 let service: HeadlessService;
-test.afterEach(async () => service?.stop());
+// The page goes first: an open browser socket that has sent no request yet keeps the service's
+// shutdown waiting (Node closes only idle keep-alive sockets at once).
+test.afterEach(async ({ page }) => {
+  await page.close();
+  await service?.stop();
+});
 // Several service round trips with password hashing per test; generous on a busy machine.
 test.setTimeout(120_000);
 

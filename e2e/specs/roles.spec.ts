@@ -9,7 +9,12 @@ const PASSWORD = 'a strong password';
 const SUPPORT = '000000000000000000000006';
 
 let service: HeadlessService;
-test.afterEach(async () => service?.stop());
+// The page goes first: an open browser socket that has sent no request yet keeps the service's
+// shutdown waiting (Node closes only idle keep-alive sockets at once).
+test.afterEach(async ({ page }) => {
+  await page.close();
+  await service?.stop();
+});
 test.setTimeout(120_000);
 
 test('define a role with validated scopes and includes, edit it, delete it', async ({ page }) => {

@@ -10,7 +10,12 @@ const EMAIL = 'admin@demo.test';
 const PASSWORD = 'a strong password';
 
 let service: HeadlessService;
-test.afterEach(async () => service?.stop());
+// The page goes first: an open browser socket that has sent no request yet keeps the service's
+// shutdown waiting (Node closes only idle keep-alive sockets at once).
+test.afterEach(async ({ page }) => {
+  await page.close();
+  await service?.stop();
+});
 test.setTimeout(120_000);
 
 /** What the service answers to a row's request made with a token carrying `scope` (no cookie). */

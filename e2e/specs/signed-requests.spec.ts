@@ -9,7 +9,12 @@ const EMAIL = 'admin@demo.test';
 const PASSWORD = 'a strong password';
 
 let service: HeadlessService;
-test.afterEach(async () => service?.stop());
+// The page goes first: an open browser socket that has sent no request yet keeps the service's
+// shutdown waiting (Node closes only idle keep-alive sockets at once).
+test.afterEach(async ({ page }) => {
+  await page.close();
+  await service?.stop();
+});
 test.setTimeout(120_000);
 
 test('a signed request from the composer succeeds and its replay is refused', async ({ page }) => {

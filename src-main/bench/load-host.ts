@@ -16,7 +16,10 @@ import { Worker } from 'node:worker_threads';
 
 export interface HostMemory {
   rssMb: number;
+  /** The host's own (main-thread) heap. */
   heapUsedMb: number;
+  /** The service worker's heap after a full collection. */
+  workerHeapMb: number;
 }
 export interface LoopDelay {
   minMs: number;
@@ -36,11 +39,21 @@ export const LOOP_RESOLUTION_MS = 5;
 
 const mb = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10;
 
-function memory(): HostMemory {
-  // A full collection first (the host runs with --expose-gc), so garbage is not counted as growth.
+/** Both heaps after full collections (the host runs with --expose-gc, which its worker inherits). */
+async function memory(worker: Worker): Promise<HostMemory> {
+  const workerHeap = new Promise<number>((resolve) => {
+    const onMessage = (m: { type?: string; heapUsedBytes?: number }) => {
+      if (m.type !== 'memory') return;
+      worker.off('message', onMessage);
+      resolve(m.heapUsedBytes ?? 0);
+    };
+    worker.on('message', onMessage);
+  });
+  worker.postMessage({ type: 'memory' });
+  const workerHeapBytes = await workerHeap;
   (globalThis as { gc?: () => void }).gc?.();
   const m = process.memoryUsage();
-  return { rssMb: mb(m.rss), heapUsedMb: mb(m.heapUsed) };
+  return { rssMb: mb(m.rss), heapUsedMb: mb(m.heapUsed), workerHeapMb: mb(workerHeapBytes) };
 }
 
 export function runHost(dataDir: string, distMain: string): void {
@@ -57,9 +70,9 @@ export function runHost(dataDir: string, distMain: string): void {
   const histogram = monitorEventLoopDelay({ resolution: LOOP_RESOLUTION_MS });
   // Samples are whole timer intervals; the delay is what exceeds the interval.
   const ms = (ns: number) => Math.max(0, Math.round((ns / 1e6 - LOOP_RESOLUTION_MS) * 100) / 100);
-  process.on('message', (command: string) => {
+  process.on('message', async (command: string) => {
     if (command === 'start') {
-      const before = memory(); // its forced GC pauses this thread: measured before the histogram starts
+      const before = await memory(worker); // its forced GC pauses this thread: taken before the histogram starts
       histogram.reset();
       histogram.enable();
       send({ type: 'started', memory: before });
@@ -67,7 +80,7 @@ export function runHost(dataDir: string, distMain: string): void {
       histogram.disable();
       send({
         type: 'stopped',
-        memory: memory(),
+        memory: await memory(worker),
         delay: {
           minMs: ms(histogram.min),
           meanMs: ms(histogram.mean),

@@ -46,7 +46,7 @@ export function floorSql(table: string) {
       .concat(') ORDER BY l, f, _id LIMIT 101'),
     q2first: `SELECT _id, doc FROM "${table}" ORDER BY _id LIMIT 1001`,
     q2: `SELECT _id, doc FROM "${table}" WHERE _id > ? ORDER BY _id LIMIT 1001`,
-    q3: `SELECT _id, doc FROM "${table}" WHERE ${created} > ? AND ${created} < ? ORDER BY ${created} DESC, _id LIMIT 101`,
+    q3: `SELECT _id, doc FROM "${table}" WHERE ${created} > ? AND ${created} < ? ORDER BY ${created} DESC, _id DESC LIMIT 101`,
     q4: `SELECT _id, doc FROM "${table}" ORDER BY ${last}, _id LIMIT 101 OFFSET 300`,
     q5: `SELECT _id, doc FROM "${table}" WHERE _id = ?`,
   };

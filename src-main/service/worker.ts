@@ -14,10 +14,22 @@ export interface ServiceWorkerData {
   consoleDir?: string;
 }
 
-export type ServiceWorkerMessage = { type: 'ready'; port: number; org?: string } | { type: 'error'; message: string };
+export type ServiceWorkerMessage =
+  | { type: 'ready'; port: number; org?: string }
+  | { type: 'error'; message: string }
+  | { type: 'memory'; heapUsedBytes: number };
 
 const data = workerData as ServiceWorkerData;
 const post = (m: ServiceWorkerMessage) => parentPort?.postMessage(m);
+
+// `npm run bench:load` asks for this thread's heap after a full collection (gc exists only when the
+// host runs with --expose-gc): the leak indicator that process RSS, which allocators rarely give
+// back, cannot be.
+parentPort?.on('message', (m: { type?: string }) => {
+  if (m?.type !== 'memory') return;
+  (globalThis as { gc?: () => void }).gc?.();
+  post({ type: 'memory', heapUsedBytes: process.memoryUsage().heapUsed });
+});
 
 startHeadless({
   dataDir: data.dataDir,

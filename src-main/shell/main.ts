@@ -33,7 +33,7 @@ function startService(): Promise<{ port: number }> {
   });
   return new Promise((resolvePort, reject) => {
     worker.once('message', (m: ServiceWorkerMessage) =>
-      m.type === 'ready' ? resolvePort({ port: m.port }) : reject(new Error(m.message)),
+      m.type === 'ready' ? resolvePort({ port: m.port }) : reject(new Error(m.type === 'error' ? m.message : m.type)),
     );
     worker.once('error', reject);
   });

@@ -74,9 +74,9 @@ describe('ordering', () => {
   it('defaults to _id descending', () => {
     expect(ids({})).toEqual([5, 4, 3, 2, 1]);
   });
-  it('sorts missing first ascending, last descending, ties by _id ascending', () => {
+  it('sorts missing first ascending, last descending, ties by _id in the last key direction', () => {
     expect(ids({ sort: 'c_bool' })).toEqual([1, 4, 5, 3, 2]);
-    expect(ids({ sort: '{"c_bool":-1}' })).toEqual([2, 3, 1, 4, 5]);
+    expect(ids({ sort: '{"c_bool":-1}' })).toEqual([2, 3, 5, 4, 1]);
   });
   it('compares strings by code point, not UTF-16 unit', () => {
     expect(ids({ sort: 'c_str', where: '{"c_str":{"$exists":true}}' })).toEqual([2, 1, 5, 4]);

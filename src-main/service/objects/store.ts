@@ -2,9 +2,9 @@ import type { Db } from '../db/open.js';
 import type { Clock } from '../clock.js';
 import { fault } from '../../../src-shared/faults.js';
 import type { ObjectDef } from '../../../src-shared/schema/types.js';
-import { propertyPaths } from '../../../src-shared/schema/types.js';
 import type { ListQuery } from '../../../src-shared/query/ast.js';
 import { compileListQuery, propertyExpression } from '../query/compile.js';
+import { indexSpecs } from '../query/indexes.js';
 import { ObjectIdFactory } from './ids.js';
 import type { Doc, Json } from './validate.js';
 import { StatementCache } from '../db/statement-cache.js';
@@ -78,21 +78,11 @@ export class ObjectStore {
     const key = `${table}:${JSON.stringify(def.properties)}:${JSON.stringify(def.compoundIndexes ?? [])}`;
     if (this.ensured.has(key)) return table;
     this.db.exec(`CREATE TABLE IF NOT EXISTS "${table}" (_id TEXT NOT NULL UNIQUE, doc TEXT NOT NULL)`);
-    for (const p of propertyPaths(def)) {
-      if (p.path === '_id' || p.inArray || !(p.def.indexed || p.def.unique)) continue;
-      if (p.def.type === 'Document' || p.def.type === 'List') continue;
-      const indexPath = p.def.type === 'Reference' ? `${p.path}._id` : p.path;
-      if (!p.def.unique && this.bulkTables.has(table)) continue;
-      const name = `${p.def.unique ? 'ux' : 'ix'}_${table}__${indexPath.replace(/\./g, '_')}`;
-      const unique = p.def.unique ? 'UNIQUE ' : '';
-      this.db.exec(`CREATE ${unique}INDEX IF NOT EXISTS "${name}" ON "${table}" (${propertyExpression(indexPath)})`);
-      if (p.def.unique) this.uniqueIndexPaths.set(name, p.path);
-    }
-    for (const paths of def.compoundIndexes ?? []) {
-      if (this.bulkTables.has(table)) break;
-      const name = `ix_${table}__c_${paths.join('_').replace(/\./g, '_')}`;
-      const columns = paths.map((p) => propertyExpression(p)).join(', ');
-      this.db.exec(`CREATE INDEX IF NOT EXISTS "${name}" ON "${table}" (${columns})`);
+    for (const index of indexSpecs(table, def)) {
+      if (index.unique) this.uniqueIndexPaths.set(index.name, index.path);
+      // During a bulk load only unique indexes exist; the rest are built once at the end.
+      else if (this.bulkTables.has(table)) continue;
+      this.db.exec(index.sql);
     }
     this.ensured.add(key);
     if (!this.bulkTables.has(table)) this.ensuredDefs.set(def, { table, orgId, generation: this.generation });

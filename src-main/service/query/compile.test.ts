@@ -39,7 +39,7 @@ describe('compileListQuery: statement shape', () => {
   it('appends _id ascending as tiebreaker to the caller sort', () => {
     const q = parseListQuery({ sort: '{"name.last":1,"name.first":-1}' }, THING_DEF);
     expect(compileListQuery(q, { table: 'things' }).sql).toContain(
-      `ORDER BY ${X('name.last')} ASC, ${X('name.first')} DESC, _id ASC`,
+      `ORDER BY ${X('name.last')} ASC, ${X('name.first')} DESC, _id DESC`,
     );
   });
   it('does not append _id when the sort already names it', () => {

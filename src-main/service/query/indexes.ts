@@ -25,11 +25,42 @@ export function indexedExpressions(def: ObjectDef): IndexedExpression[] {
     }));
 }
 
+export interface IndexSpec {
+  name: string;
+  /** The property path a unique index guards (for faults that name it); the first path otherwise. */
+  path: string;
+  unique: boolean;
+  sql: string;
+}
+
+/**
+ * Every index of a collection table: one per indexed scalar property, and one per compound index
+ * of the definition. Non-unique indexes end in `_id`, the tiebreaker of every sort
+ * (`effectiveSort`), so a page sorted by the property — either direction — is one ordered index
+ * walk rather than a sort of every record sharing a value.
+ */
+export function indexSpecs(table: string, def: ObjectDef): IndexSpec[] {
+  const quoted = quoteTable(table);
+  const single = indexedExpressions(def).map(({ path, expression, unique }) => {
+    const name = `${unique ? 'ux' : 'ix'}_${table}__${path.replace(/\./g, '_')}`;
+    const columns = unique ? expression : `${expression}, _id`;
+    const sql = `CREATE ${unique ? 'UNIQUE ' : ''}INDEX IF NOT EXISTS ${quoteTable(name)} ON ${quoted} (${columns})`;
+    return { name, path, unique, sql };
+  });
+  const compound = (def.compoundIndexes ?? []).map((paths) => {
+    const name = `ix_${table}__c_${paths.join('_').replace(/\./g, '_')}`;
+    const columns = [...paths.map((p) => propertyExpression(p)), '_id'].join(', ');
+    return {
+      name,
+      path: paths[0] ?? '',
+      unique: false,
+      sql: `CREATE INDEX IF NOT EXISTS ${quoteTable(name)} ON ${quoted} (${columns})`,
+    };
+  });
+  return [...single, ...compound];
+}
+
 /** `CREATE [UNIQUE] INDEX IF NOT EXISTS` statements for a collection table. */
 export function indexStatements(table: string, def: ObjectDef): string[] {
-  const quoted = quoteTable(table);
-  return indexedExpressions(def).map(({ path, expression, unique }) => {
-    const name = quoteTable(`${table}__${path.replace(/\./g, '__')}`);
-    return `CREATE ${unique ? 'UNIQUE ' : ''}INDEX IF NOT EXISTS ${name} ON ${quoted} (${expression})`;
-  });
+  return indexSpecs(table, def).map((s) => s.sql);
 }

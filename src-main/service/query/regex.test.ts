@@ -83,7 +83,7 @@ describe('$regex in SQLite', () => {
     const plan = (db.prepare(`EXPLAIN QUERY PLAN ${q.sql}`).all(...q.params) as { detail: string }[]).map(
       (r) => r.detail,
     );
-    expect(plan.some((d) => d.includes('USING INDEX things__name__last'))).toBe(true);
+    expect(plan.some((d) => d.includes('USING INDEX ix_things__name_last'))).toBe(true);
     expect(plan.some((d) => /^SCAN things\b/.test(d))).toBe(false);
     db.close();
   });

@@ -20,14 +20,13 @@ export function BatchTable({ rows, results, answers, onRows }: BatchTableProps) 
       <div className="grid-frame">
         <table className="grid batch" data-testid="tester-rows">
           <colgroup>
-            <col style={{ width: 92 }} />
-            <col style={{ width: 120 }} />
-            <col style={{ width: 196 }} />
-            <col style={{ width: 112 }} />
             <col style={{ width: 96 }} />
-            <col style={{ width: 92 }} />
+            <col style={{ width: 140 }} />
+            <col style={{ width: 206 }} />
             <col />
-            <col style={{ width: 170 }} />
+            <col style={{ width: 100 }} />
+            <col style={{ width: 136 }} />
+            <col style={{ width: 136 }} />
             <col style={{ width: 40 }} />
           </colgroup>
           <thead>
@@ -38,26 +37,27 @@ export function BatchTable({ rows, results, answers, onRows }: BatchTableProps) 
               <th scope="col">property path</th>
               <th scope="col">expected</th>
               <th scope="col">tester</th>
-              <th scope="col">deciding chain / why</th>
               <th scope="col">service</th>
               <th scope="col">
                 <span className="visually-hidden">Remove</span>
               </th>
             </tr>
           </thead>
-          <tbody>
-            {rows.length === 0 && (
+          {rows.length === 0 && (
+            <tbody>
               <tr data-testid="tester-rows-empty">
-                <td colSpan={9} className="grid__status">
+                <td colSpan={8} className="grid__status">
                   No requests yet. Add one to see what the chains allow.
                 </td>
               </tr>
-            )}
-            {rows.map((row, index) => {
-              const result = results[index];
-              const answer = answers?.[index];
-              return (
-                <tr key={index} data-testid="tester-row">
+            </tbody>
+          )}
+          {rows.map((row, index) => {
+            const result = results[index];
+            const answer = answers?.[index];
+            return (
+              <tbody key={index} className="batch__request" data-testid="tester-row">
+                <tr>
                   <td>
                     <select
                       className="select"
@@ -140,20 +140,8 @@ export function BatchTable({ rows, results, answers, onRows }: BatchTableProps) 
                       </span>
                     )}
                   </td>
-                  <td className="batch__explain">
-                    {result?.problem ? (
-                      <span className="field__error">{result.problem}</span>
-                    ) : (
-                      <>
-                        {result?.decision?.matchedChain && (
-                          <code data-testid="row-chain">{result.decision.matchedChain}</code>
-                        )}
-                        <div>{result?.decision?.explanation}</div>
-                      </>
-                    )}
-                  </td>
-                  <td className="batch__explain">
-                    <ServiceCell answer={answer} tester={result?.verdict} />
+                  <td>
+                    <ServiceVerdict answer={answer} tester={result?.verdict} />
                   </td>
                   <td>
                     <button
@@ -167,9 +155,28 @@ export function BatchTable({ rows, results, answers, onRows }: BatchTableProps) 
                     </button>
                   </td>
                 </tr>
-              );
-            })}
-          </tbody>
+                <tr className="batch__detail">
+                  <td colSpan={8}>
+                    <div className="batch__why">
+                      {result?.problem ? (
+                        <span className="field__error">{result.problem}</span>
+                      ) : (
+                        <span>
+                          {result?.decision?.matchedChain && (
+                            <>
+                              <code data-testid="row-chain">{result.decision.matchedChain}</code>{' '}
+                            </>
+                          )}
+                          {result?.decision?.explanation}
+                        </span>
+                      )}
+                      {answer && <ServiceDetail answer={answer} />}
+                    </div>
+                  </td>
+                </tr>
+              </tbody>
+            );
+          })}
         </table>
       </div>
       <div className="access-toolbar">
@@ -203,9 +210,9 @@ function VerdictChip({ verdict }: { verdict: Verdict }) {
   return <span className={`verdict verdict--${verdict}`}>{verdict}</span>;
 }
 
-function ServiceCell({ answer, tester }: { answer: ServiceAnswer | undefined; tester: Verdict | undefined }) {
+function ServiceVerdict({ answer, tester }: { answer: ServiceAnswer | undefined; tester: Verdict | undefined }) {
   if (!answer) return <span className="note">—</span>;
-  const agrees = (answer.verdict === 'allowed' || answer.verdict === 'denied') && tester !== undefined;
+  const comparable = (answer.verdict === 'allowed' || answer.verdict === 'denied') && tester !== undefined;
   return (
     <span data-testid="row-service" data-verdict={answer.verdict}>
       {answer.verdict === 'allowed' || answer.verdict === 'denied' ? (
@@ -213,20 +220,26 @@ function ServiceCell({ answer, tester }: { answer: ServiceAnswer | undefined; te
       ) : (
         <span className={`verdict verdict--${answer.verdict === 'skipped' ? 'none' : 'other'}`}>{answer.verdict}</span>
       )}
-      {agrees && (
+      {comparable && (
         <span
           className={answer.verdict === tester ? 'outcome--pass' : 'outcome--fail'}
           data-testid="row-service-agrees"
           data-agrees={answer.verdict === tester}
+          title={answer.verdict === tester ? 'The service agrees with the tester' : 'The service disagrees'}
         >
-          {answer.verdict === tester ? ' = tester' : ' ≠ tester'}
+          {answer.verdict === tester ? ' =' : ' ≠'}
         </span>
       )}
-      <div>
-        {answer.status !== undefined && <code>HTTP {answer.status}</code>}{' '}
-        {answer.errCode && <code>{answer.errCode}</code>}
-      </div>
-      {answer.detail && <div>{answer.detail}</div>}
+    </span>
+  );
+}
+
+function ServiceDetail({ answer }: { answer: ServiceAnswer }) {
+  return (
+    <span className="batch__service">
+      service: {answer.request && <code>{answer.request}</code>}{' '}
+      {answer.status !== undefined && <code>HTTP {answer.status}</code>}{' '}
+      {answer.errCode && <code>{answer.errCode}</code>} {answer.detail}
     </span>
   );
 }
