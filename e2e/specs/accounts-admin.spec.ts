@@ -86,10 +86,6 @@ test('provision an account, verify it, assign roles, reset two-factor', async ({
 });
 
 test('locking an account makes its login fail; unlocking lets it in again', async ({ page }) => {
-  // Known service bug (reported to the lead): PATCH {locked: true} sets the record's flag, but login
-  // checks only the credential lock-out (failed attempts), so a locked account still logs in.
-  // Marked as expected to fail so the suite shows it; it turns into "unexpectedly passed" once fixed.
-  test.fail(true, 'service: an admin lock (PATCH locked:true) does not block login');
   service = await startHeadlessService(['--admin-email', EMAIL, '--admin-password', PASSWORD]);
   const admin = await signIn(page);
   await admin.create({ email: 'locked@demo.test', password: 'password123' });

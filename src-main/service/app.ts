@@ -50,7 +50,10 @@ export async function buildApp(svc: Service, opts: AppOptions = {}): Promise<Fas
     // Router errors (bad percent-encoding, an over-long path parameter) answer faults too.
     frameworkErrors: (error, _request, reply) => sendFault(reply, frameworkFault(error)),
     trustProxy: false,
-    routerOptions: { ignoreDuplicateSlashes: true, maxParamLength: 200 },
+    routerOptions: { ignoreDuplicateSlashes: true, ignoreTrailingSlash: true, maxParamLength: 200 },
+    // Closing the service ends every connection, idle keep-alive ones included: a browser's
+    // pre-opened socket must not hold a shutdown open.
+    forceCloseConnections: true,
     // Fastify's default (removeAdditional: true) silently strips keys a schema declares
     // `additionalProperties: false` for; a body with unknown keys is refused instead (issue #8).
     ajv: { customOptions: { removeAdditional: false } },

@@ -24,15 +24,18 @@ export function recordCredentialFailure(svc: Service, org: Org, accountId: strin
 }
 
 /**
- * Whether the account is locked now. A lock that ran out is cleared: the account starts again with
- * a clean count of failures.
+ * Whether the account is locked now: by a lock-out that has not run out, or by an administrator
+ * (`locked: true` on the account with no lock-out running). A lock-out that ran out is cleared,
+ * on the record too: the account starts again with a clean count of failures.
  */
 export function isLocked(svc: Service, org: Org, cred: { account_id: string; locked_until: number | null }): boolean {
-  if (cred.locked_until === null) return false;
-  if (cred.locked_until > svc.clock.now()) return true;
-  svc.credentials.clearFailures(org.id, cred.account_id);
-  cred.locked_until = null;
-  return false;
+  if (cred.locked_until !== null) {
+    if (cred.locked_until > svc.clock.now()) return true;
+    unlockAccount(svc, org, cred.account_id);
+    cred.locked_until = null;
+    return false;
+  }
+  return svc.store.getValues(org.id, accountDef(svc, org), cred.account_id, ['locked'])?.locked === 1;
 }
 
 /** Clears failures and the lock, on the record too (a successful login, a reset, an admin unlock). */

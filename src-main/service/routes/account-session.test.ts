@@ -409,3 +409,34 @@ describe('login: authenticator (TOTP)', () => {
     expect(outboxOf(h)).toEqual([]);
   });
 });
+
+describe('an administrator lock', () => {
+  it('blocks login until the administrator unlocks, and an unlock lifts an indefinite lock-out too', async () => {
+    const admin = new TestClient(h);
+    await admin.login();
+    const user = (await admin.post('/accounts', { email: 'locked@example.test', password: 'a long password' })).json();
+    expect((await admin.patch(`/accounts/${user._id}`, { locked: true })).json()).toMatchObject({ locked: true });
+    const refused = await new TestClient(h).post('/accounts/login', {
+      email: 'locked@example.test',
+      password: 'a long password',
+    });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json()).toMatchObject({ faults: [{ errCode: 'service.accessDenied.accountLocked' }] });
+    await admin.patch(`/accounts/${user._id}`, { locked: false });
+    expect((await new TestClient(h).login('locked@example.test', 'a long password')).statusCode).toBe(200);
+
+    h.svc.orgs.updateSettings(h.svc.orgs.byCode('demo')!, { lockDuration: 0 });
+    for (let i = 0; i < 5; i++) {
+      await new TestClient(h).post('/accounts/login', { email: 'locked@example.test', password: 'wrong wrong' });
+    }
+    h.clock.advance(365 * 86400_000);
+    const stillLocked = await new TestClient(h).post('/accounts/login', {
+      email: 'locked@example.test',
+      password: 'a long password',
+    });
+    expect(stillLocked.statusCode).toBe(403);
+    await admin.login();
+    await admin.patch(`/accounts/${user._id}`, { locked: false });
+    expect((await new TestClient(h).login('locked@example.test', 'a long password')).statusCode).toBe(200);
+  });
+});

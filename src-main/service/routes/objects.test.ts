@@ -200,3 +200,22 @@ describe('schemas', () => {
     expect((await admin.get('/c_gadgets')).json()).toMatchObject({ errCode: 'service.notFound.object' });
   });
 });
+
+describe('roles', () => {
+  it('refuse invalid scope chains with invalidArgument.authScope', async () => {
+    const bad = await admin.post('/roles', {
+      name: 'Readers',
+      scopes: ['object.read.account.*.name', 'object.read.account.name'],
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toMatchObject({ errCode: 'service.invalidArgument.authScope', path: 'scope[1]' });
+    const good = await admin.post('/roles', { name: 'Readers', scopes: ['object.read.account.*.name'] });
+    expect(good.statusCode).toBe(200);
+    const patched = await admin.patch(`/roles/${good.json()._id}`, { scopes: ['deployment.create'] });
+    expect(patched.json()).toMatchObject({ errCode: 'service.invalidArgument.authScope' });
+  });
+
+  it('answer paths with a trailing slash like the path without it', async () => {
+    expect((await admin.get('/accounts/me/')).json()).toMatchObject({ object: 'account' });
+  });
+});

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { fault } from '../../../src-shared/faults.js';
+import { validateScopes } from '../../../src-shared/scopes/index.js';
 import type { ObjectDef } from '../../../src-shared/schema/types.js';
 import { parseListQuery } from '../../../src-shared/query/parse.js';
 import { projectPaths } from '../../../src-shared/query/project.js';
@@ -139,6 +140,8 @@ export function objectRoutes(svc: Service) {
         if (r && def.name === 'account' && typeof values.email === 'string') {
           svc.credentials.setEmail(org.id, id, normaliseEmail(values.email));
         }
+        // An administrator unlocking an account also lifts a lock-out (even an indefinite one).
+        if (r && def.name === 'account' && values.locked === false) svc.credentials.clearFailures(org.id, id);
         return r;
       })();
       if (!record) throw notFoundInstance(def, id);
@@ -241,6 +244,8 @@ function instanceId(id: string): string {
 function validated(def: ObjectDef, body: unknown, mode: 'create' | 'update'): Record<string, Json> {
   const { values, faults } = validateInput(def, body, mode);
   if (faults.length > 0) throw fault('validation', undefined, { faults, reason: `The ${def.name} is not valid.` });
+  // A role's scopes are chains the token checks will parse: refuse bad ones when they are written.
+  if (def.name === 'role' && Array.isArray(values.scopes)) validateScopes(values.scopes);
   return values;
 }
 

@@ -315,7 +315,7 @@ function AccountDetail({
               className="button button--secondary"
               data-testid="account-lock"
               disabled={busy}
-              onClick={() => patch.mutate({ id, patch: { locked: true } }, after('Locked: the account cannot log in.'))}
+              onClick={() => patch.mutate({ id, patch: { locked: true } }, after('Locked.'))}
             >
               Lock
             </button>
