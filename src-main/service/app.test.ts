@@ -116,3 +116,14 @@ describe('first-run setup', () => {
     }
   });
 });
+
+describe('trailing slashes', () => {
+  it('are dropped from API paths only', async () => {
+    const { withoutApiTrailingSlash } = await import('./app.js');
+    expect(withoutApiTrailingSlash('/demo/v2/accounts/me/')).toBe('/demo/v2/accounts/me');
+    expect(withoutApiTrailingSlash('/demo/v2/accounts//?limit=1')).toBe('/demo/v2/accounts?limit=1');
+    expect(withoutApiTrailingSlash('/console/')).toBe('/console/');
+    expect(withoutApiTrailingSlash('/demo/v2/')).toBe('/demo/v2/');
+    expect(withoutApiTrailingSlash('/demo/v2/accounts?where=/x/')).toBe('/demo/v2/accounts?where=/x/');
+  });
+});

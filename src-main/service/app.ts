@@ -50,7 +50,8 @@ export async function buildApp(svc: Service, opts: AppOptions = {}): Promise<Fas
     // Router errors (bad percent-encoding, an over-long path parameter) answer faults too.
     frameworkErrors: (error, _request, reply) => sendFault(reply, frameworkFault(error)),
     trustProxy: false,
-    routerOptions: { ignoreDuplicateSlashes: true, ignoreTrailingSlash: true, maxParamLength: 200 },
+    routerOptions: { ignoreDuplicateSlashes: true, maxParamLength: 200 },
+    rewriteUrl: (req) => withoutApiTrailingSlash(req.url ?? '/'),
     // Closing the service ends every connection, idle keep-alive ones included: a browser's
     // pre-opened socket must not hold a shutdown open.
     forceCloseConnections: true,
@@ -84,6 +85,17 @@ export async function buildApp(svc: Service, opts: AppOptions = {}): Promise<Fas
   ];
   await app.register(orgScope(svc, orgRoutes), { prefix: '/:org/v2' });
   return app;
+}
+
+/**
+ * `/demo/v2/accounts/me/` is the same resource as `/demo/v2/accounts/me` (the signed command drops
+ * trailing slashes too, decisions §4). Only API paths are rewritten: `/console/` is a folder.
+ */
+export function withoutApiTrailingSlash(url: string): string {
+  const q = url.indexOf('?');
+  const path = q === -1 ? url : url.slice(0, q);
+  if (!/^\/[a-z0-9-]+\/v2\/.*[^/]\/+$/.test(path)) return url;
+  return path.replace(/\/+$/, '') + (q === -1 ? '' : url.slice(q));
 }
 
 /** Binds loopback only: the service is for this machine. */
