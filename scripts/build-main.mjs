@@ -21,6 +21,7 @@ await Promise.all([
       'shell/main': 'src-main/shell/main.ts',
       'bench/bench': 'src-main/bench/bench.ts',
       'bench/floor': 'src-main/bench/floor.ts',
+      'bench/console': 'e2e/perf/first-page.ts',
       'bench/load': 'src-main/bench/load.ts',
     },
     outdir: 'dist/main',

@@ -7,6 +7,7 @@ import { ObjectStore } from './objects/store.js';
 import { AppRepository } from './apps/apps.js';
 import { CredentialRepository } from './accounts/credentials.js';
 import { SessionRepository } from './auth/sessions.js';
+import { DataVersion } from './db/data-version.js';
 
 export interface ServiceDeps {
   db: Db;
@@ -25,15 +26,18 @@ export class Service {
   readonly apps: AppRepository;
   readonly credentials: CredentialRepository;
   readonly sessions: SessionRepository;
+  /** Moves on every commit (ours or another process's): what in-memory caches key on. */
+  readonly versions: DataVersion;
 
   constructor(deps: ServiceDeps) {
     this.db = deps.db;
     this.clock = deps.clock ?? systemClock;
     this.cipher = deps.cipher;
+    this.versions = new DataVersion(this.db);
     this.orgs = new OrgRepository(this.db);
     this.defs = new DefinitionRepository(this.db);
-    this.store = new ObjectStore(this.db, this.clock);
-    this.apps = new AppRepository(this.db, this.cipher);
+    this.store = new ObjectStore(this.db, this.clock, this.versions);
+    this.apps = new AppRepository(this.db, this.cipher, this.versions);
     this.credentials = new CredentialRepository(this.db);
     this.sessions = new SessionRepository(this.db);
   }

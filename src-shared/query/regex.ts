@@ -87,9 +87,21 @@ function re2Flags(flags: string): number {
   return out;
 }
 
-/** Compiles with RE2; throws re2js's syntax exception for patterns RE2 rejects. */
+const COMPILED_CACHE_SIZE = 256;
+const compiledCache = new Map<string, RE2JS>();
+
+/**
+ * Compiles with RE2; throws re2js's syntax exception for patterns RE2 rejects. Compiled patterns
+ * are immutable and reused (bounded, oldest first out): the same query arrives page after page.
+ */
 export function compileRegex(regex: RegexLiteral): RE2JS {
-  return RE2JS.compile(effectiveRegexSource(regex), re2Flags(regex.flags));
+  const key = `${regex.flags}/${regex.source}`;
+  const cached = compiledCache.get(key);
+  if (cached) return cached;
+  const compiled = RE2JS.compile(effectiveRegexSource(regex), re2Flags(regex.flags));
+  if (compiledCache.size >= COMPILED_CACHE_SIZE) compiledCache.delete(compiledCache.keys().next().value as string);
+  compiledCache.set(key, compiled);
+  return compiled;
 }
 
 /**

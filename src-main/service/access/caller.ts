@@ -6,7 +6,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Service } from '../service.js';
 import { BUILTIN_ROLES } from '../objects/builtin-defs.js';
 import { requirePrincipal } from '../http/context.js';
-import { accountRoleIds, resolveRoles } from './roles.js';
+import { resolveRoles } from './roles.js';
 import { MAX_SHARED_LEVEL } from './levels.js';
 
 export interface Caller {
@@ -29,8 +29,9 @@ export function callerOf(svc: Service, request: FastifyRequest): Caller {
   const principal = requirePrincipal(request);
   const { org, scopes, grant, skipAcl, bypassCreateAcl } = request.ctx;
   const def = svc.defs.byName(org.id, 'account');
-  const account = def ? svc.store.get(org.id, def, principal.accountId) : undefined;
-  const held = [...principal.roles, ...(account ? accountRoleIds(account) : [])];
+  // Only the role lists are needed: read those two values rather than parse the whole account.
+  const lists = def ? svc.store.getValues(org.id, def, principal.accountId, ['roles', 'inherited_roles']) : undefined;
+  const held = [...principal.roles, ...jsonIds(lists?.roles), ...jsonIds(lists?.inherited_roles)];
   const roles = new Set(resolveRoles(svc, org, held).roles);
   return {
     accountId: principal.accountId,
@@ -41,4 +42,11 @@ export function callerOf(svc: Service, request: FastifyRequest): Caller {
     skipAcl: skipAcl === true,
     bypassCreateAcl: bypassCreateAcl === true,
   };
+}
+
+/** An id list as `json_extract` returns it (JSON text), or nothing. */
+function jsonIds(value: unknown): string[] {
+  if (typeof value !== 'string') return [];
+  const parsed = JSON.parse(value) as unknown;
+  return Array.isArray(parsed) ? parsed.filter((v): v is string => typeof v === 'string') : [];
 }

@@ -6,6 +6,7 @@ import type { Service } from '../service.js';
 import type { Org } from '../orgs/orgs.js';
 import { OBJECT_ID_PATTERN } from '../objects/ids.js';
 import type { StoredRecord } from '../objects/store.js';
+import { VersionedCache } from '../db/data-version.js';
 
 /** Deeper include chains than this are a definition error; the walk stops rather than loop. */
 const MAX_ROLES_VISITED = 1000;
@@ -22,8 +23,22 @@ export function accountRoleIds(account: StoredRecord): string[] {
   return [...idList(account.doc.roles), ...idList(account.doc.inherited_roles)];
 }
 
-/** Follows `include` from the given role ids (cycles are harmless: each role is visited once). */
+const caches = new WeakMap<Service, VersionedCache<string, ResolvedRoles>>();
+
+/**
+ * Follows `include` from the given role ids (cycles are harmless: each role is visited once).
+ * Every request resolves its caller's roles, so answers are cached until anything is written.
+ */
 export function resolveRoles(svc: Service, org: Org, roleIds: readonly string[]): ResolvedRoles {
+  let cache = caches.get(svc);
+  if (!cache) {
+    cache = new VersionedCache(svc.versions, 1000);
+    caches.set(svc, cache);
+  }
+  return cache.get(`${org.id}:${[...roleIds].sort().join(',')}`, () => walkRoles(svc, org, roleIds));
+}
+
+function walkRoles(svc: Service, org: Org, roleIds: readonly string[]): ResolvedRoles {
   const def = svc.defs.byName(org.id, 'role');
   const seen = new Set<string>();
   const scopes = new Set<string>();

@@ -1,5 +1,6 @@
 import type { Db } from '../db/open.js';
 import { StatementCache } from '../db/statement-cache.js';
+import { type DataVersion, VersionedCache } from '../db/data-version.js';
 import type { SecretCipher } from '../crypto/cipher.js';
 import { randomAlphanumeric } from '../crypto/random.js';
 import { generateRsaKeyPair, type SigningAlg } from '../crypto/rsa.js';
@@ -103,16 +104,23 @@ interface KeyRow {
 /** Applications: keys, encrypted secrets and per-app RSA key pairs. */
 export class AppRepository {
   private readonly statements: StatementCache;
+  private readonly byKeyCache: VersionedCache<string, App | undefined>;
 
   constructor(
     private readonly db: Db,
     private readonly cipher: SecretCipher,
+    private readonly versions: DataVersion,
   ) {
     this.statements = new StatementCache(db, 40);
+    this.byKeyCache = new VersionedCache(versions, 1000);
   }
 
-  /** Prepared once: the app is looked up on every request that names a key. */
+  /**
+   * Prepared once: the app is looked up on every request that names a key. A write marks the data
+   * version first, so the app cache never serves a row from before it.
+   */
   private stmt(sql: string) {
+    if (/^\s*(INSERT|UPDATE|DELETE)\b/i.test(sql)) this.versions.bump();
     return this.statements.get(sql);
   }
 
@@ -145,9 +153,12 @@ export class AppRepository {
     return row ? toApp(row) : undefined;
   }
 
+  /** The app for a key; cached until anything is written (here or by another process). Do not mutate. */
   byKey(key: string): App | undefined {
-    const row = this.stmt('SELECT * FROM apps WHERE key = ?').get(key) as AppRow | undefined;
-    return row ? toApp(row) : undefined;
+    return this.byKeyCache.get(key, () => {
+      const row = this.stmt('SELECT * FROM apps WHERE key = ?').get(key) as AppRow | undefined;
+      return row ? toApp(row) : undefined;
+    });
   }
 
   list(orgId: number): App[] {

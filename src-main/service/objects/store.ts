@@ -8,6 +8,7 @@ import { indexSpecs } from '../query/indexes.js';
 import { ObjectIdFactory } from './ids.js';
 import type { Doc, Json } from './validate.js';
 import { StatementCache } from '../db/statement-cache.js';
+import type { DataVersion } from '../db/data-version.js';
 
 const TYPE_NAME = /^[a-z][a-z0-9_]{0,62}$/;
 
@@ -43,6 +44,7 @@ export class ObjectStore {
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
+    private readonly versions?: DataVersion,
   ) {
     this.ids = new ObjectIdFactory(clock);
     this.statements = new StatementCache(db, 500);
@@ -254,12 +256,14 @@ export class ObjectStore {
   insertMany(orgId: number, def: ObjectDef, records: { _id: string; doc: Doc }[]): void {
     const table = this.ensureCollection(orgId, def);
     const stmt = this.statements.get(`INSERT INTO "${table}" (_id, doc) VALUES (?, ?)`);
+    this.versions?.bump();
     this.db.transaction(() => {
       for (const r of records) this.translate(() => stmt.run(r._id, JSON.stringify(r.doc)));
     })();
   }
 
   private run(sql: string, params: unknown[]) {
+    this.versions?.bump(); // caches of records (roles) must not outlive a write
     return this.translate(() => this.statements.get(sql).run(...params));
   }
 

@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import Database from 'better-sqlite3';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DataVersion, VersionedCache } from './data-version.js';
+
+describe('versioned caches', () => {
+  it('empty when another connection commits, or when this one says it wrote', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dv-'));
+    try {
+      const a = new Database(join(dir, 'x.db'));
+      const b = new Database(join(dir, 'x.db'));
+      a.exec('CREATE TABLE t (v INTEGER)');
+      const versions = new DataVersion(a);
+      const cache = new VersionedCache<string, number>(versions);
+      let loads = 0;
+      const read = () => cache.get('k', () => ++loads);
+      expect([read(), read()]).toEqual([1, 1]);
+      b.prepare('INSERT INTO t VALUES (1)').run(); // another connection commits
+      expect(read()).toBe(2);
+      a.prepare('INSERT INTO t VALUES (2)').run(); // our own write: data_version does not move…
+      expect(read()).toBe(2);
+      versions.bump(); // …so the repository says so
+      expect(read()).toBe(3);
+      a.close();
+      b.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
