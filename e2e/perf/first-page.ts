@@ -25,7 +25,9 @@ const QUERIES = {
     sort: { 'name.last': 1, 'name.first': 1 },
   },
   'created range, sort created desc': {
-    where: { $and: [{ created: { $gt: '2023-01-01T00:00:00.000Z' } }, { created: { $lt: '2023-07-01T00:00:00.000Z' } }] },
+    where: {
+      $and: [{ created: { $gt: '2023-01-01T00:00:00.000Z' } }, { created: { $lt: '2023-07-01T00:00:00.000Z' } }],
+    },
     sort: { created: -1 },
   },
 } as const;
@@ -33,9 +35,13 @@ const QUERIES = {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1] ?? NaN;
 
 async function main() {
-  const child = spawn(process.execPath, ['dist/main/cli.js', 'serve', '--data-dir', values['data-dir']!, '--port', '0'], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['dist/main/cli.js', 'serve', '--data-dir', values['data-dir']!, '--port', '0'],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   const url = await new Promise<string>((resolve) => {
     let out = '';
     child.stdout!.on('data', (d: Buffer) => {
@@ -45,7 +51,9 @@ async function main() {
     });
   });
   const browser = await chromium.launch(
-    existsSync('/usr/bin/chromium') && !existsSync(chromium.executablePath()) ? { executablePath: '/usr/bin/chromium' } : {},
+    existsSync('/usr/bin/chromium') && !existsSync(chromium.executablePath())
+      ? { executablePath: '/usr/bin/chromium' }
+      : {},
   );
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
@@ -68,7 +76,9 @@ async function main() {
         await page.getByTestId('result-row').first().waitFor();
         if (i > 0) times.push(Date.now() - t0); // the first run also loads the schemas
       }
-      console.log(`${label}: first page visible ${median(times)} ms after the query changes (median of ${times.length})`);
+      console.log(
+        `${label}: first page visible ${median(times)} ms after the query changes (median of ${times.length})`,
+      );
     }
   } finally {
     await browser.close();
