@@ -1,47 +1,20 @@
 import { queryOptions } from '@tanstack/react-query';
 import type { OrgClient } from './org-client';
 import type { ListEnvelope, ResultEnvelope } from './types';
+import {
+  SIGNING_ALGS,
+  type ApiApp,
+  type AppKind,
+  type AppSettings,
+  type SigningAlg,
+} from '../../src-shared/contracts/apps';
 
-export type AppKind = 'session' | 'signing';
-export type TokenAlg = 'PS512' | 'RS512';
-export const TOKEN_ALGS: readonly TokenAlg[] = ['PS512', 'RS512'];
-
-/** The current key pair of an app (its `kid` is the RFC 7638 thumbprint, decisions.md §6). */
-export interface AppKeyInfo {
-  kid: string;
-  alg: TokenAlg;
-  created: string;
-}
-
-/** Every setting an admin can give an app (decisions.md §3). */
-export interface AppSettings {
-  label: string;
-  enabled: boolean;
-  readOnly: boolean;
-  expires: string | null;
-  authDuration: number;
-  csrf: boolean;
-  allowUnsigned: boolean;
-  principalOverride: boolean;
-  principalId: string | null;
-  maxTokensPerPrincipal: number;
-  expose: boolean;
-  alg: TokenAlg;
-  corsOrigins: string[];
-  ipAllow: string[];
-  ipDeny: string[];
-}
+export type { AppKind, AppKeyInfo, AppSettings } from '../../src-shared/contracts/apps';
+export type TokenAlg = SigningAlg;
+export const TOKEN_ALGS = SIGNING_ALGS;
 
 /** An app as `GET /apps` shows it: `secret` is masked (`••••…` + last 4) except right after create/rotate. */
-export interface ServiceApp extends AppSettings {
-  object: 'app';
-  key: string;
-  kind: AppKind;
-  hasSecret: boolean;
-  secret: string | null;
-  rsa: AppKeyInfo | null;
-  created: string;
-}
+export type ServiceApp = ApiApp;
 
 export interface RotationPreview {
   /** Stored (permanent / limited-use) tokens the rotation invalidates. */

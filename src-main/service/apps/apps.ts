@@ -3,30 +3,10 @@ import { StatementCache } from '../db/statement-cache.js';
 import { type DataVersion, VersionedCache } from '../db/data-version.js';
 import type { SecretCipher } from '../crypto/cipher.js';
 import { randomAlphanumeric } from '../crypto/random.js';
-import { generateRsaKeyPair, type SigningAlg } from '../crypto/rsa.js';
+import { generateRsaKeyPair } from '../crypto/rsa.js';
+import type { AppKind, AppSettings, SigningAlg } from '../../../src-shared/contracts/apps.js';
 
-export type AppKind = 'session' | 'signing';
-
-/** Every setting of decisions §3 except the key, secret and RSA pair, which live apart. */
-export interface AppSettings {
-  label: string;
-  enabled: boolean;
-  readOnly: boolean;
-  /** ISO date after which the app stops working, or null. */
-  expires: string | null;
-  /** Seconds: session inactivity timeout and default token lifetime (60–86400). */
-  authDuration: number;
-  csrf: boolean;
-  allowUnsigned: boolean;
-  principalOverride: boolean;
-  principalId: string | null;
-  maxTokensPerPrincipal: number;
-  expose: boolean;
-  alg: SigningAlg;
-  corsOrigins: string[];
-  ipAllow: string[];
-  ipDeny: string[];
-}
+export type { AppKind, AppSettings } from '../../../src-shared/contracts/apps.js';
 
 export const DEFAULT_APP_SETTINGS: Omit<AppSettings, 'label'> = {
   enabled: true,

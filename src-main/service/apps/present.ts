@@ -1,31 +1,7 @@
-import type { App, AppKeyInfo, AppRepository } from './apps.js';
+import type { App, AppRepository } from './apps.js';
+import type { ApiApp } from '../../../src-shared/contracts/apps.js';
 
-/** The API form of an application (routes and CLI). Never holds private keys or encrypted blobs. */
-export interface ApiApp {
-  object: 'app';
-  key: string;
-  kind: App['kind'];
-  label: string;
-  enabled: boolean;
-  readOnly: boolean;
-  expires: string | null;
-  authDuration: number;
-  csrf: boolean;
-  allowUnsigned: boolean;
-  principalOverride: boolean;
-  principalId: string | null;
-  maxTokensPerPrincipal: number;
-  expose: boolean;
-  alg: App['settings']['alg'];
-  corsOrigins: string[];
-  ipAllow: string[];
-  ipDeny: string[];
-  hasSecret: boolean;
-  /** Masked (`••••…` + last 4), except in the one answer that creates or rotates it. */
-  secret: string | null;
-  rsa: AppKeyInfo | null;
-  created: string;
-}
+export type { ApiApp } from '../../../src-shared/contracts/apps.js';
 
 export const SECRET_MASK = '••••…';
 

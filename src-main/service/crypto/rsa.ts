@@ -1,6 +1,6 @@
 import { createHash, createPublicKey, generateKeyPair } from 'node:crypto';
 
-export type SigningAlg = 'PS512' | 'RS512';
+export type { SigningAlg } from '../../../src-shared/contracts/apps.js';
 
 export interface RsaKeyPair {
   kid: string;

@@ -4,37 +4,14 @@
  * judge of what the service accepts.
  */
 import { propertyPaths, type ObjectDef, type PropertyType } from '../../../src-shared/schema/types';
+import { QUERY_OPERATORS } from '../../../src-shared/query/parse-where';
 
-export type FieldOperator =
-  | '$eq'
-  | '$ne'
-  | '$gt'
-  | '$gte'
-  | '$lt'
-  | '$lte'
-  | '$in'
-  | '$nin'
-  | '$exists'
-  | '$regex'
-  | '$all'
-  | '$size'
-  | '$elemMatch';
+/** Operators on one field: every operator of the shared parser except the logical `$and`/`$or`. */
+export type FieldOperator = Exclude<(typeof QUERY_OPERATORS)[number], '$and' | '$or'>;
 
-export const FIELD_OPERATORS: readonly FieldOperator[] = [
-  '$eq',
-  '$ne',
-  '$gt',
-  '$gte',
-  '$lt',
-  '$lte',
-  '$in',
-  '$nin',
-  '$exists',
-  '$regex',
-  '$all',
-  '$size',
-  '$elemMatch',
-];
+export const FIELD_OPERATORS: readonly FieldOperator[] = QUERY_OPERATORS.filter(
+  (op): op is FieldOperator => op !== '$and' && op !== '$or',
+);
 
 export const OPERATOR_LABELS: Readonly<Record<FieldOperator, string>> = {
   $eq: '= equals',
