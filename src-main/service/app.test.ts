@@ -127,3 +127,17 @@ describe('trailing slashes', () => {
     expect(withoutApiTrailingSlash('/demo/v2/accounts?where=/x/')).toBe('/demo/v2/accounts?where=/x/');
   });
 });
+
+describe('request bodies are validated, not coerced', () => {
+  it('refuses an array or a number where the schema declares a string', async () => {
+    const c = new TestClient(h);
+    for (const body of [
+      { email: ['admin@example.test'], password: 'correct horse battery' },
+      { email: 'admin@example.test', password: 12345678 },
+    ]) {
+      const res = await c.post('/accounts/login', body);
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toMatchObject({ object: 'fault', code: 'kValidationError' });
+    }
+  });
+});

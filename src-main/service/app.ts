@@ -57,7 +57,8 @@ export async function buildApp(svc: Service, opts: AppOptions = {}): Promise<Fas
     forceCloseConnections: true,
     // Fastify's default (removeAdditional: true) silently strips keys a schema declares
     // `additionalProperties: false` for; a body with unknown keys is refused instead (issue #8).
-    ajv: { customOptions: { removeAdditional: false } },
+    // Nor are values coerced: `["x"]` or `1` where a string is declared is a fault, not a string.
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: false } },
     // Unknown or hostile JSON keys such as __proto__ are refused by the parser.
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
