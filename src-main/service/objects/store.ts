@@ -33,7 +33,6 @@ export interface WriteMeta {
 export class ObjectStore {
   private readonly ids: ObjectIdFactory;
   private readonly statements: StatementCache;
-  private readonly ensured = new Set<string>();
   private readonly uniqueIndexPaths = new Map<string, string>();
   /** Definitions whose table and indexes exist, valid while `generation` is unchanged. */
   private readonly ensuredDefs = new WeakMap<ObjectDef, { table: string; orgId: number; generation: number }>();
@@ -77,8 +76,6 @@ export class ObjectStore {
     const known = this.ensuredDefs.get(def);
     if (known && known.generation === this.generation && known.orgId === orgId) return known.table;
     const table = this.table(orgId, def);
-    const key = `${table}:${JSON.stringify(def.properties)}:${JSON.stringify(def.compoundIndexes ?? [])}`;
-    if (this.ensured.has(key)) return table;
     this.db.exec(`CREATE TABLE IF NOT EXISTS "${table}" (_id TEXT NOT NULL UNIQUE, doc TEXT NOT NULL)`);
     for (const index of indexSpecs(table, def)) {
       if (index.unique) this.uniqueIndexPaths.set(index.name, index.path);
@@ -86,7 +83,6 @@ export class ObjectStore {
       else if (this.bulkTables.has(table)) continue;
       this.db.exec(index.sql);
     }
-    this.ensured.add(key);
     if (!this.bulkTables.has(table)) this.ensuredDefs.set(def, { table, orgId, generation: this.generation });
     return table;
   }
@@ -105,26 +101,26 @@ export class ObjectStore {
       )
       .all(table) as { name: string }[];
     for (const { name } of names) this.db.exec(`DROP INDEX IF EXISTS "${name}"`);
-    this.forget(table);
+    this.forget();
   }
 
   /** Ends a bulk load: rebuilds the indexes `beginBulkLoad` dropped. */
   endBulkLoad(orgId: number, def: ObjectDef): void {
     const table = this.table(orgId, def);
     this.bulkTables.delete(table);
-    this.forget(table);
+    this.forget();
     this.ensureCollection(orgId, def);
   }
 
-  private forget(table: string): void {
+  /** Makes every definition go through `ensureCollection`'s DDL again (indexes were dropped). */
+  private forget(): void {
     this.generation++;
-    for (const key of this.ensured) if (key.startsWith(`${table}:`)) this.ensured.delete(key);
   }
 
   dropCollection(orgId: number, def: ObjectDef): void {
     const table = this.table(orgId, def);
     this.db.exec(`DROP TABLE IF EXISTS "${table}"`);
-    this.forget(table);
+    this.forget();
   }
 
   insert(orgId: number, def: ObjectDef, values: Record<string, Json>, meta: WriteMeta = {}): StoredRecord {

@@ -1,4 +1,5 @@
 import type { Db } from '../db/open.js';
+import { type DataVersion, VersionedCache } from '../db/data-version.js';
 import { fault } from '../../../src-shared/faults.js';
 
 export const ORG_CODE_PATTERN = /^[a-z0-9][a-z0-9-]{0,62}$/;
@@ -55,14 +56,25 @@ const toOrg = (r: OrgRow): Org => ({
 
 /** Orgs: the tenants of the service, addressed as `/<code>/v2`. */
 export class OrgRepository {
-  private readonly byCodeCache = new Map<string, Org>();
-  constructor(private readonly db: Db) {}
+  /**
+   * Orgs are read on every request; the cache empties on any commit, ours or another process's
+   * (`npm run admin -- org set …` against a running service takes effect at once).
+   */
+  private readonly byCodeCache: VersionedCache<string, Org | undefined>;
+
+  constructor(
+    private readonly db: Db,
+    private readonly versions: DataVersion,
+  ) {
+    this.byCodeCache = new VersionedCache(versions, 1000);
+  }
 
   create(code: string, name: string, created: string): Org {
     if (!ORG_CODE_PATTERN.test(code)) {
       throw fault('invalidArgument', 'org', { reason: 'Org codes are lower-case letters, digits and -.' });
     }
     if (this.byCode(code)) throw fault('exists', 'org', { reason: `Org ${code} already exists.` });
+    this.versions.bump();
     const info = this.db
       .prepare('INSERT INTO orgs (code, name, settings, created) VALUES (?, ?, ?, ?)')
       .run(code, name, JSON.stringify(DEFAULT_ORG_SETTINGS), created);
@@ -75,23 +87,24 @@ export class OrgRepository {
   }
 
   byCode(code: string): Org | undefined {
-    const cached = this.byCodeCache.get(code);
-    if (cached) return cached;
-    const row = this.db.prepare('SELECT * FROM orgs WHERE code = ?').get(code) as OrgRow | undefined;
-    if (!row) return undefined;
-    const org = toOrg(row);
-    this.byCodeCache.set(code, org);
-    return org;
+    return this.byCodeCache.get(code, () => {
+      const row = this.db.prepare('SELECT * FROM orgs WHERE code = ?').get(code) as OrgRow | undefined;
+      return row ? toOrg(row) : undefined;
+    });
   }
 
   list(): Org[] {
     return (this.db.prepare('SELECT * FROM orgs ORDER BY id').all() as OrgRow[]).map(toOrg);
   }
 
+  /** Applies a patch to the stored settings (not to the caller's copy, which may be stale). */
   updateSettings(org: Org, patch: Partial<OrgSettings>): Org {
-    const settings = { ...org.settings, ...patch };
-    this.db.prepare('UPDATE orgs SET settings = ? WHERE id = ?').run(JSON.stringify(settings), org.id);
-    this.byCodeCache.delete(org.code);
+    const current = this.byId(org.id);
+    if (!current) throw fault('notFound', 'org', { reason: `Org ${org.code} no longer exists.` });
+    this.versions.bump();
+    this.db
+      .prepare('UPDATE orgs SET settings = ? WHERE id = ?')
+      .run(JSON.stringify({ ...current.settings, ...patch }), org.id);
     return this.byId(org.id)!;
   }
 }

@@ -1,0 +1,30 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { randomBytes } from 'node:crypto';
+import { createHarness, type Harness } from '../testing/harness.js';
+import { openService } from '../open-service.js';
+
+let h: Harness;
+beforeEach(async () => {
+  h = await createHarness();
+});
+afterEach(async () => h.close());
+
+describe('org settings', () => {
+  it('changed by another process (the admin CLI) are seen by a running service at once', () => {
+    expect(h.svc.orgs.byCode('demo')!.settings.lockAttempts).toBe(5);
+    const cli = openService({ dataDir: h.dataDir, masterKey: randomBytes(32) });
+    try {
+      cli.orgs.updateSettings(cli.orgs.byCode('demo')!, { lockAttempts: 3 });
+    } finally {
+      cli.db.close();
+    }
+    expect(h.svc.orgs.byCode('demo')!.settings.lockAttempts).toBe(3);
+  });
+
+  it('patch the stored settings, not a stale copy', () => {
+    const stale = h.svc.orgs.byCode('demo')!;
+    h.svc.orgs.updateSettings(stale, { lockAttempts: 7 });
+    const after = h.svc.orgs.updateSettings(stale, { verifyNewLocations: true });
+    expect(after.settings).toMatchObject({ lockAttempts: 7, verifyNewLocations: true });
+  });
+});
