@@ -72,29 +72,40 @@ interface Target {
   urls: typeof serviceUrls;
 }
 
-/**
- * Throughput of one workload: autocannon (a lighter client than node:http, so less of the two
- * cores goes to the load generator) for ROUNDS rounds after a short warm-up; medians reported.
- */
-async function throughput(t: Target, path: () => string) {
-  const rounds: number[] = [];
-  const p50s: number[] = [];
-  for (let r = -1; r < ROUNDS; r++) {
-    const result = await autocannon({
-      url: `http://127.0.0.1:${t.port}`,
-      connections: CONCURRENCY,
-      duration: r < 0 ? 1 : ROUND_MS / 1000,
-      requests: [{ method: 'GET', headers: t.headers, setupRequest: (req) => ({ ...req, path: path() }) }],
-    });
-    if (result.errors + result.timeouts + result.non2xx > 0) {
-      throw new Error(`${t.name} ${path()}: ${result.non2xx} non-2xx, ${result.errors} errors`);
-    }
-    if (r >= 0) {
-      rounds.push(result.requests.average);
-      p50s.push(result.latency.p50);
-    }
+/** One autocannon round against a target: requests per second and median latency. */
+async function round(t: Target, path: () => string, seconds: number) {
+  const result = await autocannon({
+    url: `http://127.0.0.1:${t.port}`,
+    connections: CONCURRENCY,
+    duration: seconds,
+    requests: [{ method: 'GET', headers: t.headers, setupRequest: (req) => ({ ...req, path: path() }) }],
+  });
+  if (result.errors + result.timeouts + result.non2xx > 0) {
+    throw new Error(`${t.name} ${path()}: ${result.non2xx} non-2xx, ${result.errors} errors`);
   }
-  return { rps: median(rounds), p50: median(p50s) };
+  return { rps: result.requests.average, p50: result.latency.p50 };
+}
+
+/**
+ * Throughput of one workload on the service and on the floor: autocannon (a lighter client than
+ * node:http, so less of the two cores goes to the load generator), a short warm-up each, then
+ * ROUNDS rounds that alternate between the two, so drift in the machine's speed (other tenants,
+ * thermal state) falls on both sides alike; medians reported.
+ */
+async function throughputPair(a: Target, pathA: () => string, b: Target, pathB: () => string) {
+  await round(a, pathA, 1);
+  await round(b, pathB, 1);
+  const ra: { rps: number; p50: number }[] = [];
+  const rb: { rps: number; p50: number }[] = [];
+  for (let r = 0; r < ROUNDS; r++) {
+    ra.push(await round(a, pathA, ROUND_MS / 1000));
+    rb.push(await round(b, pathB, ROUND_MS / 1000));
+  }
+  const summary = (rs: { rps: number; p50: number }[]) => ({
+    rps: median(rs.map((x) => x.rps)),
+    p50: median(rs.map((x) => x.p50)),
+  });
+  return { service: summary(ra), floor: summary(rb) };
 }
 
 async function walk(t: Target): Promise<{ ms: number; records: number }> {
@@ -202,8 +213,12 @@ async function main() {
       ['q5', 'Q5 single record by _id'],
     ] as const) {
       if (ONLY && !ONLY.has(q)) continue;
-      const s = await throughput(service, () => (q === 'q5' ? service.urls.q5(nextId()) : service.urls[q]()));
-      const f = await throughput(floorT, () => (q === 'q5' ? floorT.urls.q5(nextId()) : floorT.urls[q]()));
+      const { service: s, floor: f } = await throughputPair(
+        service,
+        () => (q === 'q5' ? service.urls.q5(nextId()) : service.urls[q]()),
+        floorT,
+        () => (q === 'q5' ? floorT.urls.q5(nextId()) : floorT.urls[q]()),
+      );
       rows.push({
         workload: label,
         service: `${s.rps.toFixed(0)} req/s, p50 ${s.p50.toFixed(2)} ms`,

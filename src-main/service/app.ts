@@ -65,10 +65,12 @@ export async function buildApp(svc: Service, opts: AppOptions = {}): Promise<Fas
   });
   installFaultHandling(app, svc.clock);
   installStrictJsonParser(app);
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', (request, _reply, done) => {
     if (request.url.length > MAX_URL_LENGTH) {
-      throw Object.assign(new Error('URI too long'), { statusCode: 414, code: 'FST_ERR_REQUEST_URI_TOO_LONG' });
+      done(Object.assign(new Error('URI too long'), { statusCode: 414, code: 'FST_ERR_REQUEST_URI_TOO_LONG' }));
+      return;
     }
+    done();
   });
   await app.register(fastifyCookie);
   await app.register(serviceInfoRoutes(svc));

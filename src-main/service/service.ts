@@ -39,7 +39,7 @@ export class Service {
     this.store = new ObjectStore(this.db, this.clock, this.versions);
     this.apps = new AppRepository(this.db, this.cipher, this.versions);
     this.credentials = new CredentialRepository(this.db);
-    this.sessions = new SessionRepository(this.db);
+    this.sessions = new SessionRepository(this.db, this.versions);
   }
 
   nowIso(): string {

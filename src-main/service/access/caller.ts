@@ -7,6 +7,7 @@ import type { Service } from '../service.js';
 import { BUILTIN_ROLES } from '../objects/builtin-defs.js';
 import { requirePrincipal } from '../http/context.js';
 import { resolveRoles } from './roles.js';
+import { accountSnapshot } from './account-snapshot.js';
 import { MAX_SHARED_LEVEL } from './levels.js';
 
 export interface Caller {
@@ -28,11 +29,9 @@ export interface Caller {
 export function callerOf(svc: Service, request: FastifyRequest): Caller {
   const principal = requirePrincipal(request);
   const { org, scopes, grant, skipAcl, bypassCreateAcl } = request.ctx;
-  const def = svc.defs.byName(org.id, 'account');
-  // Only the role lists are needed: read those two values rather than parse the whole account.
-  const lists = def ? svc.store.getValues(org.id, def, principal.accountId, ['roles', 'inherited_roles']) : undefined;
-  const held = [...principal.roles, ...jsonIds(lists?.roles), ...jsonIds(lists?.inherited_roles)];
-  const roles = new Set(resolveRoles(svc, org, held).roles);
+  const account = accountSnapshot(svc, org, principal.accountId);
+  const held = [...principal.roles, ...(account?.roles ?? []), ...(account?.inheritedRoles ?? [])];
+  const roles = resolveRoles(svc, org, held).roleSet;
   return {
     accountId: principal.accountId,
     roles,
@@ -42,11 +41,4 @@ export function callerOf(svc: Service, request: FastifyRequest): Caller {
     skipAcl: skipAcl === true,
     bypassCreateAcl: bypassCreateAcl === true,
   };
-}
-
-/** An id list as `json_extract` returns it (JSON text), or nothing. */
-function jsonIds(value: unknown): string[] {
-  if (typeof value !== 'string') return [];
-  const parsed = JSON.parse(value) as unknown;
-  return Array.isArray(parsed) ? parsed.filter((v): v is string => typeof v === 'string') : [];
 }

@@ -14,6 +14,8 @@ const MAX_ROLES_VISITED = 1000;
 export interface ResolvedRoles {
   /** Every role id held, included roles too; ids that name no role are kept (they grant nothing). */
   roles: string[];
+  /** The same roles as a set, for membership tests on every request. */
+  roleSet: ReadonlySet<string>;
   /** Scope chains of every held role, in first-seen order, without duplicates. */
   scopes: string[];
 }
@@ -52,7 +54,7 @@ function walkRoles(svc: Service, org: Org, roleIds: readonly string[]): Resolved
     for (const chain of stringList(role.doc.scopes)) scopes.add(chain);
     pending.push(...idList(role.doc.include).filter((next) => !seen.has(next)));
   }
-  return { roles: [...seen], scopes: [...scopes] };
+  return { roles: [...seen], roleSet: seen, scopes: [...scopes] };
 }
 
 function idList(value: unknown): string[] {

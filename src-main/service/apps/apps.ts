@@ -1,4 +1,5 @@
 import type { Db } from '../db/open.js';
+import { fault } from '../../../src-shared/faults.js';
 import { StatementCache } from '../db/statement-cache.js';
 import { type DataVersion, VersionedCache } from '../db/data-version.js';
 import type { SecretCipher } from '../crypto/cipher.js';
@@ -145,11 +146,21 @@ export class AppRepository {
     return (this.stmt('SELECT * FROM apps WHERE org_id = ? ORDER BY id').all(orgId) as AppRow[]).map(toApp);
   }
 
-  /** Replaces the settings of an app (callers validate first: see settings.ts). */
+  /**
+   * Patches the settings of an app (callers validate first: see settings.ts). The patch applies to
+   * the stored settings, read under the write lock, not to the caller's possibly cached copy: a
+   * change another process made a moment ago is kept.
+   */
   update(app: App, patch: Partial<AppSettings>): App {
-    const settings: AppSettings = { ...app.settings, ...patch };
-    this.stmt('UPDATE apps SET settings = ? WHERE id = ?').run(JSON.stringify(settings), app.id);
-    return this.byId(app.id)!;
+    return this.db
+      .transaction(() => {
+        const stored = this.byId(app.id);
+        if (!stored) throw fault('notFound', 'app', { reason: 'The application no longer exists.' });
+        const settings: AppSettings = { ...stored.settings, ...patch };
+        this.stmt('UPDATE apps SET settings = ? WHERE id = ?').run(JSON.stringify(settings), app.id);
+        return this.byId(app.id)!;
+      })
+      .immediate();
   }
 
   /**

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Db } from '../db/open.js';
 import { StatementCache } from '../db/statement-cache.js';
+import { type DataVersion, VersionedCache } from '../db/data-version.js';
 
 export interface Session {
   idHash: string;
@@ -41,11 +42,25 @@ const toSession = (r: SessionRow): Session => ({
 /** Only a hash of the session id is stored: a copy of the database does not yield live cookies. */
 export const hashSessionId = (sid: string): string => createHash('sha256').update(sid).digest('base64url');
 
-/** Session records. Ended sessions are kept with their reason so the next request can say why. */
+/**
+ * Session records. Ended sessions are kept with their reason so the next request can say why.
+ *
+ * Every session request looks its session up, so lookups are cached until the data changes: this
+ * repository's own writes say so through `versions.bump()` (a touch only moves `lastSeen`, which
+ * it updates in the cached record too), and another process's commits move SQLite's data_version.
+ */
 export class SessionRepository {
   private readonly statements: StatementCache;
-  constructor(db: Db) {
+  /** By session id (the cookie value): the cache lives in this process's memory only. */
+  private readonly bySid: VersionedCache<string, Readonly<Session> | undefined>;
+  private readonly byHash = new Map<string, Session>();
+
+  constructor(
+    db: Db,
+    private readonly versions: DataVersion,
+  ) {
     this.statements = new StatementCache(db, 20);
+    this.bySid = new VersionedCache(versions, 10_000, () => this.byHash.clear());
   }
 
   /** Prepared once: sessions are read on every session request. */
@@ -60,27 +75,41 @@ export class SessionRepository {
       `INSERT INTO sessions (id_hash, org_id, app_id, account_id, csrf, fingerprint, created, last_seen)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     ).run(hashSessionId(sid), orgId, appId, accountId, csrf, fingerprint, now, now);
+    this.versions.bump();
     return { sid, csrf };
   }
 
-  find(sid: string): Session | undefined {
-    const row = this.stmt('SELECT * FROM sessions WHERE id_hash = ?').get(hashSessionId(sid)) as SessionRow | undefined;
-    return row ? toSession(row) : undefined;
+  /** The session a cookie names; the record is shared with later lookups, so it is read-only. */
+  find(sid: string): Readonly<Session> | undefined {
+    return this.bySid.get(sid, () => {
+      const row = this.stmt('SELECT * FROM sessions WHERE id_hash = ?').get(hashSessionId(sid)) as
+        SessionRow | undefined;
+      if (!row) return undefined;
+      const session = toSession(row);
+      this.byHash.set(session.idHash, session);
+      return session;
+    });
   }
 
+  /** Records activity. Not a change anyone caches on: the cached record just follows. */
   touch(idHash: string, now: number): void {
     this.stmt('UPDATE sessions SET last_seen = ? WHERE id_hash = ?').run(now, idHash);
+    const cached = this.byHash.get(idHash);
+    if (cached) cached.lastSeen = now;
   }
 
   end(idHash: string, reason: string): void {
     this.stmt('UPDATE sessions SET ended_reason = ? WHERE id_hash = ? AND ended_reason IS NULL').run(reason, idHash);
+    this.versions.bump();
   }
 
   /** Ends every live session of an account (a new login elsewhere, a password change, a lock). */
   endForAccount(orgId: number, accountId: string, reason: string): number {
-    return this.stmt(
+    const changes = this.stmt(
       'UPDATE sessions SET ended_reason = ? WHERE org_id = ? AND account_id = ? AND ended_reason IS NULL',
     ).run(reason, orgId, accountId).changes;
+    this.versions.bump();
+    return changes;
   }
 
   /** Sessions not ended, most recently active first (idle ones are filtered by the caller, per app). */
@@ -108,6 +137,8 @@ export class SessionRepository {
 
   /** Forgets ended and idle sessions older than `before` (housekeeping). */
   prune(before: number): number {
-    return this.stmt('DELETE FROM sessions WHERE last_seen < ?').run(before).changes;
+    const changes = this.stmt('DELETE FROM sessions WHERE last_seen < ?').run(before).changes;
+    this.versions.bump();
+    return changes;
   }
 }

@@ -7,6 +7,7 @@ import type { App } from '../apps/apps.js';
 import type { RequestContext } from './context.js';
 import { authenticateToken } from '../auth/token-auth.js';
 import { authenticateSignature } from '../auth/signature-auth.js';
+import { accountSnapshot } from '../access/account-snapshot.js';
 
 export const SESSION_COOKIE = 'service.sid';
 export const FINGERPRINT_COOKIE = 'service.fingerprint';
@@ -43,15 +44,28 @@ export function resolveApp(svc: Service, org: Org, key: string | undefined): App
  * that cannot be used leaves the caller anonymous and records why, so routes that need a principal
  * can say "expired" or "logged in elsewhere" rather than just "not logged in".
  */
-export async function authenticate(
+export function authenticate(
   svc: Service,
   org: Org,
   request: FastifyRequest,
   reply: FastifyReply,
-): Promise<RequestContext> {
-  // A bearer token carries its own app; it is checked before anything else.
-  const viaToken = await authenticateToken(svc, org, request);
-  if (viaToken) return viaToken;
+): RequestContext | Promise<RequestContext> {
+  // A bearer token carries its own app; it is checked before anything else. Only its signature
+  // check is asynchronous, so requests without one are answered without a promise.
+  if (request.headers.authorization !== undefined) {
+    return authenticateToken(svc, org, request).then(
+      (viaToken) => viaToken ?? authenticateWithoutToken(svc, org, request, reply),
+    );
+  }
+  return authenticateWithoutToken(svc, org, request, reply);
+}
+
+function authenticateWithoutToken(
+  svc: Service,
+  org: Org,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): RequestContext {
   const keyHeader = request.headers[CLIENT_KEY_HEADER];
   const app = resolveApp(svc, org, typeof keyHeader === 'string' ? keyHeader : undefined);
   if (!app && request.headers['service-client-signature'] !== undefined) {
@@ -68,26 +82,24 @@ export async function authenticate(
   const session = svc.sessions.find(sid);
   if (!session || session.orgId !== org.id || session.appId !== app.id) return ctx;
   const now = svc.clock.now();
-  if (session.endedReason === 'loggedInElsewhere') {
+  let endedReason = session.endedReason;
+  if (endedReason === 'loggedInElsewhere') {
     ctx.sessionProblem = makeFault('accessDenied', 'loggedInElsewhere', {
       reason: 'This session ended because the account logged in elsewhere.',
     });
     return ctx;
   }
-  if (session.endedReason === null && now - session.lastSeen > app.settings.authDuration * 1000) {
+  if (endedReason === null && now - session.lastSeen > app.settings.authDuration * 1000) {
     svc.sessions.end(session.idHash, 'expired');
-    session.endedReason = 'expired';
+    endedReason = 'expired';
   }
-  if (session.endedReason === 'expired') {
+  if (endedReason === 'expired') {
     ctx.sessionProblem = makeFault('accessDenied', 'sessionExpired', { reason: 'The session expired.' });
     return ctx;
   }
-  if (session.endedReason !== null) return ctx;
+  if (endedReason !== null) return ctx;
 
-  const account = svc.store.getValues(org.id, svc.defs.byName(org.id, 'account')!, session.accountId, [
-    'email',
-    'roles',
-  ]);
+  const account = accountSnapshot(svc, org, session.accountId);
   if (!account) return ctx;
   if (MUTATING.has(request.method) && app.settings.csrf) {
     const sent = request.headers[CSRF_HEADER.toLowerCase()];
@@ -103,10 +115,6 @@ export async function authenticate(
     ...ctx,
     via: 'session',
     session,
-    principal: {
-      accountId: session.accountId,
-      email: String(account.email ?? ''),
-      roles: typeof account.roles === 'string' ? (JSON.parse(account.roles) as string[]) : [],
-    },
+    principal: { accountId: session.accountId, email: account.email, roles: [...account.roles] },
   };
 }

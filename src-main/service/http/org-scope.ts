@@ -10,11 +10,21 @@ import { authenticate } from './authenticate.js';
 export function orgScope(svc: Service, routes: ((app: FastifyInstance) => Promise<void>)[]) {
   return async (app: FastifyInstance) => {
     app.decorateRequest('ctx', null as never);
-    app.addHook('preHandler', async (request, reply) => {
+    // Callback style: most requests authenticate synchronously, and every request runs this.
+    app.addHook('preHandler', (request, reply, done) => {
       const code = (request.params as { org?: string }).org ?? '';
       const org = svc.orgs.byCode(code);
       if (!org) throw fault('notFound', 'org', { reason: `There is no org named ${code.slice(0, 64)}.` });
-      request.ctx = await authenticate(svc, org, request, reply);
+      const ctx = authenticate(svc, org, request, reply);
+      if (ctx instanceof Promise) {
+        ctx.then((resolved) => {
+          request.ctx = resolved;
+          done();
+        }, done);
+        return;
+      }
+      request.ctx = ctx;
+      done();
     });
     for (const r of routes) await app.register(r);
   };

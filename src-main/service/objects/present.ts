@@ -23,22 +23,24 @@ export function presentRecord(def: ObjectDef, record: StoredRecord, access: numb
 }
 
 /**
- * The JSON text of a list page, built from the stored documents' text: byte for byte what
- * `JSON.stringify({object:'list', data: records.map(presentRecord), hasMore})` gives, without
- * parsing and re-serialising each record. Only for definitions without hidden properties and
- * records shown whole (no projection, no property-limited scope).
+ * The JSON text of a record, built from its stored document's text: byte for byte what
+ * `JSON.stringify(presentRecord(def, record, access))` gives, without parsing and re-serialising
+ * it. Only for definitions without hidden properties and records shown whole (no projection, no
+ * property-limited scope).
  */
+export function presentRecordText(def: ObjectDef, record: { _id: string; text: string }, access: number): string {
+  const head = `{"_id":${JSON.stringify(record._id)},"object":${JSON.stringify(def.name)},"access":${access}`;
+  return record.text === '{}' ? `${head}}` : `${head},${record.text.slice(1)}`;
+}
+
+/** A list page's JSON text from its records' stored text, as `presentRecordText` builds each. */
 export function presentListText(
   def: ObjectDef,
   rows: { _id: string; text: string }[],
   levels: number[],
   hasMore: boolean,
 ): string {
-  const object = JSON.stringify(def.name);
-  const items = rows.map((r, i) => {
-    const head = `{"_id":${JSON.stringify(r._id)},"object":${object},"access":${levels[i] ?? 0}`;
-    return r.text === '{}' ? `${head}}` : `${head},${r.text.slice(1)}`;
-  });
+  const items = rows.map((r, i) => presentRecordText(def, r, levels[i] ?? 0));
   return `{"object":"list","data":[${items.join(',')}],"hasMore":${hasMore}}`;
 }
 

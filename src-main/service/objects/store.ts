@@ -1,3 +1,4 @@
+import type Database from 'better-sqlite3';
 import type { Db } from '../db/open.js';
 import type { Clock } from '../clock.js';
 import { fault } from '../../../src-shared/faults.js';
@@ -34,6 +35,8 @@ export class ObjectStore {
   private readonly ids: ObjectIdFactory;
   private readonly statements: StatementCache;
   private readonly uniqueIndexPaths = new Map<string, string>();
+  /** The read by `_id` of each table, kept apart from the LRU: it is the hottest statement there is. */
+  private readonly readById = new Map<string, Database.Statement>();
   /** Definitions whose table and indexes exist, valid while `generation` is unchanged. */
   private readonly ensuredDefs = new WeakMap<ObjectDef, { table: string; orgId: number; generation: number }>();
   private generation = 0;
@@ -120,6 +123,7 @@ export class ObjectStore {
   dropCollection(orgId: number, def: ObjectDef): void {
     const table = this.table(orgId, def);
     this.db.exec(`DROP TABLE IF EXISTS "${table}"`);
+    this.readById.delete(table);
     this.forget();
   }
 
@@ -139,9 +143,24 @@ export class ObjectStore {
 
   get(orgId: number, def: ObjectDef, id: string): StoredRecord | undefined {
     const table = this.ensureCollection(orgId, def);
-    const row = this.statements.get(`SELECT _id, doc FROM "${table}" WHERE _id = ?`).get(id) as
-      { _id: string; doc: string } | undefined;
+    const row = this.byId(table).get(id) as { _id: string; doc: string } | undefined;
     return row ? { _id: row._id, doc: JSON.parse(row.doc) as Doc } : undefined;
+  }
+
+  /** Like `get`, but with the stored JSON text; `doc` is parsed on first use (reads often need only the text). */
+  getText(orgId: number, def: ObjectDef, id: string): (StoredRecord & { text: string }) | undefined {
+    const table = this.ensureCollection(orgId, def);
+    const row = this.byId(table).get(id) as { _id: string; doc: string } | undefined;
+    return row ? lazyRecord(row._id, row.doc) : undefined;
+  }
+
+  private byId(table: string): Database.Statement {
+    let stmt = this.readById.get(table);
+    if (!stmt) {
+      stmt = this.db.prepare(`SELECT _id, doc FROM "${table}" WHERE _id = ?`);
+      this.readById.set(table, stmt);
+    }
+    return stmt;
   }
 
   /**

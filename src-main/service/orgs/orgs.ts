@@ -99,12 +99,17 @@ export class OrgRepository {
 
   /** Applies a patch to the stored settings (not to the caller's copy, which may be stale). */
   updateSettings(org: Org, patch: Partial<OrgSettings>): Org {
-    const current = this.byId(org.id);
-    if (!current) throw fault('notFound', 'org', { reason: `Org ${org.code} no longer exists.` });
-    this.versions.bump();
-    this.db
-      .prepare('UPDATE orgs SET settings = ? WHERE id = ?')
-      .run(JSON.stringify({ ...current.settings, ...patch }), org.id);
-    return this.byId(org.id)!;
+    // Read and written under one write lock, so another process's change in between is not lost.
+    return this.db
+      .transaction(() => {
+        const current = this.byId(org.id);
+        if (!current) throw fault('notFound', 'org', { reason: `Org ${org.code} no longer exists.` });
+        this.versions.bump();
+        this.db
+          .prepare('UPDATE orgs SET settings = ? WHERE id = ?')
+          .run(JSON.stringify({ ...current.settings, ...patch }), org.id);
+        return this.byId(org.id)!;
+      })
+      .immediate();
   }
 }

@@ -14,7 +14,7 @@ function compileWhereOf(where: unknown) {
     table: 'things',
   });
   const m = /WHERE (.*) ORDER BY/.exec(sql);
-  return { where: m?.[1], params: params.slice(0, -2) };
+  return { where: m?.[1], params: params.slice(0, -1) }; // the last parameter is the skip
 }
 
 describe('propertyExpression', () => {
@@ -29,12 +29,16 @@ describe('propertyExpression', () => {
 });
 
 describe('compileListQuery: statement shape', () => {
-  it('defaults to _id descending, fetches limit + 1 and binds skip', () => {
+  it('defaults to _id descending, fetches limit + 1 (a literal: SQLite plans it better) and binds skip', () => {
     const q = parseListQuery({ limit: '5', skip: '10' }, THING_DEF);
     expect(compileListQuery(q, { table: 'things' })).toEqual({
-      sql: 'SELECT _id, doc FROM "things" ORDER BY _id DESC LIMIT ? OFFSET ?',
-      params: [6, 10],
+      sql: 'SELECT _id, doc FROM "things" ORDER BY _id DESC LIMIT 6 OFFSET ?',
+      params: [10],
     });
+  });
+  it('refuses to write a limit that is not a non-negative integer', () => {
+    const q = { ...parseListQuery({}, THING_DEF), limit: 1.5 } as ReturnType<typeof parseListQuery>;
+    expect(() => compileListQuery(q, { table: 'things' })).toThrow(/Invalid row limit/);
   });
   it('appends _id ascending as tiebreaker to the caller sort', () => {
     const q = parseListQuery({ sort: '{"name.last":1,"name.first":-1}' }, THING_DEF);
@@ -54,7 +58,7 @@ describe('compileListQuery: statement shape', () => {
     const q = parseListQuery({ where: '{"c_str":"a"}' }, THING_DEF);
     const out = compileListQuery(q, { table: 'things', extraWhere: [{ sql: 'acl_level(doc) >= ?', params: [3] }] });
     expect(out.sql).toContain(`WHERE (${X('c_str')} = ? AND (acl_level(doc) >= ?)) ORDER BY`);
-    expect(out.params).toEqual(['a', 3, 101, 0]);
+    expect(out.params).toEqual(['a', 3, 0]);
   });
   it('refuses an unsafe table name', () => {
     expect(() => compileListQuery(parseListQuery({}, THING_DEF), { table: 'x"; DROP TABLE y; --' })).toThrow(

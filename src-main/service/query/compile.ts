@@ -1,6 +1,7 @@
 /**
  * Compiles a validated `ListQuery` into one SELECT for better-sqlite3. The table name comes from
- * the repositories (validated again here); every value is a bound parameter.
+ * the repositories (validated again here); every value is a bound parameter, except row limits:
+ * see `limitLiteral`.
  */
 import type { Condition, ListQuery } from '../../../src-shared/query/ast.js';
 import { effectiveSort } from '../../../src-shared/query/ordering.js';
@@ -17,7 +18,7 @@ export interface CompileOptions {
 }
 
 /**
- * `SELECT _id, doc … ORDER BY … LIMIT ? OFFSET ?`, fetching `limit + 1` rows: the caller returns
+ * `SELECT _id, doc … ORDER BY … LIMIT n OFFSET ?`, fetching `limit + 1` rows: the caller returns
  * the first `limit` and sets `hasMore` when the extra row came back.
  */
 export function compileListQuery(query: ListQuery, opts: CompileOptions): SqlFragment {
@@ -33,8 +34,21 @@ export function compileListQuery(query: ListQuery, opts: CompileOptions): SqlFra
 
   const conditions = [...(query.where ? [compileWhere(query.where)] : []), ...extra];
   const where = conditions.length > 0 ? and(conditions) : undefined;
-  const text = `SELECT _id, doc FROM ${table}${where ? ` WHERE ${where.sql}` : ''} ORDER BY ${orderBy} LIMIT ? OFFSET ?`;
-  return { sql: text, params: [...(where?.params ?? []), query.limit + 1, query.skip] };
+  const text = `SELECT _id, doc FROM ${table}${where ? ` WHERE ${where.sql}` : ''} ORDER BY ${orderBy} LIMIT ${limitLiteral(query.limit + 1)} OFFSET ?`;
+  return { sql: text, params: [...(where?.params ?? []), query.skip] };
+}
+
+/**
+ * A row limit written into the SQL rather than bound. SQLite plans a constant LIMIT better than a
+ * parameter: measured at a million accounts, the bench's Q3 page took 134 µs with `LIMIT ?` and
+ * 80 µs with `LIMIT 101`, the prefix-regex union 283 µs and 211 µs. The offset stays bound, so
+ * skip paging does not prepare a statement per page (except in the union, whose branch limits
+ * include the skip). Only a validated non-negative integer is ever written, so nothing can be
+ * injected through it.
+ */
+function limitLiteral(n: number): string {
+  if (!Number.isSafeInteger(n) || n < 0) throw new Error(`Invalid row limit ${String(n)}.`);
+  return String(n);
 }
 
 interface PrefixBranches {
@@ -86,14 +100,14 @@ function compileBranches(
   const parts = branches.conditions.map((c) => {
     const where = and([c, ...extra]);
     return {
-      sql: `SELECT * FROM (SELECT _id, doc, ${columns} FROM ${table} WHERE ${where.sql} ORDER BY ${orderBy} LIMIT ?)`,
-      params: [...where.params, perBranch],
+      sql: `SELECT * FROM (SELECT _id, doc, ${columns} FROM ${table} WHERE ${where.sql} ORDER BY ${orderBy} LIMIT ${limitLiteral(perBranch)})`,
+      params: where.params,
     };
   });
   const outerOrder = keys.map((k, i) => `k${i} ${k.dir}`).join(', ');
   return {
-    sql: `SELECT _id, doc FROM (${parts.map((p) => p.sql).join(' UNION ALL ')}) ORDER BY ${outerOrder} LIMIT ? OFFSET ?`,
-    params: [...parts.flatMap((p) => p.params), query.limit + 1, query.skip],
+    sql: `SELECT _id, doc FROM (${parts.map((p) => p.sql).join(' UNION ALL ')}) ORDER BY ${outerOrder} LIMIT ${limitLiteral(query.limit + 1)} OFFSET ?`,
+    params: [...parts.flatMap((p) => p.params), query.skip],
   };
 }
 

@@ -4,6 +4,10 @@ import { OutboxRepository } from '../accounts/outbox.js';
 import { LocationRepository } from '../auth/location.js';
 import { totpCode } from '../auth/totp.js';
 import type { OrgSettings } from '../orgs/orgs.js';
+import Database from 'better-sqlite3';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { openService } from '../open-service.js';
 
 let h: Harness;
 beforeEach(async () => {
@@ -76,6 +80,37 @@ describe('the session', () => {
     const res = await c.get('/accounts/me');
     expect(res.statusCode).toBe(403);
     expect(res.json()).toMatchObject({ errCode: 'service.accessDenied.sessionExpired' });
+  });
+
+  // Sessions and the caller's roles are cached in memory; another process (the admin CLI) writing
+  // to the same database must still be obeyed by the requests that follow.
+  it('ended by another process is refused within a millisecond', async () => {
+    const c = new TestClient(h);
+    await c.login();
+    expect((await c.get('/accounts/me')).statusCode).toBe(200);
+    const cli = new Database(join(h.dataDir, 'service.db'));
+    cli.prepare("UPDATE sessions SET ended_reason = 'revoked'").run();
+    cli.close();
+    await new Promise((resolve) => setTimeout(resolve, 5)); // past the caches' staleness bound (1 ms)
+    const res = await c.get('/accounts/me');
+    expect(res.statusCode).toBe(403);
+    expect(res.json()).toMatchObject({ errCode: 'service.accessDenied.notLoggedIn' });
+  });
+
+  it("follows an account's roles changed by another process", async () => {
+    const c = new TestClient(h);
+    await c.login();
+    expect((await c.get('/apps')).statusCode).toBe(200); // administrators only
+    const cli = openService({ dataDir: h.dataDir, masterKey: randomBytes(32) }); // as the admin CLI opens it
+    try {
+      const org = cli.orgs.byCode('demo')!;
+      const accountId = cli.credentials.byEmail(org.id, ADMIN_EMAIL)!.account_id;
+      cli.store.update(org.id, cli.defs.byName(org.id, 'account')!, accountId, { roles: [] });
+    } finally {
+      cli.db.close();
+    }
+    await new Promise((resolve) => setTimeout(resolve, 5)); // past the caches' staleness bound (1 ms)
+    expect((await c.get('/apps')).json()).toMatchObject({ errCode: 'service.accessDenied.principal' });
   });
 
   it('ends when the account logs in elsewhere', async () => {
