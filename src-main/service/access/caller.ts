@@ -32,13 +32,14 @@ export function callerOf(svc: Service, request: FastifyRequest): Caller {
   const account = accountSnapshot(svc, org, principal.accountId);
   const held = [...principal.roles, ...(account?.roles ?? []), ...(account?.inheritedRoles ?? [])];
   const roles = resolveRoles(svc, org, held).roleSet;
-  return {
+  const caller: Caller = {
     accountId: principal.accountId,
     roles,
     orgAdmin: roles.has(BUILTIN_ROLES.administrator),
-    ...(scopes !== undefined ? { scopes } : {}),
-    ...(grant !== undefined ? { grant: Math.min(grant, MAX_SHARED_LEVEL) } : {}),
     skipAcl: skipAcl === true,
     bypassCreateAcl: bypassCreateAcl === true,
   };
+  if (scopes !== undefined) caller.scopes = scopes;
+  if (grant !== undefined) caller.grant = Math.min(grant, MAX_SHARED_LEVEL);
+  return caller;
 }

@@ -7,7 +7,8 @@ import type Database from 'better-sqlite3';
  */
 export class DataVersion {
   private readonly statement: Database.Statement;
-  private local = 0;
+  /** Moves on every change seen; a number, so the caches' per-lookup check allocates nothing. */
+  private generation = 0;
   private lastRead: { value: number; at: number } | undefined;
 
   /**
@@ -31,23 +32,25 @@ export class DataVersion {
    * this connection's writes at once (`bump()`), another process's within `maxStalenessMs` — far
    * below anything a person or a script starting the admin CLI could observe.
    */
-  current(): string {
+  current(): number {
     const at = this.now();
     if (this.lastRead === undefined || at - this.lastRead.at >= this.maxStalenessMs) {
-      this.lastRead = { value: this.statement.get() as number, at };
+      const value = this.statement.get() as number;
+      if (this.lastRead !== undefined && value !== this.lastRead.value) this.generation++;
+      this.lastRead = { value, at };
     }
-    return `${this.lastRead.value}:${this.local}`;
+    return this.generation;
   }
 
   bump(): void {
-    this.local++;
+    this.generation++;
   }
 }
 
 /** A map that empties itself when the data version moves. */
 export class VersionedCache<K, V> {
   private readonly map = new Map<K, V>();
-  private version = '';
+  private version = -1;
 
   constructor(
     private readonly versions: DataVersion,

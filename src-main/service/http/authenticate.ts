@@ -75,7 +75,7 @@ function authenticateWithoutToken(
   }
   const viaSignature = app ? authenticateSignature(svc, org, app, request) : undefined;
   if (viaSignature) return viaSignature;
-  const ctx: RequestContext = { org, via: 'anonymous', ...(app ? { app } : {}) };
+  const ctx: RequestContext = app ? { org, via: 'anonymous', app } : { org, via: 'anonymous' };
   const sid = request.cookies[SESSION_COOKIE];
   if (!app || app.kind !== 'session' || !sid) return ctx;
 
@@ -112,9 +112,10 @@ function authenticateWithoutToken(
   if (now - session.lastSeen >= SESSION_TOUCH_RESOLUTION_MS) svc.sessions.touch(session.idHash, now);
   reply.header(CSRF_HEADER, session.csrf);
   return {
-    ...ctx,
+    org,
+    app,
     via: 'session',
     session,
-    principal: { accountId: session.accountId, email: account.email, roles: [...account.roles] },
+    principal: { accountId: session.accountId, email: account.email, roles: account.roles },
   };
 }

@@ -9,7 +9,7 @@ import { checkScope } from '../../../src-shared/scopes/index.js';
 export interface Principal {
   accountId: string;
   email: string;
-  roles: string[];
+  roles: readonly string[];
 }
 
 /** Who is calling and through what; set by the org plugin's authentication hook. */

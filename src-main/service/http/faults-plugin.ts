@@ -9,8 +9,9 @@ const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
 
 export function hostIsLoopback(hostHeader: string | undefined): boolean {
   if (!hostHeader) return false;
-  const host = hostHeader.startsWith('[') ? hostHeader.slice(0, hostHeader.indexOf(']') + 1) : hostHeader.split(':')[0];
-  return LOOPBACK_HOSTS.has((host ?? '').toLowerCase());
+  const end = hostHeader.startsWith('[') ? hostHeader.indexOf(']') + 1 : hostHeader.indexOf(':');
+  const host = end === -1 ? hostHeader : hostHeader.slice(0, end);
+  return LOOPBACK_HOSTS.has(host) || LOOPBACK_HOSTS.has(host.toLowerCase());
 }
 
 export function sendFault(reply: FastifyReply, body: FaultBody): FastifyReply {
