@@ -11,7 +11,7 @@ export function hostIsLoopback(hostHeader: string | undefined): boolean {
   if (!hostHeader) return false;
   const end = hostHeader.startsWith('[') ? hostHeader.indexOf(']') + 1 : hostHeader.indexOf(':');
   const host = end === -1 ? hostHeader : hostHeader.slice(0, end);
-  return LOOPBACK_HOSTS.has(host) || LOOPBACK_HOSTS.has(host.toLowerCase());
+  return LOOPBACK_HOSTS.has(host.toLowerCase());
 }
 
 export function sendFault(reply: FastifyReply, body: FaultBody): FastifyReply {
