@@ -4,7 +4,7 @@
  * OS keychain and the Electron-ABI better-sqlite3 binary; the worker answers with the port.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { startHeadless } from '../cli/serve.js';
+import { hostService } from './host.js';
 
 export interface ServiceWorkerData {
   dataDir: string;
@@ -31,7 +31,7 @@ parentPort?.on('message', (m: { type?: string }) => {
   post({ type: 'memory', heapUsedBytes: process.memoryUsage().heapUsed });
 });
 
-startHeadless({
+hostService({
   dataDir: data.dataDir,
   port: data.port,
   org: 'demo',
