@@ -8,7 +8,7 @@ import { bootstrapOrg } from '../service/orgs/bootstrap.js';
 import type { Service } from '../service/service.js';
 import type { Org } from '../service/orgs/orgs.js';
 import { BUILTIN_ROLES } from '../service/objects/builtin-defs.js';
-import { verifyPassword } from '../service/auth/password.js';
+import { verifyPassword } from '../service/accounts/password.js';
 import { CliError } from './args.js';
 import { runAccountCommand, runAppCommand, runOrgCommand } from './admin-commands.js';
 

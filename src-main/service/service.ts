@@ -6,7 +6,7 @@ import { DefinitionRepository } from './objects/definitions.js';
 import { ObjectStore } from './objects/store.js';
 import { AppRepository } from './apps/apps.js';
 import { CredentialRepository } from './accounts/credentials.js';
-import { SessionRepository } from './auth/sessions.js';
+import { SessionRepository } from './auth/sessions/sessions.js';
 import { DataVersion } from './db/data-version.js';
 
 export interface ServiceDeps {

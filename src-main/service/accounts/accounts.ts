@@ -2,7 +2,7 @@ import { fault } from '../../../src-shared/faults.js';
 import type { ObjectDef } from '../../../src-shared/schema/types.js';
 import type { Org } from '../orgs/orgs.js';
 import type { Service } from '../service.js';
-import { hashPassword, MIN_PASSWORD_LENGTH } from '../auth/password.js';
+import { hashPassword, MIN_PASSWORD_LENGTH } from './password.js';
 import { validateInput, type Json } from '../objects/validate.js';
 import type { StoredRecord } from '../objects/store.js';
 import { normaliseEmail } from './credentials.js';

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { signRequest } from '../auth/signature.js';
+import { signRequest } from '../auth/signatures/signature.js';
 import { expectClientFault, fuzzParams, hostileWorld, type HostileWorld } from './fixture.js';
 
 let w: HostileWorld;

@@ -5,8 +5,8 @@ import type { Service } from '../service.js';
 import type { Org } from '../orgs/orgs.js';
 import type { App } from '../apps/apps.js';
 import type { RequestContext } from './context.js';
-import { authenticateToken } from '../auth/token-auth.js';
-import { authenticateSignature } from '../auth/signature-auth.js';
+import { authenticateToken } from '../auth/tokens/token-auth.js';
+import { authenticateSignature } from '../auth/signatures/signature-auth.js';
 import { accountSnapshot } from '../access/account-snapshot.js';
 
 export const SESSION_COOKIE = 'service.sid';

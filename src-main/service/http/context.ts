@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { fault, type FaultBody } from '../../../src-shared/faults.js';
 import type { Org } from '../orgs/orgs.js';
 import type { App } from '../apps/apps.js';
-import type { Session } from '../auth/sessions.js';
+import type { Session } from '../auth/sessions/sessions.js';
 import { BUILTIN_ROLES } from '../objects/builtin-defs.js';
 import { checkScope } from '../../../src-shared/scopes/index.js';
 

@@ -5,17 +5,17 @@ import type { Service } from '../service.js';
 import type { Org } from '../orgs/orgs.js';
 import { accountDef, checkPasswordStrength } from '../accounts/accounts.js';
 import { OutboxRepository } from '../accounts/outbox.js';
-import { hashPassword, verifyPassword } from '../auth/password.js';
-import { AccountTokenRepository, RESET_TOKEN_TTL_MS, type AccountTokenPurpose } from '../auth/password-reset.js';
-import { TwoFactor } from '../auth/two-factor.js';
+import { hashPassword, verifyPassword } from '../accounts/password.js';
+import { AccountTokenRepository, RESET_TOKEN_TTL_MS, type AccountTokenPurpose } from '../auth/sessions/password-reset.js';
+import { TwoFactor } from '../auth/sessions/two-factor.js';
 import {
   accountLocked,
   invalidCredentials,
   isLocked,
   recordCredentialFailure,
   unlockAccount,
-} from '../auth/two-factor-lockout.js';
-import { fingerprintOf, requireSessionApp, startSession } from '../auth/location-session.js';
+} from '../auth/sessions/credential-lockout.js';
+import { fingerprintOf, requireSessionApp, startSession } from '../http/login-session.js';
 import { requireAdmin, requirePrincipal, type Principal } from '../http/context.js';
 import { presentRecord } from '../objects/present.js';
 import { OBJECT_ID_PATTERN } from '../objects/ids.js';

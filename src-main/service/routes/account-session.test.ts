@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, createHarness, TestClient, type Harness } from '../testing/harness.js';
 import { OutboxRepository } from '../accounts/outbox.js';
-import { LocationRepository } from '../auth/location.js';
-import { totpCode } from '../auth/totp.js';
+import { LocationRepository } from '../auth/sessions/location.js';
+import { totpCode } from '../auth/sessions/totp.js';
 import type { OrgSettings } from '../orgs/orgs.js';
 import Database from 'better-sqlite3';
 import { join } from 'node:path';

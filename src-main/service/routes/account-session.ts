@@ -1,11 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { fault } from '../../../src-shared/faults.js';
 import type { Service } from '../service.js';
-import { dummyHash, verifyPassword } from '../auth/password.js';
+import { dummyHash, verifyPassword } from '../accounts/password.js';
 import { accountDef, createAccount } from '../accounts/accounts.js';
 import { OutboxRepository } from '../accounts/outbox.js';
-import { AccountTokenRepository, VERIFY_TOKEN_TTL_MS } from '../auth/password-reset.js';
-import { newLocationFault, TwoFactor } from '../auth/two-factor.js';
+import { AccountTokenRepository, VERIFY_TOKEN_TTL_MS } from '../auth/sessions/password-reset.js';
+import { newLocationFault, TwoFactor } from '../auth/sessions/two-factor.js';
 import { presentRecord } from '../objects/present.js';
 import { callerOf, levelOf, readableProperties, stripProperties } from '../objects/access.js';
 import type { StoredRecord } from '../objects/store.js';
@@ -18,8 +18,8 @@ import {
   isLocked,
   recordCredentialFailure,
   unlockAccount,
-} from '../auth/two-factor-lockout.js';
-import { fingerprintOf, requireSessionApp, setFingerprintCookie, startSession } from '../auth/location-session.js';
+} from '../auth/sessions/credential-lockout.js';
+import { fingerprintOf, requireSessionApp, setFingerprintCookie, startSession } from '../http/login-session.js';
 
 interface LoginBody {
   email: string;

@@ -4,8 +4,8 @@ import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { createHarness, TestClient, type Harness } from '../testing/harness.js';
 import type { App } from '../apps/apps.js';
 import { BUILTIN_ROLES } from '../objects/builtin-defs.js';
-import { BearerClient, createUser, mint, USER_PASSWORD } from '../auth/token-testing.js';
-import { currentAppKey } from '../auth/token-keys.js';
+import { BearerClient, createUser, mint, USER_PASSWORD } from '../testing/token-testing.js';
+import { currentAppKey } from '../auth/tokens/token-keys.js';
 
 let h: Harness;
 let admin: TestClient;

@@ -6,10 +6,10 @@ import type { Org } from '../orgs/orgs.js';
 import type { App } from '../apps/apps.js';
 import { OBJECT_ID_PATTERN } from '../objects/ids.js';
 import { callerOf, type Caller } from '../access/caller.js';
-import { mintToken } from '../auth/tokens.js';
-import { parseTokenRequest } from '../auth/token-request.js';
-import { currentAppKey } from '../auth/token-keys.js';
-import { tokenStore, type StoredTokenRow } from '../auth/token-store.js';
+import { mintToken } from '../auth/tokens/tokens.js';
+import { parseTokenRequest } from '../auth/tokens/token-request.js';
+import { currentAppKey } from '../auth/tokens/token-keys.js';
+import { tokenStore, type StoredTokenRow } from '../auth/tokens/token-store.js';
 
 interface AccountParams {
   id: string;

@@ -1,5 +1,5 @@
-import type { Db } from '../db/open.js';
-import { fault } from '../../../src-shared/faults.js';
+import type { Db } from '../../db/open.js';
+import { fault } from '../../../../src-shared/faults.js';
 
 /**
  * How many signed requests may be remembered at once. Each takes two rows (its nonce and its

@@ -16,13 +16,13 @@ import {
   type JWTPayload,
   type ProtectedHeaderParameters,
 } from 'jose';
-import { fault } from '../../../src-shared/faults.js';
-import type { Service } from '../service.js';
-import type { Org } from '../orgs/orgs.js';
-import type { App } from '../apps/apps.js';
-import type { RequestContext } from '../http/context.js';
-import { OBJECT_ID_PATTERN } from '../objects/ids.js';
-import { accountRoleIds, resolveRoles } from '../access/roles.js';
+import { fault } from '../../../../src-shared/faults.js';
+import type { Service } from '../../service.js';
+import type { Org } from '../../orgs/orgs.js';
+import type { App } from '../../apps/apps.js';
+import type { RequestContext } from '../../http/context.js';
+import { OBJECT_ID_PATTERN } from '../../objects/ids.js';
+import { accountRoleIds, resolveRoles } from '../../access/roles.js';
 import { orgAudience, readServiceClaims } from './token-claims.js';
 import { currentAppKey, verificationKey } from './token-keys.js';
 import { tokenStore } from './token-store.js';

@@ -2,8 +2,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FaultError } from '../../../src-shared/faults.js';
-import { openDatabase, type Db } from '../db/open.js';
+import { FaultError } from '../../../../src-shared/faults.js';
+import { openDatabase, type Db } from '../../db/open.js';
 import { MAX_REPLAY_REQUESTS, ReplayStore } from './replay-store.js';
 
 const NOW = 1_700_000_000_000;

@@ -4,12 +4,12 @@ import { fault } from '../../../src-shared/faults.js';
 import type { Service } from '../service.js';
 import type { Org } from '../orgs/orgs.js';
 import type { App } from '../apps/apps.js';
-import { CSRF_HEADER, FINGERPRINT_COOKIE, SESSION_COOKIE } from '../http/authenticate.js';
+import { CSRF_HEADER, FINGERPRINT_COOKIE, SESSION_COOKIE } from './authenticate.js';
 
 /*
  * Starting a session on a browser "location" (its `service.fingerprint` cookie), shared by login,
- * registration and password changes (decisions §5). (Named location-* to sit with the location
- * verification it feeds; it belongs with login.)
+ * registration and password changes (decisions §5). It sets cookies and headers, so it lives on
+ * the HTTP side of login; the session store itself is auth/sessions/.
  */
 
 /** Session routes need `Service-Client-Key` naming a session app (decisions §5). */

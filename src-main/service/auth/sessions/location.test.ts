@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createHarness, type Harness } from '../testing/harness.js';
+import { createHarness, type Harness } from '../../testing/harness.js';
 import { LOCATION_CODE_MAX_ATTEMPTS, LOCATION_CODE_TTL_MS, LocationRepository } from './location.js';
 
 let h: Harness;

@@ -1,11 +1,11 @@
 import type { FastifyRequest } from 'fastify';
-import { fault } from '../../../src-shared/faults.js';
-import type { Service } from '../service.js';
-import type { Db } from '../db/open.js';
-import type { Org } from '../orgs/orgs.js';
-import type { App } from '../apps/apps.js';
-import type { Principal, RequestContext } from '../http/context.js';
-import { lookupAccountPrincipal } from '../apps/principal.js';
+import { fault } from '../../../../src-shared/faults.js';
+import type { Service } from '../../service.js';
+import type { Db } from '../../db/open.js';
+import type { Org } from '../../orgs/orgs.js';
+import type { App } from '../../apps/apps.js';
+import type { Principal, RequestContext } from '../../http/context.js';
+import { lookupAccountPrincipal } from '../../apps/principal.js';
 import { ReplayStore } from './replay-store.js';
 import {
   commandFromUrl,

@@ -1,7 +1,7 @@
-import { fault, makeFault } from '../../../src-shared/faults.js';
-import type { Service } from '../service.js';
-import type { Org } from '../orgs/orgs.js';
-import { accountDef } from '../accounts/accounts.js';
+import { fault, makeFault } from '../../../../src-shared/faults.js';
+import type { Service } from '../../service.js';
+import type { Org } from '../../orgs/orgs.js';
+import { accountDef } from '../../accounts/accounts.js';
 
 /** Locked "until an administrator unlocks" (lockDuration 0). */
 const LOCKED_FOREVER = Number.MAX_SAFE_INTEGER;
@@ -9,7 +9,6 @@ const LOCKED_FOREVER = Number.MAX_SAFE_INTEGER;
 /*
  * Lock-out (decisions §5), shared by every check of a credential: passwords at login and at a
  * password change, and authenticator codes at login and when removing the authenticator.
- * (Named two-factor-* to sit with the second factors it also guards; it belongs with login.)
  */
 
 /** Counts a failed credential check; at the org's `lockAttempts` the account locks. */

@@ -2,8 +2,8 @@
  * The claims of our JWTs (service-interface.md "JWT claims", decisions.md §6) and the one place
  * that reads the `service/*` claims back out of a verified payload.
  */
-import { fault } from '../../../src-shared/faults.js';
-import { OBJECT_ID_PATTERN } from '../objects/ids.js';
+import { fault } from '../../../../src-shared/faults.js';
+import { OBJECT_ID_PATTERN } from '../../objects/ids.js';
 
 export const CLAIM = {
   scope: 'service/scp',

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createHarness, type Harness } from '../testing/harness.js';
+import { createHarness, type Harness } from '../../testing/harness.js';
 import { AccountTokenRepository, RESET_TOKEN_TTL_MS } from './password-reset.js';
 
 let h: Harness;

@@ -2,9 +2,9 @@
  * Trust boundary: the body of `POST /accounts/:id/tokens` (decisions.md §6). Everything is checked
  * here, before any key is touched; the route's JSON schema only guards types and unknown keys.
  */
-import { fault } from '../../../src-shared/faults.js';
-import { validateScopes } from '../../../src-shared/scopes/index.js';
-import { OBJECT_ID_PATTERN } from '../objects/ids.js';
+import { fault } from '../../../../src-shared/faults.js';
+import { validateScopes } from '../../../../src-shared/scopes/index.js';
+import { OBJECT_ID_PATTERN } from '../../objects/ids.js';
 import { MAX_GRANT } from './token-claims.js';
 
 /** Ten years: longer-lived tokens should be permanent (and so revocable), not merely long. */

@@ -8,9 +8,9 @@ import { createPublicKey, type KeyObject } from 'node:crypto';
 import { importPKCS8 } from 'jose';
 
 type PrivateKey = Awaited<ReturnType<typeof importPKCS8>>;
-import type { Db } from '../db/open.js';
-import type { SecretCipher } from '../crypto/cipher.js';
-import type { SigningAlg } from '../crypto/rsa.js';
+import type { Db } from '../../db/open.js';
+import type { SecretCipher } from '../../crypto/cipher.js';
+import type { SigningAlg } from '../../crypto/rsa.js';
 
 export interface AppSigningKey {
   kid: string;

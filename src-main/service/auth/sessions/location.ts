@@ -1,5 +1,5 @@
 import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
-import type { Db } from '../db/open.js';
+import type { Db } from '../../db/open.js';
 
 /** A new-location code lives ten minutes and allows five tries (decisions §5, two-factor (a)). */
 export const LOCATION_CODE_TTL_MS = 10 * 60_000;

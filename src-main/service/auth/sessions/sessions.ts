@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { Db } from '../db/open.js';
-import { StatementCache } from '../db/statement-cache.js';
-import { type DataVersion, VersionedCache } from '../db/data-version.js';
+import type { Db } from '../../db/open.js';
+import { StatementCache } from '../../db/statement-cache.js';
+import { type DataVersion, VersionedCache } from '../../db/data-version.js';
 
 export interface Session {
   idHash: string;

@@ -4,7 +4,7 @@
  */
 import type { InjectOptions } from 'fastify';
 import { expect } from 'vitest';
-import type { Harness, TestClient } from '../testing/harness.js';
+import type { Harness, TestClient } from './harness.js';
 
 export const USER_PASSWORD = 'a long user password';
 

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { Db } from '../db/open.js';
+import type { Db } from '../../db/open.js';
 
 /** What a one-time account token is for; part of its stored hash, so one kind never opens another. */
 export type AccountTokenPurpose = 'reset' | 'verify';

@@ -4,10 +4,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import { SignJWT } from 'jose';
-import { fault } from '../../../src-shared/faults.js';
-import type { Service } from '../service.js';
-import type { Org } from '../orgs/orgs.js';
-import type { App } from '../apps/apps.js';
+import { fault } from '../../../../src-shared/faults.js';
+import type { Service } from '../../service.js';
+import type { Org } from '../../orgs/orgs.js';
+import type { App } from '../../apps/apps.js';
 import { CLAIM, orgAudience } from './token-claims.js';
 import { currentSigningKey } from './token-keys.js';
 import { tokenStore } from './token-store.js';

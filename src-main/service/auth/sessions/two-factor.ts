@@ -1,8 +1,8 @@
-import type { FaultBody } from '../../../src-shared/faults.js';
-import type { Service } from '../service.js';
-import type { Org } from '../orgs/orgs.js';
-import type { CredentialRow } from '../accounts/credentials.js';
-import { OutboxRepository } from '../accounts/outbox.js';
+import type { FaultBody } from '../../../../src-shared/faults.js';
+import type { Service } from '../../service.js';
+import type { Org } from '../../orgs/orgs.js';
+import type { CredentialRow } from '../../accounts/credentials.js';
+import { OutboxRepository } from '../../accounts/outbox.js';
 import { LocationRepository } from './location.js';
 import { matchTotpStep, newTotpSecret, totpUrl } from './totp.js';
 

@@ -3,8 +3,8 @@
  * a row here, so they can be listed, counted against the per-subject limit, revoked, and — for
  * `service/cnt` — used up. Ephemeral tokens never touch this table.
  */
-import { fault } from '../../../src-shared/faults.js';
-import type { Db } from '../db/open.js';
+import { fault } from '../../../../src-shared/faults.js';
+import type { Db } from '../../db/open.js';
 
 export interface StoredTokenRow {
   jti: string;
