@@ -87,7 +87,10 @@ const folderGraph = new Map([...folders].map(([a, e]) => [a, [...e.keys()]]));
 let failed = false;
 for (const scc of cycles(graph)) {
   const key = scc.join(' > ');
-  if (KNOWN_CYCLES.has(key)) continue;
+  if (KNOWN_CYCLES.has(key)) {
+    console.log(`known cycle (allowed until the renderer fix is merged): ${key}`);
+    continue;
+  }
   failed = true;
   console.error(`import cycle between files:\n  ${scc.join('\n  ')}`);
 }

@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon, { type Result } from 'autocannon';
 import { openService } from '../service/open-service.js';
-import { bootstrapOrg } from '../service/orgs/bootstrap.js';
+import { bootstrapOrg } from '../service/bootstrap.js';
 import { LOOP_RESOLUTION_MS, runHost, type HostMessage } from './load-host.js';
 import { send } from './http-client.js';
 

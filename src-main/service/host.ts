@@ -8,7 +8,7 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openService } from './open-service.js';
 import { buildApp, listen } from './app.js';
-import { bootstrapOrg } from './orgs/bootstrap.js';
+import { bootstrapOrg } from './bootstrap.js';
 
 /** The built console sits beside the built main bundle: dist/main/cli.js → dist/renderer. */
 export function builtConsoleDir(): string {

@@ -19,7 +19,7 @@ import { fingerprintOf, requireSessionApp, startSession } from '../http/login-se
 import { requireAdmin, requirePrincipal, type Principal } from '../http/context.js';
 import { presentRecord } from '../objects/present.js';
 import { OBJECT_ID_PATTERN } from '../objects/ids.js';
-import { ACCESS } from '../objects/access.js';
+import { ACCESS } from '../access/objects.js';
 
 const DONE = { object: 'result', data: true } as const;
 const code6 = { type: 'string', maxLength: 16 } as const;

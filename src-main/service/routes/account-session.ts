@@ -7,10 +7,10 @@ import { OutboxRepository } from '../accounts/outbox.js';
 import { AccountTokenRepository, VERIFY_TOKEN_TTL_MS } from '../auth/sessions/password-reset.js';
 import { newLocationFault, TwoFactor } from '../auth/sessions/two-factor.js';
 import { presentRecord } from '../objects/present.js';
-import { callerOf, levelOf, readableProperties, stripProperties } from '../objects/access.js';
+import { levelOf, readableProperties, stripProperties } from '../access/objects.js';
 import type { StoredRecord } from '../objects/store.js';
 import type { ObjectDef } from '../../../src-shared/schema/types.js';
-import { requirePrincipal } from '../http/context.js';
+import { requireCaller, requirePrincipal } from '../http/context.js';
 import { SESSION_COOKIE } from '../http/authenticate.js';
 import {
   accountLocked,
@@ -211,7 +211,7 @@ async function login(svc: Service, twoFactor: TwoFactor, request: FastifyRequest
  * just the name).
  */
 function presentForCaller(svc: Service, request: FastifyRequest, def: ObjectDef, record: StoredRecord) {
-  const caller = callerOf(svc, request);
+  const caller = requireCaller(svc, request);
   const level = levelOf(svc, request.ctx.org, caller, def, record);
   return stripProperties(presentRecord(def, record, level), readableProperties(caller, def, record._id));
 }

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createHarness, TestClient, type Harness } from '../testing/harness.js';
 import { createAccount } from '../accounts/accounts.js';
-import { bootstrapOrg } from '../orgs/bootstrap.js';
+import { bootstrapOrg } from '../bootstrap.js';
 import { BUILTIN_ROLES } from '../objects/builtin-defs.js';
 
 let h: Harness;

@@ -20,7 +20,6 @@ import {
   assertQueryable,
   assertWholeObject,
   assertWritable,
-  callerOf,
   canCreate,
   levelOf,
   levelsOf,
@@ -30,7 +29,8 @@ import {
   scopeAllows,
   stripProperties,
   type Caller,
-} from '../objects/access.js';
+} from '../access/objects.js';
+import { requireCaller } from '../http/context.js';
 import { rawListArgs } from './list-args.js';
 
 interface CollectionParams {
@@ -50,7 +50,7 @@ export function objectRoutes(svc: Service) {
   return async (app: FastifyInstance) => {
     app.get<{ Params: CollectionParams }>('/:collection', async (request, reply) => {
       const { org } = request.ctx;
-      const caller = callerOf(svc, request);
+      const caller = requireCaller(svc, request);
       const def = collectionDef(svc, org, request.params.collection);
       const page = listRecords(svc, org, caller, def, request.query, '', [], false, true);
       return typeof page === 'string' ? reply.type('application/json; charset=utf-8').send(page) : page;
@@ -59,7 +59,7 @@ export function objectRoutes(svc: Service) {
     // Not async: the hottest route awaits nothing, and a promise per request costs measurably.
     app.get<{ Params: InstanceParams }>('/:collection/:id', (request, reply) => {
       const { org } = request.ctx;
-      const caller = callerOf(svc, request);
+      const caller = requireCaller(svc, request);
       const def = collectionDef(svc, org, request.params.collection);
       const id = instanceId(request.params.id);
       const allowed = requireScope(caller, 'read', def, id);
@@ -97,7 +97,7 @@ export function objectRoutes(svc: Service) {
 
     app.post<{ Params: CollectionParams }>('/:collection', async (request) => {
       const { org } = request.ctx;
-      const caller = callerOf(svc, request);
+      const caller = requireCaller(svc, request);
       const def = collectionDef(svc, org, request.params.collection);
       assertWritable(requireScope(caller, 'create', def), request.body);
       if (!canCreate(caller, def)) {
@@ -118,7 +118,7 @@ export function objectRoutes(svc: Service) {
 
     const update = (replace: boolean) => async (request: FastifyRequest<{ Params: InstanceParams }>) => {
       const { org } = request.ctx;
-      const caller = callerOf(svc, request);
+      const caller = requireCaller(svc, request);
       const def = collectionDef(svc, org, request.params.collection);
       const id = instanceId(request.params.id);
       // A body that is not an object (JSON null, an array, a string) is refused: read as "no
@@ -158,7 +158,7 @@ export function objectRoutes(svc: Service) {
 
     app.delete<{ Params: InstanceParams }>('/:collection/:id', async (request) => {
       const { org } = request.ctx;
-      const caller = callerOf(svc, request);
+      const caller = requireCaller(svc, request);
       const def = collectionDef(svc, org, request.params.collection);
       const id = instanceId(request.params.id);
       assertWholeObject(requireScope(caller, 'delete', def, id), 'deleting an object');

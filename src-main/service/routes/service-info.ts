@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { fault } from '../../../src-shared/faults.js';
 import type { Service } from '../service.js';
-import { bootstrapOrg } from '../orgs/bootstrap.js';
+import { bootstrapOrg } from '../bootstrap.js';
 
 export const SERVICE_VERSION = '0.1.0';
 

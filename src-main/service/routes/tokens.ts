@@ -5,7 +5,8 @@ import type { Service } from '../service.js';
 import type { Org } from '../orgs/orgs.js';
 import type { App } from '../apps/apps.js';
 import { OBJECT_ID_PATTERN } from '../objects/ids.js';
-import { callerOf, type Caller } from '../access/caller.js';
+import type { Caller } from '../access/caller.js';
+import { requireCaller } from '../http/context.js';
 import { mintToken } from '../auth/tokens/tokens.js';
 import { parseTokenRequest } from '../auth/tokens/token-request.js';
 import { currentAppKey } from '../auth/tokens/token-keys.js';
@@ -94,7 +95,7 @@ function authorize(
   selfAllowed: boolean,
   targetId?: string,
 ): Caller {
-  const caller = callerOf(svc, request);
+  const caller = requireCaller(svc, request);
   const self = selfAllowed && (targetId === 'me' || targetId?.toLowerCase() === caller.accountId);
   if (!caller.orgAdmin && !self) {
     throw fault('accessDenied', 'principal', { reason: "Only org administrators manage other accounts' tokens." });

@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { openService } from '../open-service.js';
 import { buildApp } from '../app.js';
-import { bootstrapOrg } from '../orgs/bootstrap.js';
+import { bootstrapOrg } from '../bootstrap.js';
 import { ManualClock } from '../clock.js';
 import type { Service } from '../service.js';
 

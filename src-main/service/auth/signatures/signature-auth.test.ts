@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { ADMIN_EMAIL, createHarness, type Harness } from '../../testing/harness.js';
 import { openService } from '../../open-service.js';
 import { buildApp } from '../../app.js';
-import { bootstrapOrg } from '../../orgs/bootstrap.js';
+import { bootstrapOrg } from '../../bootstrap.js';
 import { ManualClock } from '../../clock.js';
 import { createAccount } from '../../accounts/accounts.js';
 import { BUILTIN_ROLES } from '../../objects/builtin-defs.js';

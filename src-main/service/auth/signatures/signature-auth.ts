@@ -1,10 +1,10 @@
-import type { FastifyRequest } from 'fastify';
 import { fault } from '../../../../src-shared/faults.js';
 import type { Service } from '../../service.js';
 import type { Db } from '../../db/open.js';
 import type { Org } from '../../orgs/orgs.js';
 import type { App } from '../../apps/apps.js';
-import type { Principal, RequestContext } from '../../http/context.js';
+import type { Principal } from '../../access/principal.js';
+import type { Authentication, RequestInput } from '../authentication.js';
 import { lookupAccountPrincipal } from '../../apps/principal.js';
 import { ReplayStore } from './replay-store.js';
 import {
@@ -34,7 +34,7 @@ function replayStore(db: Db): ReplayStore {
 const invalid = (reason: string) => fault('accessDenied', 'invalidRequestSignature', { reason });
 
 /** A header sent exactly once, or undefined; a repeated header is a malformed request. */
-function single(request: FastifyRequest, name: string): string | undefined {
+function single(request: RequestInput, name: string): string | undefined {
   const value = request.headers[name];
   if (Array.isArray(value)) throw invalid(`The ${name} header was sent more than once.`);
   return value;
@@ -51,8 +51,8 @@ export function authenticateSignature(
   svc: Service,
   org: Org,
   app: App,
-  request: FastifyRequest,
-): RequestContext | undefined {
+  request: RequestInput,
+): Authentication | undefined {
   const signature = single(request, SIGNATURE_HEADER);
   if (signature === undefined) {
     if (app.kind === 'signing' && !app.settings.allowUnsigned) {

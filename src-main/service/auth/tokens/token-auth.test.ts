@@ -7,7 +7,7 @@ import { createHmac, createPublicKey } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createLocalJWKSet, exportJWK, importPKCS8, jwtVerify, SignJWT, type JWTPayload } from 'jose';
 import { createHarness, TestClient, type Harness } from '../../testing/harness.js';
-import { bootstrapOrg } from '../../orgs/bootstrap.js';
+import { bootstrapOrg } from '../../bootstrap.js';
 import type { App } from '../../apps/apps.js';
 import { BearerClient, createUser, mint } from '../../testing/token-testing.js';
 import { orgAudience } from './token-claims.js';

@@ -7,7 +7,6 @@
  * pinned algorithm. Header parameters that point elsewhere for a key (`jku`, `x5u`) or carry one
  * (`jwk`, `x5c`) are refused outright, never followed.
  */
-import type { FastifyRequest } from 'fastify';
 import {
   decodeJwt,
   decodeProtectedHeader,
@@ -20,7 +19,8 @@ import { fault } from '../../../../src-shared/faults.js';
 import type { Service } from '../../service.js';
 import type { Org } from '../../orgs/orgs.js';
 import type { App } from '../../apps/apps.js';
-import type { RequestContext } from '../../http/context.js';
+import type { Authentication, RequestInput } from '../authentication.js';
+import { CLIENT_KEY_HEADER } from '../wire-names.js';
 import { OBJECT_ID_PATTERN } from '../../objects/ids.js';
 import { accountRoleIds, resolveRoles } from '../../access/roles.js';
 import { orgAudience, readServiceClaims } from './token-claims.js';
@@ -31,13 +31,12 @@ import { tokenStore } from './token-store.js';
 export const MAX_TOKEN_LENGTH = 16 * 1024;
 /** Header parameters that name or carry a key. We only ever use the app's stored key. */
 const FORBIDDEN_HEADER_PARAMETERS = ['jku', 'x5u', 'jwk', 'x5c'] as const;
-const CLIENT_KEY_HEADER = 'service-client-key';
 
 const invalid = (reason: string) => fault('accessDenied', 'invalidJwt', { reason });
 const invalidApp = (reason: string) => fault('accessDenied', 'invalidJwtApp', { reason });
 
 /**
- * Trust boundary: turns a bearer token into a RequestContext. Returns undefined when the request
+ * Trust boundary: turns a bearer token into an Authentication. Returns undefined when the request
  * carries no bearer token; throws a fault when it carries one that cannot be used:
  * malformed → `invalidArgument.jwt`; bad signature, alg, kid, aud, iss, not yet valid (nbf),
  * revoked or used up → `accessDenied.invalidJwt`; expired → `expired.jwt`; unknown, foreign or
@@ -47,8 +46,8 @@ const invalidApp = (reason: string) => fault('accessDenied', 'invalidJwtApp', { 
 export async function authenticateToken(
   svc: Service,
   org: Org,
-  request: FastifyRequest,
-): Promise<RequestContext | undefined> {
+  request: RequestInput,
+): Promise<Authentication | undefined> {
   const token = bearerToken(request.headers.authorization);
   if (token === undefined) return undefined;
   const { header, unverified } = decodeUntrusted(token);

@@ -9,16 +9,16 @@ import { fault } from '../../../src-shared/faults.js';
 import type { ObjectDef } from '../../../src-shared/schema/types.js';
 import type { Service } from '../service.js';
 import type { Org } from '../orgs/orgs.js';
-import { ACCESS, MAX_SHARED_LEVEL, createAcl } from '../access/levels.js';
-import { levelOf } from '../access/acl.js';
-import type { Caller } from '../access/caller.js';
-import { OBJECT_ID_PATTERN } from './ids.js';
-import type { Json } from './validate.js';
+import { ACCESS, MAX_SHARED_LEVEL, createAcl } from './levels.js';
+import { levelOf } from './acl.js';
+import type { Caller } from './caller.js';
+import { OBJECT_ID_PATTERN } from '../objects/ids.js';
+import type { Json } from '../objects/validate.js';
 
-export { ACCESS, REQUIRED } from '../access/levels.js';
-export { callerOf, type Caller } from '../access/caller.js';
-export { levelOf, levelsOf, readableCondition } from '../access/acl.js';
-export * from '../access/scope-guard.js';
+export { ACCESS, REQUIRED } from './levels.js';
+export type { Caller } from './caller.js';
+export { levelOf, levelsOf, readableCondition } from './acl.js';
+export * from './scope-guard.js';
 
 /** Org administrators and `service/skc` tokens skip the create ACL; others must match an entry. */
 export function canCreate(caller: Caller, def: ObjectDef): boolean {

@@ -1,7 +1,7 @@
-import type { Service } from '../service.js';
-import type { Org } from './orgs.js';
-import { initialDefinitions, BUILTIN_ROLES } from '../objects/builtin-defs.js';
-import { createAccount } from '../accounts/accounts.js';
+import type { Service } from './service.js';
+import type { Org } from './orgs/orgs.js';
+import { initialDefinitions, BUILTIN_ROLES } from './objects/builtin-defs.js';
+import { createAccount } from './accounts/accounts.js';
 
 export interface BootstrapInput {
   code: string;
