@@ -38,23 +38,39 @@ for (const file of files) {
     const resolved = ts.resolveModuleName(fileName, file, options, host).resolvedModule;
     if (resolved && !resolved.isExternalLibraryImport) deps.add(rel(resolved.resolvedFileName));
   }
-  graph.set(rel(file), [...deps].filter((d) => !d.endsWith('.d.ts')));
+  graph.set(
+    rel(file),
+    [...deps].filter((d) => !d.endsWith('.d.ts')),
+  );
 }
 
 /** Tarjan's strongly connected components: every component of more than one node is a cycle. */
 function cycles(g) {
   let index = 0;
-  const idx = new Map(), low = new Map(), stack = [], on = new Set(), out = [];
+  const idx = new Map(),
+    low = new Map(),
+    stack = [],
+    on = new Set(),
+    out = [];
   const visit = (v) => {
-    idx.set(v, index); low.set(v, index++); stack.push(v); on.add(v);
+    idx.set(v, index);
+    low.set(v, index++);
+    stack.push(v);
+    on.add(v);
     for (const w of g.get(v) ?? []) {
-      if (!idx.has(w)) { visit(w); low.set(v, Math.min(low.get(v), low.get(w))); }
-      else if (on.has(w)) low.set(v, Math.min(low.get(v), idx.get(w)));
+      if (!idx.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v), low.get(w)));
+      } else if (on.has(w)) low.set(v, Math.min(low.get(v), idx.get(w)));
     }
     if (low.get(v) === idx.get(v)) {
       const scc = [];
       let w;
-      do { w = stack.pop(); on.delete(w); scc.push(w); } while (w !== v);
+      do {
+        w = stack.pop();
+        on.delete(w);
+        scc.push(w);
+      } while (w !== v);
       if (scc.length > 1 || (g.get(v) ?? []).includes(v)) out.push(scc.sort());
     }
   };
@@ -97,8 +113,7 @@ for (const scc of cycles(graph)) {
 for (const scc of cycles(folderGraph)) {
   failed = true;
   console.error(`import cycle between service folders ${scc.join(', ')}:`);
-  for (const a of scc)
-    for (const b of scc) for (const edge of folders.get(a)?.get(b) ?? []) console.error(`  ${edge}`);
+  for (const a of scc) for (const b of scc) for (const edge of folders.get(a)?.get(b) ?? []) console.error(`  ${edge}`);
 }
 if (failed) process.exit(1);
 console.log(`No import cycles in ${ROOTS.join(', ')} (${graph.size} files).`);

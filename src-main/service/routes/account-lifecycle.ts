@@ -6,7 +6,11 @@ import type { Org } from '../orgs/orgs.js';
 import { accountDef, checkPasswordStrength } from '../accounts/accounts.js';
 import { OutboxRepository } from '../accounts/outbox.js';
 import { hashPassword, verifyPassword } from '../accounts/password.js';
-import { AccountTokenRepository, RESET_TOKEN_TTL_MS, type AccountTokenPurpose } from '../auth/sessions/password-reset.js';
+import {
+  AccountTokenRepository,
+  RESET_TOKEN_TTL_MS,
+  type AccountTokenPurpose,
+} from '../auth/sessions/password-reset.js';
 import { TwoFactor } from '../auth/sessions/two-factor.js';
 import {
   accountLocked,
