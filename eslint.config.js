@@ -27,7 +27,7 @@ const NOT_HOSTS = [
 const NOT_TESTING = [{ regex: String.raw`^\.{1,2}/(.*/)?testing/`, message: 'Only tests import service/testing/.' }];
 const NOT_WEB = [
   {
-    regex: String.raw`^\.{1,2}/(.*/)?((http|routes)/|(app|host)\.js$)`,
+    regex: String.raw`^\.{1,2}/(.*/)?((http|routes)/|(server|host)\.js$)`,
     message: 'Domain code does not import the web layer: http/ passes it plain values (see docs/ARCHITECTURE.md).',
   },
   {
@@ -46,7 +46,7 @@ const SERVICE_TEST_FILES = [
 const SERVICE_WEB_FILES = [
   'src-main/service/http/**',
   'src-main/service/routes/**',
-  'src-main/service/app.ts',
+  'src-main/service/server.ts',
   'src-main/service/host.ts',
   'src-main/service/worker.ts',
 ];

@@ -7,7 +7,7 @@
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openService } from './open-service.js';
-import { buildApp, listen } from './app.js';
+import { buildServer, listen } from './server.js';
 import { bootstrapOrg } from './bootstrap.js';
 
 /** The built console sits beside the built main bundle: dist/main/cli.js → dist/renderer. */
@@ -52,10 +52,10 @@ export async function hostService(opts: HostOptions): Promise<RunningService> {
     await bootstrapOrg(svc, { code: opts.org, adminEmail: opts.adminEmail, adminPassword: opts.adminPassword });
     log(`Created org "${opts.org}" with administrator ${opts.adminEmail}.`);
   }
-  const app = await buildApp(svc, { consoleDir: opts.consoleDir ?? builtConsoleDir() });
+  const server = await buildServer(svc, { consoleDir: opts.consoleDir ?? builtConsoleDir() });
   let port: number;
   try {
-    port = await listen(app, opts.port);
+    port = await listen(server, opts.port);
   } catch (err) {
     svc.db.close();
     if ((err as { code?: string }).code === 'EADDRINUSE') throw new PortInUseError(opts.port);
@@ -70,7 +70,7 @@ export async function hostService(opts: HostOptions): Promise<RunningService> {
     port,
     ...(org ? { org: org.code } : {}),
     close: async () => {
-      await app.close();
+      await server.close();
       svc.db.close();
     },
   };

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { installShellGuards, isAllowedNavigation, secureWindowOptions, type GuardedContents } from './security.js';
-import { buildApp } from '../service/app.js';
+import { buildServer } from '../service/server.js';
 import { CONSOLE_CSP } from '../service/http/console-static.js';
 import { createHarness, type Harness } from '../service/testing/harness.js';
 import { isSafeExternalUrl } from '../../src-shared/ipc.js';
@@ -105,7 +105,7 @@ describe('the console content security policy', () => {
     h = await createHarness({ bootstrap: false });
     dir = mkdtempSync(join(tmpdir(), 'console-'));
     writeFileSync(join(dir, 'index.html'), '<!doctype html><div id="root"></div>');
-    h.app = await buildApp(h.svc, { consoleDir: dir });
+    h.server = await buildServer(h.svc, { consoleDir: dir });
   });
   afterAll(async () => {
     await h.close();
@@ -113,7 +113,7 @@ describe('the console content security policy', () => {
   });
 
   it('the service sends the console CSP header (no inline script, no framing, self only)', async () => {
-    const res = await h.app.inject({ url: '/console/', headers: { host: '127.0.0.1:7788' } });
+    const res = await h.server.inject({ url: '/console/', headers: { host: '127.0.0.1:7788' } });
     expect(res.statusCode).toBe(200);
     const csp = String(res.headers['content-security-policy']);
     expect(csp).toBe(CONSOLE_CSP);
@@ -134,7 +134,7 @@ describe('the console content security policy', () => {
   });
 
   it('does not serve the console to a page that reached us through a foreign host name', async () => {
-    const res = await h.app.inject({ url: '/console/', headers: { host: 'attacker.example:7788' } });
+    const res = await h.server.inject({ url: '/console/', headers: { host: 'attacker.example:7788' } });
     expect(res.statusCode).toBe(403);
     expect(res.json()).toMatchObject({ errCode: 'service.accessDenied.host' });
   });

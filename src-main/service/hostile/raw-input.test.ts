@@ -6,7 +6,7 @@
 import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BODY_LIMIT_BYTES, listen, MAX_HEADER_BYTES, MAX_URL_LENGTH } from '../app.js';
+import { BODY_LIMIT_BYTES, listen, MAX_HEADER_BYTES, MAX_URL_LENGTH } from '../server.js';
 import { expectClientFault, hostileWorld, type HostileWorld } from './fixture.js';
 
 let w: HostileWorld;
@@ -15,7 +15,7 @@ let port: number;
 beforeAll(async () => {
   w = await hostileWorld();
   before = w.fingerprint();
-  port = await listen(w.h.app, 0);
+  port = await listen(w.h.server, 0);
 });
 afterAll(async () => {
   expect(w.fingerprint()).toBe(before);

@@ -23,9 +23,9 @@ export function sendFault(reply: FastifyReply, body: FaultBody): FastifyReply {
  * malformed bodies, oversized bodies and unexpected exceptions included. Stack traces and internal
  * messages never leave the process.
  */
-export function installFaultHandling(app: FastifyInstance, clock: Clock): void {
+export function installFaultHandling(server: FastifyInstance, clock: Clock): void {
   // Callback style, not async: it runs on every request, and a promise per hook costs measurably.
-  app.addHook('onRequest', (request, reply, done) => {
+  server.addHook('onRequest', (request, reply, done) => {
     reply.header(SERVER_TIME_HEADER, String(clock.now()));
     reply.header('X-Content-Type-Options', 'nosniff');
     reply.header('Referrer-Policy', 'no-referrer');
@@ -42,14 +42,14 @@ export function installFaultHandling(app: FastifyInstance, clock: Clock): void {
     done();
   });
 
-  app.setNotFoundHandler((request, reply) =>
+  server.setNotFoundHandler((request, reply) =>
     sendFault(
       reply,
       makeFault('notFound', 'route', { reason: `No route for ${request.method} ${request.url.split('?')[0]}.` }),
     ),
   );
 
-  app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+  server.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const body = toFault(error);
     if (body.status >= 500)
       request.log.error({ err: { message: error.message, code: error.code } }, 'unexpected error');

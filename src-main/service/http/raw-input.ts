@@ -10,11 +10,11 @@ import { toFault } from './faults-plugin.js';
  * byte sequence became U+FFFD and was stored: a client sending Latin-1 silently corrupted its
  * records. RFC 8259 requires UTF-8; anything else is refused with a fault.
  */
-export function installStrictJsonParser(app: FastifyInstance): void {
-  const parseJson: FastifyBodyParser<string> = app.getDefaultJsonParser('error', 'error');
+export function installStrictJsonParser(server: FastifyInstance): void {
+  const parseJson: FastifyBodyParser<string> = server.getDefaultJsonParser('error', 'error');
   const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body: Buffer, done) => {
+  server.removeContentTypeParser('application/json');
+  server.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body: Buffer, done) => {
     let text: string;
     try {
       text = decoder.decode(body);

@@ -232,7 +232,7 @@ describe('login: session rotation', () => {
     expect(first).toBeDefined();
     expect(second).toBeDefined();
     expect(second).not.toBe(first);
-    const stale = await h.app.inject({
+    const stale = await h.server.inject({
       method: 'GET',
       url: '/demo/v2/accounts/me',
       headers: { host: '127.0.0.1', 'service-client-key': h.consoleAppKey, cookie: `service.sid=${first}` },

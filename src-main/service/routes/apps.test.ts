@@ -296,7 +296,7 @@ describe('rotation preview and RSA regeneration', () => {
     const { key, rsa } = await createApp();
     // A client may send no body at all (no content-type).
     const login = await admin.login();
-    const bare = await h.app.inject({
+    const bare = await h.server.inject({
       method: 'POST',
       url: `/demo/v2/apps/${key}/rsa`,
       headers: {

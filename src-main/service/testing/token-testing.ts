@@ -40,7 +40,7 @@ export class BearerClient {
   ) {}
 
   request(method: InjectOptions['method'], path: string, body?: unknown) {
-    return this.h.app.inject({
+    return this.h.server.inject({
       method,
       url: `/${this.org}/v2${path}`,
       headers: { host: '127.0.0.1:7788', authorization: `Bearer ${this.token}`, ...this.headers },

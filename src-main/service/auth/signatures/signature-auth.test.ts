@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { ADMIN_EMAIL, createHarness, type Harness } from '../../testing/harness.js';
 import { openService } from '../../open-service.js';
-import { buildApp } from '../../app.js';
+import { buildServer } from '../../server.js';
 import { bootstrapOrg } from '../../bootstrap.js';
 import { ManualClock } from '../../clock.js';
 import { createAccount } from '../../accounts/accounts.js';
@@ -39,7 +39,7 @@ let nonceCounter = 0;
 const freshNonce = () => `n${String(++nonceCounter).padStart(15, '0')}`;
 
 /** Sends a request signed with signature.ts, as a client would. */
-async function signed(app: FastifyInstance, now: number, creds: Creds, opts: SignedOpts = {}) {
+async function signed(server: FastifyInstance, now: number, creds: Creds, opts: SignedOpts = {}) {
   const method = opts.method ?? 'GET';
   const url = `/demo/v2${opts.path ?? '/accounts/status'}`;
   const ts = opts.ts ?? now;
@@ -52,7 +52,7 @@ async function signed(app: FastifyInstance, now: number, creds: Creds, opts: Sig
       method: opts.signMethod ?? method,
       timestampMs: ts,
     });
-  return app.inject({
+  return server.inject({
     method,
     url,
     headers: {
@@ -79,7 +79,7 @@ async function signingApp(settings: Partial<AppSettings> = {}, kind: 'signing' |
   return { key: app.key, secret: secret ?? 'x'.repeat(64) };
 }
 
-const send = (creds: Creds, opts: SignedOpts = {}) => signed(h.app, h.clock.now(), creds, opts);
+const send = (creds: Creds, opts: SignedOpts = {}) => signed(h.server, h.clock.now(), creds, opts);
 const adminId = () => h.svc.credentials.byEmail(orgId, ADMIN_EMAIL)!.account_id;
 
 function expectFault(res: { statusCode: number; json(): unknown }, status: number, errCode: string, reason?: RegExp) {
@@ -92,7 +92,7 @@ function expectFault(res: { statusCode: number; json(): unknown }, status: numbe
 describe('when a signature is needed', () => {
   it('refuses an unsigned request to a signing app', async () => {
     const creds = await signingApp();
-    const res = await h.app.inject({
+    const res = await h.server.inject({
       method: 'GET',
       url: '/demo/v2/accounts/status',
       headers: { host: '127.0.0.1', 'service-client-key': creds.key },
@@ -102,7 +102,7 @@ describe('when a signature is needed', () => {
 
   it('lets an unsigned request through as anonymous when the app allows it', async () => {
     const creds = await signingApp({ allowUnsigned: true, principalId: adminId() });
-    const res = await h.app.inject({
+    const res = await h.server.inject({
       method: 'GET',
       url: '/demo/v2/accounts/status',
       headers: { host: '127.0.0.1', 'service-client-key': creds.key },
@@ -156,7 +156,7 @@ describe('header shapes', () => {
         'service-client-nonce': freshNonce(),
       };
       delete headers[drop];
-      const res = await h.app.inject({ method: 'GET', url: '/demo/v2/accounts/status', headers });
+      const res = await h.server.inject({ method: 'GET', url: '/demo/v2/accounts/status', headers });
       expectFault(res, 403, 'accessDenied.invalidRequestSignature');
     }
   });
@@ -310,16 +310,16 @@ describe('replay', () => {
           timestampMs: clock.now(),
         }),
       };
-      let app = await buildApp(svc);
-      expect((await signed(app, clock.now(), creds, opts)).statusCode).toBe(200);
-      await app.close();
+      let server = await buildServer(svc);
+      expect((await signed(server, clock.now(), creds, opts)).statusCode).toBe(200);
+      await server.close();
       svc.db.close();
 
       svc = openService({ dataDir, clock, masterKey });
-      app = await buildApp(svc);
-      const res = await signed(app, clock.now(), creds, opts);
+      server = await buildServer(svc);
+      const res = await signed(server, clock.now(), creds, opts);
       expectFault(res, 403, 'accessDenied.invalidRequestSignature', /already used/);
-      await app.close();
+      await server.close();
       svc.db.close();
     } finally {
       rmSync(dataDir, { recursive: true, force: true });

@@ -164,7 +164,7 @@ describe('RFC 8725 attacks', () => {
   it('refuses what is not a JWT at all, and an empty bearer', async () => {
     await expectRefused('not.a.jwt', 'service.invalidArgument.jwt');
     await expectRefused('x'.repeat(20_000), 'service.invalidArgument.jwt');
-    const res = await h.app.inject({
+    const res = await h.server.inject({
       url: '/demo/v2/accounts',
       headers: { host: '127.0.0.1', authorization: 'Bearer ' },
     });

@@ -21,7 +21,7 @@ describe('every answer is a success or a fault of the spec shape', () => {
   });
 
   it('answers malformed JSON with kInvalidArgument', async () => {
-    const res = await h.app.inject({
+    const res = await h.server.inject({
       method: 'POST',
       url: '/demo/v2/accounts/login',
       headers: { host: 'localhost', 'content-type': 'application/json', 'service-client-key': h.consoleAppKey },
@@ -36,7 +36,7 @@ describe('every answer is a success or a fault of the spec shape', () => {
   });
 
   it('answers an unexpected exception with kError and no stack trace', async () => {
-    h.app.get('/_service/boom', async () => {
+    h.server.get('/_service/boom', async () => {
       throw new Error('secret internal detail at /home/x/file.ts:12');
     });
     const res = await new TestClient(h).get('/_service/boom');
@@ -54,7 +54,7 @@ describe('every answer is a success or a fault of the spec shape', () => {
   });
 
   it('refuses prototype-pollution keys in bodies', async () => {
-    const res = await h.app.inject({
+    const res = await h.server.inject({
       method: 'POST',
       url: '/demo/v2/accounts/login',
       headers: { host: 'localhost', 'content-type': 'application/json', 'service-client-key': h.consoleAppKey },
@@ -65,7 +65,7 @@ describe('every answer is a success or a fault of the spec shape', () => {
   });
 
   it('answers an unknown org with a fault', async () => {
-    const res = await h.app.inject({ method: 'GET', url: '/nope/v2/accounts', headers: { host: '127.0.0.1' } });
+    const res = await h.server.inject({ method: 'GET', url: '/nope/v2/accounts', headers: { host: '127.0.0.1' } });
     expect(res.statusCode).toBe(404);
     expect(res.json()).toMatchObject({ errCode: 'service.notFound.org' });
   });
@@ -82,14 +82,14 @@ describe('headers and host check', () => {
   it.each(['evil.example.com', 'evil.example.com:7788', '127.0.0.1.nip.io', 'localhost.evil.test'])(
     'refuses Host %j (DNS rebinding)',
     async (host) => {
-      const res = await h.app.inject({ method: 'GET', url: '/_service/info', headers: { host } });
+      const res = await h.server.inject({ method: 'GET', url: '/_service/info', headers: { host } });
       expect(res.statusCode).toBe(403);
       expect(res.json()).toMatchObject({ object: 'fault', errCode: 'service.accessDenied.host' });
     },
   );
 
   it.each(['127.0.0.1:7788', 'localhost', 'LOCALHOST:1', '[::1]:7788'])('accepts loopback Host %j', async (host) => {
-    const res = await h.app.inject({ method: 'GET', url: '/_service/health', headers: { host } });
+    const res = await h.server.inject({ method: 'GET', url: '/_service/health', headers: { host } });
     expect(res.statusCode).toBe(200);
   });
 });
@@ -119,7 +119,7 @@ describe('first-run setup', () => {
 
 describe('trailing slashes', () => {
   it('are dropped from API paths only', async () => {
-    const { withoutApiTrailingSlash } = await import('./app.js');
+    const { withoutApiTrailingSlash } = await import('./server.js');
     expect(withoutApiTrailingSlash('/demo/v2/accounts/me/')).toBe('/demo/v2/accounts/me');
     expect(withoutApiTrailingSlash('/demo/v2/accounts//?limit=1')).toBe('/demo/v2/accounts?limit=1');
     expect(withoutApiTrailingSlash('/console/')).toBe('/console/');

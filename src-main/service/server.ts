@@ -26,18 +26,18 @@ export const MAX_URL_LENGTH = 64 * 1024;
  */
 export const MAX_HEADER_BYTES = MAX_URL_LENGTH + 16 * 1024;
 
-export interface AppOptions {
+export interface ServerOptions {
   /** Folder of the built console, served at /console/. */
   consoleDir?: string;
   logger?: boolean;
 }
 
 /**
- * Builds the HTTP app without listening, so tests drive it in-process with `inject` and the CLI,
+ * Builds the HTTP server (a Fastify instance) without listening, so tests drive it in-process with `inject` and the CLI,
  * a worker thread or Electron bind it as they need.
  */
-export async function buildApp(svc: Service, opts: AppOptions = {}): Promise<FastifyInstance> {
-  const app = Fastify({
+export async function buildServer(svc: Service, opts: ServerOptions = {}): Promise<FastifyInstance> {
+  const server = Fastify({
     logger: opts.logger
       ? {
           level: 'info',
@@ -63,18 +63,18 @@ export async function buildApp(svc: Service, opts: AppOptions = {}): Promise<Fas
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
   });
-  installFaultHandling(app, svc.clock);
-  installStrictJsonParser(app);
-  app.addHook('onRequest', (request, _reply, done) => {
+  installFaultHandling(server, svc.clock);
+  installStrictJsonParser(server);
+  server.addHook('onRequest', (request, _reply, done) => {
     if (request.url.length > MAX_URL_LENGTH) {
       done(Object.assign(new Error('URI too long'), { statusCode: 414, code: 'FST_ERR_REQUEST_URI_TOO_LONG' }));
       return;
     }
     done();
   });
-  await app.register(fastifyCookie);
-  await app.register(serviceInfoRoutes(svc));
-  await app.register(consoleStatic, { dir: opts.consoleDir });
+  await server.register(fastifyCookie);
+  await server.register(serviceInfoRoutes(svc));
+  await server.register(consoleStatic, { dir: opts.consoleDir });
   // The router prefers static segments over /:collection, so resource routes may come in any order.
   const orgRoutes = [
     accountSessionRoutes(svc),
@@ -86,8 +86,8 @@ export async function buildApp(svc: Service, opts: AppOptions = {}): Promise<Fas
     schemaRoutes(svc),
     objectRoutes(svc),
   ];
-  await app.register(orgScope(svc, orgRoutes), { prefix: '/:org/v2' });
-  return app;
+  await server.register(orgScope(svc, orgRoutes), { prefix: '/:org/v2' });
+  return server;
 }
 
 /**
@@ -102,8 +102,8 @@ export function withoutApiTrailingSlash(url: string): string {
 }
 
 /** Binds loopback only: the service is for this machine. */
-export async function listen(app: FastifyInstance, port: number): Promise<number> {
-  await app.listen({ host: '127.0.0.1', port });
-  const address = app.server.address();
+export async function listen(server: FastifyInstance, port: number): Promise<number> {
+  await server.listen({ host: '127.0.0.1', port });
+  const address = server.server.address();
   return typeof address === 'object' && address ? address.port : port;
 }
