@@ -42,7 +42,7 @@ interface InstanceParams extends CollectionParams {
 
 /**
  * Records of every collection: `/<collection>` and `/<collection>/<_id>`. Every operation is
- * decided by the access model of objects/access.ts: token scopes first (they do not depend on
+ * decided by the access model of access/objects.ts: token scopes first (they do not depend on
  * what is stored, so a refusal reveals nothing), then the caller's level on the instance. An
  * instance the caller cannot read answers notFound, exactly like one that does not exist.
  */
