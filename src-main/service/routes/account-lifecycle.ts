@@ -4,9 +4,8 @@ import { fault } from '../../../src-shared/faults.js';
 import type { Service } from '../service.js';
 import type { Org } from '../orgs/orgs.js';
 import { accountDef, checkPasswordStrength } from '../accounts/accounts.js';
-import { OutboxRepository } from '../accounts/outbox.js';
 import { hashPassword, verifyPassword } from '../auth/password.js';
-import { AccountTokenRepository, RESET_TOKEN_TTL_MS, type AccountTokenPurpose } from '../auth/password-reset.js';
+import { RESET_TOKEN_TTL_MS, type AccountTokenPurpose } from '../auth/password-reset.js';
 import { TwoFactor } from '../auth/two-factor.js';
 import {
   accountLocked,
@@ -38,8 +37,6 @@ const codeBody = { type: 'object', required: ['code'], properties: { code: code6
  * signed request), so a scoped token can never change how its subject logs in.
  */
 export function accountLifecycleRoutes(svc: Service) {
-  const outbox = new OutboxRepository(svc.db, svc.cipher);
-  const tokens = new AccountTokenRepository(svc.db);
   const twoFactor = new TwoFactor(svc);
 
   return async (app: FastifyInstance) => {
@@ -47,7 +44,7 @@ export function accountLifecycleRoutes(svc: Service) {
     app.post('/accounts/verify', { schema: { body: tokenBody() } }, async (request) => {
       const { org } = request.ctx;
       requireSessionApp(request);
-      const accountId = consumeToken(svc, tokens, 'verify', org, (request.body as { token: string }).token);
+      const accountId = consumeToken(svc, 'verify', org, (request.body as { token: string }).token);
       return setVerified(svc, org, accountId);
     });
 
@@ -79,7 +76,7 @@ export function accountLifecycleRoutes(svc: Service) {
         }
         svc.credentials.setPassword(org.id, cred.account_id, await hashPassword(next));
         svc.credentials.clearFailures(org.id, cred.account_id);
-        tokens.voidAll('reset', org.id, cred.account_id);
+        svc.accountTokens.voidAll('reset', org.id, cred.account_id);
         // Every session of the account ends; the caller continues in a fresh one (a new id).
         svc.sessions.endForAccount(org.id, cred.account_id, 'passwordChanged');
         startSession(svc, request, reply, sessionApp, cred.account_id, fingerprintOf(request));
@@ -101,8 +98,8 @@ export function accountLifecycleRoutes(svc: Service) {
         // Trust boundary: the answer is the same whether or not the email belongs to an account.
         if (cred) {
           const now = svc.clock.now();
-          const token = tokens.issue('reset', org.id, cred.account_id, RESET_TOKEN_TTL_MS, now);
-          outbox.add(
+          const token = svc.accountTokens.issue('reset', org.id, cred.account_id, RESET_TOKEN_TTL_MS, now);
+          svc.outbox.add(
             org.id,
             {
               accountId: cred.account_id,
@@ -123,9 +120,9 @@ export function accountLifecycleRoutes(svc: Service) {
       requireSessionApp(request);
       const body = request.body as { token: string; password: string };
       const next = checkPasswordStrength(body.password);
-      const accountId = consumeToken(svc, tokens, 'reset', org, body.token);
+      const accountId = consumeToken(svc, 'reset', org, body.token);
       svc.credentials.setPassword(org.id, accountId, await hashPassword(next));
-      tokens.voidAll('reset', org.id, accountId);
+      svc.accountTokens.voidAll('reset', org.id, accountId);
       unlockAccount(svc, org, accountId);
       svc.sessions.endForAccount(org.id, accountId, 'passwordReset');
       return DONE;
@@ -172,7 +169,7 @@ export function accountLifecycleRoutes(svc: Service) {
     app.get('/outbox', async (request) => {
       requireAdmin(request);
       const page = pageArgs(request);
-      return { object: 'list', ...outbox.list(request.ctx.org.id, page) };
+      return { object: 'list', ...svc.outbox.list(request.ctx.org.id, page) };
     });
 
     app.get('/sessions', async (request) => {
@@ -227,14 +224,8 @@ function ownCredentials(svc: Service, org: Org, principal: Principal) {
   return cred;
 }
 
-function consumeToken(
-  svc: Service,
-  tokens: AccountTokenRepository,
-  purpose: AccountTokenPurpose,
-  org: Org,
-  token: string,
-): string {
-  const result = tokens.consume(purpose, org.id, token, svc.clock.now());
+function consumeToken(svc: Service, purpose: AccountTokenPurpose, org: Org, token: string): string {
+  const result = svc.accountTokens.consume(purpose, org.id, token, svc.clock.now());
   if (result.ok) return result.accountId;
   if (result.why === 'expired') throw fault('expired', 'token', { reason: 'The token expired; ask for a new one.' });
   throw fault('accessDenied', 'invalidToken', { reason: 'The token is not valid or was already used.' });

@@ -3,8 +3,7 @@ import { fault } from '../../../src-shared/faults.js';
 import type { Service } from '../service.js';
 import { dummyHash, verifyPassword } from '../auth/password.js';
 import { accountDef, createAccount } from '../accounts/accounts.js';
-import { OutboxRepository } from '../accounts/outbox.js';
-import { AccountTokenRepository, VERIFY_TOKEN_TTL_MS } from '../auth/password-reset.js';
+import { VERIFY_TOKEN_TTL_MS } from '../auth/password-reset.js';
 import { newLocationFault, TwoFactor } from '../auth/two-factor.js';
 import { presentRecord } from '../objects/present.js';
 import { callerOf, levelOf, readableProperties, stripProperties } from '../objects/access.js';
@@ -38,8 +37,6 @@ type RegisterBody = { email: string; password: string } & Partial<Record<(typeof
  */
 export function accountSessionRoutes(svc: Service) {
   const twoFactor = new TwoFactor(svc);
-  const outbox = new OutboxRepository(svc.db, svc.cipher);
-  const tokens = new AccountTokenRepository(svc.db);
 
   return async (app: FastifyInstance) => {
     app.post(
@@ -103,8 +100,8 @@ export function accountSessionRoutes(svc: Service) {
         });
         const now = svc.clock.now();
         const email = String(record.doc.email);
-        const token = tokens.issue('verify', org.id, record._id, VERIFY_TOKEN_TTL_MS, now);
-        outbox.add(
+        const token = svc.accountTokens.issue('verify', org.id, record._id, VERIFY_TOKEN_TTL_MS, now);
+        svc.outbox.add(
           org.id,
           {
             accountId: record._id,
@@ -116,7 +113,7 @@ export function accountSessionRoutes(svc: Service) {
           now,
         );
         const fingerprint = fingerprintOf(request);
-        twoFactor.locations.remember(org.id, record._id, fingerprint, now);
+        svc.locations.remember(org.id, record._id, fingerprint, now);
         startSession(svc, request, reply, app, record._id, fingerprint);
         return presentRecord(accountDef(svc, org), record, 5);
       },
