@@ -39,6 +39,10 @@ const toSession = (r: SessionRow): Session => ({
   endedReason: r.ended_reason,
 });
 
+/** Whether a session has been idle longer than its app's `authDuration` (seconds) allows. */
+export const sessionIdle = (lastSeen: number, authDurationSeconds: number, now: number): boolean =>
+  now - lastSeen > authDurationSeconds * 1000;
+
 /** Only a hash of the session id is stored: a copy of the database does not yield live cookies. */
 export const hashSessionId = (sid: string): string => createHash('sha256').update(sid).digest('base64url');
 

@@ -2,10 +2,22 @@ import type { FastifyInstance } from 'fastify';
 import { fault } from '../../../src-shared/faults.js';
 import type { Service } from '../service.js';
 import { authenticate } from './authenticate.js';
+import { requireAdmin } from './context.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Org administrators only: checked once, by the org scope, before the handler runs. */
+    admin?: boolean;
+  }
+}
+
+/** Route options of an administrators-only route: `app.get(path, ADMIN_ONLY, handler)`. */
+export const ADMIN_ONLY = { config: { admin: true } } as const;
 
 /**
  * Everything under `/<org>/v2`: resolves the org, then authenticates the caller before any route
- * handler runs (routes decide whether they need a principal).
+ * handler runs. Routes marked `config: { admin: true }` (see `ADMIN_ONLY`) are refused here to
+ * everyone but org administrators; other routes decide themselves whether they need a principal.
  */
 export function orgScope(svc: Service, routes: ((app: FastifyInstance) => Promise<void>)[]) {
   return async (app: FastifyInstance) => {
@@ -19,11 +31,18 @@ export function orgScope(svc: Service, routes: ((app: FastifyInstance) => Promis
       if (ctx instanceof Promise) {
         ctx.then((resolved) => {
           request.ctx = resolved;
+          try {
+            if (request.routeOptions.config.admin === true) requireAdmin(request);
+          } catch (err) {
+            done(err as Error);
+            return;
+          }
           done();
         }, done);
         return;
       }
       request.ctx = ctx;
+      if (request.routeOptions.config.admin === true) requireAdmin(request);
       done();
     });
     for (const r of routes) await app.register(r);

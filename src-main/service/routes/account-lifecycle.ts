@@ -1,5 +1,4 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { createHash } from 'node:crypto';
 import { fault } from '../../../src-shared/faults.js';
 import type { Service } from '../service.js';
 import type { Org } from '../orgs/orgs.js';
@@ -15,7 +14,8 @@ import {
   unlockAccount,
 } from '../auth/two-factor-lockout.js';
 import { fingerprintOf, requireSessionApp, startSession } from '../auth/location-session.js';
-import { requireAdmin, requirePrincipal, type Principal } from '../http/context.js';
+import { requirePrincipal, type Principal } from '../http/context.js';
+import { ADMIN_ONLY } from '../http/org-scope.js';
 import { presentRecord } from '../objects/present.js';
 import { OBJECT_ID_PATTERN } from '../objects/ids.js';
 import { ACCESS } from '../objects/access.js';
@@ -48,8 +48,7 @@ export function accountLifecycleRoutes(svc: Service) {
       return setVerified(svc, org, accountId);
     });
 
-    app.post<{ Params: { id: string } }>('/accounts/:id/verify', async (request) => {
-      requireAdmin(request);
+    app.post<{ Params: { id: string } }>('/accounts/:id/verify', ADMIN_ONLY, async (request) => {
       return setVerified(svc, request.ctx.org, existingAccount(svc, request.ctx.org, request.params.id));
     });
 
@@ -166,41 +165,14 @@ export function accountLifecycleRoutes(svc: Service) {
     });
 
     // --- administrators
-    app.get('/outbox', async (request) => {
-      requireAdmin(request);
-      const page = pageArgs(request);
-      return { object: 'list', ...svc.outbox.list(request.ctx.org.id, page) };
-    });
-
-    app.get('/sessions', async (request) => {
-      requireAdmin(request);
-      const { skip, limit } = pageArgs(request);
-      const all = liveSessions(svc, request.ctx.org);
-      return {
-        object: 'list',
-        data: all.slice(skip, skip + limit).map(({ idHash: _hidden, ...shown }) => shown),
-        hasMore: all.length > skip + limit,
-      };
-    });
-
-    app.delete<{ Params: { id: string } }>('/sessions/:id', async (request) => {
-      requireAdmin(request);
-      const found = liveSessions(svc, request.ctx.org).find((s) => s.id === request.params.id);
-      if (!found) throw fault('notFound', 'session', { reason: 'No live session has this id.' });
-      svc.sessions.end(found.idHash, 'revoked');
-      return DONE;
-    });
-
-    app.post<{ Params: { id: string } }>('/accounts/:id/unlock', async (request) => {
-      requireAdmin(request);
+    app.post<{ Params: { id: string } }>('/accounts/:id/unlock', ADMIN_ONLY, async (request) => {
       const { org } = request.ctx;
       const accountId = existingAccount(svc, org, request.params.id);
       unlockAccount(svc, org, accountId);
       return presentAccount(svc, org, accountId);
     });
 
-    app.post<{ Params: { id: string } }>('/accounts/:id/reset-two-factor', async (request) => {
-      requireAdmin(request);
+    app.post<{ Params: { id: string } }>('/accounts/:id/reset-two-factor', ADMIN_ONLY, async (request) => {
       const { org } = request.ctx;
       const accountId = existingAccount(svc, org, request.params.id);
       twoFactor.reset(org.id, accountId);
@@ -252,59 +224,4 @@ function presentAccount(svc: Service, org: Org, accountId: string) {
 function setVerified(svc: Service, org: Org, accountId: string) {
   svc.store.update(org.id, accountDef(svc, org), accountId, { state: 'verified' });
   return presentAccount(svc, org, accountId);
-}
-
-const DEFAULT_LIMIT = 100;
-const MAX_LIMIT = 1000;
-
-/** Trust boundary: `skip` and `limit` from the query string (spec: default 100, at most 1000). */
-function pageArgs(request: FastifyRequest): { skip: number; limit: number } {
-  const q = request.query as Record<string, unknown>;
-  const int = (name: string, fallback: number, min: number, max: number): number => {
-    const raw = q[name];
-    if (raw === undefined) return fallback;
-    const n = typeof raw === 'string' && /^\d{1,9}$/.test(raw) ? Number(raw) : NaN;
-    if (!(n >= min && n <= max)) {
-      throw fault('invalidArgument', 'query', {
-        path: name,
-        reason: `${name} must be an integer from ${min} to ${max}.`,
-      });
-    }
-    return n;
-  };
-  return { skip: int('skip', 0, 0, 1e9), limit: int('limit', DEFAULT_LIMIT, 1, MAX_LIMIT) };
-}
-
-interface LiveSession {
-  idHash: string;
-  object: 'session';
-  id: string;
-  account: string;
-  app: string;
-  created: string;
-  lastSeen: string;
-}
-
-/** The id shown for a session: derived from the lookup hash, so it can never be used as a cookie. */
-export const publicSessionId = (idHash: string): string =>
-  createHash('sha256').update(idHash).digest('hex').slice(0, 16);
-
-/** Live sessions of the org, most recently seen first: not ended and not idle past their app's `authDuration`. */
-function liveSessions(svc: Service, org: Org): LiveSession[] {
-  const now = svc.clock.now();
-  const out: LiveSession[] = [];
-  for (const r of svc.sessions.listLive(org.id)) {
-    const app = svc.apps.byId(r.appId);
-    if (!app || now - r.lastSeen > app.settings.authDuration * 1000) continue;
-    out.push({
-      idHash: r.idHash,
-      object: 'session',
-      id: publicSessionId(r.idHash),
-      account: r.accountId,
-      app: app.key,
-      created: new Date(r.created).toISOString(),
-      lastSeen: new Date(r.lastSeen).toISOString(),
-    });
-  }
-  return out;
 }

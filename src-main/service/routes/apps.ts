@@ -5,7 +5,6 @@ import type { App, AppKind, AppSettings } from '../apps/apps.js';
 import { validateAppSettings } from '../apps/settings.js';
 import { presentApp } from '../apps/present.js';
 import { lookupAccountPrincipal } from '../apps/principal.js';
-import { requireAdmin } from '../http/context.js';
 
 const keyParams = {
   type: 'object',
@@ -29,8 +28,9 @@ const objectBody = { type: 'object' } as const;
  */
 export function appsRoutes(svc: Service) {
   return async (app: FastifyInstance) => {
-    app.addHook('preHandler', async (request) => {
-      requireAdmin(request);
+    // Every route of this group is for administrators: the org scope checks the flag.
+    app.addHook('onRoute', (route) => {
+      route.config = { ...route.config, admin: true };
     });
 
     app.get('/apps', async (request) => ({

@@ -3,7 +3,8 @@ import { fault } from '../../../src-shared/faults.js';
 import { propertyPaths, type ObjectDef } from '../../../src-shared/schema/types.js';
 import type { Service } from '../service.js';
 import type { Org } from '../orgs/orgs.js';
-import { requireAdmin, requirePrincipal } from '../http/context.js';
+import { requirePrincipal } from '../http/context.js';
+import { ADMIN_ONLY } from '../http/org-scope.js';
 import { addProperty, checkNewObject, checkPropertyDef } from '../objects/definition-rules.js';
 import type { FaultBody } from '../../../src-shared/faults.js';
 
@@ -47,8 +48,7 @@ export function schemaRoutes(svc: Service) {
       return presentSchema(find(request.ctx.org, request.params.name));
     });
 
-    app.post('/schemas', async (request) => {
-      requireAdmin(request);
+    app.post('/schemas', ADMIN_ONLY, async (request) => {
       const { org } = request.ctx;
       const def = checkNewObject(request.body);
       if (svc.defs.byName(org.id, def.name)) throw fault('exists', 'object', { reason: `${def.name} already exists.` });
@@ -59,8 +59,7 @@ export function schemaRoutes(svc: Service) {
       return presentSchema(def);
     });
 
-    app.post<{ Params: { name: string } }>('/schemas/:name/properties', async (request) => {
-      requireAdmin(request);
+    app.post<{ Params: { name: string } }>('/schemas/:name/properties', ADMIN_ONLY, async (request) => {
       const { org } = request.ctx;
       const faults: FaultBody[] = [];
       const prop = checkPropertyDef(request.body, 'property', 0, faults);
@@ -77,6 +76,7 @@ export function schemaRoutes(svc: Service) {
     app.patch<{ Params: { name: string } }>(
       '/schemas/:name',
       {
+        config: { admin: true },
         schema: {
           body: {
             type: 'object',
@@ -100,7 +100,6 @@ export function schemaRoutes(svc: Service) {
         },
       },
       async (request) => {
-        requireAdmin(request);
         const { org } = request.ctx;
         const def = structuredClone(find(org, request.params.name));
         const body = request.body as {
@@ -133,8 +132,7 @@ export function schemaRoutes(svc: Service) {
       },
     );
 
-    app.delete<{ Params: { name: string } }>('/schemas/:name', async (request) => {
-      requireAdmin(request);
+    app.delete<{ Params: { name: string } }>('/schemas/:name', ADMIN_ONLY, async (request) => {
       const { org } = request.ctx;
       const def = find(org, request.params.name);
       if (!def.custom) throw fault('accessDenied', 'object', { reason: 'Built-in objects cannot be deleted.' });
