@@ -95,10 +95,8 @@ export class ObjectStore {
   beginBulkLoad(orgId: number, def: ObjectDef): void {
     const table = this.ensureCollection(orgId, def);
     this.bulkTables.add(table);
-    const names = this.db
-      .prepare(
-        "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND name LIKE 'ix\\_%' ESCAPE '\\'",
-      )
+    const names = this.statements
+      .fixed("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND name LIKE 'ix\\_%' ESCAPE '\\'")
       .all(table) as { name: string }[];
     for (const { name } of names) this.db.exec(`DROP INDEX IF EXISTS "${name}"`);
     this.forget();

@@ -41,10 +41,10 @@ export function accountLifecycleRoutes(svc: Service) {
 
   return async (app: FastifyInstance) => {
     // --- email verification
-    app.post('/accounts/verify', { schema: { body: tokenBody() } }, async (request) => {
+    app.post<{ Body: { token: string } }>('/accounts/verify', { schema: { body: tokenBody() } }, async (request) => {
       const { org } = request.ctx;
       requireSessionApp(request);
-      const accountId = consumeToken(svc, 'verify', org, (request.body as { token: string }).token);
+      const accountId = consumeToken(svc, 'verify', org, request.body.token);
       return setVerified(svc, org, accountId);
     });
 
@@ -53,7 +53,7 @@ export function accountLifecycleRoutes(svc: Service) {
     });
 
     // --- passwords
-    app.post(
+    app.post<{ Body: { current: string; password: string } }>(
       '/accounts/me/update-password',
       {
         schema: {
@@ -64,7 +64,7 @@ export function accountLifecycleRoutes(svc: Service) {
         const { org } = request.ctx;
         const principal = requireSessionPrincipal(request);
         const sessionApp = requireSessionApp(request);
-        const body = request.body as { current: string; password: string };
+        const { body } = request;
         const next = checkPasswordStrength(body.password);
         const cred = svc.credentials.byAccount(org.id, principal.accountId);
         if (!cred) throw fault('notFound', 'instance', { reason: 'The account no longer exists.' });
@@ -83,7 +83,7 @@ export function accountLifecycleRoutes(svc: Service) {
       },
     );
 
-    app.post(
+    app.post<{ Body: { email: string } }>(
       '/accounts/request-password-reset',
       {
         schema: {
@@ -93,7 +93,7 @@ export function accountLifecycleRoutes(svc: Service) {
       async (request) => {
         const { org } = request.ctx;
         requireSessionApp(request);
-        const cred = svc.credentials.byEmail(org.id, (request.body as { email: string }).email);
+        const cred = svc.credentials.byEmail(org.id, request.body.email);
         // Trust boundary: the answer is the same whether or not the email belongs to an account.
         if (cred) {
           const now = svc.clock.now();
@@ -114,18 +114,22 @@ export function accountLifecycleRoutes(svc: Service) {
       },
     );
 
-    app.post('/accounts/reset-password', { schema: { body: tokenBody({ password }) } }, async (request) => {
-      const { org } = request.ctx;
-      requireSessionApp(request);
-      const body = request.body as { token: string; password: string };
-      const next = checkPasswordStrength(body.password);
-      const accountId = consumeToken(svc, 'reset', org, body.token);
-      svc.credentials.setPassword(org.id, accountId, await hashPassword(next));
-      svc.accountTokens.voidAll('reset', org.id, accountId);
-      unlockAccount(svc, org, accountId);
-      svc.sessions.endForAccount(org.id, accountId, 'passwordReset');
-      return DONE;
-    });
+    app.post<{ Body: { token: string; password: string } }>(
+      '/accounts/reset-password',
+      { schema: { body: tokenBody({ password }) } },
+      async (request) => {
+        const { org } = request.ctx;
+        requireSessionApp(request);
+        const { body } = request;
+        const next = checkPasswordStrength(body.password);
+        const accountId = consumeToken(svc, 'reset', org, body.token);
+        svc.credentials.setPassword(org.id, accountId, await hashPassword(next));
+        svc.accountTokens.voidAll('reset', org.id, accountId);
+        unlockAccount(svc, org, accountId);
+        svc.sessions.endForAccount(org.id, accountId, 'passwordReset');
+        return DONE;
+      },
+    );
 
     // --- authenticator (TOTP)
     app.post('/accounts/me/totp', async (request) => {
@@ -137,25 +141,29 @@ export function accountLifecycleRoutes(svc: Service) {
       return { object: 'result', data: twoFactor.enrolTotp(org, cred) };
     });
 
-    app.post('/accounts/me/totp/confirm', { schema: { body: codeBody } }, async (request) => {
-      const { org } = request.ctx;
-      const cred = ownCredentials(svc, org, requireSessionPrincipal(request));
-      const state = twoFactor.totpState(cred);
-      if (state === 'active') throw fault('exists', 'totp', { reason: 'The authenticator is already active.' });
-      if (state === 'none') throw fault('notFound', 'totp', { reason: 'Start the enrolment first.' });
-      if (!twoFactor.useTotp(cred, (request.body as { code: string }).code)) {
-        throw invalidCredentials('The authenticator code is wrong.');
-      }
-      return { object: 'result', data: { active: true } };
-    });
+    app.post<{ Body: { code: string } }>(
+      '/accounts/me/totp/confirm',
+      { schema: { body: codeBody } },
+      async (request) => {
+        const { org } = request.ctx;
+        const cred = ownCredentials(svc, org, requireSessionPrincipal(request));
+        const state = twoFactor.totpState(cred);
+        if (state === 'active') throw fault('exists', 'totp', { reason: 'The authenticator is already active.' });
+        if (state === 'none') throw fault('notFound', 'totp', { reason: 'Start the enrolment first.' });
+        if (!twoFactor.useTotp(cred, request.body.code)) {
+          throw invalidCredentials('The authenticator code is wrong.');
+        }
+        return { object: 'result', data: { active: true } };
+      },
+    );
 
-    app.delete('/accounts/me/totp', { schema: { body: codeBody } }, async (request) => {
+    app.delete<{ Body: { code: string } }>('/accounts/me/totp', { schema: { body: codeBody } }, async (request) => {
       const { org } = request.ctx;
       const cred = ownCredentials(svc, org, requireSessionPrincipal(request));
       if (twoFactor.totpState(cred) !== 'active')
         throw fault('notFound', 'totp', { reason: 'No active authenticator.' });
       if (isLocked(svc, org, cred)) throw accountLocked();
-      if (!twoFactor.useTotp(cred, (request.body as { code: string }).code)) {
+      if (!twoFactor.useTotp(cred, request.body.code)) {
         // A stolen session must not be able to guess its way to removing the authenticator.
         recordCredentialFailure(svc, org, cred.account_id);
         throw invalidCredentials('The authenticator code is wrong.');

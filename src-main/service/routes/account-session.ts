@@ -39,7 +39,7 @@ export function accountSessionRoutes(svc: Service) {
   const twoFactor = new TwoFactor(svc);
 
   return async (app: FastifyInstance) => {
-    app.post(
+    app.post<{ Body: LoginBody }>(
       '/accounts/login',
       {
         schema: {
@@ -61,7 +61,7 @@ export function accountSessionRoutes(svc: Service) {
       async (request, reply) => login(svc, twoFactor, request, reply),
     );
 
-    app.post(
+    app.post<{ Body: RegisterBody }>(
       '/accounts/register',
       {
         schema: {
@@ -88,7 +88,7 @@ export function accountSessionRoutes(svc: Service) {
         if (!org.settings.registrationEnabled) {
           throw fault('accessDenied', 'registration', { reason: 'Registration is turned off for this org.' });
         }
-        const body = request.body as RegisterBody;
+        const { body } = request;
         const fields: Record<string, unknown> = {};
         for (const name of REGISTER_FIELDS) if (body[name] !== undefined) fields[name] = body[name];
         const record = await createAccount(svc, org, {
@@ -147,10 +147,15 @@ export function accountSessionRoutes(svc: Service) {
   };
 }
 
-async function login(svc: Service, twoFactor: TwoFactor, request: FastifyRequest, reply: FastifyReply) {
+async function login(
+  svc: Service,
+  twoFactor: TwoFactor,
+  request: FastifyRequest<{ Body: LoginBody }>,
+  reply: FastifyReply,
+) {
   const { org } = request.ctx;
   const app = requireSessionApp(request);
-  const body = request.body as LoginBody;
+  const { body } = request;
   const { email, password } = body;
 
   const cred = svc.credentials.byEmail(org.id, email);

@@ -11,7 +11,7 @@ export const MAX_SEED_ACCOUNTS = 1_000_000;
 export function demoDataRoutes(svc: Service) {
   const jobs = new SeedJobs(svc);
   return async (app: FastifyInstance) => {
-    app.post(
+    app.post<{ Body: { accounts: number; seed?: number } }>(
       '/demo-data/jobs',
       {
         config: { admin: true },
@@ -30,7 +30,7 @@ export function demoDataRoutes(svc: Service) {
       async (request) => {
         const { org } = request.ctx;
         if (jobs.running(org)) throw fault('conflict', 'job', { reason: 'A demo-data job is already running.' });
-        const body = request.body as { accounts: number; seed?: number };
+        const { body } = request;
         return { object: 'result', data: presentJob(jobs.start(org, body.accounts, body.seed)) };
       },
     );

@@ -29,6 +29,12 @@ export function presentSchema(def: ObjectDef) {
   };
 }
 
+/** The body of `PATCH /schemas/:name`, as its schema below admits it. */
+interface DefinitionPatch {
+  label?: string;
+  properties?: Record<string, { label?: string; indexed?: boolean; unique?: boolean }>;
+}
+
 /** `/schemas`: read for any logged-in caller; define custom objects and properties for admins. */
 export function schemaRoutes(svc: Service) {
   const find = (org: Org, name: string): ObjectDef => {
@@ -73,7 +79,7 @@ export function schemaRoutes(svc: Service) {
     });
 
     /** Alter a definition: its label, and the label/indexed/unique flags of its custom properties. */
-    app.patch<{ Params: { name: string } }>(
+    app.patch<{ Params: { name: string }; Body: DefinitionPatch }>(
       '/schemas/:name',
       {
         config: { admin: true },
@@ -102,10 +108,7 @@ export function schemaRoutes(svc: Service) {
       async (request) => {
         const { org } = request.ctx;
         const def = structuredClone(find(org, request.params.name));
-        const body = request.body as {
-          label?: string;
-          properties?: Record<string, { label?: string; indexed?: boolean; unique?: boolean }>;
-        };
+        const { body } = request;
         if (body.label) def.label = body.label;
         for (const [name, change] of Object.entries(body.properties ?? {})) {
           const prop = def.properties.find((p) => p.name === name);
