@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { fault, makeFault } from '../../../src-shared/faults.js';
 import type { Service } from '../service.js';
+import { adminOnlyRoute } from '../http/org-scope.js';
 import type { App, AppKind, AppSettings } from '../apps/apps.js';
 import { validateAppSettings } from '../apps/settings.js';
 import { presentApp } from '../apps/present.js';
@@ -28,10 +29,8 @@ const objectBody = { type: 'object' } as const;
  */
 export function appsRoutes(svc: Service) {
   return async (app: FastifyInstance) => {
-    // Every route of this group is for administrators: the org scope checks the flag.
-    app.addHook('onRoute', (route) => {
-      route.config = { ...route.config, admin: true };
-    });
+    // Every route of this group is for administrators.
+    app.addHook('onRoute', adminOnlyRoute);
 
     app.get('/apps', async (request) => ({
       object: 'list',
