@@ -37,7 +37,10 @@ export class ObjectStore {
   private readonly ids: ObjectIdFactory;
   private readonly statements: Statements;
   private readonly uniqueIndexPaths = new Map<string, string>();
-  /** The read by `_id` of each table, kept apart from the LRU: it is the hottest statement there is. */
+  /**
+   * The read by `_id` of each table, prepared once and found by table name without building its
+   * SQL text first: it is the hottest statement there is.
+   */
   private readonly readById = new Map<string, Database.Statement>();
   /** Definitions whose table and indexes exist, valid while `generation` is unchanged. */
   private readonly ensuredDefs = new WeakMap<ObjectDef, { table: string; orgId: number; generation: number }>();
