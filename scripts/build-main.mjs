@@ -26,11 +26,4 @@ await Promise.all([
     },
     outdir: 'dist/main',
   }),
-  // Sandboxed preloads must be CommonJS.
-  build({
-    ...common,
-    format: 'cjs',
-    entryPoints: ['src-main/shell/preload.ts'],
-    outfile: 'dist/main/shell/preload.cjs',
-  }),
 ]);

@@ -14,6 +14,8 @@ import { appsRoutes } from './routes/apps.js';
 import { certsRoutes } from './routes/certs.js';
 import { tokensRoutes } from './routes/tokens.js';
 import { demoDataRoutes } from './routes/demo-data.js';
+import { outboxRoutes } from './routes/outbox.js';
+import { sessionsRoutes } from './routes/sessions.js';
 
 /** Request bodies above this are refused with kRequestTooLarge. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -79,6 +81,8 @@ export async function buildServer(svc: Service, opts: ServerOptions = {}): Promi
   const orgRoutes = [
     accountSessionRoutes(svc),
     accountLifecycleRoutes(svc),
+    outboxRoutes(svc),
+    sessionsRoutes(svc),
     appsRoutes(svc),
     certsRoutes(svc),
     tokensRoutes(svc),

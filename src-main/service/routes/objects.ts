@@ -12,6 +12,7 @@ import { presentListText, presentRecord, presentRecordText, presentsVerbatim } f
 import { OBJECT_ID_PATTERN } from '../objects/ids.js';
 import { validateInput, type Json } from '../objects/validate.js';
 import { ObjectStore, reference, type StoredRecord } from '../objects/store.js';
+import type { SqlFragment } from '../query/sql-fragment.js';
 import {
   ACCESS,
   REQUIRED,
@@ -52,7 +53,7 @@ export function objectRoutes(svc: Service) {
       const { org } = request.ctx;
       const caller = requireCaller(svc, request);
       const def = collectionDef(svc, org, request.params.collection);
-      const page = listRecords(svc, org, caller, def, request.query, '', [], false, true);
+      const page = listRecords(svc, org, caller, def, request.query, COLLECTION_LIST);
       return typeof page === 'string' ? reply.type('application/json; charset=utf-8').send(page) : page;
     });
 
@@ -81,16 +82,11 @@ export function objectRoutes(svc: Service) {
         if (!listDef || !scopeAllows(caller, 'read', listDef)) continue;
         // Whoever may share the instance sees all of its connections; others only those they may read.
         const contextual = level >= ACCESS.share;
-        out[prop.name] = listRecords(
-          svc,
-          org,
-          caller,
-          listDef,
-          query,
-          `${prop.name}.`,
-          [ObjectStore.contextEquals(id)],
+        out[prop.name] = listRecords(svc, org, caller, listDef, query, {
+          prefix: `${prop.name}.`,
+          where: [ObjectStore.contextEquals(id)],
           contextual,
-        ) as unknown as Json;
+        }) as unknown as Json;
       }
       reply.send(out); // a sync handler answers through reply and returns nothing
     });
@@ -181,22 +177,26 @@ export function objectRoutes(svc: Service) {
   };
 }
 
+interface ListOptions {
+  /** Query-string arguments are read as `prefix<name>` (a list property's own arguments). */
+  prefix?: string;
+  /** Conditions the caller does not control (the instance a list property belongs to). */
+  where?: readonly SqlFragment[];
+  /** A list property of an instance the caller may share: every entry is readable. */
+  contextual?: boolean;
+  /** Whole records may be answered as one JSON text built from their stored text. */
+  asText?: boolean;
+}
+
+/** A collection's own list: the hottest list there is, so its options are built once. */
+const COLLECTION_LIST: ListOptions = { asText: true };
+
 /**
- * Runs a list query given raw query-string arguments (optionally `prefix.`-ed, for list
- * properties). The read condition is part of the SQL, so `limit`, `skip` and `hasMore` count only
- * what the caller may see. `contextual`: a list property of an instance the caller may share.
+ * Runs a list query given raw query-string arguments. The read condition is part of the SQL, so
+ * `limit`, `skip` and `hasMore` count only what the caller may see.
  */
-function listRecords(
-  svc: Service,
-  org: Org,
-  caller: Caller,
-  def: ObjectDef,
-  queryString: unknown,
-  prefix: string,
-  extra: { sql: string; params: unknown[] }[] = [],
-  contextual = false,
-  asText = false,
-) {
+function listRecords(svc: Service, org: Org, caller: Caller, def: ObjectDef, queryString: unknown, opts: ListOptions) {
+  const { prefix = '', where: extra = [], contextual = false, asText = false } = opts;
   const listAllowed = requireScope(caller, 'read', def);
   const query = parseListQuery(rawListArgs(queryString as Record<string, unknown>, prefix), def, {
     allowNegations: !org.settings.disableNegation,
@@ -206,7 +206,7 @@ function listRecords(
   const where = [...(condition ? [condition] : []), ...extra];
   // Records shown whole (no projection, no property-limited scope) go out as their stored text.
   if (asText && !contextual && !query.paths && caller.scopes === undefined && presentsVerbatim(def)) {
-    const { rows, hasMore } = svc.store.listRaw(org.id, def, query, where);
+    const { rows, hasMore } = svc.store.list(org.id, def, query, where);
     return presentListText(def, rows, levelsOf(svc, org, caller, def, rows), hasMore);
   }
   const { rows, hasMore } = svc.store.list(org.id, def, query, where);

@@ -26,7 +26,7 @@ export function serviceInfoRoutes(svc: Service) {
       };
     });
 
-    app.post(
+    app.post<{ Body: { org: string; name?: string; email: string; password: string } }>(
       '/_service/setup',
       {
         schema: {
@@ -47,7 +47,7 @@ export function serviceInfoRoutes(svc: Service) {
         if (setupRunning || svc.orgs.list().length > 0) {
           throw fault('accessDenied', 'setupDone', { reason: 'Setup has already been done.' });
         }
-        const body = request.body as { org: string; name?: string; email: string; password: string };
+        const { body } = request;
         setupRunning = true; // two set-up forms submitted at once must not create two orgs
         try {
           const { org, consoleAppKey } = await bootstrapOrg(svc, {

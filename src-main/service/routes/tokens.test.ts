@@ -37,7 +37,11 @@ describe('POST /accounts/:id/tokens', () => {
       bypassCreateAcl: true,
       expiresIn: 300,
     });
-    expect(decodeProtectedHeader(jwt)).toEqual({ alg: 'PS512', kid: currentAppKey(h.svc.db, app.id)!.kid, typ: 'JWT' });
+    expect(decodeProtectedHeader(jwt)).toEqual({
+      alg: 'PS512',
+      kid: currentAppKey(h.svc.apps, app.id)!.kid,
+      typ: 'JWT',
+    });
     expect(decodeJwt(jwt)).toEqual({
       iss: app.key,
       sub: aliceId,

@@ -10,7 +10,7 @@ import { requireCaller } from '../http/context.js';
 import { mintToken } from '../auth/tokens/tokens.js';
 import { parseTokenRequest } from '../auth/tokens/token-request.js';
 import { currentAppKey } from '../auth/tokens/token-keys.js';
-import { tokenStore, type StoredTokenRow } from '../auth/tokens/token-store.js';
+import type { StoredTokenRow } from '../auth/tokens/token-store.js';
 
 interface AccountParams {
   id: string;
@@ -55,9 +55,9 @@ export function tokensRoutes(svc: Service) {
       const caller = authorize(svc, request, 'read', true, request.params.id);
       const accountId = subjectId(svc, org, caller, request.params.id);
       const issuer = orgApp(svc, org, request.query.app, false);
-      const key = currentAppKey(svc.db, issuer.id);
+      const key = currentAppKey(svc.apps, issuer.id);
       const rows = key
-        ? tokenStore(svc.db).listLive({ orgId: org.id, appId: issuer.id, accountId }, key.kid, svc.clock.now())
+        ? svc.issuedTokens.listLive({ orgId: org.id, appId: issuer.id, accountId }, key.kid, svc.clock.now())
         : [];
       return { object: 'list', data: rows.map(presentToken), hasMore: false };
     });
@@ -66,7 +66,7 @@ export function tokensRoutes(svc: Service) {
       const { org } = request.ctx;
       const caller = authorize(svc, request, 'update', true, request.params.id);
       const accountId = subjectId(svc, org, caller, request.params.id);
-      if (!tokenStore(svc.db).revoke(org.id, accountId, request.params.jti)) {
+      if (!svc.issuedTokens.revoke(org.id, accountId, request.params.jti)) {
         throw fault('notFound', 'instance', { reason: 'The account has no such unrevoked token.' });
       }
       return { object: 'result', data: true };
@@ -77,7 +77,7 @@ export function tokensRoutes(svc: Service) {
       const caller = authorize(svc, request, 'update', true, request.params.id);
       const accountId = subjectId(svc, org, caller, request.params.id);
       const issuer = orgApp(svc, org, request.query.app, false);
-      const count = tokenStore(svc.db).revokeAll({ orgId: org.id, appId: issuer.id, accountId });
+      const count = svc.issuedTokens.revokeAll({ orgId: org.id, appId: issuer.id, accountId });
       return { object: 'result', data: count };
     });
   };

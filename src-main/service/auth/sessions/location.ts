@@ -1,5 +1,6 @@
 import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 import type { Db } from '../../db/open.js';
+import { statements, type Statements } from '../../db/statements.js';
 
 /** A new-location code lives ten minutes and allows five tries (decisions §5, two-factor (a)). */
 export const LOCATION_CODE_TTL_MS = 10 * 60_000;
@@ -16,19 +17,23 @@ const digest = (salt: string, code: string): Buffer =>
  * view — the expiry and the attempt limit are what protect them.
  */
 export class LocationRepository {
-  constructor(private readonly db: Db) {}
+  private readonly sql: Statements;
+
+  constructor(private readonly db: Db) {
+    this.sql = statements(db);
+  }
 
   isKnown(orgId: number, accountId: string, fingerprint: string): boolean {
     return (
-      this.db
-        .prepare('SELECT 1 FROM known_locations WHERE org_id = ? AND account_id = ? AND fingerprint = ?')
+      this.sql
+        .fixed('SELECT 1 FROM known_locations WHERE org_id = ? AND account_id = ? AND fingerprint = ?')
         .get(orgId, accountId, fingerprint) !== undefined
     );
   }
 
   remember(orgId: number, accountId: string, fingerprint: string, now: number): void {
-    this.db
-      .prepare('INSERT OR IGNORE INTO known_locations (org_id, account_id, fingerprint, created) VALUES (?, ?, ?, ?)')
+    this.sql
+      .fixed('INSERT OR IGNORE INTO known_locations (org_id, account_id, fingerprint, created) VALUES (?, ?, ?, ?)')
       .run(orgId, accountId, fingerprint, now);
   }
 
@@ -36,8 +41,8 @@ export class LocationRepository {
   startVerification(orgId: number, accountId: string, fingerprint: string, now: number): string {
     const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
     const salt = randomBytes(16).toString('base64url');
-    this.db
-      .prepare(
+    this.sql
+      .fixed(
         `INSERT OR REPLACE INTO location_verifications (org_id, account_id, fingerprint, code_hash, expires, attempts)
          VALUES (?, ?, ?, ?, ?, 0)`,
       )
@@ -58,15 +63,15 @@ export class LocationRepository {
   verify(orgId: number, accountId: string, fingerprint: string, code: string, now: number): LocationCheck {
     return this.db.transaction((): LocationCheck => {
       const key = [orgId, accountId, fingerprint] as const;
-      const row = this.db
-        .prepare(
+      const row = this.sql
+        .fixed(
           'SELECT code_hash, expires, attempts FROM location_verifications WHERE org_id = ? AND account_id = ? AND fingerprint = ?',
         )
         .get(...key) as { code_hash: string; expires: number; attempts: number } | undefined;
       if (!row) return 'none';
       if (now > row.expires || row.attempts >= LOCATION_CODE_MAX_ATTEMPTS) return 'expired';
-      this.db
-        .prepare(
+      this.sql
+        .fixed(
           'UPDATE location_verifications SET attempts = attempts + 1 WHERE org_id = ? AND account_id = ? AND fingerprint = ?',
         )
         .run(...key);
@@ -74,8 +79,8 @@ export class LocationRepository {
       const expected = Buffer.from(hash, 'base64url');
       const actual = digest(salt, code);
       if (expected.length !== actual.length || !timingSafeEqual(expected, actual)) return 'wrong';
-      this.db
-        .prepare('DELETE FROM location_verifications WHERE org_id = ? AND account_id = ? AND fingerprint = ?')
+      this.sql
+        .fixed('DELETE FROM location_verifications WHERE org_id = ? AND account_id = ? AND fingerprint = ?')
         .run(...key);
       this.remember(orgId, accountId, fingerprint, now);
       return 'ok';
@@ -84,7 +89,7 @@ export class LocationRepository {
 
   /** Forgets every known location and pending code of an account (an admin's two-factor reset). */
   forgetAccount(orgId: number, accountId: string): void {
-    this.db.prepare('DELETE FROM known_locations WHERE org_id = ? AND account_id = ?').run(orgId, accountId);
-    this.db.prepare('DELETE FROM location_verifications WHERE org_id = ? AND account_id = ?').run(orgId, accountId);
+    this.sql.fixed('DELETE FROM known_locations WHERE org_id = ? AND account_id = ?').run(orgId, accountId);
+    this.sql.fixed('DELETE FROM location_verifications WHERE org_id = ? AND account_id = ?').run(orgId, accountId);
   }
 }

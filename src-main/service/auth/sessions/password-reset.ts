@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Db } from '../../db/open.js';
+import { statements, type Statements } from '../../db/statements.js';
 
 /** What a one-time account token is for; part of its stored hash, so one kind never opens another. */
 export type AccountTokenPurpose = 'reset' | 'verify';
@@ -20,12 +21,16 @@ const storedHash = (purpose: AccountTokenPurpose, token: string): string =>
  * `now <= expires`, and is used at most once.
  */
 export class AccountTokenRepository {
-  constructor(private readonly db: Db) {}
+  private readonly sql: Statements;
+
+  constructor(private readonly db: Db) {
+    this.sql = statements(db);
+  }
 
   issue(purpose: AccountTokenPurpose, orgId: number, accountId: string, ttlMs: number, now: number): string {
     const token = randomBytes(32).toString('base64url');
-    this.db
-      .prepare('INSERT INTO password_resets (token_hash, org_id, account_id, expires) VALUES (?, ?, ?, ?)')
+    this.sql
+      .fixed('INSERT INTO password_resets (token_hash, org_id, account_id, expires) VALUES (?, ?, ?, ?)')
       .run(storedHash(purpose, token), orgId, accountId, now + ttlMs);
     return token;
   }
@@ -34,25 +39,25 @@ export class AccountTokenRepository {
   consume(purpose: AccountTokenPurpose, orgId: number, token: string, now: number): ConsumeResult {
     const hash = storedHash(purpose, token);
     return this.db.transaction((): ConsumeResult => {
-      const row = this.db
-        .prepare('SELECT account_id, expires, used FROM password_resets WHERE token_hash = ? AND org_id = ?')
+      const row = this.sql
+        .fixed('SELECT account_id, expires, used FROM password_resets WHERE token_hash = ? AND org_id = ?')
         .get(hash, orgId) as { account_id: string; expires: number; used: number } | undefined;
       if (!row || row.used !== 0) return { ok: false, why: 'unknown' };
       if (now > row.expires) return { ok: false, why: 'expired' };
-      this.db.prepare('UPDATE password_resets SET used = 1 WHERE token_hash = ?').run(hash);
+      this.sql.fixed('UPDATE password_resets SET used = 1 WHERE token_hash = ?').run(hash);
       return { ok: true, accountId: row.account_id };
     })();
   }
 
   /** Voids every outstanding token of one purpose for an account (after a reset, say). */
   voidAll(purpose: AccountTokenPurpose, orgId: number, accountId: string): void {
-    this.db
-      .prepare('UPDATE password_resets SET used = 1 WHERE org_id = ? AND account_id = ? AND token_hash LIKE ?')
+    this.sql
+      .fixed('UPDATE password_resets SET used = 1 WHERE org_id = ? AND account_id = ? AND token_hash LIKE ?')
       .run(orgId, accountId, `${purpose}:%`);
   }
 
   /** Forgets tokens that expired before `before` (housekeeping). */
   prune(before: number): number {
-    return this.db.prepare('DELETE FROM password_resets WHERE expires < ?').run(before).changes;
+    return this.sql.fixed('DELETE FROM password_resets WHERE expires < ?').run(before).changes;
   }
 }

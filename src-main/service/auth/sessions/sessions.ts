@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Db } from '../../db/open.js';
-import { StatementCache } from '../../db/statement-cache.js';
+import { statements, type Statements } from '../../db/statements.js';
 import { type DataVersion, VersionedCache } from '../../db/data-version.js';
 
 export interface Session {
@@ -39,6 +39,10 @@ const toSession = (r: SessionRow): Session => ({
   endedReason: r.ended_reason,
 });
 
+/** Whether a session has been idle longer than its app's `authDuration` (seconds) allows. */
+export const sessionIdle = (lastSeen: number, authDurationSeconds: number, now: number): boolean =>
+  now - lastSeen > authDurationSeconds * 1000;
+
 /** Only a hash of the session id is stored: a copy of the database does not yield live cookies. */
 export const hashSessionId = (sid: string): string => createHash('sha256').update(sid).digest('base64url');
 
@@ -50,7 +54,7 @@ export const hashSessionId = (sid: string): string => createHash('sha256').updat
  * it updates in the cached record too), and another process's commits move SQLite's data_version.
  */
 export class SessionRepository {
-  private readonly statements: StatementCache;
+  private readonly statements: Statements;
   /** By session id (the cookie value): the cache lives in this process's memory only. */
   private readonly bySid: VersionedCache<string, Readonly<Session> | undefined>;
   private readonly byHash = new Map<string, Session>();
@@ -59,13 +63,13 @@ export class SessionRepository {
     db: Db,
     private readonly versions: DataVersion,
   ) {
-    this.statements = new StatementCache(db, 20);
+    this.statements = statements(db);
     this.bySid = new VersionedCache(versions, 10_000, () => this.byHash.clear());
   }
 
   /** Prepared once: sessions are read on every session request. */
   private stmt(sql: string) {
-    return this.statements.get(sql);
+    return this.statements.fixed(sql);
   }
 
   create(orgId: number, appId: number, accountId: string, fingerprint: string | null, now: number) {

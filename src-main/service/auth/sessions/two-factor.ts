@@ -2,8 +2,6 @@ import type { FaultBody } from '../../../../src-shared/faults.js';
 import type { Service } from '../../service.js';
 import type { Org } from '../../orgs/orgs.js';
 import type { CredentialRow } from '../../accounts/credentials.js';
-import { OutboxRepository } from '../../accounts/outbox.js';
-import { LocationRepository } from './location.js';
 import { matchTotpStep, newTotpSecret, totpUrl } from './totp.js';
 
 export type TotpState = 'none' | 'pending' | 'active';
@@ -43,13 +41,7 @@ export function newLocationFault(): FaultBody {
  * asking for both would burn the TOTP step on the first try (each step is accepted once).
  */
 export class TwoFactor {
-  readonly locations: LocationRepository;
-  private readonly outbox: OutboxRepository;
-
-  constructor(private readonly svc: Service) {
-    this.locations = new LocationRepository(svc.db);
-    this.outbox = new OutboxRepository(svc.db, svc.cipher);
-  }
+  constructor(private readonly svc: Service) {}
 
   totpState(cred: CredentialRow): TotpState {
     if (cred.totp_secret_enc === null) return 'none';
@@ -77,16 +69,16 @@ export class TwoFactor {
     if (this.totpState(cred) === 'active') {
       if (input.totp === undefined || input.totp === '') return { kind: 'totpRequired' };
       if (!this.useTotp(cred, input.totp)) return { kind: 'totpWrong' };
-    } else if (org.settings.verifyNewLocations && !this.locations.isKnown(org.id, accountId, input.fingerprint)) {
+    } else if (org.settings.verifyNewLocations && !this.svc.locations.isKnown(org.id, accountId, input.fingerprint)) {
       if (input.locationToken !== undefined) {
-        const result = this.locations.verify(org.id, accountId, input.fingerprint, input.locationToken, now);
+        const result = this.svc.locations.verify(org.id, accountId, input.fingerprint, input.locationToken, now);
         if (result === 'wrong') return { kind: 'locationWrong' };
         if (result === 'expired') return { kind: 'locationExpired' };
         if (result === 'ok') return { kind: 'ok' };
       }
       // No code yet (or none pending for this browser): send one.
-      const code = this.locations.startVerification(org.id, accountId, input.fingerprint, now);
-      this.outbox.add(
+      const code = this.svc.locations.startVerification(org.id, accountId, input.fingerprint, now);
+      this.svc.outbox.add(
         org.id,
         {
           accountId,
@@ -99,13 +91,13 @@ export class TwoFactor {
       );
       return { kind: 'newLocation' };
     }
-    this.locations.remember(org.id, accountId, input.fingerprint, now);
+    this.svc.locations.remember(org.id, accountId, input.fingerprint, now);
     return { kind: 'ok' };
   }
 
   /** An administrator's reset: no authenticator, no known locations, no pending codes. */
   reset(orgId: number, accountId: string): void {
     this.svc.credentials.clearTotp(orgId, accountId);
-    this.locations.forgetAccount(orgId, accountId);
+    this.svc.locations.forgetAccount(orgId, accountId);
   }
 }

@@ -1,5 +1,6 @@
 import type { Db } from '../../db/open.js';
 import { fault } from '../../../../src-shared/faults.js';
+import { statements, type Statements } from '../../db/statements.js';
 
 /**
  * How many signed requests may be remembered at once. Each takes two rows (its nonce and its
@@ -21,10 +22,13 @@ const isPrimaryKeyConflict = (err: unknown): boolean =>
 export class ReplayStore {
   private readonly maxRows: number;
 
+  private readonly sql: Statements;
+
   constructor(
     private readonly db: Db,
     maxRequests: number = MAX_REPLAY_REQUESTS,
   ) {
+    this.sql = statements(db);
     this.maxRows = maxRequests * 2;
   }
 
@@ -45,7 +49,7 @@ export class ReplayStore {
               'Too many signed requests in the replay window; the service refuses new ones until older ones expire.',
           });
         }
-        const insert = this.db.prepare('INSERT INTO replay_entries (kind, value, app_id, expires) VALUES (?, ?, ?, ?)');
+        const insert = this.sql.fixed('INSERT INTO replay_entries (kind, value, app_id, expires) VALUES (?, ?, ?, ?)');
         // Nonces are case-insensitive (the pattern is); hex signatures likewise.
         const nonceKey = `${appId}:${nonce.toLowerCase()}`;
         const signatureKey = `${appId}:${signature.toLowerCase()}`;
@@ -60,7 +64,7 @@ export class ReplayStore {
         } catch (err) {
           if (!isPrimaryKeyConflict(err)) throw err;
           // Undo the nonce insert: a rejected request leaves no trace.
-          this.db.prepare('DELETE FROM replay_entries WHERE kind = ? AND value = ?').run('nonce', nonceKey);
+          this.sql.fixed('DELETE FROM replay_entries WHERE kind = ? AND value = ?').run('nonce', nonceKey);
           return 'signatureReplayed';
         }
         return 'fresh';
@@ -70,16 +74,16 @@ export class ReplayStore {
 
   /** Forgets entries whose window has passed. */
   prune(now: number): number {
-    return this.db.prepare('DELETE FROM replay_entries WHERE expires < ?').run(now).changes;
+    return this.sql.fixed('DELETE FROM replay_entries WHERE expires < ?').run(now).changes;
   }
 
   /** Forgets every entry of an app (the app was deleted). */
   forgetApp(appId: number): void {
-    this.db.prepare('DELETE FROM replay_entries WHERE app_id = ?').run(appId);
+    this.sql.fixed('DELETE FROM replay_entries WHERE app_id = ?').run(appId);
   }
 
   /** Rows remembered (after pruning, all of them are live). */
   liveRows(): number {
-    return (this.db.prepare('SELECT count(*) AS n FROM replay_entries').get() as { n: number }).n;
+    return (this.sql.fixed('SELECT count(*) AS n FROM replay_entries').get() as { n: number }).n;
   }
 }

@@ -1,12 +1,10 @@
 import { fault } from '../../../../src-shared/faults.js';
 import type { Service } from '../../service.js';
-import type { Db } from '../../db/open.js';
 import type { Org } from '../../orgs/orgs.js';
 import type { App } from '../../apps/apps.js';
 import type { Principal } from '../../access/principal.js';
 import type { Authentication, RequestInput } from '../authentication.js';
 import { lookupAccountPrincipal } from '../../apps/principal.js';
-import { ReplayStore } from './replay-store.js';
 import {
   commandFromUrl,
   computeSignature,
@@ -22,14 +20,6 @@ export const SIGNATURE_HEADER = 'service-client-signature';
 export const TIMESTAMP_HEADER = 'service-client-timestamp';
 export const NONCE_HEADER = 'service-client-nonce';
 export const ACCOUNT_HEADER = 'service-client-account';
-
-/** One replay store per database (its statements are prepared per call; it holds no other state). */
-const replayStores = new WeakMap<Db, ReplayStore>();
-function replayStore(db: Db): ReplayStore {
-  let store = replayStores.get(db);
-  if (!store) replayStores.set(db, (store = new ReplayStore(db)));
-  return store;
-}
 
 const invalid = (reason: string) => fault('accessDenied', 'invalidRequestSignature', { reason });
 
@@ -86,7 +76,7 @@ export function authenticateSignature(
   if (!signaturesMatch(expected, signature)) throw invalid('The request signature does not match.');
 
   // A request is replayable for as long as its timestamp passes the check above.
-  const verdict = replayStore(svc.db).remember(app.id, nonce, signature, now, ts + SIGNATURE_WINDOW_MS);
+  const verdict = svc.replays.remember(app.id, nonce, signature, now, ts + SIGNATURE_WINDOW_MS);
   if (verdict === 'nonceReplayed') throw invalid('This nonce was already used (replayed request).');
   if (verdict === 'signatureReplayed') throw invalid('This signature was already used (replayed request).');
 

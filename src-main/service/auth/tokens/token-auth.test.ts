@@ -36,7 +36,7 @@ function claims(extra: JWTPayload = {}): JWTPayload {
 
 /** Signs with the app's real private key under `alg`, with any header parameters we like. */
 async function signWithAppKey(payload: JWTPayload, header: Record<string, unknown> = {}, alg = 'PS512') {
-  const key = currentAppKey(h.svc.db, app.id)!;
+  const key = currentAppKey(h.svc.apps, app.id)!;
   const pem = h.svc.apps.currentKey(app.id)!.privatePem;
   return new SignJWT(payload)
     .setProtectedHeader({ alg, kid: key.kid, typ: 'JWT', ...header })
@@ -68,14 +68,14 @@ describe('a genuine token', () => {
 describe('RFC 8725 attacks', () => {
   for (const alg of ['none', 'NONE', 'None', 'nOnE']) {
     it(`refuses alg "${alg}" with an empty signature`, async () => {
-      const key = currentAppKey(h.svc.db, app.id)!;
+      const key = currentAppKey(h.svc.apps, app.id)!;
       const token = `${b64({ alg, kid: key.kid, typ: 'JWT' })}.${b64(claims())}.`;
       await expectRefused(token, 'service.accessDenied.invalidJwt');
     });
   }
 
   it('refuses HS256 signed with the public key PEM as the HMAC secret', async () => {
-    const key = currentAppKey(h.svc.db, app.id)!;
+    const key = currentAppKey(h.svc.apps, app.id)!;
     const input = `${b64({ alg: 'HS256', kid: key.kid, typ: 'JWT' })}.${b64(claims())}`;
     const mac = createHmac('sha256', key.publicPem).update(input).digest('base64url');
     await expectRefused(`${input}.${mac}`, 'service.accessDenied.invalidJwt');
@@ -106,7 +106,7 @@ describe('RFC 8725 attacks', () => {
   });
 
   it('refuses an embedded jwk, even the right public key', async () => {
-    const jwk = await exportJWK(createPublicKey(currentAppKey(h.svc.db, app.id)!.publicPem));
+    const jwk = await exportJWK(createPublicKey(currentAppKey(h.svc.apps, app.id)!.publicPem));
     await expectRefused(await signWithAppKey(claims(), { jwk }), 'service.accessDenied.invalidJwt');
   });
 
@@ -281,7 +281,7 @@ describe('app and key', () => {
 
   it('verifies with a stock jose local JWKS built from the app public key and its kid', async () => {
     const token = await mint(admin, aliceId, { app: app.key, scope: ['*'] });
-    const key = currentAppKey(h.svc.db, app.id)!;
+    const key = currentAppKey(h.svc.apps, app.id)!;
     const jwk = { ...(await exportJWK(createPublicKey(key.publicPem))), kid: key.kid, alg: key.alg, use: 'sig' };
     const { payload, protectedHeader } = await jwtVerify(token, createLocalJWKSet({ keys: [jwk] }), {
       audience: orgAudience('demo'),

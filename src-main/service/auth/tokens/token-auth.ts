@@ -25,7 +25,6 @@ import { OBJECT_ID_PATTERN } from '../../objects/ids.js';
 import { accountRoleIds, resolveRoles } from '../../access/roles.js';
 import { orgAudience, readServiceClaims } from './token-claims.js';
 import { currentAppKey, verificationKey } from './token-keys.js';
-import { tokenStore } from './token-store.js';
 
 /** Our tokens are well under 2 KB; anything this large is not one of them. */
 export const MAX_TOKEN_LENGTH = 16 * 1024;
@@ -56,7 +55,7 @@ export async function authenticateToken(
     if (parameter in header) throw invalid(`Tokens naming or carrying their own key (${parameter}) are refused.`);
   }
   const app = issuingApp(svc, org, unverified.iss);
-  const key = currentAppKey(svc.db, app.id);
+  const key = currentAppKey(svc.apps, app.id);
   if (!key) throw invalid('The application has no current signing key.');
   if (header.kid !== key.kid) throw invalid("The token was not signed with the application's current key.");
   if (header.alg !== key.alg) throw invalid(`The token's algorithm must be ${key.alg}.`);
@@ -162,7 +161,7 @@ function consumeStoredToken(
     if (limited) throw invalid('A limited-use token must carry a jti.');
     return;
   }
-  const store = tokenStore(svc.db);
+  const store = svc.issuedTokens;
   if (store.consume(jti, { orgId: org.id, appId: app.id, accountId }, limited, svc.clock.now())) return;
   const row = store.byJti(jti);
   if (!row || row.org_id !== org.id || row.app_id !== app.id || row.account_id !== accountId)

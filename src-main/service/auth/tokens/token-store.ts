@@ -5,6 +5,7 @@
  */
 import { fault } from '../../../../src-shared/faults.js';
 import type { Db } from '../../db/open.js';
+import { statements, type Statements } from '../../db/statements.js';
 
 export interface StoredTokenRow {
   jti: string;
@@ -47,7 +48,11 @@ const LIVE = `revoked = 0 AND (expires_at IS NULL OR expires_at > ?) AND (uses_r
   AND kid = ?`;
 
 export class TokenStore {
-  constructor(private readonly db: Db) {}
+  private readonly sql: Statements;
+
+  constructor(private readonly db: Db) {
+    this.sql = statements(db);
+  }
 
   /**
    * Inserts a token unless its subject already holds `limit` live tokens. Count and insert run in
@@ -57,16 +62,16 @@ export class TokenStore {
   insertWithinLimit(token: NewStoredToken, limit: number, now: number): void {
     this.db
       .transaction(() => {
-        const { n } = this.db
-          .prepare(`SELECT count(*) AS n FROM tokens WHERE org_id = ? AND app_id = ? AND account_id = ? AND ${LIVE}`)
+        const { n } = this.sql
+          .fixed(`SELECT count(*) AS n FROM tokens WHERE org_id = ? AND app_id = ? AND account_id = ? AND ${LIVE}`)
           .get(token.orgId, token.appId, token.accountId, now, token.kid) as { n: number };
         if (n >= limit) {
           throw fault('accessDenied', 'maxJwtPerSubject', {
             reason: `The account already holds ${n} permanent or limited-use tokens for this app; the limit is ${limit}. Revoke one first.`,
           });
         }
-        this.db
-          .prepare(
+        this.sql
+          .fixed(
             `INSERT INTO tokens (jti, org_id, app_id, account_id, kid, uses_remaining, times_authorized, last_authorized,
                expires_at, revoked, created) VALUES (?, ?, ?, ?, ?, ?, 0, NULL, ?, 0, ?)`,
           )
@@ -86,8 +91,8 @@ export class TokenStore {
 
   /** Live tokens of one subject for one app, newest first. */
   listLive(subject: TokenSubject, currentKid: string, now: number): StoredTokenRow[] {
-    return this.db
-      .prepare(
+    return this.sql
+      .fixed(
         `SELECT * FROM tokens WHERE org_id = ? AND app_id = ? AND account_id = ? AND ${LIVE} ORDER BY created DESC, rowid DESC`,
       )
       .all(subject.orgId, subject.appId, subject.accountId, now, currentKid) as StoredTokenRow[];
@@ -96,16 +101,16 @@ export class TokenStore {
   /** Revokes one token of an account; false when the account has no such (unrevoked) token. */
   revoke(orgId: number, accountId: string, jti: string): boolean {
     return (
-      this.db
-        .prepare('UPDATE tokens SET revoked = 1 WHERE jti = ? AND org_id = ? AND account_id = ? AND revoked = 0')
+      this.sql
+        .fixed('UPDATE tokens SET revoked = 1 WHERE jti = ? AND org_id = ? AND account_id = ? AND revoked = 0')
         .run(jti, orgId, accountId).changes > 0
     );
   }
 
   /** Revokes every token of a subject for an app; returns how many were revoked. */
   revokeAll(subject: TokenSubject): number {
-    return this.db
-      .prepare('UPDATE tokens SET revoked = 1 WHERE org_id = ? AND app_id = ? AND account_id = ? AND revoked = 0')
+    return this.sql
+      .fixed('UPDATE tokens SET revoked = 1 WHERE org_id = ? AND app_id = ? AND account_id = ? AND revoked = 0')
       .run(subject.orgId, subject.appId, subject.accountId).changes;
   }
 
@@ -118,8 +123,8 @@ export class TokenStore {
   consume(jti: string, subject: TokenSubject, limited: boolean, now: number): boolean {
     const usesClause = limited ? 'AND uses_remaining > 0' : 'AND uses_remaining IS NULL';
     const decrement = limited ? 'uses_remaining = uses_remaining - 1, ' : '';
-    const row = this.db
-      .prepare(
+    const row = this.sql
+      .fixed(
         `UPDATE tokens SET ${decrement}times_authorized = times_authorized + 1, last_authorized = ?
          WHERE jti = ? AND org_id = ? AND app_id = ? AND account_id = ? AND revoked = 0 ${usesClause}
          RETURNING jti`,
@@ -129,18 +134,6 @@ export class TokenStore {
   }
 
   byJti(jti: string): StoredTokenRow | undefined {
-    return this.db.prepare('SELECT * FROM tokens WHERE jti = ?').get(jti) as StoredTokenRow | undefined;
+    return this.sql.fixed('SELECT * FROM tokens WHERE jti = ?').get(jti) as StoredTokenRow | undefined;
   }
-}
-
-const stores = new WeakMap<Db, TokenStore>();
-
-/** One store per database (the Service has no slot for it; see the report on issue #5). */
-export function tokenStore(db: Db): TokenStore {
-  let store = stores.get(db);
-  if (!store) {
-    store = new TokenStore(db);
-    stores.set(db, store);
-  }
-  return store;
 }

@@ -10,7 +10,6 @@ import type { Org } from '../../orgs/orgs.js';
 import type { App } from '../../apps/apps.js';
 import { CLAIM, orgAudience } from './token-claims.js';
 import { currentSigningKey } from './token-keys.js';
-import { tokenStore } from './token-store.js';
 import type { TokenRequest } from './token-request.js';
 
 export interface MintedToken {
@@ -48,7 +47,7 @@ export async function mintToken(
   const stored = request.permanent || request.maxUses !== undefined;
   const jti = stored ? randomBytes(16).toString('base64url') : undefined;
 
-  const signing = await currentSigningKey(svc.db, svc.cipher, app.id);
+  const signing = await currentSigningKey(svc.apps, app.id);
   if (!signing) throw fault('error', undefined, { reason: 'The application has no current signing key.' });
   const claims: Record<string, unknown> = { [CLAIM.scope]: request.scope };
   if (request.roles.length > 0) claims[CLAIM.roles] = request.roles;
@@ -71,7 +70,7 @@ export async function mintToken(
   // Signed first, stored second: the limit check and the insert are one synchronous transaction
   // with no await inside, and a token over the limit is simply never handed out.
   if (jti !== undefined) {
-    tokenStore(svc.db).insertWithinLimit(
+    svc.issuedTokens.insertWithinLimit(
       {
         jti,
         orgId: org.id,
