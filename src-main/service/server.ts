@@ -2,7 +2,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import fastifyCookie from '@fastify/cookie';
 import type { Service } from './service.js';
 import { installFaultHandling, sendFault } from './http/faults-plugin.js';
-import { clientErrorHandler, frameworkFault, installStrictJsonParser } from './http/raw-input.js';
+import { clientErrorHandlerFor, frameworkFault, installStrictJsonParser } from './http/raw-input.js';
 import { consoleStatic } from './http/console-static.js';
 import { orgScope } from './http/org-scope.js';
 import { serviceInfoRoutes } from './routes/service-info.js';
@@ -24,7 +24,7 @@ export const MAX_URL_LENGTH = 64 * 1024;
 /**
  * Node's HTTP parser refuses a request line plus headers above this (default 16 KB, which made
  * MAX_URL_LENGTH unreachable over real HTTP). Room for a maximal URL and ordinary headers; beyond
- * it `clientErrorHandler` answers kRequestTooLarge.
+ * it `clientErrorHandlerFor` answers kRequestTooLarge.
  */
 export const MAX_HEADER_BYTES = MAX_URL_LENGTH + 16 * 1024;
 
@@ -48,7 +48,7 @@ export async function buildServer(svc: Service, opts: ServerOptions = {}): Promi
       : false,
     bodyLimit: BODY_LIMIT_BYTES,
     http: { maxHeaderSize: MAX_HEADER_BYTES },
-    clientErrorHandler,
+    clientErrorHandler: clientErrorHandlerFor(svc.clock),
     // Router errors (bad percent-encoding, an over-long path parameter) answer faults too.
     frameworkErrors: (error, _request, reply) => sendFault(reply, frameworkFault(error)),
     trustProxy: false,

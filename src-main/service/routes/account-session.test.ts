@@ -197,7 +197,10 @@ describe('register', () => {
     setOrg(h, { registrationEnabled: false });
     const res = await new TestClient(h).post('/accounts/register', NEW);
     expect(res.statusCode).toBe(403);
-    expect(res.json()).toMatchObject({ errCode: 'service.accessDenied.registration', code: 'kAccessDenied' });
+    expect(res.json()).toMatchObject({
+      errCode: 'service.accessDenied.registration',
+      code: 'kSelfRegistrationDisabled',
+    });
     expect(h.svc.credentials.byEmail(orgOf(h).id, NEW.email)).toBeUndefined();
   });
 
