@@ -19,7 +19,7 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { median, send } from './http-client.js';
 import { floorUrls, serviceUrls, WALK_PAGE } from './workloads.js';
-import { WAYS_IN, type Credentials } from './ways-in.js';
+import { wayIn, WAYS_IN, type Credentials } from './ways-in.js';
 
 const { values } = parseArgs({
   options: {
@@ -36,11 +36,7 @@ const { values } = parseArgs({
 });
 const list = (s: string) => s.split(',').filter(Boolean);
 const SIZES = list(values.sizes).map(Number);
-const WAYS = list(values.ways).map((name) => {
-  const way = WAYS_IN.find((w) => w.name === name);
-  if (!way) throw new Error(`unknown way in ${name} (one of ${WAYS_IN.map((w) => w.name).join(', ')})`);
-  return way;
-});
+const WAYS = list(values.ways).map(wayIn);
 const QUERIES = new Set(list(values.queries));
 const ROUNDS = Number(values.rounds);
 const DURATION = Number(values.duration);

@@ -125,3 +125,9 @@ export const WAYS_IN: readonly WayIn[] = [
   token('token-rs512', 'RS512'),
   signed('signed-v1', signV1),
 ];
+
+export function wayIn(name: string): WayIn {
+  const way = WAYS_IN.find((w) => w.name === name);
+  if (!way) throw new Error(`unknown way in ${name} (one of ${WAYS_IN.map((w) => w.name).join(', ')})`);
+  return way;
+}
