@@ -4,7 +4,7 @@
  * headers of each request. Adding a way in is one entry in `WAYS_IN`.
  */
 import { randomBytes } from 'node:crypto';
-import { signRequest } from '../service/auth/signature.js';
+import { signRequest } from '../service/auth/signatures/signature.js';
 import { send } from './http-client.js';
 
 /** What every way in starts from: a running service and an org administrator's session. */

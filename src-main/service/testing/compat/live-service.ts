@@ -6,11 +6,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { openService } from '../open-service.js';
-import { buildApp, listen } from '../app.js';
-import { bootstrapOrg } from '../orgs/bootstrap.js';
-import { ManualClock } from '../clock.js';
-import type { Service } from '../service.js';
+import { openService } from '../../open-service.js';
+import { buildServer, listen } from '../../server.js';
+import { bootstrapOrg } from '../../bootstrap.js';
+import { ManualClock } from '../../clock.js';
+import type { Service } from '../../service.js';
 
 export const LIVE_ADMIN_EMAIL = 'admin@example.test';
 export const LIVE_ADMIN_PASSWORD = 'correct horse battery';
@@ -36,7 +36,7 @@ export async function startLiveService(): Promise<LiveService> {
     adminEmail: LIVE_ADMIN_EMAIL,
     adminPassword: LIVE_ADMIN_PASSWORD,
   });
-  const app = await buildApp(svc);
+  const app = await buildServer(svc);
   const port = await listen(app, 0);
   return {
     svc,
