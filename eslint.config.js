@@ -4,6 +4,7 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import prettier from 'eslint-config-prettier';
 import globals from 'globals';
+import path from 'node:path';
 
 /** Layering by runtime (convention 1): each folder may import only what its runtime has. */
 const noImportsFrom = (patterns, message) => ({
@@ -19,6 +20,44 @@ const noSqlTemplates = {
       message: 'Build SQL only in the query compiler or a repository (src-main/service/{query,db,objects,...}).',
     },
   ],
+};
+
+/**
+ * Console features never import each other (issue 12 §3): `src-renderer/features/X` may import
+ * components/, api/, routing/, styles/ and src-shared, never `features/Y`. The import is resolved
+ * against the importing file, so `../Y/…`, `../../features/Y/…` and deeper spellings are all caught;
+ * what two features share moves to components/.
+ */
+const featureOf = (file) => /\/src-renderer\/features\/([^/]+)\//.exec(file.replaceAll('\\', '/'))?.[1];
+const featureBoundaries = {
+  rules: {
+    'no-cross-feature-imports': {
+      meta: {
+        type: 'problem',
+        messages: {
+          crossFeature:
+            'features/{{from}} must not import features/{{to}}: move the shared piece to src-renderer/components/.',
+        },
+        schema: [],
+      },
+      create(context) {
+        const from = featureOf(context.filename);
+        if (from === undefined) return {};
+        const check = (node) => {
+          const spec = node.source?.value;
+          if (typeof spec !== 'string' || !spec.startsWith('.')) return;
+          const to = featureOf(path.resolve(path.dirname(context.filename), spec) + '/');
+          if (to !== undefined && to !== from) context.report({ node, messageId: 'crossFeature', data: { from, to } });
+        };
+        return {
+          ImportDeclaration: check,
+          ExportNamedDeclaration: check,
+          ExportAllDeclaration: check,
+          ImportExpression: check,
+        };
+      },
+    },
+  },
 };
 
 export default defineConfig([
@@ -63,6 +102,11 @@ export default defineConfig([
         'The renderer talks to the service over HTTP only.',
       ),
     },
+  },
+  {
+    files: ['src-renderer/features/**/*.{ts,tsx}'],
+    plugins: { 'console-features': featureBoundaries },
+    rules: { 'console-features/no-cross-feature-imports': 'error' },
   },
   {
     files: ['src-main/service/**/*.ts'],

@@ -5,7 +5,8 @@ import { faultOf } from '../../api/api-error';
 import { rotationPreviewQuery, TOKEN_ALGS, type ServiceApp, type TokenAlg } from '../../api/apps';
 import type { OrgClient } from '../../api/org-client';
 import { FaultMessage } from '../../components/FaultMessage';
-import { CopyButton, Dialog } from './Dialog';
+import { Dialog } from '../../components/Dialog';
+import { CopyButton } from '../../components/CopyButton';
 
 /**
  * Shows a secret once. The secret lives only in this dialog's props (held by the parent's state

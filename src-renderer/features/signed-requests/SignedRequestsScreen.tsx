@@ -16,15 +16,14 @@ import {
   type SignedResponse,
 } from '../../api/signing';
 import { FaultMessage } from '../../components/FaultMessage';
-import type { Route, SignedRequestsRoute } from '../../routing/route';
-import { navigateTo } from '../../routing/use-route';
-import { copyText } from '../result-grid/download';
-import '../accounts-admin/access.css';
+import type { NavigateOptions, Route, SignedRequestsRoute } from '../../routing/route';
+import { copyText } from '../../components/download';
+import '../../styles/access.css';
 
 interface SignedRequestsScreenProps {
   orgClient: OrgClient;
   route: SignedRequestsRoute;
-  navigate: (route: Route) => void;
+  navigate: (route: Route, options?: NavigateOptions) => void;
 }
 
 interface Exchange {
@@ -36,7 +35,7 @@ interface Exchange {
 }
 
 /** Compose, sign (WebCrypto HMAC-SHA256, decisions.md §4), send and replay a signed request. */
-export function SignedRequestsScreen({ orgClient, route }: SignedRequestsScreenProps) {
+export function SignedRequestsScreen({ orgClient, route, navigate }: SignedRequestsScreenProps) {
   const apps = useQuery(signingAppsQuery(orgClient));
   // The secret is shown once by the service and pasted here: component state only.
   const [secret, setSecret] = useState('');
@@ -44,7 +43,7 @@ export function SignedRequestsScreen({ orgClient, route }: SignedRequestsScreenP
   const [problem, setProblem] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [copied, setCopied] = useState<string | null>(null);
-  const edit = (next: Partial<SignedRequestsRoute>) => navigateTo({ ...route, ...next }, { replace: true });
+  const edit = (next: Partial<SignedRequestsRoute>) => navigate({ ...route, ...next }, { replace: true });
 
   const app = apps.data?.find((candidate) => candidate.key === route.app);
 

@@ -5,7 +5,7 @@ import { appsQuery } from '../../api/apps';
 import type { OrgClient } from '../../api/org-client';
 import { FaultMessage } from '../../components/FaultMessage';
 import type { Route, TokensRoute } from '../../routing/route';
-import '../apps/keys.css';
+import '../../styles/keys.css';
 import { AccountPicker } from './AccountPicker';
 import { DecodePane } from './DecodePane';
 import { MintPane } from './MintPane';

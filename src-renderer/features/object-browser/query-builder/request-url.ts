@@ -1,6 +1,6 @@
 /** The exact request the browser sends, shown to the user and offered as a curl command. */
-import { listArgs, type ListRequest } from '../../api/records';
-import { buildQueryString } from '../../api/query-string';
+import { listArgs, type ListRequest } from '../../../api/records';
+import { buildQueryString } from '../../../api/query-string';
 
 export function requestUrl(origin: string, org: string, collection: string, request: ListRequest): string {
   return `${origin}/${encodeURIComponent(org)}/v2/${encodeURIComponent(collection)}${buildQueryString(listArgs(request))}`;

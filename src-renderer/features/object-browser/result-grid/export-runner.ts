@@ -2,10 +2,10 @@
  * Exports the whole result of a query (where/sort/paths honoured), page by page: keyset paging
  * when the order is by `_id`, skip paging otherwise. Cancelling aborts the request in flight.
  */
-import { MAX_LIMIT, MAX_SKIP } from '../../../src-shared/query/limits';
-import type { ListRequest, ObjectRecord } from '../../api/records';
-import type { ListPage } from '../../api/types';
-import { planPage, type BaseQuery } from '../object-browser/paging';
+import { MAX_LIMIT, MAX_SKIP } from '../../../../src-shared/query/limits';
+import type { ListRequest, ObjectRecord } from '../../../api/records';
+import type { ListPage } from '../../../api/types';
+import { planPage, type BaseQuery } from '../paging';
 import { csvHeader, csvRows, ndjsonRows } from './encode';
 
 export type ExportFormat = 'csv' | 'ndjson';

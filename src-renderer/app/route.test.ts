@@ -3,13 +3,12 @@ import {
   DEFAULT_ROUTE,
   MAX_SKIP,
   nextPage,
-  parseRoute,
   previousPage,
-  serializeRoute,
   withOrg,
   withPageSize,
   type AccountsRoute,
-} from './route';
+} from '../routing/route';
+import { parseRoute, serializeRoute } from './screens';
 
 describe('parseRoute', () => {
   it('reads screen, skip, limit and org', () => {

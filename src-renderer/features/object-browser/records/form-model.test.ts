@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { makeFault } from '../../../src-shared/faults';
-import type { PropertyDef } from '../../../src-shared/schema/types';
+import { makeFault } from '../../../../src-shared/faults';
+import type { PropertyDef } from '../../../../src-shared/schema/types';
 import { buildBody, faultsByField, formFields, initialValues } from './form-model';
 
 const props: PropertyDef[] = [

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ListRequest, ObjectRecord } from '../../api/records';
+import type { ListRequest, ObjectRecord } from '../../../api/records';
 import { exportFileName, runExport, type PageFetcher } from './export-runner';
 
 const ids = Array.from({ length: 2500 }, (_, i) => i.toString(16).padStart(24, '0'));

@@ -1,9 +1,9 @@
 import { useRef, useState } from 'react';
-import { faultOf } from '../../api/api-error';
-import type { FaultBody } from '../../../src-shared/faults';
-import { FaultMessage } from '../../components/FaultMessage';
-import type { BaseQuery } from '../object-browser/paging';
-import { downloadBlob } from './download';
+import { faultOf } from '../../../api/api-error';
+import type { FaultBody } from '../../../../src-shared/faults';
+import { FaultMessage } from '../../../components/FaultMessage';
+import type { BaseQuery } from '../paging';
+import { downloadBlob } from '../../../components/download';
 import { exportFileName, runExport, type ExportFormat, type ExportProgress, type PageFetcher } from './export-runner';
 
 interface ExportControlProps {

@@ -2,9 +2,9 @@
  * Live validation of the JSON view with the SAME parser the service runs (src-shared/query), so
  * the console flags exactly what the service would refuse, at the spot it names.
  */
-import { FaultError, type FaultBody } from '../../../src-shared/faults';
-import { JsonSyntaxError, parseJson, parseSortDocument, parseWhereDocument } from '../../../src-shared/query';
-import type { ObjectDef } from '../../../src-shared/schema/types';
+import { FaultError, type FaultBody } from '../../../../src-shared/faults';
+import { JsonSyntaxError, parseJson, parseSortDocument, parseWhereDocument } from '../../../../src-shared/query';
+import type { ObjectDef } from '../../../../src-shared/schema/types';
 import { locateFaultPath, type TextRange } from './json-locate';
 
 export interface TextProblem {

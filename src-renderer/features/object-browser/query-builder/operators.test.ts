@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ObjectDef } from '../../../src-shared/schema/types';
+import type { ObjectDef } from '../../../../src-shared/schema/types';
 import { operatorsFor, queryablePaths, sortablePaths } from './operators';
 
 const def: ObjectDef = {

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { compileRegex, splitRegexLiteral } from '../../../src-shared/query';
+import { compileRegex, splitRegexLiteral } from '../../../../src-shared/query';
 import type { JsonValue } from './builder-state';
 import { isListOperator, type FieldOperator, type QueryablePath } from './operators';
 import { isoToPicker, pickerToIso } from './values';

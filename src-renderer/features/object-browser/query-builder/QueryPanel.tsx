@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
-import type { ObjectDef } from '../../../src-shared/schema/types';
-import { copyText } from '../result-grid/download';
+import type { ObjectDef } from '../../../../src-shared/schema/types';
+import { copyText } from '../../../components/download';
 import { emptyGroup, fromWhere, toWhere, type GroupNode } from './builder-state';
 import { ConditionTree } from './ConditionTree';
 import { JsonEditor } from './JsonEditor';

@@ -1,11 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
-import { faultOf } from '../../api/api-error';
-import type { OrgClient } from '../../api/org-client';
-import { recordQuery, type ObjectRecord } from '../../api/records';
-import { schemaDef, type Schema } from '../../api/schemas';
-import { normalizeList, type ListEnvelope } from '../../api/types';
-import { FaultMessage } from '../../components/FaultMessage';
+import { faultOf } from '../../../api/api-error';
+import type { OrgClient } from '../../../api/org-client';
+import { recordQuery, type ObjectRecord } from '../../../api/records';
+import { schemaDef, type Schema } from '../../../api/schemas';
+import { normalizeList, type ListEnvelope } from '../../../api/types';
+import { FaultMessage } from '../../../components/FaultMessage';
 import { DEFAULT_LIST_ARGS, ListPropertyPanel, prefixedListArgs, type ListPropertyArgs } from './ListPropertyPanel';
 
 interface RecordDrawerProps {

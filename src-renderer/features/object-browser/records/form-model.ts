@@ -2,8 +2,8 @@
  * Record forms generated from an object definition: which fields, their text in the form, and
  * the request body built back from it. Pure, so it is unit-tested.
  */
-import type { FaultBody } from '../../../src-shared/faults';
-import type { PropertyDef } from '../../../src-shared/schema/types';
+import type { FaultBody } from '../../../../src-shared/faults';
+import type { PropertyDef } from '../../../../src-shared/schema/types';
 
 export type FieldKind =
   'text' | 'enum' | 'number' | 'integer' | 'boolean' | 'date' | 'id' | 'reference' | 'lines' | 'json';

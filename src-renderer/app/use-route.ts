@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useMemo, useSyncExternalStore } from 'react';
-import { parseRoute, serializeRoute, type Route } from './route';
+import type { NavigateOptions, Route } from '../routing/route';
+import { parseRoute, serializeRoute } from './screens';
 
 /** Fired after `history.replaceState`, which (unlike assigning `location.hash`) sends no event. */
 const ROUTE_REPLACED_EVENT = 'console:route-replaced';
@@ -17,10 +18,7 @@ function readHash(): string {
   return window.location.hash;
 }
 
-export interface NavigateOptions {
-  /** Replace the history entry instead of adding one (for corrections, not user moves). */
-  replace?: boolean;
-}
+export type { NavigateOptions };
 
 export function navigateTo(route: Route, { replace = false }: NavigateOptions = {}): void {
   const hash = serializeRoute(route);

@@ -3,8 +3,8 @@
  * docs/query-semantics.md). The lists are what the builder offers; the shared parser remains the
  * judge of what the service accepts.
  */
-import { propertyPaths, type ObjectDef, type PropertyType } from '../../../src-shared/schema/types';
-import { QUERY_OPERATORS } from '../../../src-shared/query/parse-where';
+import { propertyPaths, type ObjectDef, type PropertyType } from '../../../../src-shared/schema/types';
+import { QUERY_OPERATORS } from '../../../../src-shared/query/parse-where';
 
 /** Operators on one field: every operator of the shared parser except the logical `$and`/`$or`. */
 export type FieldOperator = Exclude<(typeof QUERY_OPERATORS)[number], '$and' | '$or'>;

@@ -1,5 +1,5 @@
 import { useRef, useState } from 'react';
-import { downloadBlob } from '../result-grid/download';
+import { downloadBlob } from '../../../components/download';
 import {
   forCollection,
   loadLibrary,

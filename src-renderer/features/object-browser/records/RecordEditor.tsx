@@ -1,11 +1,11 @@
 import { useMutation } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import type { FaultBody } from '../../../src-shared/faults';
-import { faultOf } from '../../api/api-error';
-import type { OrgClient } from '../../api/org-client';
-import { createRecord, deleteRecord, patchRecord, type ObjectRecord } from '../../api/records';
-import type { Schema } from '../../api/schemas';
-import { FaultMessage } from '../../components/FaultMessage';
+import type { FaultBody } from '../../../../src-shared/faults';
+import { faultOf } from '../../../api/api-error';
+import type { OrgClient } from '../../../api/org-client';
+import { createRecord, deleteRecord, patchRecord, type ObjectRecord } from '../../../api/records';
+import type { Schema } from '../../../api/schemas';
+import { FaultMessage } from '../../../components/FaultMessage';
 import { isoToPicker } from '../query-builder/values';
 import { buildBody, faultsByField, formFields, initialValues, type FormField, type FormValues } from './form-model';
 

@@ -3,7 +3,7 @@
  * from the shared parser's structure (src-shared/scopes), or the parser's reason with the exact
  * character where the chain went wrong.
  */
-import { parseScopeChain, type ScopeChain, type TargetIdentifier } from '../../../src-shared/scopes';
+import { parseScopeChain, type ScopeChain, type TargetIdentifier } from '../../src-shared/scopes';
 
 export interface ChainSegment {
   /** Text as written (a property path keeps its dots). */

@@ -1,7 +1,7 @@
 import { useState } from 'react';
-import type { ObjectDef } from '../../../src-shared/schema/types';
-import type { ListPage } from '../../api/types';
-import type { ObjectRecord } from '../../api/records';
+import type { ObjectDef } from '../../../../src-shared/schema/types';
+import type { ListPage } from '../../../api/types';
+import type { ObjectRecord } from '../../../api/records';
 import { checkSortText, checkWhereText } from '../query-builder/validate-text';
 import { Cell } from './Cell';
 import { allColumns, defaultColumnPaths } from './columns';
