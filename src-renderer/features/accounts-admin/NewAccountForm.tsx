@@ -4,6 +4,7 @@ import { faultOf } from '../../api/api-error';
 import type { OrgClient } from '../../api/org-client';
 import type { Role } from '../../api/roles';
 import { FaultMessage } from '../../components/FaultMessage';
+import { Field } from '../../components/Field';
 
 /** The form that creates an account (email, password, name, roles). */
 export function NewAccountForm({
@@ -47,8 +48,7 @@ export function NewAccountForm({
     <form className="panel" data-testid="new-account-form" onSubmit={submit} noValidate>
       <p className="panel__title">New account</p>
       <div className="form-grid">
-        <label className="field field--wide">
-          <span className="field__label">Email</span>
+        <Field label="Email" wide>
           <input
             className="input"
             type="email"
@@ -58,9 +58,8 @@ export function NewAccountForm({
             onChange={(e) => setEmail(e.target.value)}
             autoFocus
           />
-        </label>
-        <label className="field field--wide">
-          <span className="field__label">Password</span>
+        </Field>
+        <Field label="Password" wide>
           <input
             className="input"
             type="password"
@@ -70,25 +69,23 @@ export function NewAccountForm({
             onChange={(e) => setPassword(e.target.value)}
           />
           <span className="field__hint">At least 8 characters; the service checks its strength rules too.</span>
-        </label>
-        <label className="field">
-          <span className="field__label">First name</span>
+        </Field>
+        <Field label="First name">
           <input
             className="input"
             data-testid="new-account-first"
             value={first}
             onChange={(e) => setFirst(e.target.value)}
           />
-        </label>
-        <label className="field">
-          <span className="field__label">Last name</span>
+        </Field>
+        <Field label="Last name">
           <input
             className="input"
             data-testid="new-account-last"
             value={last}
             onChange={(e) => setLast(e.target.value)}
           />
-        </label>
+        </Field>
       </div>
       <fieldset className="check-list">
         <legend className="panel__heading">Roles</legend>

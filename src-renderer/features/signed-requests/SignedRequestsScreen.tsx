@@ -19,6 +19,7 @@ import { FaultMessage } from '../../components/FaultMessage';
 import type { NavigateOptions, Route, SignedRequestsRoute } from '../../routing/route';
 import { copyText } from '../../components/download';
 import '../../styles/access.css';
+import { Field } from '../../components/Field';
 
 interface SignedRequestsScreenProps {
   orgClient: OrgClient;
@@ -119,8 +120,7 @@ export function SignedRequestsScreen({ orgClient, route, navigate }: SignedReque
             }}
           >
             <div className="form-grid">
-              <label className="field">
-                <span className="field__label">Signing app</span>
+              <Field label="Signing app">
                 <select
                   className="select select--large"
                   data-testid="signed-app"
@@ -139,9 +139,8 @@ export function SignedRequestsScreen({ orgClient, route, navigate }: SignedReque
                     </option>
                   ))}
                 </select>
-              </label>
-              <label className="field">
-                <span className="field__label">Secret (not stored)</span>
+              </Field>
+              <Field label="Secret (not stored)">
                 <input
                   className="input input--mono"
                   type="password"
@@ -152,9 +151,8 @@ export function SignedRequestsScreen({ orgClient, route, navigate }: SignedReque
                   placeholder="64 letters and digits"
                   onChange={(e) => setSecret(e.target.value)}
                 />
-              </label>
-              <label className="field">
-                <span className="field__label">Method</span>
+              </Field>
+              <Field label="Method">
                 <select
                   className="select select--large"
                   data-testid="signed-method"
@@ -165,9 +163,8 @@ export function SignedRequestsScreen({ orgClient, route, navigate }: SignedReque
                     <option key={method}>{method}</option>
                   ))}
                 </select>
-              </label>
-              <label className="field">
-                <span className="field__label">Path under /{orgClient.org}/v2</span>
+              </Field>
+              <Field label={<>Path under /{orgClient.org}/v2</>}>
                 <input
                   className="input input--mono"
                   data-testid="signed-path"
@@ -175,10 +172,9 @@ export function SignedRequestsScreen({ orgClient, route, navigate }: SignedReque
                   value={route.path}
                   onChange={(e) => edit({ path: e.target.value })}
                 />
-              </label>
+              </Field>
               {methodHasBody(route.method) && (
-                <label className="field field--wide">
-                  <span className="field__label">JSON body (optional)</span>
+                <Field label="JSON body (optional)" wide>
                   <textarea
                     className="input input--mono"
                     data-testid="signed-body"
@@ -186,10 +182,9 @@ export function SignedRequestsScreen({ orgClient, route, navigate }: SignedReque
                     value={route.body}
                     onChange={(e) => edit({ body: e.target.value })}
                   />
-                </label>
+                </Field>
               )}
-              <label className="field field--wide">
-                <span className="field__label">Act as (Service-Client-Account, optional)</span>
+              <Field label="Act as (Service-Client-Account, optional)" wide>
                 <input
                   className="input input--mono"
                   data-testid="signed-as"
@@ -207,7 +202,7 @@ export function SignedRequestsScreen({ orgClient, route, navigate }: SignedReque
                 {app && !app.principalOverride && route.as.trim() === '' && app.principalId === null && (
                   <span className="field__hint">This app's principal is anonymous.</span>
                 )}
-              </label>
+              </Field>
             </div>
             {problem && (
               <p className="field__error" role="alert" data-testid="signed-problem">

@@ -13,6 +13,7 @@ import { emptyMintDraft, type MintDraft } from './mint-form';
 import { StoredTokens } from './StoredTokens';
 import { TOKEN_PANES, type TokenPane } from './tokens-route';
 import { VerifyPane } from './VerifyPane';
+import { Field } from '../../components/Field';
 
 interface TokenLabScreenProps {
   orgClient: OrgClient;
@@ -59,8 +60,7 @@ export function TokenLabScreen({ orgClient, route, navigate }: TokenLabScreenPro
             } else go({ account: id });
           }}
         />
-        <label className="field">
-          <span className="field__label">Application</span>
+        <Field label="Application">
           <select
             className="select select--large"
             data-testid="lab-app"
@@ -77,7 +77,7 @@ export function TokenLabScreen({ orgClient, route, navigate }: TokenLabScreenPro
               </option>
             ))}
           </select>
-        </label>
+        </Field>
       </div>
       <div className="lab">
         <div className="lab__main">
