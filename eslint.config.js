@@ -4,6 +4,7 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import prettier from 'eslint-config-prettier';
 import globals from 'globals';
+import path from 'node:path';
 
 /** Layering by runtime (convention 1): each folder may import only what its runtime has. */
 const noImportsFrom = (patterns, message) => ({
@@ -62,6 +63,44 @@ const noSqlTemplates = {
   ],
 };
 
+/**
+ * Console features never import each other (issue 12 §3): `src-renderer/features/X` may import
+ * components/, api/, routing/, styles/ and src-shared, never `features/Y`. The import is resolved
+ * against the importing file, so `../Y/…`, `../../features/Y/…` and deeper spellings are all caught;
+ * what two features share moves to components/.
+ */
+const featureOf = (file) => /\/src-renderer\/features\/([^/]+)\//.exec(file.replaceAll('\\', '/'))?.[1];
+const featureBoundaries = {
+  rules: {
+    'no-cross-feature-imports': {
+      meta: {
+        type: 'problem',
+        messages: {
+          crossFeature:
+            'features/{{from}} must not import features/{{to}}: move the shared piece to src-renderer/components/.',
+        },
+        schema: [],
+      },
+      create(context) {
+        const from = featureOf(context.filename);
+        if (from === undefined) return {};
+        const check = (node) => {
+          const spec = node.source?.value;
+          if (typeof spec !== 'string' || !spec.startsWith('.')) return;
+          const to = featureOf(path.resolve(path.dirname(context.filename), spec) + '/');
+          if (to !== undefined && to !== from) context.report({ node, messageId: 'crossFeature', data: { from, to } });
+        };
+        return {
+          ImportDeclaration: check,
+          ExportNamedDeclaration: check,
+          ExportAllDeclaration: check,
+          ImportExpression: check,
+        };
+      },
+    },
+  },
+};
+
 export default defineConfig([
   { ignores: ['node_modules/', 'dist/', '.electron-native/', 'test-results/', 'playwright-report/', 'e2e/artifacts/'] },
   js.configs.recommended,
@@ -107,6 +146,11 @@ export default defineConfig([
   },
   // Inside the service, dependencies point one way (docs/ARCHITECTURE.md): the service never
   // imports its hosts (cli, shell, bench) or test helpers, and the domain never sees the web layer.
+  {
+    files: ['src-renderer/features/**/*.{ts,tsx}'],
+    plugins: { 'console-features': featureBoundaries },
+    rules: { 'console-features/no-cross-feature-imports': 'error' },
+  },
   {
     files: ['src-main/service/**/*.ts'],
     rules: serviceImportRules([NOT_ELECTRON, NOT_HOSTS]),

@@ -13,40 +13,33 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
  * the bytes it sends.
  */
 
-/** How far a signed request's timestamp may be from the server's clock, either way. */
-export const SIGNATURE_WINDOW_MS = 15 * 60_000;
+import {
+  commandFromUrlPath,
+  NONCE_PATTERN,
+  normaliseCommand,
+  SIGNATURE_PATTERN,
+  SIGNATURE_WINDOW_MS,
+  signatureKey,
+  signatureMessage,
+  TIMESTAMP_PATTERN,
+} from '../../../src-shared/contracts/signing.js';
 
-export const SIGNATURE_PATTERN = /^[0-9a-f]{64}$/i;
-export const NONCE_PATTERN = /^[a-z0-9]{16}$/i;
-/** Unix milliseconds as decimal digits; 16 digits reach far beyond year 2100 and stay safe integers. */
-export const TIMESTAMP_PATTERN = /^[0-9]{1,16}$/;
-
-/** Normalises a path relative to `/<org>/v2` into the signed command. */
-export function normaliseCommand(relativePath: string): string {
-  const path = relativePath.split(/[?#]/, 1)[0] ?? '';
-  return '/' + path.split('/').filter(Boolean).join('/');
-}
+// The canonicalisation is shared with the console (src-shared/contracts/signing.ts); the HMAC is ours.
+export { NONCE_PATTERN, normaliseCommand, SIGNATURE_PATTERN, SIGNATURE_WINDOW_MS, signatureMessage, TIMESTAMP_PATTERN };
 
 /**
  * The command of a full request URL (`/<org>/v2/...`, as Fastify's `request.url` has it).
  * Throws when the URL is not under an org's `/v2`.
  */
 export function commandFromUrl(url: string): string {
-  const path = url.split(/[?#]/, 1)[0] ?? '';
-  const segments = path.split('/').filter(Boolean);
-  if (segments.length < 2 || segments[1] !== 'v2') throw new Error(`not a /<org>/v2 URL: ${path.slice(0, 80)}`);
-  return normaliseCommand(segments.slice(2).join('/'));
-}
-
-export function signatureMessage(command: string, method: string, timestampMs: number): string {
-  return `${command};${method.toUpperCase()};${timestampMs}`;
+  const command = commandFromUrlPath(url);
+  if (command === null) throw new Error(`not a /<org>/v2 URL: ${(url.split(/[?#]/, 1)[0] ?? '').slice(0, 80)}`);
+  return command;
 }
 
 /** Lowercase hex HMAC-SHA256 of the message under `apiKey + apiSecret`. */
 export function computeSignature(apiKey: string, apiSecret: string, message: string): string {
-  return createHmac('sha256', apiKey + apiSecret)
-    .update(message, 'utf8')
-    .digest('hex');
+  return createHmac('sha256', signatureKey(apiKey, apiSecret)).update(message, 'utf8').digest('hex');
 }
 
 export interface SignInput {
