@@ -10,11 +10,6 @@ const ROOTS = ['src-main', 'src-shared', 'src-renderer'];
 
 // Known cycles being removed on another branch (issue #12 §1, renderer side). The integrator
 // deletes this list once that branch is merged; a cycle not listed here fails the check.
-const KNOWN_CYCLES = new Set([
-  'src-renderer/api/accounts.ts > src-renderer/api/query-keys.ts > src-renderer/api/records.ts',
-  'src-renderer/features/tokens/TokenLabScreen.tsx > src-renderer/features/tokens/VerifyPane.tsx',
-]);
-
 const root = process.cwd();
 const files = ROOTS.flatMap((r) => walk(join(root, r)));
 function walk(dir) {
@@ -102,11 +97,6 @@ const folderGraph = new Map([...folders].map(([a, e]) => [a, [...e.keys()]]));
 
 let failed = false;
 for (const scc of cycles(graph)) {
-  const key = scc.join(' > ');
-  if (KNOWN_CYCLES.has(key)) {
-    console.log(`known cycle (allowed until the renderer fix is merged): ${key}`);
-    continue;
-  }
   failed = true;
   console.error(`import cycle between files:\n  ${scc.join('\n  ')}`);
 }

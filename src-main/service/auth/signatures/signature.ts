@@ -22,7 +22,7 @@ import {
   signatureKey,
   signatureMessage,
   TIMESTAMP_PATTERN,
-} from '../../../src-shared/contracts/signing.js';
+} from '../../../../src-shared/contracts/signing.js';
 
 // The canonicalisation is shared with the console (src-shared/contracts/signing.ts); the HMAC is ours.
 export { NONCE_PATTERN, normaliseCommand, SIGNATURE_PATTERN, SIGNATURE_WINDOW_MS, signatureMessage, TIMESTAMP_PATTERN };
