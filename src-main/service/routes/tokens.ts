@@ -136,7 +136,8 @@ function roleIdsOf(svc: Service, org: Org, ids: readonly string[]): string[] {
   return def ? ids.filter((id) => svc.store.get(org.id, def, id) !== undefined) : [];
 }
 
-const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+// A stored time outside the JS date range (written before validAt was bounded) shows as null, never a 500.
+const iso = (ms: number | null) => (ms === null || !Number.isFinite(new Date(ms).getTime()) ? null : new Date(ms).toISOString());
 
 /** Times are ISO 8601 (like every other timestamp of the API); null when not applicable. */
 function presentToken(row: StoredTokenRow) {
