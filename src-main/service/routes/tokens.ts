@@ -137,7 +137,8 @@ function roleIdsOf(svc: Service, org: Org, ids: readonly string[]): string[] {
 }
 
 // A stored time outside the JS date range (written before validAt was bounded) shows as null, never a 500.
-const iso = (ms: number | null) => (ms === null || !Number.isFinite(new Date(ms).getTime()) ? null : new Date(ms).toISOString());
+const iso = (ms: number | null) =>
+  ms === null || !Number.isFinite(new Date(ms).getTime()) ? null : new Date(ms).toISOString();
 
 /** Times are ISO 8601 (like every other timestamp of the API); null when not applicable. */
 function presentToken(row: StoredTokenRow) {
