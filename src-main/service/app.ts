@@ -2,6 +2,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import fastifyCookie from '@fastify/cookie';
 import type { Service } from './service.js';
 import { installFaultHandling, sendFault } from './http/faults-plugin.js';
+import type { ErrorLogSink } from './http/server-error-log.js';
 import { clientErrorHandler, frameworkFault, installStrictJsonParser } from './http/raw-input.js';
 import { consoleStatic } from './http/console-static.js';
 import { orgScope } from './http/org-scope.js';
@@ -30,6 +31,8 @@ export interface AppOptions {
   /** Folder of the built console, served at /console/. */
   consoleDir?: string;
   logger?: boolean;
+  /** Where the cause of every 5xx answer is written (default: stderr). */
+  errorLog?: ErrorLogSink;
 }
 
 /**
@@ -63,7 +66,7 @@ export async function buildApp(svc: Service, opts: AppOptions = {}): Promise<Fas
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
   });
-  installFaultHandling(app, svc.clock);
+  installFaultHandling(app, svc.clock, opts.errorLog);
   installStrictJsonParser(app);
   app.addHook('onRequest', (request, _reply, done) => {
     if (request.url.length > MAX_URL_LENGTH) {

@@ -7,7 +7,7 @@ import { projectPaths } from '../../../src-shared/query/project.js';
 import type { Service } from '../service.js';
 import type { Org } from '../orgs/orgs.js';
 import { createAccount } from '../accounts/accounts.js';
-import { normaliseEmail } from '../accounts/credentials.js';
+import { changeLoginEmail } from '../accounts/email-change.js';
 import { presentListText, presentRecord, presentRecordText, presentsVerbatim } from '../objects/present.js';
 import { OBJECT_ID_PATTERN } from '../objects/ids.js';
 import { validateInput, type Json } from '../objects/validate.js';
@@ -144,7 +144,7 @@ export function objectRoutes(svc: Service) {
           keep: ['owner'],
         });
         if (r && def.name === 'account' && typeof values.email === 'string') {
-          svc.credentials.setEmail(org.id, id, normaliseEmail(values.email));
+          changeLoginEmail(svc, org.id, id, values.email);
         }
         // An administrator unlocking an account also lifts a lock-out (even an indefinite one).
         if (r && def.name === 'account' && values.locked === false) svc.credentials.clearFailures(org.id, id);
