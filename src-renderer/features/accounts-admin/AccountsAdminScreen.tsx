@@ -1,4 +1,5 @@
 import { useQuery, type UseQueryResult } from '@tanstack/react-query';
+import { PASSWORD_RULE_HINT, passwordProblem } from '../../../src-shared/passwords/strength';
 import { useState, type FormEvent } from 'react';
 import {
   ADMIN_PAGE_SIZE,
@@ -531,7 +532,9 @@ function NewAccountForm({
             value={password}
             onChange={(e) => setPassword(e.target.value)}
           />
-          <span className="field__hint">At least 8 characters; the service checks its strength rules too.</span>
+          <span className="field__hint" data-testid="new-account-password-hint">
+            {password !== '' ? (passwordProblem(password) ?? PASSWORD_RULE_HINT) : PASSWORD_RULE_HINT}
+          </span>
         </label>
         <label className="field">
           <span className="field__label">First name</span>
