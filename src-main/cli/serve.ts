@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openService } from '../service/open-service.js';
+import type { SynchronousMode } from '../service/db/open.js';
 import { buildApp, listen } from '../service/app.js';
 import { bootstrapOrg } from '../service/orgs/bootstrap.js';
 import { CliError, defaultDataDir, parsePort } from './args.js';
@@ -32,6 +33,7 @@ export async function startHeadless(opts: {
   consoleDir?: string;
   masterKey?: Buffer;
   nativeBinding?: string;
+  synchronous?: SynchronousMode;
   log?: (line: string) => void;
 }): Promise<RunningService> {
   const log = opts.log ?? ((line: string) => console.log(line));
@@ -39,6 +41,7 @@ export async function startHeadless(opts: {
     dataDir: opts.dataDir,
     ...(opts.masterKey ? { masterKey: opts.masterKey } : {}),
     ...(opts.nativeBinding ? { nativeBinding: opts.nativeBinding } : {}),
+    ...(opts.synchronous ? { synchronous: opts.synchronous } : {}),
   });
   if (svc.orgs.list().length === 0 && opts.adminEmail && opts.adminPassword) {
     await bootstrapOrg(svc, { code: opts.org, adminEmail: opts.adminEmail, adminPassword: opts.adminPassword });
@@ -77,10 +80,14 @@ export async function serveCommand(argv: string[]): Promise<void> {
       org: { type: 'string', default: 'demo' },
       'admin-email': { type: 'string' },
       'admin-password': { type: 'string' },
+      synchronous: { type: 'string', default: 'normal' },
     },
     strict: true,
   });
+  const synchronous = values.synchronous;
+  if (synchronous !== 'full' && synchronous !== 'normal') throw new CliError('--synchronous must be full or normal');
   const running = await startHeadless({
+    synchronous,
     dataDir: resolve(values['data-dir'] ?? defaultDataDir()),
     port: parsePort(values.port, DEFAULT_PORT),
     org: values.org ?? 'demo',
