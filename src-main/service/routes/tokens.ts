@@ -8,6 +8,7 @@ import { OBJECT_ID_PATTERN } from '../objects/ids.js';
 import { callerOf, type Caller } from '../access/caller.js';
 import { mintToken } from '../auth/tokens.js';
 import { parseTokenRequest } from '../auth/token-request.js';
+import { assertScopesExist } from '../access/scope-schema.js';
 import { currentAppKey } from '../auth/token-keys.js';
 import { tokenStore, type StoredTokenRow } from '../auth/token-store.js';
 
@@ -36,6 +37,7 @@ export function tokensRoutes(svc: Service) {
       const caller = authorize(svc, request, 'update', false);
       const accountId = subjectId(svc, org, caller, request.params.id);
       const body = parseTokenRequest(request.body);
+      assertScopesExist(svc, org.id, body.scope);
       const issuer = orgApp(svc, org, body.appKey, true);
       const existing = new Set(roleIdsOf(svc, org, body.roles));
       const unknownRole = body.roles.findIndex((role) => !existing.has(role));
