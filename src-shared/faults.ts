@@ -50,6 +50,8 @@ export interface FaultBody {
   reason?: string;
   path?: string;
   faults?: FaultBody[];
+  /** Set on 5xx answers: the same id is in the service's log line with the cause. */
+  requestId?: string;
 }
 
 export interface FaultInit {

@@ -15,10 +15,14 @@ export async function serveCommand(argv: string[]): Promise<void> {
       org: { type: 'string', default: 'demo' },
       'admin-email': { type: 'string' },
       'admin-password': { type: 'string' },
+      synchronous: { type: 'string', default: 'normal' },
     },
     strict: true,
   });
+  const synchronous = values.synchronous;
+  if (synchronous !== 'full' && synchronous !== 'normal') throw new CliError('--synchronous must be full or normal');
   const running = await hostService({
+    synchronous,
     dataDir: resolve(values['data-dir'] ?? defaultDataDir()),
     port: parsePort(values.port, DEFAULT_PORT),
     org: values.org ?? 'demo',

@@ -1,7 +1,7 @@
 import type { Service } from './service.js';
 import type { Org } from './orgs/orgs.js';
 import { initialDefinitions, BUILTIN_ROLES } from './objects/builtin-defs.js';
-import { createAccount } from './accounts/accounts.js';
+import { checkPasswordStrength, createAccount } from './accounts/accounts.js';
 
 export interface BootstrapInput {
   code: string;
@@ -15,6 +15,8 @@ export interface BootstrapInput {
  * administrator, and the session app the console logs in with.
  */
 export async function bootstrapOrg(svc: Service, input: BootstrapInput): Promise<{ org: Org; consoleAppKey: string }> {
+  // Checked before anything is written: a refused password must not leave a half-made org behind.
+  checkPasswordStrength(input.adminPassword);
   const created = svc.nowIso();
   let org = svc.orgs.create(input.code, input.name ?? input.code, created);
   for (const def of initialDefinitions()) {

@@ -6,6 +6,7 @@
  */
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { SynchronousMode } from './db/open.js';
 import { openService } from './open-service.js';
 import { buildServer, listen } from './server.js';
 import { bootstrapOrg } from './bootstrap.js';
@@ -38,6 +39,8 @@ export interface HostOptions {
   consoleDir?: string;
   masterKey?: Buffer;
   nativeBinding?: string;
+  /** `full` makes an acknowledged write survive a power cut (issue #13 item 8); default `normal`. */
+  synchronous?: SynchronousMode;
   log?: (line: string) => void;
 }
 
@@ -47,6 +50,7 @@ export async function hostService(opts: HostOptions): Promise<RunningService> {
     dataDir: opts.dataDir,
     ...(opts.masterKey ? { masterKey: opts.masterKey } : {}),
     ...(opts.nativeBinding ? { nativeBinding: opts.nativeBinding } : {}),
+    ...(opts.synchronous ? { synchronous: opts.synchronous } : {}),
   });
   if (svc.orgs.list().length === 0 && opts.adminEmail && opts.adminPassword) {
     await bootstrapOrg(svc, { code: opts.org, adminEmail: opts.adminEmail, adminPassword: opts.adminPassword });

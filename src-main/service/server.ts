@@ -2,6 +2,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import fastifyCookie from '@fastify/cookie';
 import type { Service } from './service.js';
 import { installFaultHandling, sendFault } from './http/faults-plugin.js';
+import type { ErrorLogSink } from './http/server-error-log.js';
 import { clientErrorHandlerFor, frameworkFault, installStrictJsonParser } from './http/raw-input.js';
 import { consoleStatic } from './http/console-static.js';
 import { orgScope } from './http/org-scope.js';
@@ -32,6 +33,8 @@ export interface ServerOptions {
   /** Folder of the built console, served at /console/. */
   consoleDir?: string;
   logger?: boolean;
+  /** Where the cause of every 5xx answer is written (default: stderr). */
+  errorLog?: ErrorLogSink;
 }
 
 /**
@@ -65,7 +68,7 @@ export async function buildServer(svc: Service, opts: ServerOptions = {}): Promi
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
   });
-  installFaultHandling(server, svc.clock);
+  installFaultHandling(server, svc.clock, opts.errorLog);
   installStrictJsonParser(server);
   server.addHook('onRequest', (request, _reply, done) => {
     if (request.url.length > MAX_URL_LENGTH) {

@@ -12,6 +12,8 @@ export interface ServiceWorkerData {
   masterKey: Uint8Array;
   nativeBinding?: string;
   consoleDir?: string;
+  /** The desktop asks for `full`: an acknowledged write must survive a power cut. */
+  synchronous?: 'full' | 'normal';
 }
 
 export type ServiceWorkerMessage =
@@ -38,6 +40,7 @@ hostService({
   masterKey: Buffer.from(data.masterKey),
   ...(data.nativeBinding ? { nativeBinding: data.nativeBinding } : {}),
   ...(data.consoleDir ? { consoleDir: data.consoleDir } : {}),
+  ...(data.synchronous ? { synchronous: data.synchronous } : {}),
   log: () => undefined,
 })
   .then((running) => post({ type: 'ready', port: running.port, ...(running.org ? { org: running.org } : {}) }))

@@ -28,6 +28,8 @@ function startService(): Promise<{ port: number }> {
       ...(masterKey ? { masterKey } : {}),
       ...(nativeBinding ? { nativeBinding } : {}),
       consoleDir: join(here, '..', '..', 'renderer'),
+      // A desktop can lose power (a laptop battery): every acknowledged write is fsynced.
+      synchronous: 'full',
     },
   });
   return new Promise((resolvePort, reject) => {

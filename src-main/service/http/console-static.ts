@@ -38,6 +38,8 @@ export async function consoleStatic(server: FastifyInstance, opts: { dir?: strin
     root: dir,
     prefix: '/console/',
     redirect: true,
+    // A source map left in the folder (a development build) is never served: 404 like any absent file.
+    allowedPath: (pathName) => !pathName.endsWith('.map'),
     setHeaders: (res) => {
       res.header('Content-Security-Policy', CONSOLE_CSP);
       res.header('X-Frame-Options', 'DENY');

@@ -1,6 +1,9 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { FaultError, makeFault, type FaultBody } from '../../../src-shared/faults.js';
+import { randomBytes } from 'node:crypto';
 import type { Clock } from '../clock.js';
+import { logServerError, stderrSink, type ErrorLogSink } from './server-error-log.js';
+import { hasRepeatedHost } from './single-host.js';
 
 export const SERVER_TIME_HEADER = 'Service-Server-Time';
 
@@ -23,7 +26,7 @@ export function sendFault(reply: FastifyReply, body: FaultBody): FastifyReply {
  * malformed bodies, oversized bodies and unexpected exceptions included. Stack traces and internal
  * messages never leave the process.
  */
-export function installFaultHandling(server: FastifyInstance, clock: Clock): void {
+export function installFaultHandling(server: FastifyInstance, clock: Clock, errorLog: ErrorLogSink = stderrSink): void {
   // Callback style, not async: it runs on every request, and a promise per hook costs measurably.
   server.addHook('onRequest', (request, reply, done) => {
     reply.header(SERVER_TIME_HEADER, String(clock.now()));
@@ -39,6 +42,13 @@ export function installFaultHandling(server: FastifyInstance, clock: Clock): voi
       );
       return;
     }
+    if (hasRepeatedHost(request.raw.rawHeaders)) {
+      sendFault(
+        reply,
+        makeFault('invalidArgument', 'host', { reason: 'A request must carry exactly one Host header.' }),
+      );
+      return;
+    }
     done();
   });
 
@@ -50,9 +60,12 @@ export function installFaultHandling(server: FastifyInstance, clock: Clock): voi
   );
 
   server.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
-    const body = toFault(error);
-    if (body.status >= 500)
-      request.log.error({ err: { message: error.message, code: error.code } }, 'unexpected error');
+    let body = toFault(error);
+    if (body.status >= 500) {
+      const requestId = randomBytes(8).toString('hex');
+      logServerError(errorLog, clock.now(), request, requestId, error);
+      body = { ...body, requestId };
+    }
     return sendFault(reply, body);
   });
 }

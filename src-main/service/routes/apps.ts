@@ -84,6 +84,10 @@ export function appsRoutes(svc: Service) {
     // The body is optional here, so it has no schema; validateAppSettings checks it.
     app.post('/apps/:key/rsa', { schema: { params: keyParams } }, async (request) => {
       const target = appOf(svc, request);
+      // No body means "same algorithm"; a JSON null is a body, and not an object.
+      if (request.body === null) {
+        throw fault('validation', undefined, { reason: 'The request body must be a JSON object.' });
+      }
       const body = request.body ?? {};
       onlyAlg(body);
       const { alg = target.settings.alg } = validateAppSettings(body, target.kind);

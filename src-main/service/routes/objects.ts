@@ -7,7 +7,8 @@ import { projectPaths } from '../../../src-shared/query/project.js';
 import type { Service } from '../service.js';
 import type { Org } from '../orgs/orgs.js';
 import { createAccount } from '../accounts/accounts.js';
-import { normaliseEmail } from '../accounts/credentials.js';
+import { changeLoginEmail } from '../accounts/email-change.js';
+import { assertScopesExist } from '../access/scope-schema.js';
 import { presentListText, presentRecord, presentRecordText, presentsVerbatim } from '../objects/present.js';
 import { OBJECT_ID_PATTERN } from '../objects/ids.js';
 import { validateInput, type Json } from '../objects/validate.js';
@@ -105,6 +106,7 @@ export function objectRoutes(svc: Service) {
         record = await createAccount(svc, org, request.body as never, caller.accountId);
       } else {
         const values = validated(def, request.body, 'create');
+        if (def.name === 'role') assertRoleScopesExist(svc, org.id, values);
         if (def.name === 'connection') assertConnectionAllowed(svc, org, caller, values);
         values.owner = reference('account', caller.accountId);
         record = svc.store.insert(org.id, def, values, { updaterId: caller.accountId });
@@ -130,6 +132,7 @@ export function objectRoutes(svc: Service) {
       if (level < REQUIRED.update) throw denied(def, 'update', level);
       assertAccountPropertiesAllowed(caller, def, body, 'update');
       const values = validated(def, body, replace ? 'create' : 'update');
+      if (def.name === 'role') assertRoleScopesExist(svc, org.id, values);
       if (def.name === 'connection') {
         assertConnectionAllowed(svc, org, caller, { ...(current.doc as Record<string, Json>), ...values });
       }
@@ -140,7 +143,7 @@ export function objectRoutes(svc: Service) {
           keep: ['owner'],
         });
         if (r && def.name === 'account' && typeof values.email === 'string') {
-          svc.credentials.setEmail(org.id, id, normaliseEmail(values.email));
+          changeLoginEmail(svc, org.id, id, values.email);
         }
         // An administrator unlocking an account also lifts a lock-out (even an indefinite one).
         if (r && def.name === 'account' && values.locked === false) svc.credentials.clearFailures(org.id, id);
@@ -270,6 +273,10 @@ function validated(def: ObjectDef, body: unknown, mode: 'create' | 'update'): Re
   // A role's scopes are chains the token checks will parse: refuse bad ones when they are written.
   if (def.name === 'role' && Array.isArray(values.scopes)) validateScopes(values.scopes);
   return values;
+}
+
+function assertRoleScopesExist(svc: Service, orgId: number, values: Record<string, Json>): void {
+  if (Array.isArray(values.scopes)) assertScopesExist(svc, orgId, values.scopes as string[], 'scopes');
 }
 
 const notFoundInstance = (def: ObjectDef, id: string) =>

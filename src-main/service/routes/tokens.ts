@@ -11,6 +11,7 @@ import { mintToken } from '../auth/tokens/tokens.js';
 import { parseTokenRequest } from '../auth/tokens/token-request.js';
 import { currentAppKey } from '../auth/tokens/token-keys.js';
 import type { StoredTokenRow } from '../auth/tokens/token-store.js';
+import { assertScopesExist } from '../access/scope-schema.js';
 
 interface AccountParams {
   id: string;
@@ -37,6 +38,7 @@ export function tokensRoutes(svc: Service) {
       const caller = authorize(svc, request, 'update', false);
       const accountId = subjectId(svc, org, caller, request.params.id);
       const body = parseTokenRequest(request.body);
+      assertScopesExist(svc, org.id, body.scope);
       const issuer = orgApp(svc, org, body.appKey, true);
       const existing = new Set(roleIdsOf(svc, org, body.roles));
       const unknownRole = body.roles.findIndex((role) => !existing.has(role));
@@ -137,7 +139,9 @@ function roleIdsOf(svc: Service, org: Org, ids: readonly string[]): string[] {
   return def ? ids.filter((id) => svc.store.get(org.id, def, id) !== undefined) : [];
 }
 
-const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+// A stored time outside the JS date range (written before validAt was bounded) shows as null, never a 500.
+const iso = (ms: number | null) =>
+  ms === null || !Number.isFinite(new Date(ms).getTime()) ? null : new Date(ms).toISOString();
 
 /** Times are ISO 8601 (like every other timestamp of the API); null when not applicable. */
 function presentToken(row: StoredTokenRow) {

@@ -1,4 +1,5 @@
 import { useState, type FormEvent } from 'react';
+import { PASSWORD_RULE_HINT, passwordProblem } from '../../../src-shared/passwords/strength';
 import { useCreateAccount, type AdminAccount } from '../../api/account-admin';
 import { faultOf } from '../../api/api-error';
 import type { OrgClient } from '../../api/org-client';
@@ -68,7 +69,9 @@ export function NewAccountForm({
             value={password}
             onChange={(e) => setPassword(e.target.value)}
           />
-          <span className="field__hint">At least 8 characters; the service checks its strength rules too.</span>
+          <span className="field__hint" data-testid="new-account-password-hint">
+            {password !== '' ? (passwordProblem(password) ?? PASSWORD_RULE_HINT) : PASSWORD_RULE_HINT}
+          </span>
         </Field>
         <Field label="First name">
           <input

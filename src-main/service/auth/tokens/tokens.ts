@@ -12,6 +12,9 @@ import { CLAIM, orgAudience } from './token-claims.js';
 import { currentSigningKey } from './token-keys.js';
 import type { TokenRequest } from './token-request.js';
 
+/** How far ahead a token may start to be valid (`validAt` / `activatesIn`). */
+export const MAX_ACTIVATION_DELAY_SECONDS = 366 * 24 * 3600;
+
 export interface MintedToken {
   jwt: string;
   /** Set for permanent and limited-use tokens (stored, revocable). */
@@ -37,6 +40,13 @@ export async function mintToken(
       : request.validAt !== undefined
         ? request.validAt
         : undefined;
+  // A token cannot be parked for years: it would outlive reviews, and far dates break presentation.
+  if (nbf !== undefined && nbf > iat + MAX_ACTIVATION_DELAY_SECONDS) {
+    throw fault('invalidArgument', undefined, {
+      path: request.validAt !== undefined ? 'validAt' : 'activatesIn',
+      reason: 'A token may become valid at most one year from now.',
+    });
+  }
   const exp = request.permanent ? undefined : (nbf ?? iat) + (request.expiresIn ?? app.settings.authDuration);
   if (exp !== undefined && exp <= iat) {
     throw fault('invalidArgument', undefined, {
