@@ -35,6 +35,9 @@ export interface EngineResult {
   stats: WorkerStats;
 }
 
+/** How often the interrupt handler measures the heap (measuring costs about as much as 1k ops). */
+const MEMORY_CHECK_EVERY_MS = 5;
+
 const LOG_LEVELS = new Set(['log', 'info', 'warn', 'error', 'debug']);
 
 /** Faults naming the limit that ended a run (errCode `service.<category>.<detail>`). */
@@ -72,11 +75,18 @@ export function runInEngine(
     rt.setMaxStackSize(limits.stackBytes);
     // Called by the engine every few thousand instructions; returning true throws an uncatchable
     // "interrupted" error. Also used to end a run at once after a fatal limit or script.exit.
+    let lastMemoryCheck = started;
     rt.setInterruptHandler(() => {
       if (fatal || exitJson !== undefined) return true;
-      if (performance.now() > deadline) {
+      const now = performance.now();
+      if (now > deadline) {
         fatal = limitFault('timeout', `The script ran longer than its limit of ${limits.timeoutMs} ms.`);
         return true;
+      }
+      if (now - lastMemoryCheck >= MEMORY_CHECK_EVERY_MS) {
+        lastMemoryCheck = now;
+        sampleMemory();
+        if (fatal) return true;
       }
       return false;
     });
@@ -172,13 +182,21 @@ export function runInEngine(
     return { ok: true, valueJson: json, logs, stats };
   }
 
+  /**
+   * The engine's own malloc limit counts allocations, not their sizes, in this WebAssembly build
+   * (a 30 MB array of strings passes a 16 MB limit), so the real heap in use is also sampled here:
+   * from the interrupt handler every few ms and at every host call.
+   */
   function sampleMemory(): void {
     if (!ctx) return;
     const h = rt.computeMemoryUsage();
-    const usage = ctx.dump(h) as { memory_used_size?: number; malloc_size?: number };
+    const usage = ctx.dump(h) as { memory_used_size?: number };
     h.dispose();
-    const used = usage.malloc_size ?? usage.memory_used_size ?? 0;
+    const used = usage.memory_used_size ?? 0;
     if (used > stats.memoryPeakBytes) stats.memoryPeakBytes = used;
+    if (used > limits.memoryBytes) {
+      fatal ??= limitFault('memory', `The script used more than its memory limit of ${limits.memoryBytes} bytes.`);
+    }
   }
 
   /** One host call; limits that end the run set `fatal` (the interrupt handler then stops it). */
@@ -195,6 +213,7 @@ export function runInEngine(
       return refuse(fatal);
     }
     sampleMemory();
+    if (fatal) return refuse(fatal);
     const remaining = deadline - performance.now();
     if (remaining <= 0) {
       fatal = limitFault('timeout', `The script ran longer than its limit of ${limits.timeoutMs} ms.`);

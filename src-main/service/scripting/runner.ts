@@ -265,6 +265,8 @@ export class ScriptRunner {
       ? { ok: true, value: m.valueJson === undefined ? null : (JSON.parse(m.valueJson) as unknown), logs: m.logs, stats }
       : { ok: false, fault: m.fault ?? makeFault('error', 'script'), logs: m.logs, stats };
     this.finish(slot, result);
+    // WebAssembly memory never shrinks: a worker that hosted a memory bomb is replaced.
+    if (!result.ok && result.fault.errCode === 'service.tooLarge.script.memory') this.retire(slot);
   }
 
   private async onHostCall(slot: Slot, m: HostCallMessage): Promise<void> {
