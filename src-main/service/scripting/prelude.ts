@@ -22,14 +22,17 @@ export const SCRIPT_FILENAME = 'Script';
 export const PRELUDE_SOURCE = String.raw`(function (g) {
   'use strict';
   var host = g.__host, log = g.__log, exitNative = g.__exit;
-  var ctx = JSON.parse(g.__context);
+  // Intrinsics the bridge relies on are captured now, before the script can replace them.
+  var stringify = JSON.stringify, parse = JSON.parse, assign = Object.assign, isArray = Array.isArray;
+  var freeze = Object.freeze, defineProperty = Object.defineProperty, ErrorCtor = Error;
+  var ctx = parse(g.__context);
   delete g.__host; delete g.__log; delete g.__exit; delete g.__context;
   var PAGE = ctx.pageSize > 0 ? ctx.pageSize : 100;
   var asStack = [];
   var EXIT = Object.freeze({ exit: true });
 
   function toFaultError(f) {
-    var e = new Error(f.reason || f.message || f.errCode);
+    var e = new ErrorCtor(f.reason || f.message || f.errCode);
     e.object = 'fault';
     e.faultName = f.name;
     e.code = f.code;
@@ -40,10 +43,9 @@ export const PRELUDE_SOURCE = String.raw`(function (g) {
     return e;
   }
 
-  function call(name) {
-    var args = Array.prototype.slice.call(arguments, 1);
-    var asJson = asStack.length ? JSON.stringify(asStack[asStack.length - 1]) : null;
-    var reply = JSON.parse(host(name, JSON.stringify(args), asJson));
+  function call(name, ...args) {
+    var asJson = asStack.length ? stringify(asStack[asStack.length - 1]) : null;
+    var reply = parse(host(name, stringify(args), asJson));
     if (reply.ok) return reply.value;
     throw toFaultError(reply.fault);
   }
@@ -67,9 +69,8 @@ export const PRELUDE_SOURCE = String.raw`(function (g) {
     this._done = false;
   }
   chain(Cursor.prototype, ['sort', 'skip', 'limit', 'skipAcl', 'grant', 'include', 'expand', 'accessLevel']);
-  Cursor.prototype.paths = function () {
-    var p = Array.prototype.slice.call(arguments);
-    this._opts.paths = p.length === 1 && Array.isArray(p[0]) ? p[0] : p;
+  Cursor.prototype.paths = function (...p) {
+    this._opts.paths = p.length === 1 && isArray(p[0]) ? p[0] : p;
     return this;
   };
   Cursor.prototype.where = function (w) { this._opts.where = w; return this; };
@@ -78,9 +79,9 @@ export const PRELUDE_SOURCE = String.raw`(function (g) {
     var limit = this._opts.limit;
     var want = typeof limit === 'number' ? Math.min(PAGE, limit - this._fetched) : PAGE;
     if (want <= 0) { this._done = true; return; }
-    var opts = Object.assign({}, this._opts, { skip: (this._opts.skip || 0) + this._fetched, limit: want });
+    var opts = assign({}, this._opts, { skip: (this._opts.skip || 0) + this._fetched, limit: want });
     var page = call('driver', this._object, 'cursor', opts);
-    var data = page && Array.isArray(page.data) ? page.data : [];
+    var data = page && isArray(page.data) ? page.data : [];
     this._buf = data;
     this._pos = 0;
     this._fetched += data.length;
@@ -157,40 +158,47 @@ export const PRELUDE_SOURCE = String.raw`(function (g) {
   function format(v) {
     if (typeof v === 'string') return v;
     if (v instanceof Error) return String(v);
-    try { var s = JSON.stringify(v); return s === undefined ? String(v) : s; } catch (e) { return String(v); }
+    try { var s = stringify(v); return s === undefined ? String(v) : s; } catch (e) { return String(v); }
   }
   var consoleObj = {};
   ['log', 'info', 'warn', 'error', 'debug'].forEach(function (level) {
-    consoleObj[level] = function () {
-      log(level, Array.prototype.map.call(arguments, format).join(' '));
+    consoleObj[level] = function (...args) {
+      var text = '';
+      for (var i = 0; i < args.length; i++) text += (i ? ' ' : '') + format(args[i]);
+      log(level, text);
     };
   });
   Object.freeze(consoleObj);
 
-  var script = {
-    arguments: ctx.arguments,
-    principal: ctx.principal,
-    env: Object.freeze(ctx.env || {}),
-    org: Object.freeze(ctx.org || {}),
-    exit: function (v) {
-      exitNative(JSON.stringify(v === undefined ? null : v));
-      throw EXIT;
-    },
-    as: function (principal, options, fn) {
-      if (typeof options === 'function') { fn = options; options = {}; }
-      if (typeof fn !== 'function') throw new TypeError('script.as needs a function');
-      var effective = call('as', principal, options || {});
-      var saved = script.principal;
-      asStack.push(effective);
-      script.principal = effective;
-      try { return fn(); } finally { asStack.pop(); script.principal = saved; }
-    }
-  };
-  Object.defineProperty(script, 'principal', { writable: true, enumerable: true, value: ctx.principal });
-  Object.freeze(script.exit); Object.freeze(script.as);
+  // script.principal is what the script sees (it changes inside script.as); the host never trusts
+  // it: host calls carry the principal the host itself returned from 'as' (asStack).
+  var script = {};
+  var principal = ctx.principal;
+  function readOnly(name, value) {
+    defineProperty(script, name, { value: value, enumerable: true, writable: false, configurable: false });
+  }
+  readOnly('arguments', ctx.arguments);
+  defineProperty(script, 'principal', { get: function () { return principal; }, enumerable: true, configurable: false });
+  readOnly('env', freeze(ctx.env || {}));
+  readOnly('org', freeze(ctx.org || {}));
+  readOnly('exit', freeze(function exit(v) {
+    exitNative(stringify(v === undefined ? null : v));
+    throw EXIT;
+  }));
+  readOnly('as', freeze(function as(who, options, fn) {
+    if (typeof options === 'function') { fn = options; options = {}; }
+    if (typeof fn !== 'function') throw new TypeError('script.as needs a function');
+    var effective = call('as', who, options || {});
+    var saved = principal;
+    var depth = asStack.length;
+    asStack[depth] = effective;
+    principal = effective;
+    try { return fn(); } finally { asStack.length = depth; principal = saved; }
+  }));
+  Object.preventExtensions(script);
 
   return function invoke(main) {
-    var s = JSON.stringify(main(script, consoleObj, require, org));
+    var s = stringify(main(script, consoleObj, require, org));
     return s === undefined ? 'null' : s;
   };
 })(globalThis)`;
