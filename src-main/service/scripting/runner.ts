@@ -108,7 +108,10 @@ interface Slot {
   active?: ActiveRun;
   /** Borrowed for a nested run while the pool was busy; terminated when its run ends. */
   overflow: boolean;
+  /** No new runs go here (set before the slot's last run is resolved). */
   dead: boolean;
+  /** Its worker has been terminated. */
+  retired: boolean;
 }
 
 interface Queued {
@@ -189,6 +192,7 @@ export class ScriptRunner {
     await Promise.all(
       slots.map(async (s) => {
         s.dead = true;
+        s.retired = true;
         if (s.active) this.finish(s, refused(makeFault('unsupportedOperation', 'script', { reason: 'The script runner closed during the run.' })));
         s.hostPort.close();
         await s.worker.terminate();
@@ -200,12 +204,12 @@ export class ScriptRunner {
     const { port1, port2 } = new MessageChannel();
     const sab = new SharedArrayBuffer(4);
     const signal = new Int32Array(sab);
-    const slot = { hostPort: port1, signal, overflow, dead: false } as Slot;
+    const slot = { hostPort: port1, signal, overflow, dead: false, retired: false } as Slot;
     const urlPromise = resolveWorkerUrl();
     slot.ready = urlPromise.then(
       (url) =>
         new Promise<void>((resolveReady, rejectReady) => {
-          if (slot.dead) return resolveReady();
+          if (slot.retired) return resolveReady();
           const init: WorkerInit = { hostPort: port2, signal: sab };
           const worker = new Worker(url, { workerData: init, transferList: [port2] });
           slot.worker = worker;
@@ -264,9 +268,11 @@ export class ScriptRunner {
     const result: RunResult = m.ok
       ? { ok: true, value: m.valueJson === undefined ? null : (JSON.parse(m.valueJson) as unknown), logs: m.logs, stats }
       : { ok: false, fault: m.fault ?? makeFault('error', 'script'), logs: m.logs, stats };
-    this.finish(slot, result);
     // WebAssembly memory never shrinks: a worker that hosted a memory bomb is replaced.
-    if (!result.ok && result.fault.errCode === 'service.tooLarge.script.memory') this.retire(slot);
+    const recycle = !result.ok && result.fault.errCode === 'service.tooLarge.script.memory';
+    if (recycle) slot.dead = true;
+    this.finish(slot, result);
+    if (recycle) this.retire(slot);
   }
 
   private async onHostCall(slot: Slot, m: HostCallMessage): Promise<void> {
@@ -292,7 +298,7 @@ export class ScriptRunner {
       reply = { type: 'reply', seq: m.seq, ok: false, fault: toFault(e) };
     }
     // The run may have ended (timeout) while the host worked: the worker skips stale replies.
-    if (slot.dead) return;
+    if (slot.retired) return;
     slot.hostPort.postMessage(reply);
     Atomics.store(slot.signal, 0, 1);
     Atomics.notify(slot.signal, 0);
@@ -302,12 +308,14 @@ export class ScriptRunner {
     const active = slot.active;
     if (!active || active.runId !== runId) return;
     const fault = limitFault('timeout', `The script did not stop within ${active.limits.timeoutMs} ms; its sandbox was terminated.`);
+    slot.dead = true;
     this.finish(slot, { ok: false, fault, logs: [], stats: { ...EMPTY_STATS(), elapsedMs: round(performance.now() - active.started) } });
     this.retire(slot);
   }
 
   private onCrash(slot: Slot, e: Error): void {
-    if (slot.dead) return;
+    if (slot.retired) return;
+    slot.dead = true;
     if (slot.active) {
       this.finish(slot, refused(makeFault('error', 'script', { reason: `The sandbox worker stopped: ${e.message}` })));
     }
@@ -316,7 +324,8 @@ export class ScriptRunner {
 
   /** Terminates a slot's worker and, for a pool slot, puts a fresh one in its place. */
   private retire(slot: Slot): void {
-    if (slot.dead) return;
+    if (slot.retired) return;
+    slot.retired = true;
     slot.dead = true;
     slot.hostPort.close();
     void slot.ready.finally(() => slot.worker?.terminate());
@@ -336,12 +345,9 @@ export class ScriptRunner {
     slot.active = undefined;
     slot.worker?.unref();
     active.resolve(result);
-    if (slot.overflow && !slot.dead) {
+    if (slot.overflow) {
       slot.dead = true;
-      slot.hostPort.close();
-      const i = this.slots.indexOf(slot);
-      if (i >= 0) this.slots.splice(i, 1);
-      void slot.ready.finally(() => slot.worker?.terminate());
+      this.retire(slot);
       return;
     }
     this.pump();
