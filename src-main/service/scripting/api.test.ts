@@ -72,7 +72,9 @@ describe('script API', () => {
   });
 
   it('captures console output by level', async () => {
-    const r = await runner.run({ source: 'console.log("a", 1, {b: 2}); console.warn("w"); console.error(new Error("e")); return 0' });
+    const r = await runner.run({
+      source: 'console.log("a", 1, {b: 2}); console.warn("w"); console.error(new Error("e")); return 0',
+    });
     expect(r.logs).toEqual([
       { level: 'log', message: 'a 1 {"b":2}' },
       { level: 'warn', message: 'w' },
@@ -96,7 +98,16 @@ describe('script API', () => {
         },
       },
     });
-    expect(valueOf(r)).toEqual(['key1', null, { a: 1 }, 'POST', '/acme/v2/routes/x/7', { q: '1' }, { id: '7' }, "Cannot find module 'fs'"]);
+    expect(valueOf(r)).toEqual([
+      'key1',
+      null,
+      { a: 1 },
+      'POST',
+      '/acme/v2/routes/x/7',
+      { q: '1' },
+      { id: '7' },
+      "Cannot find module 'fs'",
+    ]);
   });
 
   it('find() cursors page lazily through the driver with the driver option names', async () => {
@@ -116,7 +127,13 @@ describe('script API', () => {
       ['c_things', 'cursor', 100, 100],
       ['c_things', 'cursor', 200, 100],
     ]);
-    expect(calls[0]!.options).toMatchObject({ where: { n: { $gte: 0 } }, sort: { n: 1 }, paths: ['n'], skipAcl: true, grant: 4 });
+    expect(calls[0]!.options).toMatchObject({
+      where: { n: { $gte: 0 } },
+      sort: { n: 1 },
+      paths: ['n'],
+      skipAcl: true,
+      grant: 4,
+    });
   });
 
   it('a cursor honours limit and skip, hasNext, and fetches nothing until read', async () => {
@@ -131,7 +148,10 @@ describe('script API', () => {
     expect(valueOf(r)).toEqual([10, 11, 12, 13, 14]);
     expect(calls).toHaveLength(1);
     expect(calls[0]!.options).toMatchObject({ skip: 10, limit: 5 });
-    const lazy = await runner.run({ source: 'org.objects.things.find(); return 1', host: { driver: fakeDriver(calls) } });
+    const lazy = await runner.run({
+      source: 'org.objects.things.find(); return 1',
+      host: { driver: fakeDriver(calls) },
+    });
     expect(valueOf(lazy)).toBe(1);
     expect(calls).toHaveLength(1);
   });
@@ -188,7 +208,12 @@ describe('script API', () => {
     });
     expect(r.ok).toBe(false);
     if (r.ok) return;
-    expect(r.fault).toMatchObject({ errCode: 'service.notFound.object', code: 'kNotFound', status: 404, reason: 'No such object.' });
+    expect(r.fault).toMatchObject({
+      errCode: 'service.notFound.object',
+      code: 'kNotFound',
+      status: 404,
+      reason: 'No such object.',
+    });
     expect(r.fault.trace).toBe('Error: No such object.\n\tload Script:4\n\tmain Script:6');
   });
 
@@ -216,7 +241,10 @@ describe('script API', () => {
         },
       },
     });
-    expect(valueOf(r)).toEqual(['service.notImplemented.script.host', ['service.error.script.host', 'The host operation failed.']]);
+    expect(valueOf(r)).toEqual([
+      'service.notImplemented.script.host',
+      ['service.error.script.host', 'The host operation failed.'],
+    ]);
   });
 
   it('token operations map to tokens.* host calls', async () => {
@@ -269,7 +297,10 @@ describe('script API', () => {
 
   it('reports stats', async () => {
     const calls: DriverCall[] = [];
-    const r = await runner.run({ source: 'return org.objects.x.find().limit(3).toArray().length', host: { driver: fakeDriver(calls) } });
+    const r = await runner.run({
+      source: 'return org.objects.x.find().limit(3).toArray().length',
+      host: { driver: fakeDriver(calls) },
+    });
     expect(r.stats.operations).toBe(1);
     expect(r.stats.bytesIn).toBeGreaterThan(10);
     expect(r.stats.bytesOut).toBeGreaterThan(30);

@@ -61,7 +61,14 @@ describe('sandbox isolation', () => {
           require: typeof globalThis.require, script: typeof globalThis.script, org: typeof globalThis.org }`,
     });
     const v = valueOf(r) as Record<string, unknown> & { names: string[] };
-    expect(v).toMatchObject({ host: 'undefined', log: 'undefined', ctx: 'undefined', require: 'undefined', script: 'undefined', org: 'undefined' });
+    expect(v).toMatchObject({
+      host: 'undefined',
+      log: 'undefined',
+      ctx: 'undefined',
+      require: 'undefined',
+      script: 'undefined',
+      org: 'undefined',
+    });
     for (const forbidden of ['process', 'require', 'fetch', 'WebAssembly', 'Buffer', 'os', 'std', '__host', '__exit']) {
       expect(v.names).not.toContain(forbidden);
     }

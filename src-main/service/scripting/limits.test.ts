@@ -74,7 +74,10 @@ describe('script limits', () => {
   });
 
   it('stops a single huge allocation', async () => {
-    const r = await runner.run({ source: 'return "x".repeat(2 ** 28).length', limits: { memoryBytes: 16 * 1024 * 1024 } });
+    const r = await runner.run({
+      source: 'return "x".repeat(2 ** 28).length',
+      limits: { memoryBytes: 16 * 1024 * 1024 },
+    });
     expect(faultOf(r).errCode).toBe('service.tooLarge.script.memory');
   });
 
@@ -89,7 +92,14 @@ describe('script limits', () => {
 
   it('refuses an oversize script without running it', async () => {
     const source = `return 1; // ${'x'.repeat(50_000)}`;
-    const r = await runner.run({ source, host: { driver: () => { throw new Error('must not run'); } } });
+    const r = await runner.run({
+      source,
+      host: {
+        driver: () => {
+          throw new Error('must not run');
+        },
+      },
+    });
     const f = faultOf(r);
     expect(f.errCode).toBe('service.tooLarge.script');
     expect(f.reason).toMatch(/50000/);
@@ -120,7 +130,10 @@ describe('script limits', () => {
   });
 
   it('bounds console output', async () => {
-    const r = await runner.run({ source: 'for (;;) console.log("spam spam spam")', limits: { maxConsoleBytes: 10_000 } });
+    const r = await runner.run({
+      source: 'for (;;) console.log("spam spam spam")',
+      limits: { maxConsoleBytes: 10_000 },
+    });
     const f = faultOf(r);
     expect(f.errCode).toBe('service.tooLarge.script.console');
     const bytes = r.logs.reduce((n, l) => n + l.message.length + 1, 0);
@@ -130,7 +143,8 @@ describe('script limits', () => {
   it('bounds the bytes a script passes to host calls', async () => {
     let received = 0;
     const r = await runner.run({
-      source: 'const big = "z".repeat(600000); org.objects.things.insertOne({ big }).execute(); org.objects.things.insertOne({ big }).execute(); return 1',
+      source:
+        'const big = "z".repeat(600000); org.objects.things.insertOne({ big }).execute(); org.objects.things.insertOne({ big }).execute(); return 1',
       host: {
         driver: (_o, _op, opts) => {
           received += JSON.stringify(opts).length;

@@ -5,6 +5,7 @@
  *   `Atomics.wait` on `signal`, so a host call is synchronous inside the script yet runs on the
  *   service thread, next to the data layer.
  */
+import type { MessagePort } from 'node:worker_threads';
 import type { FaultBody } from '../../../src-shared/faults.js';
 import type { ScriptLimits } from './limits.js';
 
@@ -43,7 +44,7 @@ export interface WorkerStats {
 }
 
 export interface WorkerInit {
-  hostPort: import('node:worker_threads').MessagePort;
+  hostPort: MessagePort;
   /** Int32Array(1) view: 0 while a host call is pending, 1 once its reply has been posted. */
   signal: SharedArrayBuffer;
 }

@@ -27,7 +27,7 @@
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
 import { FaultError, makeFault, type FaultBody } from '../../../src-shared/faults.js';
 import { limitFault } from './engine.js';
-import { DEFAULT_SCRIPT_LIMITS, mergeLimits, type ScriptLimits } from './limits.js';
+import { mergeLimits, type ScriptLimits } from './limits.js';
 import type {
   HostCallMessage,
   HostReplyMessage,
@@ -156,15 +156,25 @@ export class ScriptRunner {
   }
 
   run(request: RunRequest): Promise<RunResult> {
-    if (this.closed) return Promise.resolve(refused(makeFault('unsupportedOperation', 'script', { reason: 'The script runner is closed.' })));
+    if (this.closed)
+      return Promise.resolve(
+        refused(makeFault('unsupportedOperation', 'script', { reason: 'The script runner is closed.' })),
+      );
     const limits = mergeLimits(this.limits, request.limits);
     const depth = request.depth ?? 0;
     if (typeof request.source !== 'string') {
-      return Promise.resolve(refused(makeFault('invalidArgument', 'script', { reason: 'The script source must be a string.' })));
+      return Promise.resolve(
+        refused(makeFault('invalidArgument', 'script', { reason: 'The script source must be a string.' })),
+      );
     }
     if (request.source.length > limits.maxScriptChars) {
       return Promise.resolve(
-        refused(limitFault('size', `The script has ${request.source.length} characters; the limit is ${limits.maxScriptChars}.`)),
+        refused(
+          limitFault(
+            'size',
+            `The script has ${request.source.length} characters; the limit is ${limits.maxScriptChars}.`,
+          ),
+        ),
       );
     }
     if (depth > limits.maxDepth) {
@@ -193,7 +203,13 @@ export class ScriptRunner {
       slots.map(async (s) => {
         s.dead = true;
         s.retired = true;
-        if (s.active) this.finish(s, refused(makeFault('unsupportedOperation', 'script', { reason: 'The script runner closed during the run.' })));
+        if (s.active)
+          this.finish(
+            s,
+            refused(
+              makeFault('unsupportedOperation', 'script', { reason: 'The script runner closed during the run.' }),
+            ),
+          );
         s.hostPort.close();
         await s.worker.terminate();
       }),
@@ -232,7 +248,13 @@ export class ScriptRunner {
     return slot;
   }
 
-  private dispatch(slot: Slot, request: RunRequest, limits: ScriptLimits, depth: number, resolve: (r: RunResult) => void): void {
+  private dispatch(
+    slot: Slot,
+    request: RunRequest,
+    limits: ScriptLimits,
+    depth: number,
+    resolve: (r: RunResult) => void,
+  ): void {
     const runId = this.nextRunId++;
     const active: ActiveRun = {
       runId,
@@ -252,11 +274,24 @@ export class ScriptRunner {
         active.started = performance.now();
         active.timer.refresh();
         slot.worker.ref();
-        const msg: RunMessage = { type: 'run', runId, source: request.source, context, limits, debugBlockMs: request.debugBlockMs };
+        const msg: RunMessage = {
+          type: 'run',
+          runId,
+          source: request.source,
+          context,
+          limits,
+          debugBlockMs: request.debugBlockMs,
+        };
         slot.worker.postMessage(msg);
       },
       (e: unknown) => {
-        if (slot.active === active) this.finish(slot, refused(makeFault('error', 'script', { reason: `Sandbox worker failed to start: ${(e as Error).message}` })));
+        if (slot.active === active)
+          this.finish(
+            slot,
+            refused(
+              makeFault('error', 'script', { reason: `Sandbox worker failed to start: ${(e as Error).message}` }),
+            ),
+          );
       },
     );
   }
@@ -266,7 +301,12 @@ export class ScriptRunner {
     if (!active || active.runId !== m.runId) return;
     const stats: RunStats = { ...m.stats, elapsedMs: round(performance.now() - active.started), callouts: 0 };
     const result: RunResult = m.ok
-      ? { ok: true, value: m.valueJson === undefined ? null : (JSON.parse(m.valueJson) as unknown), logs: m.logs, stats }
+      ? {
+          ok: true,
+          value: m.valueJson === undefined ? null : (JSON.parse(m.valueJson) as unknown),
+          logs: m.logs,
+          stats,
+        }
       : { ok: false, fault: m.fault ?? makeFault('error', 'script'), logs: m.logs, stats };
     // WebAssembly memory never shrinks: a worker that hosted a memory bomb is replaced.
     const recycle = !result.ok && result.fault.errCode === 'service.tooLarge.script.memory';
@@ -279,10 +319,13 @@ export class ScriptRunner {
     const active = slot.active;
     let reply: HostReplyMessage;
     try {
-      if (!active || active.runId !== m.runId) throw new FaultError(makeFault('error', 'script', { reason: 'No run is active.' }));
+      if (!active || active.runId !== m.runId)
+        throw new FaultError(makeFault('error', 'script', { reason: 'No run is active.' }));
       const fn = active.request.host?.[m.name];
       if (typeof fn !== 'function' || !Object.prototype.hasOwnProperty.call(active.request.host, m.name)) {
-        throw new FaultError(makeFault('notImplemented', 'script.host', { reason: `${m.name} is not available to scripts here.` }));
+        throw new FaultError(
+          makeFault('notImplemented', 'script.host', { reason: `${m.name} is not available to scripts here.` }),
+        );
       }
       const args = JSON.parse(m.argsJson) as unknown[];
       const ctx: HostCallContext = {
@@ -307,9 +350,17 @@ export class ScriptRunner {
   private hardStop(slot: Slot, runId: number): void {
     const active = slot.active;
     if (!active || active.runId !== runId) return;
-    const fault = limitFault('timeout', `The script did not stop within ${active.limits.timeoutMs} ms; its sandbox was terminated.`);
+    const fault = limitFault(
+      'timeout',
+      `The script did not stop within ${active.limits.timeoutMs} ms; its sandbox was terminated.`,
+    );
     slot.dead = true;
-    this.finish(slot, { ok: false, fault, logs: [], stats: { ...EMPTY_STATS(), elapsedMs: round(performance.now() - active.started) } });
+    this.finish(slot, {
+      ok: false,
+      fault,
+      logs: [],
+      stats: { ...EMPTY_STATS(), elapsedMs: round(performance.now() - active.started) },
+    });
     this.retire(slot);
   }
 
@@ -388,4 +439,3 @@ function normalizeContext(context: ScriptContext | undefined): ScriptContext {
   }
   return c;
 }
-

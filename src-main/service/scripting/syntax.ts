@@ -12,9 +12,17 @@ export type SyntaxCheck = { ok: true } | { ok: false; line: number; column: numb
 
 let modulePromise: Promise<QuickJSWASMModule> | undefined;
 
-export async function checkSyntax(source: string, maxChars = DEFAULT_SCRIPT_LIMITS.maxScriptChars): Promise<SyntaxCheck> {
+export async function checkSyntax(
+  source: string,
+  maxChars = DEFAULT_SCRIPT_LIMITS.maxScriptChars,
+): Promise<SyntaxCheck> {
   if (source.length > maxChars) {
-    return { ok: false, line: 1, column: 1, message: `The script has ${source.length} characters; the limit is ${maxChars}.` };
+    return {
+      ok: false,
+      line: 1,
+      column: 1,
+      message: `The script has ${source.length} characters; the limit is ${maxChars}.`,
+    };
   }
   modulePromise ??= newQuickJSWASMModuleFromVariant(releaseSync);
   const mod = await modulePromise;
