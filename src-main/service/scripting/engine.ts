@@ -66,6 +66,7 @@ export function runInEngine(
   let exitJson: string | undefined;
   const logs: LogLine[] = [];
   let consoleBytes = 0;
+  let lastMemoryCheck = started;
   const stats: WorkerStats = { cpuMs: 0, operations: 0, memoryPeakBytes: 0, bytesIn: 0, bytesOut: 0 };
 
   const rt: QuickJSRuntime = mod.newRuntime();
@@ -75,7 +76,6 @@ export function runInEngine(
     rt.setMaxStackSize(limits.stackBytes);
     // Called by the engine every few thousand instructions; returning true throws an uncatchable
     // "interrupted" error. Also used to end a run at once after a fatal limit or script.exit.
-    let lastMemoryCheck = started;
     rt.setInterruptHandler(() => {
       if (fatal || exitJson !== undefined) return true;
       const now = performance.now();
@@ -185,7 +185,7 @@ export function runInEngine(
   /**
    * The engine's own malloc limit counts allocations, not their sizes, in this WebAssembly build
    * (a 30 MB array of strings passes a 16 MB limit), so the real heap in use is also sampled here:
-   * from the interrupt handler every few ms and at every host call.
+   * every few ms from the interrupt handler and from host calls, and at the end of the run.
    */
   function sampleMemory(): void {
     if (!ctx) return;
@@ -212,8 +212,11 @@ export function runInEngine(
       fatal = limitFault('bytesIn', `The script passed more than ${limits.maxBytesIn} bytes to host calls.`);
       return refuse(fatal);
     }
-    sampleMemory();
-    if (fatal) return refuse(fatal);
+    if (performance.now() - lastMemoryCheck >= MEMORY_CHECK_EVERY_MS) {
+      lastMemoryCheck = performance.now();
+      sampleMemory();
+      if (fatal) return refuse(fatal);
+    }
     const remaining = deadline - performance.now();
     if (remaining <= 0) {
       fatal = limitFault('timeout', `The script ran longer than its limit of ${limits.timeoutMs} ms.`);
