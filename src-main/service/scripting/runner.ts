@@ -112,12 +112,16 @@ interface Slot {
   dead: boolean;
   /** Its worker has been terminated. */
   retired: boolean;
+  /** Its worker loaded the engine. */
+  started: boolean;
 }
 
 interface Queued {
   request: RunRequest;
   resolve: (r: RunResult) => void;
 }
+
+const MAX_START_FAILURES = 3;
 
 const EMPTY_STATS = (): RunStats => ({
   elapsedMs: 0,
@@ -137,6 +141,8 @@ export class ScriptRunner {
   private readonly queue: Queued[] = [];
   private nextRunId = 1;
   private closed = false;
+  /** Workers that died before loading the engine, in a row: past 3 the pool stops respawning. */
+  private startFailures = 0;
 
   constructor(options: ScriptRunnerOptions = {}) {
     this.poolSize = Math.max(1, Math.floor(options.poolSize ?? 2));
@@ -189,6 +195,9 @@ export class ScriptRunner {
         this.slots.push(extra);
         return this.dispatch(extra, request, limits, depth, resolve);
       }
+      if (!this.slots.some((s) => !s.dead)) {
+        return resolve(refused(makeFault('error', 'script', { reason: 'The script sandbox could not start.' })));
+      }
       this.queue.push({ request, resolve });
     });
   }
@@ -220,7 +229,7 @@ export class ScriptRunner {
     const { port1, port2 } = new MessageChannel();
     const sab = new SharedArrayBuffer(4);
     const signal = new Int32Array(sab);
-    const slot = { hostPort: port1, signal, overflow, dead: false, retired: false } as Slot;
+    const slot = { hostPort: port1, signal, overflow, dead: false, retired: false, started: false } as Slot;
     const urlPromise = resolveWorkerUrl();
     slot.ready = urlPromise.then(
       (url) =>
@@ -232,7 +241,11 @@ export class ScriptRunner {
           // Idle workers do not keep the process alive; a running one does (see dispatch/finish).
           worker.unref();
           worker.on('message', (m: WorkerToMain) => {
-            if (m.type === 'ready') return resolveReady();
+            if (m.type === 'ready') {
+              slot.started = true;
+              this.startFailures = 0;
+              return resolveReady();
+            }
             if (m.type === 'done') this.onDone(slot, m);
           });
           worker.on('error', (e) => {
@@ -382,6 +395,17 @@ export class ScriptRunner {
     void slot.ready.finally(() => slot.worker?.terminate());
     const i = this.slots.indexOf(slot);
     if (i >= 0) this.slots.splice(i, 1);
+    if (!slot.started) this.startFailures += 1;
+    if (this.startFailures >= MAX_START_FAILURES) {
+      // A worker that cannot start will not start on the next try either: fail waiting runs
+      // rather than respawn in a loop.
+      if (!this.slots.some((s) => !s.dead)) {
+        for (const q of this.queue.splice(0)) {
+          q.resolve(refused(makeFault('error', 'script', { reason: 'The script sandbox could not start.' })));
+        }
+      }
+      return;
+    }
     if (!slot.overflow && !this.closed) {
       const fresh = this.spawn(false);
       this.slots.push(fresh);
