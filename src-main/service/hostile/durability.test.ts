@@ -122,14 +122,19 @@ describe('crash safety', () => {
     const acked = new Map<string, string>();
     for (let cycle = 0; cycle < CYCLES; cycle++) {
       const p = await start();
+      const before = acked.size;
       const writers = startWriters(withSession(p.base, session.appKey, session.headers), acked, `c${cycle}`);
-      await new Promise((r) => setTimeout(r, 100 + Math.floor(random() * 300)));
+      // Some writes must be acknowledged in every cycle, however slow the machine is; the kill then
+      // comes at a random moment after that, while further writes are in flight.
+      const deadline = Date.now() + 20_000;
+      while (acked.size < before + 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+      await new Promise((r) => setTimeout(r, 50 + Math.floor(random() * 300)));
       await p.kill(); // mid-write: requests are in flight
       await writers.stop();
       // The crashed database, opened as it was left (WAL recovery included), is sound.
       expect(integrity(join(dataDir, 'service.db'))).toBe('ok');
     }
-    expect(acked.size).toBeGreaterThan(CYCLES * 5);
+    expect(acked.size).toBeGreaterThanOrEqual(CYCLES * 3);
 
     const p = await start();
     const stored = await allConversations(withSession(p.base, session.appKey, session.headers));
