@@ -20,6 +20,9 @@ export default defineConfig({
   retries: 0,
   workers: 1,
   timeout: 60_000,
+  // Assertions wait longer than Playwright's 5 s default: on a loaded 2-core machine the console's
+  // first session check alone can take that long.
+  expect: { timeout: 15_000 },
   reporter: [['list']],
   outputDir: 'test-results',
   use: {

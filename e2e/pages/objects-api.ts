@@ -55,7 +55,7 @@ export async function seedAccounts(api: ObjectsApi, count: number): Promise<void
   for (let i = 0; i < count; i++) {
     const result = await api.send('POST', 'accounts', {
       email: `user${String(i).padStart(3, '0')}@demo.test`,
-      password: 'password123',
+      password: 'staple horse 42',
       name: { first: FIRST[i % FIRST.length], last: LAST[i % LAST.length] },
       favorite: i % 3 === 0,
       locale: i % 2 ? 'en_US' : 'de_DE',

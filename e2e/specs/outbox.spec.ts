@@ -23,7 +23,7 @@ test('the outbox shows a password-reset message, newest first, with paging', asy
   for (const email of ['first@demo.test', 'second@demo.test']) {
     const created = await api.send('POST', 'accounts', {
       email,
-      password: 'password123',
+      password: 'staple horse 42',
       name: { first: 'A', last: 'B' },
     });
     expect(created.status).toBe(200);
@@ -66,10 +66,10 @@ test('ending a session logs that client out', async ({ page }) => {
   const admin = await secondAdminApi(service.url, EMAIL, PASSWORD);
   const bea = await admin.send<{ _id: string }>('POST', 'accounts', {
     email: 'bea@demo.test',
-    password: 'password123',
+    password: 'staple horse 42',
     name: { first: 'Bea', last: 'Client' },
   });
-  const client = await objectsApi(service.url, 'bea@demo.test', 'password123');
+  const client = await objectsApi(service.url, 'bea@demo.test', 'staple horse 42');
   expect((await client.get('accounts/me')).status).toBe(200);
 
   const console_ = new ConsolePage(page);

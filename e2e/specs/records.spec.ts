@@ -69,7 +69,7 @@ test('a new account needs a valid email and password; the faults name the fields
   await records.field('name.first').fill('New');
   await records.field('password').fill('short');
   await records.save();
-  await expect(records.fieldError('password')).toContainText(/password/i);
+  await expect(records.fieldError('password')).toContainText(/at least 8 characters/i);
   await records.field('password').fill('a long enough password');
   await records.save();
   await expect(page.getByTestId('record-drawer')).toBeVisible();

@@ -74,7 +74,7 @@ test('a signed request from the composer succeeds and its replay is refused', as
     method: 'POST',
     path: 'accounts',
     as: EMAIL,
-    body: '{"email":"signed@demo.test","password":"password123"}',
+    body: '{"email":"signed@demo.test","password":"staple horse 42"}',
   });
   await composer.send();
   await expect(page.getByTestId('signed-status')).toHaveText('200');

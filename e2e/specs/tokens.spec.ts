@@ -16,7 +16,7 @@ test('mint with live scope checks and exclusions, decode, verify offline, try it
   const app = await api.send<{ key: string }>('POST', 'apps', { label: 'Partner API', kind: 'signing', expose: true });
   const ann = await api.send<{ _id: string }>('POST', 'accounts', {
     email: 'ann.smith@demo.test',
-    password: 'password123',
+    password: 'staple horse 42',
     name: { first: 'Ann', last: 'Smith' },
   });
   expect(ann.status).toBe(200);
