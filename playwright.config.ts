@@ -19,7 +19,7 @@ export default defineConfig({
   forbidOnly: !!process.env.CI,
   retries: 0,
   workers: 1,
-  timeout: 60_000,
+  timeout: 120_000,
   // Assertions wait longer than Playwright's 5 s default: on a loaded 2-core machine the console's
   // first session check alone can take that long.
   expect: { timeout: 15_000 },
