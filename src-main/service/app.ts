@@ -14,6 +14,7 @@ import { appsRoutes } from './routes/apps.js';
 import { certsRoutes } from './routes/certs.js';
 import { tokensRoutes } from './routes/tokens.js';
 import { demoDataRoutes } from './routes/demo-data.js';
+import { viewRoutes } from './routes/views.js';
 
 /** Request bodies above this are refused with kRequestTooLarge. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -83,6 +84,7 @@ export async function buildApp(svc: Service, opts: AppOptions = {}): Promise<Fas
     certsRoutes(svc),
     tokensRoutes(svc),
     demoDataRoutes(svc),
+    viewRoutes(svc),
     schemaRoutes(svc),
     objectRoutes(svc),
   ];

@@ -1,4 +1,5 @@
 import type { ObjectDef, PropertyDef } from '../../../src-shared/schema/types.js';
+import { VIEW_DEF } from '../views/view-def.js';
 
 /** Ids of the built-in roles; accounts carry them in `roles`. */
 export const BUILTIN_ROLES = {
@@ -119,5 +120,6 @@ export function initialDefinitions(): ObjectDef[] {
     connection,
     conversation,
     patientfile,
+    VIEW_DEF,
   ]);
 }

@@ -32,6 +32,7 @@ import {
   type Caller,
 } from '../objects/access.js';
 import { rawListArgs } from './list-args.js';
+import { checkRecordRules } from '../views/save-rules.js';
 
 interface CollectionParams {
   collection: string;
@@ -109,6 +110,7 @@ export function objectRoutes(svc: Service) {
         record = await createAccount(svc, org, request.body as never, caller.accountId);
       } else {
         const values = validated(def, request.body, 'create');
+        checkRecordRules(svc, org, def, values);
         if (def.name === 'connection') assertConnectionAllowed(svc, org, caller, values);
         values.owner = reference('account', caller.accountId);
         record = svc.store.insert(org.id, def, values, { updaterId: caller.accountId });
@@ -134,6 +136,7 @@ export function objectRoutes(svc: Service) {
       if (level < REQUIRED.update) throw denied(def, 'update', level);
       assertAccountPropertiesAllowed(caller, def, body, 'update');
       const values = validated(def, body, replace ? 'create' : 'update');
+      checkRecordRules(svc, org, def, values, current, replace);
       if (def.name === 'connection') {
         assertConnectionAllowed(svc, org, caller, { ...(current.doc as Record<string, Json>), ...values });
       }

@@ -1,0 +1,25 @@
+import type { ObjectDef } from '../../../src-shared/schema/types.js';
+import type { Service } from '../service.js';
+import type { Org } from '../orgs/orgs.js';
+import type { Doc, Json } from '../objects/validate.js';
+import { compileView } from './compile-view.js';
+import { VIEW_DEF } from './view-def.js';
+
+/**
+ * Rules a record must meet beyond its definition, checked before it is written: a view must
+ * compile (its query parses against its source object). `current`: the stored record on update,
+ * so a PATCH is checked as the record it would leave.
+ */
+export function checkRecordRules(
+  svc: Service,
+  org: Org,
+  def: ObjectDef,
+  values: Record<string, Json>,
+  current?: { _id: string; doc: Doc },
+  replace = false,
+): void {
+  if (def.name !== VIEW_DEF.name) return;
+  const merged: Doc = replace || !current ? { ...values } : { ...current.doc, ...values };
+  for (const [k, v] of Object.entries(merged)) if (v === null) delete merged[k];
+  compileView(svc, org, current?._id ?? '', merged);
+}
