@@ -15,6 +15,7 @@ import { certsRoutes } from './routes/certs.js';
 import { tokensRoutes } from './routes/tokens.js';
 import { demoDataRoutes } from './routes/demo-data.js';
 import { viewRoutes } from './routes/views.js';
+import { environmentRoutes } from './routes/environment.js';
 
 /** Request bodies above this are refused with kRequestTooLarge. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -85,6 +86,7 @@ export async function buildApp(svc: Service, opts: AppOptions = {}): Promise<Fas
     tokensRoutes(svc),
     demoDataRoutes(svc),
     viewRoutes(svc),
+    environmentRoutes(svc),
     schemaRoutes(svc),
     objectRoutes(svc),
   ];

@@ -145,4 +145,15 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX tokens_subject ON tokens(org_id, app_id, account_id, revoked);
     `,
   },
+  {
+    version: 5,
+    name: 'environment import locks',
+    sql: `
+      CREATE TABLE environment_locks (
+        org_id INTEGER PRIMARY KEY REFERENCES orgs(id) ON DELETE CASCADE,
+        holder TEXT NOT NULL,
+        expires INTEGER NOT NULL
+      );
+    `,
+  },
 ];

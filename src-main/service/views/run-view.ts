@@ -79,7 +79,7 @@ export function runView(
   return { data, hasMore };
 }
 
-function findView(svc: Service, org: Org, nameOrId: string): ViewRecord | undefined {
+export function findView(svc: Service, org: Org, nameOrId: string): ViewRecord | undefined {
   const def = svc.defs.byName(org.id, VIEW_DEF.name);
   if (!def) return undefined;
   if (OBJECT_ID_PATTERN.test(nameOrId.toLowerCase())) return svc.store.getText(org.id, def, nameOrId.toLowerCase());
