@@ -16,6 +16,7 @@ import { tokensRoutes } from './routes/tokens.js';
 import { demoDataRoutes } from './routes/demo-data.js';
 import { viewRoutes } from './routes/views.js';
 import { environmentRoutes } from './routes/environment.js';
+import { orgsAdminRoutes } from './routes/orgs-admin.js';
 
 /** Request bodies above this are refused with kRequestTooLarge. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -87,6 +88,7 @@ export async function buildApp(svc: Service, opts: AppOptions = {}): Promise<Fas
     demoDataRoutes(svc),
     viewRoutes(svc),
     environmentRoutes(svc),
+    orgsAdminRoutes(svc),
     schemaRoutes(svc),
     objectRoutes(svc),
   ];
