@@ -17,6 +17,7 @@ import { demoDataRoutes } from './routes/demo-data.js';
 import { viewRoutes } from './routes/views.js';
 import { environmentRoutes } from './routes/environment.js';
 import { orgsAdminRoutes } from './routes/orgs-admin.js';
+import { deploymentRoutes } from './routes/deployments.js';
 
 /** Request bodies above this are refused with kRequestTooLarge. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -89,6 +90,7 @@ export async function buildApp(svc: Service, opts: AppOptions = {}): Promise<Fas
     viewRoutes(svc),
     environmentRoutes(svc),
     orgsAdminRoutes(svc),
+    deploymentRoutes(svc),
     schemaRoutes(svc),
     objectRoutes(svc),
   ];

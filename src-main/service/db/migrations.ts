@@ -156,4 +156,23 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 6,
+    name: 'deployment run log',
+    sql: `
+      CREATE TABLE deployment_runs (
+        id INTEGER PRIMARY KEY,
+        org_id INTEGER NOT NULL REFERENCES orgs(id) ON DELETE CASCADE,
+        deployment_id TEXT NOT NULL,
+        by_email TEXT NOT NULL,
+        started TEXT NOT NULL,
+        finished TEXT NOT NULL,
+        dry_run INTEGER NOT NULL,
+        result TEXT NOT NULL,
+        reason TEXT,
+        changes TEXT NOT NULL
+      );
+      CREATE INDEX deployment_runs_deployment ON deployment_runs(org_id, deployment_id, id);
+    `,
+  },
 ];

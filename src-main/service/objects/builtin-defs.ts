@@ -1,5 +1,6 @@
 import type { ObjectDef, PropertyDef } from '../../../src-shared/schema/types.js';
 import { VIEW_DEF } from '../views/view-def.js';
+import { DEPLOYMENT_DEF } from '../environment/deployment-def.js';
 
 /** Ids of the built-in roles; accounts carry them in `roles`. */
 export const BUILTIN_ROLES = {
@@ -121,5 +122,6 @@ export function initialDefinitions(): ObjectDef[] {
     conversation,
     patientfile,
     VIEW_DEF,
+    DEPLOYMENT_DEF,
   ]);
 }

@@ -4,10 +4,13 @@ import type { Org } from '../orgs/orgs.js';
 import type { Doc, Json } from '../objects/validate.js';
 import { compileView } from './compile-view.js';
 import { VIEW_DEF } from './view-def.js';
+import { DEPLOYMENT_DEF } from '../environment/deployment-def.js';
+import { checkDeployment } from '../environment/deployments.js';
 
 /**
  * Rules a record must meet beyond its definition, checked before it is written: a view must
- * compile (its query parses against its source object). `current`: the stored record on update,
+ * compile (its query parses against its source object); a deployment must name existing orgs and
+ * a manifest that parses. `current`: the stored record on update,
  * so a PATCH is checked as the record it would leave.
  */
 export function checkRecordRules(
@@ -18,8 +21,9 @@ export function checkRecordRules(
   current?: { _id: string; doc: Doc },
   replace = false,
 ): void {
-  if (def.name !== VIEW_DEF.name) return;
+  if (def.name !== VIEW_DEF.name && def.name !== DEPLOYMENT_DEF.name) return;
   const merged: Doc = replace || !current ? { ...values } : { ...current.doc, ...values };
   for (const [k, v] of Object.entries(merged)) if (v === null) delete merged[k];
-  compileView(svc, org, current?._id ?? '', merged);
+  if (def.name === VIEW_DEF.name) compileView(svc, org, current?._id ?? '', merged);
+  else checkDeployment(svc, org, merged);
 }
