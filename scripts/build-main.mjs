@@ -18,6 +18,9 @@ await Promise.all([
     entryPoints: {
       cli: 'src-main/cli.ts',
       'service-worker': 'src-main/service/worker.ts',
+      // Script sandbox worker; found at run time next to (or one folder above) the bundle that
+      // imports the runner (see src-main/service/scripting/worker-path.ts).
+      'scripting-worker': 'src-main/service/scripting/worker.ts',
       'shell/main': 'src-main/shell/main.ts',
       'bench/bench': 'src-main/bench/bench.ts',
       'bench/floor': 'src-main/bench/floor.ts',
@@ -25,12 +28,5 @@ await Promise.all([
       'bench/load': 'src-main/bench/load.ts',
     },
     outdir: 'dist/main',
-  }),
-  // Sandboxed preloads must be CommonJS.
-  build({
-    ...common,
-    format: 'cjs',
-    entryPoints: ['src-main/shell/preload.ts'],
-    outfile: 'dist/main/shell/preload.cjs',
   }),
 ]);

@@ -4,14 +4,16 @@ import react from '@vitejs/plugin-react';
 /** The service the dev server forwards API calls to (the console is same-origin in production). */
 const SERVICE_ORIGIN = 'http://127.0.0.1:7788';
 
-export default defineConfig({
+export default defineConfig(({ mode }) => ({
   root: import.meta.dirname,
   base: '/console/',
   plugins: [react()],
   build: {
     outDir: '../dist/renderer',
     emptyOutDir: true,
-    sourcemap: true,
+    // Source maps only for development builds: the service serves this folder to anyone on the
+    // machine, and a production map would hand out the console's full source (issue #13, item 17).
+    sourcemap: mode === 'development',
   },
   server: {
     host: '127.0.0.1',
@@ -22,4 +24,4 @@ export default defineConfig({
       '^/[a-z0-9-]+/v2/': { target: SERVICE_ORIGIN, changeOrigin: false },
     },
   },
-});
+}));

@@ -22,6 +22,24 @@ export const FAULT_CATEGORIES = {
 
 export type FaultCategory = keyof typeof FAULT_CATEGORIES;
 
+/**
+ * errCodes that carry a code of their own instead of their category's (original-clients.md §G):
+ * the original system's clients switch on these codes (re-login on kSessionExpired, and so on).
+ * Keyed by `<category>.<detail>`; `name` overrides the fault's name where §G fixes one.
+ */
+export const OWN_FAULT_CODES: Readonly<Record<string, { code: string; status?: number; name?: string }>> = {
+  'accessDenied.notLoggedIn': { code: 'kNotLoggedIn' },
+  'accessDenied.sessionExpired': { code: 'kSessionExpired', name: 'sessions' },
+  'accessDenied.loggedInElsewhere': { code: 'kLoggedInElsewhere' },
+  'accessDenied.csrfTokenMismatch': { code: 'kCSRFTokenMismatch' },
+  'accessDenied.invalidCredentials': { code: 'kInvalidCredentials' },
+  'accessDenied.accountLocked': { code: 'kAccountLocked' },
+  'accessDenied.unverifiedLocation': { code: 'kUnverifiedLocation' },
+  'accessDenied.invalidRequestSignature': { code: 'kInvalidRequestSignature' },
+  'invalidArgument.staleRequestSignature': { code: 'kStaleRequestSignature' },
+  'accessDenied.registration': { code: 'kSelfRegistrationDisabled' },
+};
+
 export interface FaultBody {
   object: 'fault';
   name: string;
@@ -32,6 +50,8 @@ export interface FaultBody {
   reason?: string;
   path?: string;
   faults?: FaultBody[];
+  /** Set on 5xx answers: the same id is in the service's log line with the cause. */
+  requestId?: string;
 }
 
 export interface FaultInit {
@@ -63,10 +83,12 @@ const DEFAULT_MESSAGES: Record<FaultCategory, string> = {
  * `makeFault('invalidArgument', 'query', {...})` → errCode `service.invalidArgument.query`.
  */
 export function makeFault(category: FaultCategory, detail?: string, init: FaultInit = {}): FaultBody {
-  const { code, status } = FAULT_CATEGORIES[category];
+  const own = detail === undefined ? undefined : OWN_FAULT_CODES[`${category}.${detail}`];
+  const code = own?.code ?? FAULT_CATEGORIES[category].code;
+  const status = own?.status ?? FAULT_CATEGORIES[category].status;
   const body: FaultBody = {
     object: 'fault',
-    name: category === 'validation' ? 'validation' : 'error',
+    name: own?.name ?? (category === 'validation' ? 'validation' : 'error'),
     code,
     errCode: detail ? `service.${category}.${detail}` : `service.${category}`,
     status,

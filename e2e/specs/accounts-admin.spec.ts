@@ -47,7 +47,7 @@ test('provision an account, verify it, assign roles, reset two-factor', async ({
   const api = await checkerApi(service.url, EMAIL, PASSWORD);
   const admin = await signIn(page);
 
-  const id = await admin.create({ email: 'nurse@demo.test', password: 'password123', first: 'Nia', last: 'Stone' });
+  const id = await admin.create({ email: 'nurse@demo.test', password: 'staple horse 42', first: 'Nia', last: 'Stone' });
   expect(page.url()).toContain(`id=${id}`);
   let stored = await api.get<{ email: string; state: string; roles: string[] }>(`accounts/${id}`);
   expect(stored.body).toMatchObject({ email: 'nurse@demo.test', state: 'unverified', roles: [] });
@@ -88,18 +88,18 @@ test('provision an account, verify it, assign roles, reset two-factor', async ({
 test('locking an account makes its login fail; unlocking lets it in again', async ({ page }) => {
   service = await startHeadlessService(['--admin-email', EMAIL, '--admin-password', PASSWORD]);
   const admin = await signIn(page);
-  await admin.create({ email: 'locked@demo.test', password: 'password123' });
-  expect((await loginStatus('locked@demo.test', 'password123')).status).toBe(200);
+  await admin.create({ email: 'locked@demo.test', password: 'staple horse 42' });
+  expect((await loginStatus('locked@demo.test', 'staple horse 42')).status).toBe(200);
 
   await admin.action('account-lock');
   await expect(admin.detail().getByTestId('account-locked')).toBeVisible();
   await admin.screenshot('accounts-admin-locked');
-  const refused = await loginStatus('locked@demo.test', 'password123');
+  const refused = await loginStatus('locked@demo.test', 'staple horse 42');
   expect(refused).toEqual({ status: 403, errCode: 'service.accessDenied.invalidCredentials' });
 
   await admin.action('account-unlock');
   await expect(admin.detail().getByTestId('account-locked')).toHaveCount(0);
-  expect((await loginStatus('locked@demo.test', 'password123')).status).toBe(200);
+  expect((await loginStatus('locked@demo.test', 'staple horse 42')).status).toBe(200);
 });
 
 test('deleting an account, and faults shown with their errCode', async ({ page }) => {
@@ -108,10 +108,10 @@ test('deleting an account, and faults shown with their errCode', async ({ page }
   const admin = await signIn(page);
 
   // A duplicate email: the service's fault, shown as is.
-  await admin.create({ email: 'dup@demo.test', password: 'password123' });
+  await admin.create({ email: 'dup@demo.test', password: 'staple horse 42' });
   await page.getByTestId('admin-account-new').click();
   await page.getByTestId('new-account-email').fill('dup@demo.test');
-  await page.getByTestId('new-account-password').fill('password123');
+  await page.getByTestId('new-account-password').fill('staple horse 42');
   await page.getByTestId('new-account-submit').click();
   await expect(page.getByTestId('fault-errcode')).toContainText('service.');
 

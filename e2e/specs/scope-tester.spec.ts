@@ -81,7 +81,7 @@ test('batch verdicts equal the service answers; test cases save, re-run, export 
   const adminId = (await api.get<{ _id: string }>('accounts/me')).body._id;
   const other = await api.send<{ _id: string }>('POST', 'accounts', {
     email: 'other@demo.test',
-    password: 'password123',
+    password: 'staple horse 42',
     name: { first: 'Ola', last: 'Other' },
   });
   const otherId = other.body._id;

@@ -34,6 +34,14 @@ declare module 'autocannon' {
     non2xx: number;
     statusCodeStats: Record<string, { count: number }>;
   }
-  function autocannon(opts: Options): Promise<Result>;
+  /** A running benchmark: awaitable for its result, and an emitter of per-request events. */
+  interface Instance extends PromiseLike<Result> {
+    /** Every response; `responseTime` in milliseconds with fractions. */
+    on(
+      event: 'response',
+      listener: (client: unknown, statusCode: number, resBytes: number, responseTime: number) => void,
+    ): this;
+  }
+  function autocannon(opts: Options): Instance;
   export default autocannon;
 }

@@ -1,6 +1,7 @@
 /**
  * `npm run bench:load [-- --seconds 20 --connections 16]`: a bounded mixed load on loopback with
- * autocannon — authenticated list queries, single reads, writes and Bearer-token verifications —
+ * autocannon — list queries, single reads and writes through every way in: a console session, a
+ * bearer token, and signed requests (signed afresh per request) —
  * against the service running in a worker thread of a child "host" process (as in the Electron
  * shell). Prints throughput, p50/p99 latency, errors (non-2xx count as errors), the host's memory
  * before and after, and the host main thread's event-loop delay. Exits 1 when any request failed
@@ -14,9 +15,10 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon, { type Result } from 'autocannon';
 import { openService } from '../service/open-service.js';
-import { bootstrapOrg } from '../service/orgs/bootstrap.js';
+import { bootstrapOrg } from '../service/bootstrap.js';
 import { LOOP_RESOLUTION_MS, runHost, type HostMessage } from './load-host.js';
 import { send } from './http-client.js';
+import { wayIn, type Credentials } from './ways-in.js';
 
 const here = dirname(fileURLToPath(import.meta.url)); // dist/main/bench
 const distMain = join(here, '..');
@@ -86,10 +88,11 @@ function next(host: ChildProcess, type: HostMessage['type']): Promise<HostMessag
 interface Fixture {
   session: Record<string, string>;
   bearer: Record<string, string>;
+  signed: Credentials;
   ids: string[];
 }
 
-/** Logs in, mints an ephemeral token, and writes the records the reads pick from. */
+/** Logs in, mints an ephemeral token, makes a signing app, and writes the records the reads pick from. */
 async function prepare(port: number, appKey: string, records: number): Promise<Fixture> {
   const login = await send(port, '/demo/v2/accounts/login', {
     method: 'POST',
@@ -123,12 +126,23 @@ async function prepare(port: number, appKey: string, records: number): Promise<F
     });
     ids.push((JSON.parse(res.body) as { _id: string })._id);
   }
-  return { session, bearer: { authorization: `Bearer ${token}` }, ids };
+  // A signing app acting as the administrator, as the speed bench makes it.
+  const signed = await wayIn('signed-v1').prepare({
+    port,
+    base: '/demo/v2',
+    admin: session,
+    adminId: me._id,
+    consoleAppKey: appKey,
+  });
+  return { session, bearer: { authorization: `Bearer ${token}` }, signed, ids };
 }
 
 const q = (v: unknown) => encodeURIComponent(JSON.stringify(v));
 
-/** Per connection, in turn: 3 single reads, 2 list queries, 2 token verifications, 1 write. */
+/**
+ * Per connection, in turn: 3 single reads, 2 list queries, 2 token verifications, 1 write (with a
+ * session), then a signed single read and a signed list query.
+ */
 function mix(f: Fixture) {
   let n = 0;
   const read = {
@@ -157,7 +171,22 @@ function mix(f: Fixture) {
     headers: { ...f.session, 'content-type': 'application/json' },
     body: JSON.stringify({ c_title: 'written under load', c_status: 'open' }),
   };
-  return [read, list, token, read, write, accounts, tokenList, read];
+  // Signed requests carry a fresh timestamp, nonce and signature each, so their headers are made per request.
+  const signedRead = {
+    method: 'GET',
+    setupRequest: (req: { path?: string }) => {
+      const path = `/c_conversations/${f.ids[n++ % f.ids.length]}`;
+      return { ...req, path: `/demo/v2${path}`, headers: f.signed.headers(path, 'GET') };
+    },
+  };
+  const signedList = {
+    method: 'GET',
+    setupRequest: (req: { path?: string }) => {
+      const path = `/accounts?sort=${q({ 'name.last': 1 })}&limit=20`;
+      return { ...req, path: `/demo/v2${path}`, headers: f.signed.headers(path, 'GET') };
+    },
+  };
+  return [read, list, token, read, write, accounts, tokenList, read, signedRead, signedList];
 }
 
 function report(
@@ -192,7 +221,9 @@ function report(
     ],
   ];
   const width = Math.max(...rows.map(([k]) => k.length));
-  console.log('\nbench:load — mixed workload against the service in a worker thread\n');
+  console.log(
+    '\nbench:load — mixed workload (session, bearer token, signed requests) against the service in a worker thread\n',
+  );
   for (const [k, v] of rows) console.log(`  ${k.padEnd(width)}  ${v}`);
   const verdicts = [
     [errors === 0, 'no errors'],

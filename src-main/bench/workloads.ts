@@ -1,20 +1,50 @@
 /**
- * The five workloads of the speed benchmark, as the service's own URLs and as the hand-written SQL
- * the floor answers them with. Both sides must give the same answers.
+ * The workloads of the speed benchmark, as list arguments (shared with the query-plan test, so the
+ * test checks the very SQL the bench times), as the service's URLs, and as the hand-written SQL the
+ * floor answers them with. Both sides must give the same answers.
  */
 export const Q1_WHERE = { 'name.last': { $regex: '/^s/i' } };
 export const Q1_SORT = { 'name.last': 1, 'name.first': 1 };
 export const Q3_RANGE = { from: '2023-01-01T00:00:00.000Z', to: '2023-07-01T00:00:00.000Z' };
+export const WALK_PAGE = 1000;
 
-const enc = (v: unknown) => encodeURIComponent(JSON.stringify(v));
+/** Raw list arguments (query-string values) of each list workload, as a client sends them. */
+export interface ListArgs {
+  where?: string;
+  sort: string;
+  skip?: string;
+  limit: string;
+}
 
+const json = (v: unknown) => JSON.stringify(v);
+
+export const listArgs = {
+  q1: (): ListArgs => ({ where: json(Q1_WHERE), sort: json(Q1_SORT), limit: '100' }),
+  /** A page of the keyset walk: the first page without `where`, the next ones after the last `_id`. */
+  q2: (after?: string): ListArgs => ({
+    sort: json({ _id: 1 }),
+    limit: String(WALK_PAGE),
+    ...(after ? { where: json({ _id: { $gt: after } }) } : {}),
+  }),
+  q3: (): ListArgs => ({
+    where: json({ $and: [{ created: { $gt: Q3_RANGE.from } }, { created: { $lt: Q3_RANGE.to } }] }),
+    sort: json({ created: -1 }),
+    limit: '100',
+  }),
+  q4: (): ListArgs => ({ sort: json({ 'name.last': 1 }), skip: '300', limit: '100' }),
+};
+
+const query = (a: ListArgs) =>
+  Object.entries(a)
+    .map(([k, v]) => `${k}=${encodeURIComponent(v as string)}`)
+    .join('&');
+
+/** The service's URLs, relative to `/<org>/v2`. */
 export const serviceUrls = {
-  q1: () => `/accounts?where=${enc(Q1_WHERE)}&sort=${enc(Q1_SORT)}&limit=100`,
-  q2: (after?: string) =>
-    `/accounts?sort=${enc({ _id: 1 })}&limit=1000${after ? `&where=${enc({ _id: { $gt: after } })}` : ''}`,
-  q3: () =>
-    `/accounts?where=${enc({ $and: [{ created: { $gt: Q3_RANGE.from } }, { created: { $lt: Q3_RANGE.to } }] })}&sort=${enc({ created: -1 })}&limit=100`,
-  q4: () => `/accounts?sort=${enc({ 'name.last': 1 })}&skip=300&limit=100`,
+  q1: () => `/accounts?${query(listArgs.q1())}`,
+  q2: (after?: string) => `/accounts?${query(listArgs.q2(after))}`,
+  q3: () => `/accounts?${query(listArgs.q3())}`,
+  q4: () => `/accounts?${query(listArgs.q4())}`,
   q5: (id: string) => `/accounts/${id}`,
 };
 
@@ -30,24 +60,50 @@ const last = "json_extract(doc, '$.name.last')";
 const first = "json_extract(doc, '$.name.first')";
 const created = "json_extract(doc, '$.created')";
 
-/** Hand-written SQL over the same table and indexes (`table` is the org's account table). */
+/**
+ * Hand-written SQL, as someone who knows SQLite would write it for these five questions. The
+ * expressions are written exactly as the service's expression indexes are declared
+ * (`query/indexes.ts`: `(name.last, name.first, _id)`, `(name.last, _id)`, `(created, _id)`, and
+ * `_id`'s UNIQUE index), so SQLite serves them from those indexes: the floor needs no index of
+ * its own, and the floor checks at start-up that each statement's plan uses the intended one
+ * (`FLOOR_PLANS`).
+ */
 export function floorSql(table: string) {
   return {
-    // The best hand-written plan: one ordered walk of the (last, first) index per case variant of
-    // the prefix, merged — not an OR of ranges, which reads and sorts every match.
+    // One ordered walk of the (last, first, _id) index per case variant of the prefix (`S`, `s` and
+    // `ſ`, which folds to `s`), merged. The ranges are exactly the matches of /^s/i, so unlike the
+    // service's general compiler the floor needs no regex test on top.
     q1: ['S', 's', 'ſ']
       .map(
         (p, i) =>
           `SELECT * FROM (SELECT _id, doc, ${last} AS l, ${first} AS f FROM "${table}" WHERE ${last} >= '${p}' AND ${last} < '${['T', 't', 'ƀ'][i]}'
-           AND re_match('^s', 'i', ${last}) ORDER BY ${last}, ${first}, _id LIMIT 101)`,
+           ORDER BY ${last}, ${first}, _id LIMIT 101)`,
       )
       .join(' UNION ALL ')
       .replace(/^/, 'SELECT _id, doc FROM (')
       .concat(') ORDER BY l, f, _id LIMIT 101'),
-    q2first: `SELECT _id, doc FROM "${table}" ORDER BY _id LIMIT 1001`,
-    q2: `SELECT _id, doc FROM "${table}" WHERE _id > ? ORDER BY _id LIMIT 1001`,
+    q2first: `SELECT _id, doc FROM "${table}" ORDER BY _id LIMIT ${WALK_PAGE + 1}`,
+    q2: `SELECT _id, doc FROM "${table}" WHERE _id > ? ORDER BY _id LIMIT ${WALK_PAGE + 1}`,
     q3: `SELECT _id, doc FROM "${table}" WHERE ${created} > ? AND ${created} < ? ORDER BY ${created} DESC, _id DESC LIMIT 101`,
     q4: `SELECT _id, doc FROM "${table}" ORDER BY ${last}, _id LIMIT 101 OFFSET 300`,
     q5: `SELECT _id, doc FROM "${table}" WHERE _id = ?`,
   };
 }
+
+/** The names the service gives an account table's indexes (`query/indexes.ts`; `_id`'s is SQLite's). */
+export const accountIndex = {
+  id: (table: string) => `sqlite_autoindex_${table}_1`,
+  lastFirst: (table: string) => `ix_${table}__c_name_last_name_first`,
+  last: (table: string) => `ix_${table}__name_last`,
+  created: (table: string) => `ix_${table}__created`,
+};
+
+/** The index each floor statement must use. */
+export const FLOOR_PLANS: Record<keyof ReturnType<typeof floorSql>, (table: string) => string> = {
+  q1: accountIndex.lastFirst,
+  q2first: accountIndex.id,
+  q2: accountIndex.id,
+  q3: accountIndex.created,
+  q4: accountIndex.last,
+  q5: accountIndex.id,
+};

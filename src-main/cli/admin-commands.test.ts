@@ -4,11 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { openService } from '../service/open-service.js';
-import { bootstrapOrg } from '../service/orgs/bootstrap.js';
+import { bootstrapOrg } from '../service/bootstrap.js';
 import type { Service } from '../service/service.js';
 import type { Org } from '../service/orgs/orgs.js';
 import { BUILTIN_ROLES } from '../service/objects/builtin-defs.js';
-import { verifyPassword } from '../service/auth/password.js';
+import { verifyPassword } from '../service/accounts/password.js';
 import { CliError } from './args.js';
 import { runAccountCommand, runAppCommand, runOrgCommand } from './admin-commands.js';
 

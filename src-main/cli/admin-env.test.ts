@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { openService } from '../service/open-service.js';
-import { bootstrapOrg } from '../service/orgs/bootstrap.js';
+import { bootstrapOrg } from '../service/bootstrap.js';
 import type { Service } from '../service/service.js';
 import type { Org } from '../service/orgs/orgs.js';
 import { CliError } from './args.js';

@@ -13,11 +13,13 @@
  * purpose: app secrets and private keys in the database are encrypted with it, so a stolen backup
  * alone reveals none of them. Keep the key apart from the backups; a restore needs the same key.
  */
+import { randomBytes } from 'node:crypto';
 import { existsSync, renameSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
 import { DB_FILE } from '../service/open-service.js';
+import { ensurePrivateFile, makeDatabaseFilesPrivate } from '../service/db/private-files.js';
 import { CliError, defaultDataDir } from './args.js';
 
 /** Pages per backup step: large, so a busy writer cannot keep restarting a small-step backup. */
@@ -53,23 +55,48 @@ export async function backupCommand(argv: string[]): Promise<void> {
   const source = join(dataDir, DB_FILE);
   if (!existsSync(source)) throw new CliError(`no database in ${dataDir}`);
   if (existsSync(file) && !force) throw new CliError(`${file} exists; give --force to overwrite it`);
-  const tmp = `${file}.partial`;
-  rmSync(tmp, { force: true });
+  // A unique name per run (two backups to one path never share a file), private from the start.
+  const tmp = `${file}.partial-${randomBytes(6).toString('hex')}`;
+  ensurePrivateFile(tmp);
   // A plain connection: no migrations, no pragmas that write. busy_timeout rides out a checkpoint.
-  const db = new Database(source, { fileMustExist: true });
+  let published = false;
   try {
-    db.pragma('busy_timeout = 5000');
-    const { totalPages } = await db.backup(tmp, { progress: () => PAGES_PER_STEP });
-    checkIntegrity(tmp);
-    renameSync(tmp, file);
-    console.log(JSON.stringify({ backup: file, pages: totalPages }));
-  } catch (err) {
-    rmSync(tmp, { force: true });
-    throw err;
+    const db = new Database(source, { fileMustExist: true });
+    try {
+      db.pragma('busy_timeout = 5000');
+      const { totalPages } = await db.backup(tmp, { progress: () => PAGES_PER_STEP });
+      standalone(tmp);
+      checkIntegrity(tmp);
+      makeDatabaseFilesPrivate(tmp);
+      renameSync(tmp, file);
+      published = true;
+      console.log(JSON.stringify({ backup: file, pages: totalPages }));
+    } finally {
+      db.close();
+    }
+  } finally {
+    // After close: a failed copy's -wal and -shm exist until its last handle is gone.
+    if (!published) removeWithCompanions(tmp);
+  }
+  console.error('note: the master key is not in the backup; a restore needs the same key.');
+}
+
+/**
+ * The copy inherits WAL mode from the source; a backup is one self-contained file, so it is turned
+ * into a rollback-journal database (which folds in and removes its -wal and -shm) before checking.
+ */
+function standalone(path: string): void {
+  const db = new Database(path, { fileMustExist: true });
+  try {
+    db.pragma('journal_mode = DELETE');
   } finally {
     db.close();
   }
-  console.error('note: the master key is not in the backup; a restore needs the same key.');
+}
+
+/** A half-written copy and the journal SQLite may have left beside it. */
+function removeWithCompanions(path: string): void {
+  for (const p of [path, `${path}-journal`, `${path}-wal`, `${path}-shm`]) rmSync(p, { force: true });
 }
 
 /**
@@ -95,14 +122,19 @@ export async function restoreCommand(argv: string[]): Promise<void> {
     throw new CliError(`${target} exists; give --force to replace it with ${file}`);
   }
   const tmp = `${target}.restoring`;
-  rmSync(tmp, { force: true });
+  removeWithCompanions(tmp);
+  ensurePrivateFile(tmp);
   const source = new Database(file, { readonly: true, fileMustExist: true });
   try {
     await source.backup(tmp, { progress: () => PAGES_PER_STEP });
+    checkIntegrity(tmp);
+  } catch (err) {
+    removeWithCompanions(tmp);
+    throw err;
   } finally {
     source.close();
   }
-  checkIntegrity(tmp);
+  makeDatabaseFilesPrivate(tmp);
   // The old database's WAL belongs to the old file: it must not be replayed onto the restored one.
   rmSync(`${target}-wal`, { force: true });
   rmSync(`${target}-shm`, { force: true });

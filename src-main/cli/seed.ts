@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { seedOrg } from '../service/demo/seeder.js';
-import { bootstrapOrg } from '../service/orgs/bootstrap.js';
+import { bootstrapOrg } from '../service/bootstrap.js';
 import { openService } from '../service/open-service.js';
 import { CliError, defaultDataDir, positiveInt } from './args.js';
 import { progressReporter } from './progress.js';

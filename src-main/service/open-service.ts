@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { openDatabase } from './db/open.js';
+import { openDatabase, type SynchronousMode } from './db/open.js';
+import { ensurePrivateFile, makeDatabaseFilesPrivate } from './db/private-files.js';
 import { SecretCipher, loadMasterKey } from './crypto/cipher.js';
 import { Service } from './service.js';
 import type { Clock } from './clock.js';
@@ -14,6 +15,8 @@ export interface OpenServiceOptions {
   masterKey?: Buffer;
   /** better-sqlite3 binary for Electron's ABI. */
   nativeBinding?: string;
+  /** SQLite's `synchronous` level: `full` on the desktop, `normal` unless asked headless. */
+  synchronous?: SynchronousMode;
 }
 
 export const DB_FILE = 'service.db';
@@ -21,10 +24,15 @@ export const DB_FILE = 'service.db';
 /** Opens (creating if needed) a data dir: its database, migrations and master key. */
 export function openService(opts: OpenServiceOptions): Service {
   mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 });
+  const file = join(opts.dataDir, DB_FILE);
+  // Made 0600 before SQLite opens it: the -wal and -shm it creates take the main file's mode.
+  ensurePrivateFile(file);
   const db = openDatabase({
-    file: join(opts.dataDir, DB_FILE),
+    file,
     ...(opts.nativeBinding ? { nativeBinding: opts.nativeBinding } : {}),
+    ...(opts.synchronous ? { synchronous: opts.synchronous } : {}),
   });
+  makeDatabaseFilesPrivate(file);
   registerQueryFunctions(db);
   const cipher = new SecretCipher(opts.masterKey ?? loadMasterKey(opts.dataDir));
   const svc = new Service({ db, cipher, ...(opts.clock ? { clock: opts.clock } : {}) });

@@ -6,8 +6,13 @@ import { DefinitionRepository } from './objects/definitions.js';
 import { ObjectStore } from './objects/store.js';
 import { AppRepository } from './apps/apps.js';
 import { CredentialRepository } from './accounts/credentials.js';
-import { SessionRepository } from './auth/sessions.js';
+import { SessionRepository } from './auth/sessions/sessions.js';
 import { DataVersion } from './db/data-version.js';
+import { TokenStore } from './auth/tokens/token-store.js';
+import { ReplayStore } from './auth/signatures/replay-store.js';
+import { AccountTokenRepository } from './auth/sessions/password-reset.js';
+import { LocationRepository } from './auth/sessions/location.js';
+import { OutboxRepository } from './accounts/outbox.js';
 
 export interface ServiceDeps {
   db: Db;
@@ -15,7 +20,7 @@ export interface ServiceDeps {
   clock?: Clock;
 }
 
-/** Everything a request handler needs, built once per database. */
+/** Everything a request handler needs, built once per database: every repository is reached here. */
 export class Service {
   readonly db: Db;
   readonly clock: Clock;
@@ -26,6 +31,14 @@ export class Service {
   readonly apps: AppRepository;
   readonly credentials: CredentialRepository;
   readonly sessions: SessionRepository;
+  /** Stored JWTs (permanent and limited-use) and their revocation. */
+  readonly issuedTokens: TokenStore;
+  /** Single-use account tokens: email verification and password reset. */
+  readonly accountTokens: AccountTokenRepository;
+  /** Nonces and signatures of signed requests inside their window. */
+  readonly replays: ReplayStore;
+  readonly locations: LocationRepository;
+  readonly outbox: OutboxRepository;
   /** Moves on every commit (ours or another process's): what in-memory caches key on. */
   readonly versions: DataVersion;
 
@@ -40,6 +53,11 @@ export class Service {
     this.apps = new AppRepository(this.db, this.cipher, this.versions);
     this.credentials = new CredentialRepository(this.db);
     this.sessions = new SessionRepository(this.db, this.versions);
+    this.issuedTokens = new TokenStore(this.db);
+    this.accountTokens = new AccountTokenRepository(this.db);
+    this.replays = new ReplayStore(this.db);
+    this.locations = new LocationRepository(this.db);
+    this.outbox = new OutboxRepository(this.db, this.cipher);
   }
 
   nowIso(): string {

@@ -4,7 +4,7 @@
  * OS keychain and the Electron-ABI better-sqlite3 binary; the worker answers with the port.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { startHeadless } from '../cli/serve.js';
+import { hostService } from './host.js';
 
 export interface ServiceWorkerData {
   dataDir: string;
@@ -12,6 +12,8 @@ export interface ServiceWorkerData {
   masterKey: Uint8Array;
   nativeBinding?: string;
   consoleDir?: string;
+  /** The desktop asks for `full`: an acknowledged write must survive a power cut. */
+  synchronous?: 'full' | 'normal';
 }
 
 export type ServiceWorkerMessage =
@@ -31,13 +33,14 @@ parentPort?.on('message', (m: { type?: string }) => {
   post({ type: 'memory', heapUsedBytes: process.memoryUsage().heapUsed });
 });
 
-startHeadless({
+hostService({
   dataDir: data.dataDir,
   port: data.port,
   org: 'demo',
   masterKey: Buffer.from(data.masterKey),
   ...(data.nativeBinding ? { nativeBinding: data.nativeBinding } : {}),
   ...(data.consoleDir ? { consoleDir: data.consoleDir } : {}),
+  ...(data.synchronous ? { synchronous: data.synchronous } : {}),
   log: () => undefined,
 })
   .then((running) => post({ type: 'ready', port: running.port, ...(running.org ? { org: running.org } : {}) }))

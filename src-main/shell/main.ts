@@ -1,14 +1,13 @@
 /**
  * The Electron shell: thin on purpose. It starts the service in a worker thread, opens one hardened
- * window on the console served by that service, and answers the two IPC calls of the contract.
+ * window on the console served by that service. There is no IPC: the console uses only HTTP.
  */
-import { app, BrowserWindow, ipcMain, session, shell, type IpcMainInvokeEvent } from 'electron';
+import { app, BrowserWindow, session, shell } from 'electron';
 import { mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { isSafeExternalUrl } from '../../src-shared/ipc.js';
-import { installShellGuards, isAllowedNavigation, secureWindowOptions } from './security.js';
+import { installShellGuards, secureWindowOptions } from './security.js';
 import { electronNativeBinding } from './native-binding.js';
 import { desktopMasterKey } from './master-key.js';
 import type { ServiceWorkerMessage } from '../service/worker.js';
@@ -29,6 +28,8 @@ function startService(): Promise<{ port: number }> {
       ...(masterKey ? { masterKey } : {}),
       ...(nativeBinding ? { nativeBinding } : {}),
       consoleDir: join(here, '..', '..', 'renderer'),
+      // A desktop can lose power (a laptop battery): every acknowledged write is fsynced.
+      synchronous: 'full',
     },
   });
   return new Promise((resolvePort, reject) => {
@@ -36,26 +37,6 @@ function startService(): Promise<{ port: number }> {
       m.type === 'ready' ? resolvePort({ port: m.port }) : reject(new Error(m.type === 'error' ? m.message : m.type)),
     );
     worker.once('error', reject);
-  });
-}
-
-/** IPC from our own page only: a frame elsewhere (there should be none) gets nothing. */
-function fromOurPage(event: IpcMainInvokeEvent): boolean {
-  const url = event.senderFrame?.url ?? '';
-  return isAllowedNavigation(url, serviceOrigin);
-}
-
-function registerIpc(): void {
-  ipcMain.handle('shell:info', (event) => {
-    if (!fromOurPage(event)) throw new Error('refused');
-    return { version: app.getVersion(), platform: process.platform, serviceUrl: serviceOrigin };
-  });
-  ipcMain.handle('shell:open-external', async (event, payload: unknown) => {
-    if (!fromOurPage(event)) throw new Error('refused');
-    const url = (payload as { url?: unknown } | null)?.url;
-    if (typeof url !== 'string' || !isSafeExternalUrl(url)) return { opened: false };
-    await shell.openExternal(url);
-    return { opened: true };
   });
 }
 
@@ -84,10 +65,9 @@ function harden(): void {
 async function main(): Promise<void> {
   await app.whenReady();
   harden();
-  registerIpc();
   const { port } = await startService();
   serviceOrigin = `http://127.0.0.1:${port}`;
-  const win = new BrowserWindow(secureWindowOptions(join(here, 'preload.cjs')));
+  const win = new BrowserWindow(secureWindowOptions());
   win.once('ready-to-show', () => win.show());
   await win.loadURL(`${serviceOrigin}/console/`);
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { safeStorage } from 'electron';
 
@@ -13,6 +13,7 @@ export function desktopMasterKey(dataDir: string): Buffer | undefined {
   if (!existsSync(file)) {
     const key = randomBytes(32);
     writeFileSync(file, safeStorage.encryptString(key.toString('base64')), { mode: 0o600 });
+    chmodSync(file, 0o600); // whatever the umask
     return key;
   }
   return Buffer.from(safeStorage.decryptString(readFileSync(file)), 'base64');

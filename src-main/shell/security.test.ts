@@ -1,15 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { installShellGuards, isAllowedNavigation, secureWindowOptions, type GuardedContents } from './security.js';
-import { buildApp } from '../service/app.js';
+import {
+  installShellGuards,
+  isAllowedNavigation,
+  isSafeExternalUrl,
+  secureWindowOptions,
+  type GuardedContents,
+} from './security.js';
+import { buildServer } from '../service/server.js';
 import { CONSOLE_CSP } from '../service/http/console-static.js';
 import { createHarness, type Harness } from '../service/testing/harness.js';
-import { isSafeExternalUrl } from '../../src-shared/ipc.js';
 
 describe('the Electron window is hardened', () => {
-  const prefs = secureWindowOptions('/app/preload.cjs').webPreferences!;
+  const prefs = secureWindowOptions().webPreferences!;
 
   it('isolates the page: context isolation and sandbox on, no Node anywhere', () => {
     expect(prefs).toMatchObject({
@@ -22,7 +27,7 @@ describe('the Electron window is hardened', () => {
       allowRunningInsecureContent: false,
       webviewTag: false,
     });
-    expect(prefs.preload).toBe('/app/preload.cjs');
+    expect(prefs.preload).toBeUndefined(); // no bridge: the console talks HTTP only
   });
 
   it('navigates only within the service origin', () => {
@@ -60,7 +65,7 @@ describe('the Electron window is hardened', () => {
     expect(contents.navigate('http://127.0.0.1:7789/console/')).toBe(true);
     expect(contents.navigate('https://evil.example/')).toBe(true);
     expect(contents.attachWebview()).toBe(true);
-    // main.ts wires these guards to Electron (and has no other openExternal path than the IPC one).
+    // main.ts wires these guards to Electron (and has no other openExternal path).
     const main = readFileSync(new URL('./main.ts', import.meta.url), 'utf8');
     expect(main).toMatch(/installShellGuards\(/);
     expect(main).not.toMatch(/setPermissionRequestHandler\([^)]*callback\(true\)/);
@@ -69,32 +74,9 @@ describe('the Electron window is hardened', () => {
   it('opens external links only after isSafeExternalUrl, in both places', () => {
     const main = readFileSync(new URL('./main.ts', import.meta.url), 'utf8');
     const calls = [...main.matchAll(/shell\.openExternal\(/g)];
-    expect(calls).toHaveLength(2); // the IPC handler and the guards' injected openExternal
-    expect(main).toMatch(/!isSafeExternalUrl\(url\)\) return \{ opened: false \};\s+await shell\.openExternal\(url\)/);
+    expect(calls).toHaveLength(1); // the guards' injected openExternal, called after isSafeExternalUrl
     expect(main).toMatch(/openExternal: \(url\) => shell\.openExternal\(url\)/);
-    expect(main).toMatch(/if \(!fromOurPage\(event\)\) throw new Error\('refused'\);\s+const url/);
-  });
-});
-
-describe('the preload bridge', () => {
-  it('exposes exactly two named functions and never ipcRenderer itself', async () => {
-    const exposed: [string, unknown][] = [];
-    const invoke = vi.fn(async () => ({ opened: false }));
-    vi.doMock('electron', () => ({
-      contextBridge: { exposeInMainWorld: (key: string, api: unknown) => exposed.push([key, api]) },
-      ipcRenderer: { invoke, send: vi.fn(), on: vi.fn() },
-    }));
-    await import('./preload.js');
-    expect(exposed).toHaveLength(1);
-    const [key, api] = exposed[0]!;
-    expect(key).toBe('consoleShell');
-    expect(Object.keys(api as object).sort()).toEqual(['info', 'openExternal']);
-    for (const value of Object.values(api as object)) expect(typeof value).toBe('function');
-    const bridge = api as { info(): Promise<unknown>; openExternal(url: string): Promise<unknown> };
-    await bridge.info();
-    await bridge.openExternal('https://example.com');
-    expect(invoke.mock.calls).toEqual([['shell:info'], ['shell:open-external', { url: 'https://example.com' }]]);
-    vi.doUnmock('electron');
+    expect(main).not.toMatch(/ipcMain/);
   });
 });
 
@@ -105,7 +87,7 @@ describe('the console content security policy', () => {
     h = await createHarness({ bootstrap: false });
     dir = mkdtempSync(join(tmpdir(), 'console-'));
     writeFileSync(join(dir, 'index.html'), '<!doctype html><div id="root"></div>');
-    h.app = await buildApp(h.svc, { consoleDir: dir });
+    h.server = await buildServer(h.svc, { consoleDir: dir });
   });
   afterAll(async () => {
     await h.close();
@@ -113,7 +95,7 @@ describe('the console content security policy', () => {
   });
 
   it('the service sends the console CSP header (no inline script, no framing, self only)', async () => {
-    const res = await h.app.inject({ url: '/console/', headers: { host: '127.0.0.1:7788' } });
+    const res = await h.server.inject({ url: '/console/', headers: { host: '127.0.0.1:7788' } });
     expect(res.statusCode).toBe(200);
     const csp = String(res.headers['content-security-policy']);
     expect(csp).toBe(CONSOLE_CSP);
@@ -134,7 +116,7 @@ describe('the console content security policy', () => {
   });
 
   it('does not serve the console to a page that reached us through a foreign host name', async () => {
-    const res = await h.app.inject({ url: '/console/', headers: { host: 'attacker.example:7788' } });
+    const res = await h.server.inject({ url: '/console/', headers: { host: 'attacker.example:7788' } });
     expect(res.statusCode).toBe(403);
     expect(res.json()).toMatchObject({ errCode: 'service.accessDenied.host' });
   });

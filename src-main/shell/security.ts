@@ -1,11 +1,17 @@
 import type { BrowserWindowConstructorOptions } from 'electron';
-import { isSafeExternalUrl } from '../../src-shared/ipc.js';
+
+/** Only web links leave the app, and only to http(s). */
+export function isSafeExternalUrl(url: string): boolean {
+  const m = /^(https?):\/\/[^\s/?#]+[^\s]*$/i.exec(url);
+  return m !== null && url.length <= 2048;
+}
 
 /**
  * The window's settings, in one place so a test can check them without starting Electron:
- * isolation and sandbox on, no Node in the page, no remote content beyond our loopback origin.
+ * isolation and sandbox on, no Node in the page, no preload (the console needs nothing from the
+ * shell: it talks to the service over HTTP), no remote content beyond our loopback origin.
  */
-export function secureWindowOptions(preloadPath: string): BrowserWindowConstructorOptions {
+export function secureWindowOptions(): BrowserWindowConstructorOptions {
   return {
     width: 1280,
     height: 840,
@@ -14,7 +20,6 @@ export function secureWindowOptions(preloadPath: string): BrowserWindowConstruct
     show: false,
     title: 'Typed Object Console',
     webPreferences: {
-      preload: preloadPath,
       contextIsolation: true,
       sandbox: true,
       nodeIntegration: false,

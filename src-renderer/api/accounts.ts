@@ -1,15 +1,10 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import type { OrgClient } from './org-client';
+import type { AccountsPageParams } from './list-requests';
 import { queryKeys } from './query-keys';
 import { normalizeList, type Account, type ListEnvelope, type ListPage } from './types';
 
-export interface AccountsPageParams {
-  skip: number;
-  limit: number;
-  /** A query object (decisions.md §8); sent as URL-encoded JSON. */
-  where?: Record<string, unknown>;
-  sort?: Record<string, 1 | -1>;
-}
+export type { AccountsPageParams };
 
 export function accountsPageQuery(orgClient: OrgClient, params: AccountsPageParams) {
   return queryOptions({

@@ -8,6 +8,7 @@ import {
   type AppSettings,
   type SigningAlg,
 } from '../../src-shared/contracts/apps';
+import type { PublicJwk, PublicPem } from '../../src-shared/contracts/tokens';
 
 export type { AppKind, AppKeyInfo, AppSettings } from '../../src-shared/contracts/apps';
 export type TokenAlg = SigningAlg;
@@ -25,18 +26,11 @@ export interface RotationPreview {
   signaturesInvalidated: boolean;
 }
 
-export interface PublicJwk {
-  kty: 'RSA';
-  n: string;
-  e: string;
-  use: 'sig';
-  alg: string;
-  kid: string;
-}
+export type { PublicJwk, PublicPem };
 
 export interface PublishedKeys {
   jwk: PublicJwk[];
-  pem: { kid: string; alg: string; key: string }[];
+  pem: PublicPem[];
 }
 
 /** Keys for react-query, under the org's prefix so signing out drops them (session.ts markSignedOut). */
@@ -75,7 +69,7 @@ export function publishedKeysQuery(orgClient: OrgClient) {
     queryFn: async ({ signal }): Promise<PublishedKeys> => {
       const [jwk, pem] = await Promise.all([
         orgClient.get<{ keys: PublicJwk[] }>('auth/certs/jwk', { signal }),
-        orgClient.get<{ keys: { kid: string; alg: string; key: string }[] }>('auth/certs/pem', { signal }),
+        orgClient.get<{ keys: PublicPem[] }>('auth/certs/pem', { signal }),
       ]);
       return { jwk: jwk.keys, pem: pem.keys };
     },

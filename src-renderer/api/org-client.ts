@@ -1,10 +1,8 @@
 import type { FaultBody } from '../../src-shared/faults';
+import { CLIENT_KEY_HEADER as APP_KEY_HEADER, CSRF_HEADER } from '../../src-shared/contracts/http';
 import { ApiError, isSessionEndingFault } from './api-error';
 import { sendJson, type FetchLike, type HttpMethod } from './http';
 import { buildQueryString, type QueryValue } from './query-string';
-
-const CSRF_HEADER = 'Service-Csrf-Token';
-const APP_KEY_HEADER = 'Service-Client-Key';
 
 export interface OrgRequestOptions {
   query?: Readonly<Record<string, QueryValue>>;

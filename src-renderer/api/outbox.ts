@@ -1,27 +1,9 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import type { LiveSession, OutboxMessage } from '../../src-shared/contracts/outbox';
 import type { OrgClient } from './org-client';
 import { normalizeList, type Account, type ListEnvelope, type ListPage } from './types';
 
-/** A message the service would have sent (decisions.md §5): verification codes, reset links. */
-export interface OutboxMessage {
-  _id: string;
-  object: 'message';
-  kind: string;
-  recipient: string;
-  subject: string;
-  body: string;
-  created: string;
-}
-
-/** A live session (`GET /sessions`); `id` is a public handle, not the cookie value. */
-export interface LiveSession {
-  object: 'session';
-  id: string;
-  account: string;
-  app: string;
-  created: string;
-  lastSeen: string;
-}
+export type { LiveSession, OutboxMessage };
 
 export const outboxKeys = {
   page: (org: string, skip: number, limit: number) => ['org', org, 'outbox', { skip, limit }] as const,

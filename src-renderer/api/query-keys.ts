@@ -1,5 +1,4 @@
-import type { AccountsPageParams } from './accounts';
-import type { ListRequest } from './records';
+import type { AccountsPageParams, ListRequest } from './list-requests';
 import type { QueryValue } from './query-string';
 
 /** Every react-query key in one place, so invalidation can target an org or a resource. */

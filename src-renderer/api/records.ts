@@ -1,5 +1,6 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import type { OrgClient } from './org-client';
+import type { ListRequest } from './list-requests';
 import { queryKeys } from './query-keys';
 import type { QueryValue } from './query-string';
 import { normalizeList, type ListEnvelope, type ListPage } from './types';
@@ -11,14 +12,7 @@ export interface ObjectRecord {
   [property: string]: unknown;
 }
 
-/** One list request, in the form the service reads (decisions.md §1, §8). */
-export interface ListRequest {
-  where?: Record<string, unknown> | undefined;
-  sort?: Record<string, 1 | -1> | undefined;
-  skip?: number | undefined;
-  limit: number;
-  paths?: readonly string[] | undefined;
-}
+export type { ListRequest };
 
 /** Query-string arguments of a list request; `prefix` names a list property (`connections.`). */
 export function listArgs(request: ListRequest, prefix = ''): Record<string, QueryValue> {

@@ -155,3 +155,26 @@ describe('nonce, curl and sending', () => {
     });
   });
 });
+
+describe('the console signer and the service agree', () => {
+  /** The service's HMAC (node:crypto, as src-main/service/auth/signature.ts computes it). */
+  const serviceSignature = async (message: string): Promise<string> => {
+    // Loaded dynamically: the renderer must not import Node modules statically (lint), a test may.
+    const { createHmac } = await import('node:crypto');
+    return createHmac('sha256', API_KEY + API_SECRET)
+      .update(message, 'utf8')
+      .digest('hex');
+  };
+
+  it.each([
+    ['GET', '/accounts/me/'],
+    ['POST', '//accounts?limit=5'],
+    ['DELETE', '/c_things/0123456789abcdef01234567'],
+    ['PATCH', '/accounts/caf%C3%A9/'],
+  ] as const)('%s %s signs byte-identically', async (method, path) => {
+    const planned = await planSignedRequest(input({ method, path }));
+    if (!planned.ok) throw new Error(planned.problem);
+    expect(planned.plan.signature).toBe(await serviceSignature(planned.plan.message));
+    expect(planned.plan.signature).toMatch(/^[0-9a-f]{64}$/);
+  });
+});

@@ -1,10 +1,7 @@
 /**
- * Signed requests (decisions.md §4), computed in the browser with WebCrypto:
- *
- *   command   = "/" + path relative to /<org>/v2, query excluded, runs of "/" collapsed,
- *               leading and trailing "/" removed          (/demo/v2/accounts/me/ → /accounts/me)
- *   message   = command + ";" + METHOD + ";" + timestampMs
- *   signature = lowercase hex HMAC-SHA256(key = apiKey + apiSecret, message)
+ * Signed requests (decisions.md §4), computed in the browser with WebCrypto. The command and
+ * message are built by the service's own canonicaliser (src-shared/contracts/signing.ts), so the
+ * console's signatures are byte-identical to what the service expects.
  *
  * Everything here is pure apart from `crypto.subtle` / `crypto.getRandomValues`, which exist in
  * browsers (secure contexts: 127.0.0.1 is one) and in Node 20, so the unit tests run the same code.
@@ -15,37 +12,30 @@ import { queryOptions } from '@tanstack/react-query';
 import type { OrgClient } from './org-client';
 import type { HttpMethod } from './http';
 import type { ListEnvelope } from './types';
+import {
+  commandFromUrlPath,
+  NONCE_PATTERN,
+  normaliseCommand,
+  signatureKey,
+  signatureMessage,
+} from '../../src-shared/contracts/signing';
+import {
+  ACCOUNT_HEADER,
+  CLIENT_KEY_HEADER,
+  NONCE_HEADER,
+  SERVER_TIME_HEADER,
+  SIGNATURE_HEADER,
+  TIMESTAMP_HEADER,
+} from '../../src-shared/contracts/http';
 
 export const SIGNED_METHODS: readonly HttpMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
-export const NONCE_PATTERN = /^[a-z0-9]{16}$/i;
 const NONCE_ALPHABET = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
 
-export const SIGNATURE_HEADER = 'Service-Client-Signature';
-export const TIMESTAMP_HEADER = 'Service-Client-Timestamp';
-export const NONCE_HEADER = 'Service-Client-Nonce';
-export const KEY_HEADER = 'Service-Client-Key';
-export const ACCOUNT_HEADER = 'Service-Client-Account';
-
-/** Normalises a path relative to `/<org>/v2` into the signed command. */
-export function normaliseCommand(relativePath: string): string {
-  const path = relativePath.split(/[?#]/, 1)[0] ?? '';
-  return '/' + path.split('/').filter(Boolean).join('/');
-}
-
-/**
- * The command of a request path as sent (`/<org>/v2/...`); null when the path is not under an
- * org's `/v2` (the service would not route it, so there is nothing to sign).
- */
-export function commandFromUrlPath(urlPath: string): string | null {
-  const path = urlPath.split(/[?#]/, 1)[0] ?? '';
-  const segments = path.split('/').filter(Boolean);
-  if (segments.length < 2 || segments[1] !== 'v2') return null;
-  return normaliseCommand(segments.slice(2).join('/'));
-}
-
-export function signatureMessage(command: string, method: string, timestampMs: number): string {
-  return `${command};${method.toUpperCase()};${timestampMs}`;
-}
+// The canonicalisation and header names are the service's own (src-shared/contracts); only the
+// HMAC is computed here, with WebCrypto.
+export { commandFromUrlPath, NONCE_PATTERN, normaliseCommand, signatureMessage };
+export { ACCOUNT_HEADER, NONCE_HEADER, SIGNATURE_HEADER, TIMESTAMP_HEADER };
+export const KEY_HEADER = CLIENT_KEY_HEADER;
 
 /** Lowercase hex HMAC-SHA256 of `message` under `key` (UTF-8 both). */
 export async function hmacSha256Hex(
@@ -62,7 +52,7 @@ export async function hmacSha256Hex(
 }
 
 export function computeSignature(apiKey: string, apiSecret: string, message: string): Promise<string> {
-  return hmacSha256Hex(apiKey + apiSecret, message);
+  return hmacSha256Hex(signatureKey(apiKey, apiSecret), message);
 }
 
 /** 16 letters or digits from a CSPRNG (rejection sampling keeps the alphabet uniform). */
@@ -218,7 +208,7 @@ export async function sendSignedRequest(
   } catch {
     // Not JSON: shown as text.
   }
-  const time = Number(response.headers.get('Service-Server-Time'));
+  const time = Number(response.headers.get(SERVER_TIME_HEADER));
   const result: SignedResponse = {
     status: response.status,
     serverTime: Number.isFinite(time) && time > 0 ? time : null,

@@ -2,32 +2,11 @@ import { queryOptions } from '@tanstack/react-query';
 import { ApiError } from './api-error';
 import { sendJson, type FetchLike } from './http';
 import type { OrgClient } from './org-client';
-import type { PublicJwk } from './apps';
+import type { MintRequest, PublicJwk, StoredToken } from '../../src-shared/contracts/tokens';
+import { SERVER_TIME_HEADER } from '../../src-shared/contracts/http';
 import type { Account, ListEnvelope, ResultEnvelope } from './types';
 
-/** The body of `POST /accounts/:id/tokens` (decisions.md §6). */
-export interface MintRequest {
-  app: string;
-  scope: string[];
-  roles?: string[];
-  expiresIn?: number;
-  activatesIn?: number;
-  validAt?: number;
-  permanent?: boolean;
-  maxUses?: number;
-  grant?: number;
-  skipAcl?: boolean;
-  bypassCreateAcl?: boolean;
-}
-
-/** A stored (permanent or limited-use) token as `GET /accounts/:id/tokens` lists it. */
-export interface StoredToken {
-  jti: string;
-  times_authorized: number;
-  last_authorized: string | null;
-  uses_remaining: number | null;
-  expires_at: string | null;
-}
+export type { MintRequest, StoredToken };
 
 /**
  * Query keys. Only non-secret data is cached here (token ids and counters); minted tokens are
@@ -120,7 +99,7 @@ const withoutCookies: FetchLike = (input, init) => fetch(input, { ...init, crede
 
 /** The service's clock from `Service-Server-Time` (Unix ms), or the local clock when absent. */
 function serverTimeOf(headers: Headers): { serverTime: number; fromServer: boolean } {
-  const raw = headers.get('Service-Server-Time');
+  const raw = headers.get(SERVER_TIME_HEADER);
   const value = raw !== null && /^\d{1,16}$/.test(raw) ? Number(raw) : NaN;
   return Number.isFinite(value)
     ? { serverTime: value, fromServer: true }

@@ -5,7 +5,7 @@ import { useConsoleClient } from '../api/client-context';
 import { serviceInfoQuery } from '../api/service';
 import { SetupScreen } from '../features/setup/SetupScreen';
 import { withOrg } from '../routing/route';
-import { useRoute } from '../routing/use-route';
+import { useRoute } from './use-route';
 import { BootFailure, BootSplash } from './BootScreens';
 import { OrgConsole } from './OrgConsole';
 import { selectOrg } from './org-selection';

@@ -5,21 +5,10 @@ import { useConsoleClient } from '../api/client-context';
 import { markSignedOut, sessionQuery, useLogoutMutation } from '../api/session';
 import type { OrgSummary } from '../api/types';
 import { AppShell } from '../components/AppShell';
-import type { OrgClient } from '../api/org-client';
-import { AccountsScreen } from '../features/accounts/AccountsScreen';
-import { DemoDataScreen } from '../features/demo-data/DemoDataScreen';
-import { BrowseScreen } from '../features/object-browser/BrowseScreen';
-import { SchemasScreen } from '../features/schemas/SchemasScreen';
-import { AppsScreen } from '../features/apps/AppsScreen';
-import { TokenLabScreen } from '../features/tokens/TokenLabScreen';
-import { OutboxScreen } from '../features/outbox/OutboxScreen';
-import { AccountsAdminScreen } from '../features/accounts-admin/AccountsAdminScreen';
-import { RolesScreen } from '../features/roles/RolesScreen';
-import { ScopeTesterScreen } from '../features/scope-tester/ScopeTesterScreen';
-import { SignedRequestsScreen } from '../features/signed-requests/SignedRequestsScreen';
 import { LoginScreen } from '../features/login/LoginScreen';
-import type { Route } from '../routing/route';
+import type { NavigateOptions, Route } from '../routing/route';
 import { BootFailure, BootSplash } from './BootScreens';
+import { NAV_ITEMS, ScreenView } from './screens';
 
 interface OrgConsoleProps {
   org: OrgSummary;
@@ -27,7 +16,7 @@ interface OrgConsoleProps {
   version: string;
   route: Route;
   onSelectOrg: (code: string) => void;
-  navigate: (route: Route) => void;
+  navigate: (route: Route, options?: NavigateOptions) => void;
 }
 
 /** One org: restores the session on load, then shows login or the signed-in console. */
@@ -63,49 +52,14 @@ export function OrgConsole({ org, orgs, version, route, onSelectOrg, navigate }:
       orgName={org.name}
       userEmail={account.email}
       version={version}
+      navItems={NAV_ITEMS}
       activeScreen={route.screen}
       routeOrg={route.org}
       onLogout={() => logout.mutate()}
       loggingOut={logout.isPending}
       logoutFault={logout.isError ? faultOf(logout.error) : null}
     >
-      <Screen orgClient={orgClient} route={route} navigate={navigate} />
+      <ScreenView orgClient={orgClient} route={route} navigate={navigate} />
     </AppShell>
   );
-}
-
-/** The screen the route names. */
-function Screen({
-  orgClient,
-  route,
-  navigate,
-}: {
-  orgClient: OrgClient;
-  route: Route;
-  navigate: (route: Route) => void;
-}) {
-  switch (route.screen) {
-    case 'accounts':
-      return <AccountsScreen orgClient={orgClient} route={route} navigate={navigate} />;
-    case 'browse':
-      return <BrowseScreen orgClient={orgClient} route={route} navigate={navigate} />;
-    case 'schemas':
-      return <SchemasScreen orgClient={orgClient} route={route} navigate={navigate} />;
-    case 'demo-data':
-      return <DemoDataScreen orgClient={orgClient} route={route} navigate={navigate} />;
-    case 'apps':
-      return <AppsScreen orgClient={orgClient} route={route} navigate={navigate} />;
-    case 'tokens':
-      return <TokenLabScreen orgClient={orgClient} route={route} navigate={navigate} />;
-    case 'outbox':
-      return <OutboxScreen orgClient={orgClient} route={route} navigate={navigate} />;
-    case 'accounts-admin':
-      return <AccountsAdminScreen orgClient={orgClient} route={route} navigate={navigate} />;
-    case 'roles':
-      return <RolesScreen orgClient={orgClient} route={route} navigate={navigate} />;
-    case 'scope-tester':
-      return <ScopeTesterScreen orgClient={orgClient} route={route} navigate={navigate} />;
-    case 'signed-requests':
-      return <SignedRequestsScreen orgClient={orgClient} route={route} navigate={navigate} />;
-  }
 }

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { Fragment, type ReactNode } from 'react';
 import type { FaultBody } from '../../src-shared/faults';
 import { BrandMark } from './AuthLayout';
 import { FaultMessage } from './FaultMessage';
@@ -6,7 +6,17 @@ import { PRODUCT_NAME } from './product';
 import { ThemeToggle } from './ThemeToggle';
 import type { Screen } from '../routing/route';
 
+export type NavSection = 'Data' | 'Model' | 'Keys & tokens' | 'Access';
+
+export interface NavItem {
+  screen: Screen;
+  label: string;
+  section: NavSection;
+}
+
 interface AppShellProps {
+  /** The sidebar's screens in order (app/screens.tsx); a heading starts each new section. */
+  navItems: readonly NavItem[];
   orgCode: string;
   orgName: string;
   userEmail: string;
@@ -51,21 +61,19 @@ export function AppShell(props: AppShellProps) {
         </div>
       </header>
       <nav className="shell__sidebar" aria-label="Sections">
-        <p className="shell__nav-heading">Data</p>
-        <NavLink screen="accounts" label="Accounts" {...props} />
-        <NavLink screen="browse" label="Browse" {...props} />
-        <p className="shell__nav-heading shell__nav-heading--spaced">Model</p>
-        <NavLink screen="schemas" label="Schemas" {...props} />
-        <NavLink screen="demo-data" label="Demo data" {...props} />
-        <p className="shell__nav-heading shell__nav-heading--spaced">Keys &amp; tokens</p>
-        <NavLink screen="apps" label="Applications" {...props} />
-        <NavLink screen="tokens" label="Token lab" {...props} />
-        <NavLink screen="outbox" label="Outbox & sessions" {...props} />
-        <p className="shell__nav-heading shell__nav-heading--spaced">Access</p>
-        <NavLink screen="accounts-admin" label="Manage accounts" {...props} />
-        <NavLink screen="roles" label="Roles" {...props} />
-        <NavLink screen="scope-tester" label="Scope tester" {...props} />
-        <NavLink screen="signed-requests" label="Signed requests" {...props} />
+        {props.navItems.map((item, index) => {
+          const previous = props.navItems[index - 1];
+          return (
+            <Fragment key={item.screen}>
+              {previous?.section !== item.section && (
+                <p className={index === 0 ? 'shell__nav-heading' : 'shell__nav-heading shell__nav-heading--spaced'}>
+                  {item.section}
+                </p>
+              )}
+              <NavLink screen={item.screen} label={item.label} {...props} />
+            </Fragment>
+          );
+        })}
         <p className="shell__version">v{props.version}</p>
       </nav>
       <main className="shell__main">

@@ -16,22 +16,19 @@
  * Trust boundary: the hash is user input. Anything unrecognised parses to the default route, and
  * `useRoute` rewrites the address bar to the normalised form.
  */
-import { parseBrowseParams, writeBrowseParams, type BrowseState } from '../features/object-browser/browse-route';
-import { parseAppsParams, writeAppsParams, type AppsState } from '../features/apps/apps-route';
-import { parseTokensParams, writeTokensParams, type TokensState } from '../features/tokens/tokens-route';
-import { parseOutboxParams, writeOutboxParams, type OutboxState } from '../features/outbox/outbox-route';
-import {
-  parseAccountsAdminParams,
-  writeAccountsAdminParams,
-  type AccountsAdminState,
-} from '../features/accounts-admin/accounts-admin-route';
-import { parseRolesParams, writeRolesParams, type RolesState } from '../features/roles/roles-route';
-import { parseTesterParams, writeTesterParams, type TesterState } from '../features/scope-tester/tester-route';
-import {
-  parseSignedParams,
-  writeSignedParams,
-  type SignedRequestState,
-} from '../features/signed-requests/signed-route';
+import type { BrowseState } from '../features/object-browser/browse-route';
+import type { AppsState } from '../features/apps/apps-route';
+import type { TokensState } from '../features/tokens/tokens-route';
+import type { OutboxState } from '../features/outbox/outbox-route';
+import type { AccountsAdminState } from '../features/accounts-admin/accounts-admin-route';
+import type { RolesState } from '../features/roles/roles-route';
+import type { TesterState } from '../features/scope-tester/tester-route';
+import type { SignedRequestState } from '../features/signed-requests/signed-route';
+
+export interface NavigateOptions {
+  /** Replace the history entry instead of adding one (for corrections, not user moves). */
+  replace?: boolean;
+}
 
 export const PAGE_SIZES = [25, 50, 100] as const;
 export type PageSize = (typeof PAGE_SIZES)[number];
@@ -124,78 +121,23 @@ export type Screen = Route['screen'];
 
 export const DEFAULT_ROUTE: AccountsRoute = { screen: 'accounts', skip: 0, limit: DEFAULT_PAGE_SIZE };
 
-export function parseRoute(hash: string): Route {
-  const text = hash.replace(/^#/, '').replace(/^\/+/, '');
-  const queryStart = text.indexOf('?');
-  const path = queryStart === -1 ? text : text.slice(0, queryStart);
-  const params = new URLSearchParams(queryStart === -1 ? '' : text.slice(queryStart + 1));
-
-  if (path === 'browse') return withOrgParam({ screen: 'browse', ...parseBrowseParams(params) }, params);
-  if (path === 'demo-data') return withOrgParam({ screen: 'demo-data' }, params);
-  if (path === 'apps') return withOrgParam({ screen: 'apps', ...parseAppsParams(params) }, params);
-  if (path === 'tokens') return withOrgParam({ screen: 'tokens', ...parseTokensParams(params) }, params);
-  if (path === 'outbox') return withOrgParam({ screen: 'outbox', ...parseOutboxParams(params) }, params);
-  if (path === 'accounts-admin') {
-    return withOrgParam({ screen: 'accounts-admin', ...parseAccountsAdminParams(params) }, params);
-  }
-  if (path === 'roles') return withOrgParam({ screen: 'roles', ...parseRolesParams(params) }, params);
-  if (path === 'scope-tester') return withOrgParam({ screen: 'scope-tester', ...parseTesterParams(params) }, params);
-  if (path === 'signed-requests') {
-    return withOrgParam({ screen: 'signed-requests', ...parseSignedParams(params) }, params);
-  }
-  if (path === 'schemas') {
-    const route: SchemasRoute = { screen: 'schemas' };
-    const name = params.get('name');
-    if (name !== null && SCHEMA_NAME.test(name)) route.name = name;
-    return withOrgParam(route, params);
-  }
-  const route: AccountsRoute = { ...DEFAULT_ROUTE };
-  if (path !== 'accounts' && path !== '') return withOrgParam(route, params);
-  route.skip = parseSkip(params.get('skip'));
-  route.limit = parsePageSize(params.get('limit'));
-  return withOrgParam(route, params);
+/** The accounts grid's page from the query (parseRoute and serializeRoute live in app/screens.tsx). */
+export function parseAccountsParams(params: URLSearchParams): Pick<AccountsRoute, 'skip' | 'limit'> {
+  return { skip: parseSkip(params.get('skip')), limit: parsePageSize(params.get('limit')) };
 }
 
-export function serializeRoute(route: Route): string {
-  const params = new URLSearchParams();
-  switch (route.screen) {
-    case 'accounts':
-      params.set('skip', String(route.skip));
-      params.set('limit', String(route.limit));
-      break;
-    case 'browse':
-      writeBrowseParams(route, params);
-      break;
-    case 'schemas':
-      if (route.name !== undefined) params.set('name', route.name);
-      break;
-    case 'demo-data':
-      break;
-    case 'apps':
-      writeAppsParams(route, params);
-      break;
-    case 'tokens':
-      writeTokensParams(route, params);
-      break;
-    case 'outbox':
-      writeOutboxParams(route, params);
-      break;
-    case 'accounts-admin':
-      writeAccountsAdminParams(route, params);
-      break;
-    case 'roles':
-      writeRolesParams(route, params);
-      break;
-    case 'scope-tester':
-      writeTesterParams(route, params);
-      break;
-    case 'signed-requests':
-      writeSignedParams(route, params);
-      break;
-  }
-  if (route.org !== undefined) params.set('org', route.org);
-  const query = params.toString();
-  return query === '' ? `#/${route.screen}` : `#/${route.screen}?${query}`;
+export function writeAccountsParams(route: AccountsRoute, params: URLSearchParams): void {
+  params.set('skip', String(route.skip));
+  params.set('limit', String(route.limit));
+}
+
+export function parseSchemasParams(params: URLSearchParams): Pick<SchemasRoute, 'name'> {
+  const name = params.get('name');
+  return name !== null && SCHEMA_NAME.test(name) ? { name } : {};
+}
+
+export function writeSchemasParams(route: SchemasRoute, params: URLSearchParams): void {
+  if (route.name !== undefined) params.set('name', route.name);
 }
 
 export function isPageSize(value: number): value is PageSize {
@@ -223,7 +165,8 @@ export function withOrg<R extends Route>(route: R, org: string, defaultOrg: stri
   return next;
 }
 
-function withOrgParam<R extends Route>(route: R, params: URLSearchParams): R {
+/** Adds the `org` of the query when it is a valid org code. */
+export function withOrgParam<R extends Route>(route: R, params: URLSearchParams): R {
   const org = params.get('org');
   if (org !== null && ORG_CODE.test(org)) route.org = org;
   return route;

@@ -15,3 +15,4 @@ export type {
   ChainVerdict,
 } from './request';
 export { MAX_CHAIN_LENGTH, MAX_CHAINS_PER_TOKEN } from './syntax';
+export { chainSchemaProblem, assertScopesInSchema, type ScopeSchemaType } from './schema-check';

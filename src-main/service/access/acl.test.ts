@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ObjectDef } from '../../../src-shared/schema/types.js';
 import { parseListQuery } from '../../../src-shared/query/parse.js';
 import { createHarness, listQuery, TestClient, type Harness } from '../testing/harness.js';
-import { BearerClient, createUser, mint, USER_PASSWORD } from '../auth/token-testing.js';
+import { BearerClient, createUser, mint, USER_PASSWORD } from '../testing/token-testing.js';
 import { reference } from '../objects/store.js';
 import type { Org } from '../orgs/orgs.js';
 import { levelsOf, readableCondition } from './acl.js';
@@ -125,6 +125,60 @@ describe('the SQL read condition agrees with the per-record level', () => {
         },
       ),
       { numRuns: 150 },
+    );
+  });
+});
+
+describe('the SQL read condition agrees with the per-record level on built-in definitions', () => {
+  // The rules special to accounts (the owner is the account itself) and connections (the target
+  // reads them), with random callers: the SQL filter must list exactly what the JS level allows.
+  it('on accounts and connections, for random callers', () => {
+    const accountDef = h.svc.defs.byName(org.id, 'account')!;
+    const connectionDef = h.svc.defs.byName(org.id, 'connection')!;
+    const people = () => [aliceId, bobId];
+    const connection = fc.record({
+      target: fc.constantFrom(0, 1),
+      owner: fc.constantFrom(0, 1),
+      access: fc.integer({ min: 1, max: 8 }),
+      state: fc.constantFrom(undefined, 'active', 'pending'),
+    });
+    const caller = fc.record({
+      who: fc.constantFrom(0, 1),
+      roles: fc.subarray([ROLE]),
+      grant: fc.option(fc.integer({ min: 0, max: 7 }), { nil: undefined }),
+      skipAcl: fc.boolean(),
+    });
+    fc.assert(
+      fc.property(fc.array(connection, { maxLength: 6 }), caller, (connections, who) => {
+        h.svc.store.dropCollection(org.id, connectionDef);
+        for (const c of connections) {
+          h.svc.store.insert(org.id, connectionDef, {
+            context: { _id: people()[c.owner]!, object: 'account', path: `/accounts/${people()[c.owner]!}` },
+            target: reference('account', people()[c.target]!),
+            owner: reference('account', people()[c.owner]!),
+            access: c.access,
+            ...(c.state ? { state: c.state } : {}),
+          });
+        }
+        const me: Caller = {
+          accountId: people()[who.who]!,
+          roles: new Set(who.roles),
+          orgAdmin: false,
+          skipAcl: who.skipAcl,
+          bypassCreateAcl: false,
+          ...(who.grant !== undefined ? { grant: who.grant } : {}),
+        };
+        const query = parseListQuery({ sort: '{"_id":1}', limit: '1000' }, accountDef);
+        for (const def of [accountDef, connectionDef]) {
+          const all = h.svc.store.list(org.id, def, query).rows;
+          const levels = levelsOf(h.svc, org, me, def, all);
+          const expected = all.filter((_, i) => (levels[i] ?? 0) >= ACCESS.read).map((r) => r._id);
+          const condition = readableCondition(h.svc, org, me, def);
+          const listed = h.svc.store.list(org.id, def, query, condition ? [condition] : []).rows.map((r) => r._id);
+          expect(listed).toEqual(expected);
+        }
+      }),
+      { numRuns: 60 },
     );
   });
 });

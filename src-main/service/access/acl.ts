@@ -1,7 +1,8 @@
 /**
  * Instance-level access: the caller's level on a record (for the `access` field and for write
  * checks) and the same rule as SQL (so lists only ever hold what the caller may read, and paging
- * stays correct). The two must agree; acl.test.ts checks them against each other.
+ * stays correct). The two must agree: acl.test.ts checks them against each other on random ACLs,
+ * records and callers (a differential test), so a rule changed on one side only fails there.
  *
  * level = org admin ? 8
  *       : max(matching default-ACL entries, active connections to the caller, connection target)
@@ -13,11 +14,22 @@ import type { Org } from '../orgs/orgs.js';
 import type { StoredRecord } from '../objects/store.js';
 import { ACCESS, MAX_SHARED_LEVEL, defaultAcl, type AclEntry } from './levels.js';
 import type { Caller } from './caller.js';
+import { statements } from '../db/statements.js';
+import { jsonExtract, propertyExpression, quoteTable } from '../query/expressions.js';
+import { or, sql, type SqlFragment } from '../query/sql-fragment.js';
 
-export interface SqlCondition {
-  sql: string;
-  params: unknown[];
-}
+/** The read condition is a compiler fragment: `store.list` takes it as one more `extraWhere`. */
+export type SqlCondition = SqlFragment;
+
+// Property reads in the conditions come from the compiler's expressions (built once, here), so the
+// ACL turns paths into SQL exactly as queries and indexes do.
+const ID = propertyExpression('_id');
+const OWNER_ID = propertyExpression('owner._id');
+const TARGET_ID = propertyExpression('target._id');
+/** The connection row of the correlated subqueries is `acl_c`. */
+const conn = (path: string) => jsonExtract('acl_c.doc', path);
+const CONN_CONTEXT_ID = conn('context._id');
+const CONN_ACCESS = conn('access');
 
 /** The caller's level on each record; one query for the connections of the whole page. */
 export function levelsOf(svc: Service, org: Org, caller: Caller, def: ObjectDef, records: StoredRecord[]): number[] {
@@ -62,13 +74,9 @@ export function readableCondition(svc: Service, org: Org, caller: Caller, def: O
   const connected = connectionCondition(svc, org, caller, def, floor);
   if (connected) alternatives.push(connected);
   if (def.name === 'connection' && ACCESS.read >= floor) {
-    alternatives.push({ sql: "json_extract(doc, '$.target._id') = ?", params: [caller.accountId] });
+    alternatives.push(sql(`${TARGET_ID} = ?`, caller.accountId));
   }
-  if (alternatives.length === 0) return { sql: '0', params: [] };
-  return {
-    sql: alternatives.map((a) => `(${a.sql})`).join(' OR '),
-    params: alternatives.flatMap((a) => a.params),
-  };
+  return or(alternatives); // no alternative at all: FALSE
 }
 
 function recordLevel(caller: Caller, def: ObjectDef, record: StoredRecord, connection: number): number {
@@ -99,8 +107,7 @@ function isOwner(caller: Caller, def: ObjectDef, record: StoredRecord): boolean 
 }
 
 function ownerCondition(def: ObjectDef, accountId: string): SqlCondition {
-  if (def.name === 'account') return { sql: '_id = ?', params: [accountId] };
-  return { sql: "json_extract(doc, '$.owner._id') = ?", params: [accountId] };
+  return sql(`${def.name === 'account' ? ID : OWNER_ID} = ?`, accountId);
 }
 
 function targetId(record: StoredRecord): unknown {
@@ -111,9 +118,9 @@ function targetId(record: StoredRecord): unknown {
  * Active connections count: `state` absent or `active` (a pending invitation grants nothing yet).
  * A connection never grants more than script level (7).
  */
-const CONNECTION_MATCH = `json_extract(acl_c.doc, '$.context.object') = ?
-  AND json_extract(acl_c.doc, '$.target._id') = ?
-  AND coalesce(json_extract(acl_c.doc, '$.state'), 'active') = 'active'`;
+const CONNECTION_MATCH = `${conn('context.object')} = ?
+  AND ${conn('target._id')} = ?
+  AND coalesce(${conn('state')}, 'active') = 'active'`;
 
 function connectionTable(svc: Service, org: Org, def: ObjectDef): string | undefined {
   if (def.name === 'connection') return undefined;
@@ -131,11 +138,13 @@ function connectionCondition(
   const connections = connectionTable(svc, org, def);
   if (!connections) return undefined;
   const table = svc.store.table(org.id, def);
-  return {
-    sql: `EXISTS (SELECT 1 FROM "${connections}" AS acl_c WHERE json_extract(acl_c.doc, '$.context._id') = "${table}"._id
-      AND ${CONNECTION_MATCH} AND min(json_extract(acl_c.doc, '$.access'), ${MAX_SHARED_LEVEL}) >= ?)`,
-    params: [def.name, caller.accountId, floor],
-  };
+  return sql(
+    `EXISTS (SELECT 1 FROM ${quoteTable(connections)} AS acl_c WHERE ${CONN_CONTEXT_ID} = ${quoteTable(table)}._id
+      AND ${CONNECTION_MATCH} AND min(${CONN_ACCESS}, ${MAX_SHARED_LEVEL}) >= ?)`,
+    def.name,
+    caller.accountId,
+    floor,
+  );
 }
 
 /** Highest active connection level of the caller on each of the given instances. */
@@ -143,11 +152,11 @@ function connectionLevels(svc: Service, org: Org, caller: Caller, def: ObjectDef
   const levels = new Map<string, number>();
   const connections = connectionTable(svc, org, def);
   if (!connections || ids.length === 0) return levels;
-  const rows = svc.db
-    .prepare(
-      `SELECT json_extract(acl_c.doc, '$.context._id') AS id, max(min(json_extract(acl_c.doc, '$.access'), ${MAX_SHARED_LEVEL})) AS level
-       FROM "${connections}" AS acl_c
-       WHERE json_extract(acl_c.doc, '$.context._id') IN (SELECT value FROM json_each(?)) AND ${CONNECTION_MATCH}
+  const rows = statements(svc.db)
+    .dynamic(
+      `SELECT ${CONN_CONTEXT_ID} AS id, max(min(${CONN_ACCESS}, ${MAX_SHARED_LEVEL})) AS level
+       FROM ${quoteTable(connections)} AS acl_c
+       WHERE ${CONN_CONTEXT_ID} IN (SELECT value FROM json_each(?)) AND ${CONNECTION_MATCH}
        GROUP BY 1`,
     )
     .all(JSON.stringify(ids), def.name, caller.accountId) as { id: string; level: number | null }[];

@@ -2,10 +2,10 @@
  * The caller as the access model sees it: one account, every role it holds (included and
  * inherited roles resolved), and what its token adds or limits.
  */
-import type { FastifyRequest } from 'fastify';
 import type { Service } from '../service.js';
+import type { Org } from '../orgs/orgs.js';
 import { BUILTIN_ROLES } from '../objects/builtin-defs.js';
-import { requirePrincipal } from '../http/context.js';
+import type { Principal } from './principal.js';
 import { resolveRoles } from './roles.js';
 import { accountSnapshot } from './account-snapshot.js';
 import { MAX_SHARED_LEVEL } from './levels.js';
@@ -25,10 +25,19 @@ export interface Caller {
   bypassCreateAcl: boolean;
 }
 
-/** The caller of a request; throws `accessDenied.notLoggedIn` (or the session's problem) without one. */
-export function callerOf(svc: Service, request: FastifyRequest): Caller {
-  const principal = requirePrincipal(request);
-  const { org, scopes, grant, skipAcl, bypassCreateAcl } = request.ctx;
+/** What authentication established about a request that has a principal. */
+export interface CallerInput {
+  org: Org;
+  principal: Principal;
+  scopes?: readonly string[];
+  grant?: number;
+  skipAcl?: boolean;
+  bypassCreateAcl?: boolean;
+}
+
+/** The caller as the access model sees it (http/context.ts requireCaller gets one for a request). */
+export function callerOf(svc: Service, input: CallerInput): Caller {
+  const { org, principal, scopes, grant, skipAcl, bypassCreateAcl } = input;
   const account = accountSnapshot(svc, org, principal.accountId);
   const held = [...principal.roles, ...(account?.roles ?? []), ...(account?.inheritedRoles ?? [])];
   const roles = resolveRoles(svc, org, held).roleSet;

@@ -49,7 +49,7 @@ const FALLBACK: Record<string, { defaultAcl: AclEntry[]; createAcl: AclEntry[] }
   account: { defaultAcl: [{ type: 'owner', allow: ACCESS.update }], createAcl: [] },
   // Roles carry scopes: writing them is privilege management.
   role: { defaultAcl: [], createAcl: [] },
-  // Creating a connection additionally needs share access on its context (see objects/access.ts).
+  // Creating a connection additionally needs share access on its context (see access/objects.ts).
   connection: { defaultAcl: [{ type: 'owner', allow: ACCESS.delete }], createAcl: [ANY_ACCOUNT] },
 };
 const CUSTOM_FALLBACK = { defaultAcl: [{ type: 'owner', allow: ACCESS.delete }], createAcl: [ANY_ACCOUNT] } as const;

@@ -12,7 +12,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createHarness, TestClient, type Harness } from '../testing/harness.js';
-import { BearerClient, createUser, mint, USER_PASSWORD } from '../auth/token-testing.js';
+import { BearerClient, createUser, mint, USER_PASSWORD } from '../testing/token-testing.js';
 
 type ListOutcome = 'present' | 'absent' | 'denied';
 type Outcome = 'ok' | 'hidden' | 'denied';

@@ -2,7 +2,8 @@ import { fault } from '../../../src-shared/faults.js';
 import type { ObjectDef } from '../../../src-shared/schema/types.js';
 import type { Org } from '../orgs/orgs.js';
 import type { Service } from '../service.js';
-import { hashPassword, MIN_PASSWORD_LENGTH } from '../auth/password.js';
+import { hashPassword } from './password.js';
+import { passwordProblem } from '../../../src-shared/passwords/strength.js';
 import { validateInput, type Json } from '../objects/validate.js';
 import type { StoredRecord } from '../objects/store.js';
 import { normaliseEmail } from './credentials.js';
@@ -22,14 +23,11 @@ export function accountDef(svc: Service, org: Org): ObjectDef {
   return def;
 }
 
+/** The one gate for every new password: setup, registration, admin-created accounts and changes. */
 export function checkPasswordStrength(password: unknown): string {
-  if (typeof password !== 'string' || password.length < MIN_PASSWORD_LENGTH || password.length > 1024) {
-    throw fault('validation', 'password', {
-      path: 'password',
-      reason: `The password must be ${MIN_PASSWORD_LENGTH} to 1024 characters.`,
-    });
-  }
-  return password;
+  const problem = typeof password === 'string' ? passwordProblem(password) : 'The password must be a string.';
+  if (problem !== undefined) throw fault('validation', 'password', { path: 'password', reason: problem });
+  return password as string;
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { Db } from '../db/open.js';
+import { statements, type Statements } from '../db/statements.js';
 
 export interface CredentialRow {
   org_id: number;
@@ -18,41 +19,43 @@ export interface CredentialRow {
 
 /** Password hashes and lock-out counters, kept apart from the account record so reads never see them. */
 export class CredentialRepository {
-  constructor(private readonly db: Db) {}
+  private readonly sql: Statements;
+
+  constructor(private readonly db: Db) {
+    this.sql = statements(db);
+  }
 
   byEmail(orgId: number, email: string): CredentialRow | undefined {
-    return this.db
-      .prepare('SELECT * FROM credentials WHERE org_id = ? AND email = ?')
+    return this.sql
+      .fixed('SELECT * FROM credentials WHERE org_id = ? AND email = ?')
       .get(orgId, normaliseEmail(email)) as CredentialRow | undefined;
   }
 
   byAccount(orgId: number, accountId: string): CredentialRow | undefined {
-    return this.db.prepare('SELECT * FROM credentials WHERE org_id = ? AND account_id = ?').get(orgId, accountId) as
+    return this.sql.fixed('SELECT * FROM credentials WHERE org_id = ? AND account_id = ?').get(orgId, accountId) as
       CredentialRow | undefined;
   }
 
   insert(orgId: number, accountId: string, email: string, passwordHash: string): void {
-    this.db
-      .prepare('INSERT INTO credentials (org_id, account_id, email, password_hash) VALUES (?, ?, ?, ?)')
+    this.sql
+      .fixed('INSERT INTO credentials (org_id, account_id, email, password_hash) VALUES (?, ?, ?, ?)')
       .run(orgId, accountId, normaliseEmail(email), passwordHash);
   }
 
   setPassword(orgId: number, accountId: string, passwordHash: string): void {
-    this.db
-      .prepare('UPDATE credentials SET password_hash = ? WHERE org_id = ? AND account_id = ?')
+    this.sql
+      .fixed('UPDATE credentials SET password_hash = ? WHERE org_id = ? AND account_id = ?')
       .run(passwordHash, orgId, accountId);
   }
 
   setEmail(orgId: number, accountId: string, email: string): void {
-    this.db
-      .prepare('UPDATE credentials SET email = ? WHERE org_id = ? AND account_id = ?')
-      .run(email, orgId, accountId);
+    this.sql.fixed('UPDATE credentials SET email = ? WHERE org_id = ? AND account_id = ?').run(email, orgId, accountId);
   }
 
   /** Counts a failure and returns the new count (one statement: concurrent failures all count). */
   recordFailure(orgId: number, accountId: string): number {
-    const row = this.db
-      .prepare(
+    const row = this.sql
+      .fixed(
         'UPDATE credentials SET failed_attempts = failed_attempts + 1 WHERE org_id = ? AND account_id = ? RETURNING failed_attempts',
       )
       .get(orgId, accountId) as { failed_attempts: number } | undefined;
@@ -60,21 +63,21 @@ export class CredentialRepository {
   }
 
   lock(orgId: number, accountId: string, until: number): void {
-    this.db
-      .prepare('UPDATE credentials SET locked_until = ? WHERE org_id = ? AND account_id = ?')
+    this.sql
+      .fixed('UPDATE credentials SET locked_until = ? WHERE org_id = ? AND account_id = ?')
       .run(until, orgId, accountId);
   }
 
   clearFailures(orgId: number, accountId: string): void {
-    this.db
-      .prepare('UPDATE credentials SET failed_attempts = 0, locked_until = NULL WHERE org_id = ? AND account_id = ?')
+    this.sql
+      .fixed('UPDATE credentials SET failed_attempts = 0, locked_until = NULL WHERE org_id = ? AND account_id = ?')
       .run(orgId, accountId);
   }
 
   /** Starts (or restarts) an authenticator enrolment: the secret is pending until a step is used. */
   setPendingTotp(orgId: number, accountId: string, secretEnc: string): void {
-    this.db
-      .prepare('UPDATE credentials SET totp_secret_enc = ?, totp_last_step = NULL WHERE org_id = ? AND account_id = ?')
+    this.sql
+      .fixed('UPDATE credentials SET totp_secret_enc = ?, totp_last_step = NULL WHERE org_id = ? AND account_id = ?')
       .run(secretEnc, orgId, accountId);
   }
 
@@ -84,8 +87,8 @@ export class CredentialRepository {
    */
   useTotpStep(orgId: number, accountId: string, step: number): boolean {
     return (
-      this.db
-        .prepare(
+      this.sql
+        .fixed(
           `UPDATE credentials SET totp_last_step = ?
            WHERE org_id = ? AND account_id = ? AND totp_secret_enc IS NOT NULL
              AND (totp_last_step IS NULL OR totp_last_step < ?)`,
@@ -95,15 +98,13 @@ export class CredentialRepository {
   }
 
   clearTotp(orgId: number, accountId: string): void {
-    this.db
-      .prepare(
-        'UPDATE credentials SET totp_secret_enc = NULL, totp_last_step = NULL WHERE org_id = ? AND account_id = ?',
-      )
+    this.sql
+      .fixed('UPDATE credentials SET totp_secret_enc = NULL, totp_last_step = NULL WHERE org_id = ? AND account_id = ?')
       .run(orgId, accountId);
   }
 
   remove(orgId: number, accountId: string): void {
-    this.db.prepare('DELETE FROM credentials WHERE org_id = ? AND account_id = ?').run(orgId, accountId);
+    this.sql.fixed('DELETE FROM credentials WHERE org_id = ? AND account_id = ?').run(orgId, accountId);
   }
 }
 

@@ -1,5 +1,6 @@
 import type { Db } from '../db/open.js';
 import type { SecretCipher } from '../crypto/cipher.js';
+import { statements, type Statements } from '../db/statements.js';
 
 export type MessageKind = 'verification' | 'passwordReset' | 'locationCode';
 
@@ -38,14 +39,18 @@ interface OutboxRow {
  * encrypted at rest like other secrets: a copy of the database does not yield a reset link.
  */
 export class OutboxRepository {
+  private readonly sql: Statements;
+
   constructor(
     private readonly db: Db,
     private readonly cipher: SecretCipher,
-  ) {}
+  ) {
+    this.sql = statements(db);
+  }
 
   add(orgId: number, message: NewMessage, now: number): number {
-    const info = this.db
-      .prepare(
+    const info = this.sql
+      .fixed(
         'INSERT INTO outbox (org_id, account_id, kind, recipient, subject, body, created) VALUES (?, ?, ?, ?, ?, ?, ?)',
       )
       .run(
@@ -62,8 +67,8 @@ export class OutboxRepository {
 
   /** Newest first; one row more than asked is read to answer `hasMore`. */
   list(orgId: number, page: { skip: number; limit: number }): { data: OutboxMessage[]; hasMore: boolean } {
-    const rows = this.db
-      .prepare('SELECT * FROM outbox WHERE org_id = ? ORDER BY id DESC LIMIT ? OFFSET ?')
+    const rows = this.sql
+      .fixed('SELECT * FROM outbox WHERE org_id = ? ORDER BY id DESC LIMIT ? OFFSET ?')
       .all(orgId, page.limit + 1, page.skip) as OutboxRow[];
     return { data: rows.slice(0, page.limit).map((r) => this.present(r)), hasMore: rows.length > page.limit };
   }

@@ -1,6 +1,6 @@
 import type { Db } from '../db/open.js';
 import { fault } from '../../../src-shared/faults.js';
-import { StatementCache } from '../db/statement-cache.js';
+import { statements, type Statements } from '../db/statements.js';
 import { type DataVersion, VersionedCache } from '../db/data-version.js';
 import type { SecretCipher } from '../crypto/cipher.js';
 import { randomAlphanumeric } from '../crypto/random.js';
@@ -74,6 +74,16 @@ export interface ExposedKey {
   publicPem: string;
 }
 
+/** A current key as stored: the private half is encrypted until `decryptPrivateKey`. */
+export interface SealedSigningKey {
+  kid: string;
+  alg: SigningAlg;
+  publicPem: string;
+  privateEnc: string;
+}
+
+const PINNED_ALGS: readonly string[] = ['PS512', 'RS512'] satisfies SigningAlg[];
+
 interface KeyRow {
   kid: string;
   alg: SigningAlg;
@@ -84,7 +94,7 @@ interface KeyRow {
 
 /** Applications: keys, encrypted secrets and per-app RSA key pairs. */
 export class AppRepository {
-  private readonly statements: StatementCache;
+  private readonly statements: Statements;
   private readonly byKeyCache: VersionedCache<string, App | undefined>;
 
   constructor(
@@ -92,7 +102,7 @@ export class AppRepository {
     private readonly cipher: SecretCipher,
     private readonly versions: DataVersion,
   ) {
-    this.statements = new StatementCache(db, 40);
+    this.statements = statements(db);
     this.byKeyCache = new VersionedCache(versions, 1000);
   }
 
@@ -102,7 +112,7 @@ export class AppRepository {
    */
   private stmt(sql: string) {
     if (/^\s*(INSERT|UPDATE|DELETE)\b/i.test(sql)) this.versions.bump();
-    return this.statements.get(sql);
+    return this.statements.fixed(sql);
   }
 
   /** Creates an app with its key, its secret (signing apps) and a current RSA pair. */
@@ -234,6 +244,26 @@ export class AppRepository {
       publicPem: row.public_pem,
       privatePem: this.cipher.decrypt(row.private_enc),
     };
+  }
+
+  /**
+   * The current key for signing and verifying tokens, with its private half still encrypted
+   * (decisions.md §6: one algorithm pinned per key). Exactly one current key with a pinned
+   * algorithm, or undefined: anything else is treated as no key at all.
+   */
+  currentSigningKey(appId: number): SealedSigningKey | undefined {
+    const rows = this.stmt(
+      'SELECT kid, alg, public_pem, private_enc FROM app_keys WHERE app_id = ? AND current = 1',
+    ).all(appId) as Omit<KeyRow, 'created'>[];
+    if (rows.length !== 1) return undefined;
+    const [row] = rows;
+    if (!row || !PINNED_ALGS.includes(row.alg)) return undefined;
+    return { kid: row.kid, alg: row.alg, publicPem: row.public_pem, privateEnc: row.private_enc };
+  }
+
+  /** The PEM of a key read by `currentSigningKey`, decrypted; never log or return it. */
+  decryptPrivateKey(key: SealedSigningKey): string {
+    return this.cipher.decrypt(key.privateEnc);
   }
 
   /** Public keys of the org's enabled apps that expose them (the spec's Expose Keys), current keys only. */

@@ -1,6 +1,6 @@
 import type { Service } from '../service.js';
 import type { Org } from '../orgs/orgs.js';
-import type { Principal } from '../http/context.js';
+import type { Principal } from '../access/principal.js';
 import { BUILTIN_ROLES } from '../objects/builtin-defs.js';
 
 const OBJECT_ID = /^[0-9a-f]{24}$/i;

@@ -42,10 +42,17 @@ const label: Check = (v, path, faults) => {
 /** An ISO date, stored in canonical UTC form; null clears it. */
 const expires: Check = (v, path, faults) => {
   if (v === null) return null;
-  const ms = typeof v === 'string' && /^\d{4}-\d{2}-\d{2}/.test(v) ? Date.parse(v) : NaN;
+  const ms = typeof v === 'string' && /^\d{4}-\d{2}-\d{2}/.test(v) && isRealDay(v) ? Date.parse(v) : NaN;
   if (Number.isFinite(ms)) return new Date(ms).toISOString();
   faults.push(child('invalidValue', path, `${path} must be an ISO 8601 date or null.`));
 };
+
+/** Date.parse rolls impossible days over (2026-02-31 → 2026-03-03); the calendar day must exist. */
+function isRealDay(v: string): boolean {
+  const [y, m, d] = [Number(v.slice(0, 4)), Number(v.slice(5, 7)), Number(v.slice(8, 10))];
+  const day = new Date(Date.UTC(y, m - 1, d));
+  return day.getUTCFullYear() === y && day.getUTCMonth() === m - 1 && day.getUTCDate() === d;
+}
 
 const principalId: Check = (v, path, faults) => {
   if (v === null || (typeof v === 'string' && OBJECT_ID.test(v))) return v;

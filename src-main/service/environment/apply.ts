@@ -6,6 +6,7 @@ import { fault, FaultError, makeFault, type FaultBody } from '../../../src-share
 import { CUSTOM_NAME_PATTERN, type ObjectDef, type PropertyDef } from '../../../src-shared/schema/types.js';
 import { validateScopes } from '../../../src-shared/scopes/index.js';
 import type { Service } from '../service.js';
+import { assertScopesExist } from '../access/scope-schema.js';
 import { DEFAULT_ORG_SETTINGS, type Org, type OrgSettings } from '../orgs/orgs.js';
 import type { RsaKeyPair } from '../crypto/rsa.js';
 import { checkNewObject, checkPropertyDef } from '../objects/definition-rules.js';
@@ -14,8 +15,8 @@ import { OBJECT_ID_PATTERN } from '../objects/ids.js';
 import { reference } from '../objects/store.js';
 import { validateAppSettings } from '../apps/settings.js';
 import type { AppKind } from '../apps/apps.js';
-import { checkRecordRules } from '../views/save-rules.js';
-import { VIEW_DEF } from '../views/view-def.js';
+import { checkRecordRules } from './record-rules.js';
+import { VIEW_DEF } from '../objects/view-def.js';
 import { findView } from '../views/run-view.js';
 import { allRecords, roleKey, type ResourceDoc } from './resources.js';
 
@@ -136,7 +137,10 @@ function applyRole(ctx: ApplyContext, doc: ResourceDoc): void {
   const { values, faults } = validateInput(def, { name: doc.name, code: doc.code, scopes: doc.scopes }, 'create');
   if (faults.length > 0)
     throw fault('validation', 'import', { faults, path: faults[0]!.path, reason: faults[0]!.reason });
-  if (Array.isArray(values.scopes)) validateScopes(values.scopes as string[]);
+  if (Array.isArray(values.scopes)) {
+    validateScopes(values.scopes as string[]);
+    assertScopesExist(svc, org.id, values.scopes as string[], 'scopes');
+  }
   const existing = findRole(ctx, key);
   if (existing) svc.store.update(org.id, def, existing._id, values, { updaterId: ctx.actorId });
   else svc.store.insert(org.id, def, { ...values, include: [] }, { updaterId: ctx.actorId });

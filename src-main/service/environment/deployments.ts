@@ -9,14 +9,14 @@ import { parseWhereDocument } from '../../../src-shared/query/parse.js';
 import type { Service } from '../service.js';
 import type { Org } from '../orgs/orgs.js';
 import type { Caller } from '../access/caller.js';
-import type { Doc } from '../objects/validate.js';
 import { OBJECT_ID_PATTERN } from '../objects/ids.js';
 import type { StoredRecord } from '../objects/store.js';
 import { parseManifest } from './manifest.js';
+import { checkDeployment } from './deployment-rules.js';
 import { exportDocuments } from './export.js';
 import { importEnvironment } from './import.js';
 import { administratorOf } from './actor.js';
-import { DEPLOYMENT_DEF } from './deployment-def.js';
+import { DEPLOYMENT_DEF } from '../objects/deployment-def.js';
 import type { ResourceDoc } from './resources.js';
 
 export interface DeploymentRun {
@@ -30,28 +30,6 @@ export interface DeploymentRun {
   result: 'dry-run' | 'complete' | 'failed';
   reason?: string;
   changes: { resource: string; change: string }[];
-}
-
-/** Checks a deployment record before it is written: the orgs exist and differ, the manifest parses. */
-export function checkDeployment(svc: Service, org: Org, doc: Doc): void {
-  const source = typeof doc.sourceOrg === 'string' && doc.sourceOrg !== '' ? doc.sourceOrg : org.code;
-  if (!svc.orgs.byCode(source)) throw invalid('sourceOrg', `There is no org ${source} in this data folder.`);
-  if (typeof doc.targetOrg !== 'string' || !svc.orgs.byCode(doc.targetOrg)) {
-    throw invalid('targetOrg', `There is no org ${String(doc.targetOrg)} in this data folder.`);
-  }
-  if (doc.targetOrg === source) throw invalid('targetOrg', 'A deployment goes to another org than its source.');
-  if (typeof doc.name === 'string' && OBJECT_ID_PATTERN.test(doc.name)) throw invalid('name', 'A name is not an _id.');
-  let manifest: unknown;
-  try {
-    manifest = JSON.parse(String(doc.manifest));
-  } catch {
-    throw invalid('manifest', 'manifest is the export manifest as JSON text.');
-  }
-  try {
-    parseManifest(manifest);
-  } catch (err) {
-    throw invalid('manifest', err instanceof FaultError ? `${err.fault.path}: ${err.fault.reason}` : String(err));
-  }
 }
 
 export function findDeployment(svc: Service, org: Org, nameOrId: string): StoredRecord | undefined {
@@ -152,8 +130,4 @@ export function deploymentRuns(svc: Service, org: Org, deploymentId: string, lim
     ...(r.reason ? { reason: r.reason } : {}),
     changes: JSON.parse(r.changes) as DeploymentRun['changes'],
   }));
-}
-
-function invalid(path: string, reason: string) {
-  return fault('validation', 'deployment', { path, reason });
 }

@@ -11,7 +11,7 @@ import type { Org, OrgSettings } from '../orgs/orgs.js';
 import type { Doc, Json } from '../objects/validate.js';
 import { OBJECT_ID_PATTERN } from '../objects/ids.js';
 import { DEFAULT_APP_SETTINGS } from '../apps/apps.js';
-import { VIEW_DEF } from '../views/view-def.js';
+import { VIEW_DEF } from '../objects/view-def.js';
 import { selects, type Manifest } from './manifest.js';
 
 export interface ResourceDoc {

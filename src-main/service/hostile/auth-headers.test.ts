@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { signRequest } from '../auth/signature.js';
+import { signRequest } from '../auth/signatures/signature.js';
 import { expectClientFault, fuzzParams, hostileWorld, type HostileWorld } from './fixture.js';
 
 let w: HostileWorld;
@@ -106,7 +106,7 @@ describe('fuzzed authentication headers', () => {
   it('never authenticate a read of /accounts/me', async () => {
     await fc.assert(
       fc.asyncProperty(authHeaders, async (headers) => {
-        const res = await w.h.app.inject({ url: '/demo/v2/accounts/me', headers: materialise(headers) });
+        const res = await w.h.server.inject({ url: '/demo/v2/accounts/me', headers: materialise(headers) });
         expectClientFault(res, JSON.stringify(headers));
       }),
       fuzzParams(),
@@ -116,7 +116,7 @@ describe('fuzzed authentication headers', () => {
   it('never let a write through, and leave no trace', async () => {
     await fc.assert(
       fc.asyncProperty(authHeaders, async (headers) => {
-        const res = await w.h.app.inject({
+        const res = await w.h.server.inject({
           method: 'POST',
           url: '/demo/v2/c_conversations',
           headers: materialise(headers),
@@ -159,7 +159,7 @@ describe('fuzzed authentication headers', () => {
           method: 'GET',
           timestampMs: ts,
         });
-        const res = await w.h.app.inject({
+        const res = await w.h.server.inject({
           url,
           headers: {
             host: '127.0.0.1',
@@ -209,7 +209,7 @@ describe('header edge cases', () => {
     );
     let res;
     try {
-      res = await w.h.app.inject({ url: '/demo/v2/accounts/me', headers: { host: '127.0.0.1', ...h } });
+      res = await w.h.server.inject({ url: '/demo/v2/accounts/me', headers: { host: '127.0.0.1', ...h } });
     } catch (err) {
       // The HTTP client itself refuses some header bytes (NUL): then they never reach the service.
       expect(String(err)).toMatch(/Invalid character|ERR_INVALID_CHAR/);

@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signRequest } from '../auth/signature.js';
+import { signRequest } from '../auth/signatures/signature.js';
 import { currentCliBundle, startServiceProcess, type ServiceProcess } from './service-process.js';
 import { ADMIN, loginOverHttp, withSession, type HttpSession } from './http-session.js';
 

@@ -8,7 +8,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
 import fc from 'fast-check';
 import { createHarness, TestClient, type Harness } from '../testing/harness.js';
-import { createUser } from '../auth/token-testing.js';
+import { createUser } from '../testing/token-testing.js';
 
 /**
  * Fixed seed and run count in CI (deterministic); `npm run fuzz` sets both (random seed, printed).

@@ -132,7 +132,7 @@ describe('fuzzed list arguments', () => {
     await fc.assert(
       fc.asyncProperty(listArgs, async (args) => {
         const url = `/accounts?${rawQuery(args)}`;
-        const res = await w.h.app.inject({
+        const res = await w.h.server.inject({
           url: `/demo/v2${url}`,
           headers: { host: '127.0.0.1', ...bearer },
         });

@@ -6,7 +6,7 @@
 import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BODY_LIMIT_BYTES, listen, MAX_HEADER_BYTES, MAX_URL_LENGTH } from '../app.js';
+import { BODY_LIMIT_BYTES, listen, MAX_HEADER_BYTES, MAX_URL_LENGTH } from '../server.js';
 import { expectClientFault, hostileWorld, type HostileWorld } from './fixture.js';
 
 let w: HostileWorld;
@@ -15,7 +15,7 @@ let port: number;
 beforeAll(async () => {
   w = await hostileWorld();
   before = w.fingerprint();
-  port = await listen(w.h.app, 0);
+  port = await listen(w.h.server, 0);
 });
 afterAll(async () => {
   expect(w.fingerprint()).toBe(before);
@@ -92,7 +92,7 @@ describe('request bodies', () => {
 });
 
 /** A raw HTTP exchange, so nothing between us and the service normalises the bytes. */
-function rawHttp(text: string): Promise<{ status: number; body: string }> {
+function rawHttp(text: string): Promise<{ status: number; head: string; body: string }> {
   return new Promise((resolve, reject) => {
     const socket = connect(port, '127.0.0.1');
     let out = '';
@@ -101,7 +101,8 @@ function rawHttp(text: string): Promise<{ status: number; body: string }> {
     socket.on('close', () => {
       const m = /^HTTP\/1\.1 (\d{3})/.exec(out);
       if (!m) return reject(new Error(`no HTTP answer: ${out.slice(0, 200)}`));
-      resolve({ status: Number(m[1]), body: out.slice(out.indexOf('\r\n\r\n') + 4) });
+      const split = out.indexOf('\r\n\r\n');
+      resolve({ status: Number(m[1]), head: out.slice(0, split), body: out.slice(split + 4) });
     });
     socket.end(text);
   });
@@ -141,6 +142,15 @@ describe('over a real socket', () => {
     const res = await rawHttp('GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: x\r\n\r\n');
     expect(res.status).toBe(400);
     expect(JSON.parse(res.body)).toMatchObject({ object: 'fault', code: 'kInvalidArgument' });
+  });
+
+  it('stamps faults answered before routing with Service-Server-Time from the service clock', async () => {
+    const big = 'x'.repeat(MAX_HEADER_BYTES);
+    const tooLarge = await rawHttp(`GET /demo/v2/accounts HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: ${big}\r\n\r\n`);
+    const badHttp = await rawHttp('GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: x\r\n\r\n');
+    for (const res of [tooLarge, badHttp]) {
+      expect(res.head).toMatch(new RegExp(`\r\nService-Server-Time: ${w.h.clock.now()}\r\n`, 'i'));
+    }
   });
 
   it('refuses a chunked body (no Content-Length) once it passes BODY_LIMIT_BYTES', async () => {

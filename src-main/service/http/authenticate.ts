@@ -5,14 +5,13 @@ import type { Service } from '../service.js';
 import type { Org } from '../orgs/orgs.js';
 import type { App } from '../apps/apps.js';
 import type { RequestContext } from './context.js';
-import { authenticateToken } from '../auth/token-auth.js';
-import { authenticateSignature } from '../auth/signature-auth.js';
+import type { RequestInput } from '../auth/authentication.js';
+import { authenticateToken } from '../auth/tokens/token-auth.js';
+import { authenticateSignature } from '../auth/signatures/signature-auth.js';
+import { CLIENT_KEY_HEADER, CSRF_HEADER, SESSION_COOKIE } from '../auth/wire-names.js';
 import { accountSnapshot } from '../access/account-snapshot.js';
 
-export const SESSION_COOKIE = 'service.sid';
-export const FINGERPRINT_COOKIE = 'service.fingerprint';
-export const CLIENT_KEY_HEADER = 'service-client-key';
-export const CSRF_HEADER = 'Service-Csrf-Token';
+export { SESSION_COOKIE, FINGERPRINT_COOKIE, CLIENT_KEY_HEADER, CSRF_HEADER } from '../auth/wire-names.js';
 
 export const SESSION_TOUCH_RESOLUTION_MS = 1000;
 
@@ -53,11 +52,16 @@ export function authenticate(
   // A bearer token carries its own app; it is checked before anything else. Only its signature
   // check is asynchronous, so requests without one are answered without a promise.
   if (request.headers.authorization !== undefined) {
-    return authenticateToken(svc, org, request).then(
+    return authenticateToken(svc, org, requestInput(request)).then(
       (viaToken) => viaToken ?? authenticateWithoutToken(svc, org, request, reply),
     );
   }
   return authenticateWithoutToken(svc, org, request, reply);
+}
+
+/** The request as the auth code sees it: plain values, no framework types. */
+function requestInput(request: FastifyRequest): RequestInput {
+  return { method: request.method, url: request.url, headers: request.headers };
 }
 
 function authenticateWithoutToken(
@@ -73,7 +77,7 @@ function authenticateWithoutToken(
       reason: 'Service-Client-Key is required for signed requests.',
     });
   }
-  const viaSignature = app ? authenticateSignature(svc, org, app, request) : undefined;
+  const viaSignature = app ? authenticateSignature(svc, org, app, requestInput(request)) : undefined;
   if (viaSignature) return viaSignature;
   const ctx: RequestContext = app ? { org, via: 'anonymous', app } : { org, via: 'anonymous' };
   const sid = request.cookies[SESSION_COOKIE];

@@ -22,11 +22,11 @@ export const CONSOLE_CSP = [
 ].join('; ');
 
 /** Serves the built console at `/console/` (same origin as the API, so the session cookie works). */
-export async function consoleStatic(app: FastifyInstance, opts: { dir?: string }): Promise<void> {
-  app.get('/', (_request, reply) => reply.redirect('/console/'));
+export async function consoleStatic(server: FastifyInstance, opts: { dir?: string }): Promise<void> {
+  server.get('/', (_request, reply) => reply.redirect('/console/'));
   const dir = opts.dir;
   if (!dir || !existsSync(dir)) {
-    app.get('/console/*', (_request, reply) =>
+    server.get('/console/*', (_request, reply) =>
       sendFault(
         reply,
         makeFault('notFound', 'console', { reason: 'The console is not built: run `npm run build` first.' }),
@@ -34,10 +34,12 @@ export async function consoleStatic(app: FastifyInstance, opts: { dir?: string }
     );
     return;
   }
-  await app.register(fastifyStatic, {
+  await server.register(fastifyStatic, {
     root: dir,
     prefix: '/console/',
     redirect: true,
+    // A source map left in the folder (a development build) is never served: 404 like any absent file.
+    allowedPath: (pathName) => !pathName.endsWith('.map'),
     setHeaders: (res) => {
       res.header('Content-Security-Policy', CONSOLE_CSP);
       res.header('X-Frame-Options', 'DENY');

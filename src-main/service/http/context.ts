@@ -1,35 +1,18 @@
 import type { FastifyRequest } from 'fastify';
 import { fault, type FaultBody } from '../../../src-shared/faults.js';
-import type { Org } from '../orgs/orgs.js';
-import type { App } from '../apps/apps.js';
-import type { Session } from '../auth/sessions.js';
+import type { Session } from '../auth/sessions/sessions.js';
+import type { Authentication } from '../auth/authentication.js';
+import type { Service } from '../service.js';
+import type { Principal } from '../access/principal.js';
+import { callerOf, type Caller } from '../access/caller.js';
 import { BUILTIN_ROLES } from '../objects/builtin-defs.js';
 import { checkScope } from '../../../src-shared/scopes/index.js';
 
-export interface Principal {
-  accountId: string;
-  email: string;
-  roles: readonly string[];
-}
+export type { Principal } from '../access/principal.js';
 
 /** Who is calling and through what; set by the org plugin's authentication hook. */
-export interface RequestContext {
-  org: Org;
-  app?: App;
-  principal?: Principal;
+export interface RequestContext extends Authentication {
   session?: Session;
-  via: 'session' | 'signature' | 'token' | 'anonymous';
-  /**
-   * Effective scope chains when the caller is limited by scopes (tokens); undefined means the
-   * caller is not scope-limited (session or signed request: the principal's own rights apply).
-   */
-  scopes?: string[];
-  /** Token claims that change access (service/gnt, service/skp, service/skc). */
-  grant?: number;
-  skipAcl?: boolean;
-  bypassCreateAcl?: boolean;
-  /** The verified JWT claims when via === 'token'. */
-  claims?: Record<string, unknown>;
   /** Why a presented session was not accepted; raised only where a principal is required. */
   sessionProblem?: FaultBody;
 }
@@ -46,6 +29,12 @@ export function requirePrincipal(request: FastifyRequest): Principal {
   if (sessionProblem)
     throw fault('accessDenied', sessionProblem.errCode.split('.').pop(), { reason: sessionProblem.reason });
   throw fault('accessDenied', 'notLoggedIn', { reason: 'You must be logged in.' });
+}
+
+/** The caller of a request for the access model; throws as requirePrincipal does without one. */
+export function requireCaller(svc: Service, request: FastifyRequest): Caller {
+  const principal = requirePrincipal(request);
+  return callerOf(svc, { ...request.ctx, principal });
 }
 
 export function isOrgAdmin(principal: Principal | undefined): boolean {

@@ -1,6 +1,9 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { FaultError, makeFault, type FaultBody } from '../../../src-shared/faults.js';
+import { randomBytes } from 'node:crypto';
 import type { Clock } from '../clock.js';
+import { logServerError, stderrSink, type ErrorLogSink } from './server-error-log.js';
+import { hasRepeatedHost } from './single-host.js';
 
 export const SERVER_TIME_HEADER = 'Service-Server-Time';
 
@@ -23,9 +26,9 @@ export function sendFault(reply: FastifyReply, body: FaultBody): FastifyReply {
  * malformed bodies, oversized bodies and unexpected exceptions included. Stack traces and internal
  * messages never leave the process.
  */
-export function installFaultHandling(app: FastifyInstance, clock: Clock): void {
+export function installFaultHandling(server: FastifyInstance, clock: Clock, errorLog: ErrorLogSink = stderrSink): void {
   // Callback style, not async: it runs on every request, and a promise per hook costs measurably.
-  app.addHook('onRequest', (request, reply, done) => {
+  server.addHook('onRequest', (request, reply, done) => {
     reply.header(SERVER_TIME_HEADER, String(clock.now()));
     reply.header('X-Content-Type-Options', 'nosniff');
     reply.header('Referrer-Policy', 'no-referrer');
@@ -39,20 +42,30 @@ export function installFaultHandling(app: FastifyInstance, clock: Clock): void {
       );
       return;
     }
+    if (hasRepeatedHost(request.raw.rawHeaders)) {
+      sendFault(
+        reply,
+        makeFault('invalidArgument', 'host', { reason: 'A request must carry exactly one Host header.' }),
+      );
+      return;
+    }
     done();
   });
 
-  app.setNotFoundHandler((request, reply) =>
+  server.setNotFoundHandler((request, reply) =>
     sendFault(
       reply,
       makeFault('notFound', 'route', { reason: `No route for ${request.method} ${request.url.split('?')[0]}.` }),
     ),
   );
 
-  app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
-    const body = toFault(error);
-    if (body.status >= 500)
-      request.log.error({ err: { message: error.message, code: error.code } }, 'unexpected error');
+  server.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    let body = toFault(error);
+    if (body.status >= 500) {
+      const requestId = randomBytes(8).toString('hex');
+      logServerError(errorLog, clock.now(), request, requestId, error);
+      body = { ...body, requestId };
+    }
     return sendFault(reply, body);
   });
 }

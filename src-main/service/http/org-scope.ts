@@ -1,11 +1,39 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction, RouteOptions } from 'fastify';
 import { fault } from '../../../src-shared/faults.js';
 import type { Service } from '../service.js';
 import { authenticate } from './authenticate.js';
+import { requireAdmin } from './context.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Org administrators only: checked once, by the org scope, before the handler runs. */
+    admin?: boolean;
+  }
+}
+
+/** Route options of an administrators-only route: `app.get(path, ADMIN_ONLY, handler)`. */
+export const ADMIN_ONLY = { config: { admin: true } } as const;
+
+function adminCheck(request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void {
+  requireAdmin(request);
+  done();
+}
+
+/**
+ * Makes a route administrators-only: its own preHandler refuses everyone else. Route hooks run
+ * after the org scope's, so the caller is authenticated by then; routes without the flag pay
+ * nothing. A route-group plugin may call this from its own `onRoute` hook for all its routes.
+ */
+export function adminOnlyRoute(route: RouteOptions): void {
+  route.config = { ...route.config, admin: true };
+  const hooks = route.preHandler === undefined ? [] : [route.preHandler].flat();
+  if (!hooks.includes(adminCheck)) route.preHandler = [...hooks, adminCheck];
+}
 
 /**
  * Everything under `/<org>/v2`: resolves the org, then authenticates the caller before any route
- * handler runs (routes decide whether they need a principal).
+ * handler runs. Routes marked `config: { admin: true }` (see `ADMIN_ONLY`) get the administrators'
+ * check as their own preHandler; other routes decide themselves whether they need a principal.
  */
 export function orgScope(svc: Service, routes: ((app: FastifyInstance) => Promise<void>)[]) {
   return async (app: FastifyInstance) => {
@@ -25,6 +53,9 @@ export function orgScope(svc: Service, routes: ((app: FastifyInstance) => Promis
       }
       request.ctx = ctx;
       done();
+    });
+    app.addHook('onRoute', (route) => {
+      if (route.config?.admin === true) adminOnlyRoute(route);
     });
     for (const r of routes) await app.register(r);
   };

@@ -1,7 +1,8 @@
 import type { Socket } from 'node:net';
 import type { FastifyBodyParser, FastifyInstance } from 'fastify';
 import { fault, makeFault, type FaultBody } from '../../../src-shared/faults.js';
-import { toFault } from './faults-plugin.js';
+import type { Clock } from '../clock.js';
+import { SERVER_TIME_HEADER, toFault } from './faults-plugin.js';
 
 /**
  * Trust boundary: the bytes of a request before Fastify has a request object for them.
@@ -10,11 +11,17 @@ import { toFault } from './faults-plugin.js';
  * byte sequence became U+FFFD and was stored: a client sending Latin-1 silently corrupted its
  * records. RFC 8259 requires UTF-8; anything else is refused with a fault.
  */
-export function installStrictJsonParser(app: FastifyInstance): void {
-  const parseJson: FastifyBodyParser<string> = app.getDefaultJsonParser('error', 'error');
+export function installStrictJsonParser(server: FastifyInstance): void {
+  const parseJson: FastifyBodyParser<string> = server.getDefaultJsonParser('error', 'error');
   const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body: Buffer, done) => {
+  server.removeContentTypeParser('application/json');
+  server.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body: Buffer, done) => {
+    // The original's clients send `Content-Type: application/json` on every call, DELETE included
+    // (original-clients.md §G): an empty body under that header is a request with no body.
+    if (body.length === 0) {
+      done(null, undefined);
+      return;
+    }
     let text: string;
     try {
       text = decoder.decode(body);
@@ -29,9 +36,14 @@ export function installStrictJsonParser(app: FastifyInstance): void {
 /**
  * Errors Node's HTTP parser raises before Fastify routes anything (a request line or headers over
  * `maxHeaderSize`, malformed framing). Fastify's default answers these with its own JSON shape;
- * this one answers with a fault of decisions §2, so even these refusals read like every other.
+ * this one answers with a fault of decisions §2, so even these refusals read like every other,
+ * `Service-Server-Time` included (clients sync their signing clock from it on any answer).
  */
-export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Socket): void {
+export function clientErrorHandlerFor(clock: Clock): (err: NodeJS.ErrnoException, socket: Socket) => void {
+  return (err, socket) => clientErrorHandler(err, socket, clock);
+}
+
+function clientErrorHandler(err: NodeJS.ErrnoException, socket: Socket, clock: Clock): void {
   if (err.code === 'ECONNRESET' || socket.destroyed) return;
   const body = JSON.stringify(
     err.code === 'HPE_HEADER_OVERFLOW'
@@ -44,6 +56,7 @@ export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Socket): 
   if (socket.writable) {
     socket.write(
       `HTTP/1.1 ${status} Error\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+        `${SERVER_TIME_HEADER}: ${clock.now()}\r\n` +
         `Content-Type: application/json; charset=utf-8\r\nConnection: close\r\n\r\n${body}`,
     );
   }

@@ -1,10 +1,15 @@
 import type { Db } from '../db/open.js';
 import type { ObjectDef } from '../../../src-shared/schema/types.js';
+import { statements, type Statements } from '../db/statements.js';
 
 /** Object definitions per org, kept in `object_defs` and cached in memory. */
 export class DefinitionRepository {
   private readonly cache = new Map<number, Map<string, ObjectDef>>();
-  constructor(private readonly db: Db) {}
+  private readonly sql: Statements;
+
+  constructor(private readonly db: Db) {
+    this.sql = statements(db);
+  }
 
   all(orgId: number): ObjectDef[] {
     return [...this.load(orgId).values()];
@@ -20,8 +25,8 @@ export class DefinitionRepository {
   }
 
   save(orgId: number, def: ObjectDef): void {
-    this.db
-      .prepare(
+    this.sql
+      .fixed(
         `INSERT INTO object_defs (org_id, name, collection, def) VALUES (?, ?, ?, ?)
          ON CONFLICT (org_id, name) DO UPDATE SET def = excluded.def, collection = excluded.collection`,
       )
@@ -30,7 +35,7 @@ export class DefinitionRepository {
   }
 
   remove(orgId: number, name: string): void {
-    this.db.prepare('DELETE FROM object_defs WHERE org_id = ? AND name = ?').run(orgId, name);
+    this.sql.fixed('DELETE FROM object_defs WHERE org_id = ? AND name = ?').run(orgId, name);
     this.cache.delete(orgId);
   }
 
@@ -42,7 +47,7 @@ export class DefinitionRepository {
   private load(orgId: number): Map<string, ObjectDef> {
     let defs = this.cache.get(orgId);
     if (!defs) {
-      const rows = this.db.prepare('SELECT def FROM object_defs WHERE org_id = ? ORDER BY name').all(orgId) as {
+      const rows = this.sql.fixed('SELECT def FROM object_defs WHERE org_id = ? ORDER BY name').all(orgId) as {
         def: string;
       }[];
       defs = new Map(rows.map((r) => JSON.parse(r.def) as ObjectDef).map((d) => [d.name, d]));

@@ -6,9 +6,10 @@ import type { ObjectDef } from '../../../src-shared/schema/types.js';
 import type { ListQuery } from '../../../src-shared/query/ast.js';
 import { compileListQuery, propertyExpression } from '../query/compile.js';
 import { indexSpecs } from '../query/indexes.js';
+import type { SqlFragment } from '../query/sql-fragment.js';
 import { ObjectIdFactory } from './ids.js';
 import type { Doc, Json } from './validate.js';
-import { StatementCache } from '../db/statement-cache.js';
+import { statements, type Statements } from '../db/statements.js';
 import type { DataVersion } from '../db/data-version.js';
 
 const TYPE_NAME = /^[a-z][a-z0-9_]{0,62}$/;
@@ -28,14 +29,18 @@ export interface WriteMeta {
 
 /**
  * The object repository: one SQLite table per org and object type, `(_id, doc)` with expression
- * indexes on the indexed property paths. This module and the query compiler are the only places
- * that build SQL text; every value is bound.
+ * indexes on the indexed property paths. It builds the table-level SQL (DDL, by-id reads, writes);
+ * conditions on documents come from the query compiler (`query/`), the ACL's among them. Like every
+ * repository it binds every value.
  */
 export class ObjectStore {
   private readonly ids: ObjectIdFactory;
-  private readonly statements: StatementCache;
+  private readonly statements: Statements;
   private readonly uniqueIndexPaths = new Map<string, string>();
-  /** The read by `_id` of each table, kept apart from the LRU: it is the hottest statement there is. */
+  /**
+   * The read by `_id` of each table, prepared once and found by table name without building its
+   * SQL text first: it is the hottest statement there is.
+   */
   private readonly readById = new Map<string, Database.Statement>();
   /** Definitions whose table and indexes exist, valid while `generation` is unchanged. */
   private readonly ensuredDefs = new WeakMap<ObjectDef, { table: string; orgId: number; generation: number }>();
@@ -49,16 +54,11 @@ export class ObjectStore {
     private readonly versions?: DataVersion,
   ) {
     this.ids = new ObjectIdFactory(clock);
-    this.statements = new StatementCache(db, 500);
-  }
-
-  /** A condition on the record id, for `extraWhere`. */
-  static idEquals(id: string): { sql: string; params: unknown[] } {
-    return { sql: '_id = ?', params: [id] };
+    this.statements = statements(db);
   }
 
   /** Records whose `context` references the given instance (list properties such as connections). */
-  static contextEquals(id: string): { sql: string; params: unknown[] } {
+  static contextEquals(id: string): SqlFragment {
     return { sql: `${propertyExpression('context._id')} = ?`, params: [id] };
   }
 
@@ -98,10 +98,8 @@ export class ObjectStore {
   beginBulkLoad(orgId: number, def: ObjectDef): void {
     const table = this.ensureCollection(orgId, def);
     this.bulkTables.add(table);
-    const names = this.db
-      .prepare(
-        "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND name LIKE 'ix\\_%' ESCAPE '\\'",
-      )
+    const names = this.statements
+      .fixed("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND name LIKE 'ix\\_%' ESCAPE '\\'")
       .all(table) as { name: string }[];
     for (const { name } of names) this.db.exec(`DROP INDEX IF EXISTS "${name}"`);
     this.forget();
@@ -170,7 +168,7 @@ export class ObjectStore {
   getValues(orgId: number, def: ObjectDef, id: string, paths: string[]): Record<string, unknown> | undefined {
     const table = this.ensureCollection(orgId, def);
     const columns = paths.map((p, i) => `${propertyExpression(p)} AS v${i}`).join(', ');
-    const row = this.statements.get(`SELECT ${columns} FROM "${table}" WHERE _id = ?`).get(id) as
+    const row = this.statements.dynamic(`SELECT ${columns} FROM "${table}" WHERE _id = ?`).get(id) as
       Record<string, unknown> | undefined;
     return row ? Object.fromEntries(paths.map((p, i) => [p, row[`v${i}`]])) : undefined;
   }
@@ -204,43 +202,25 @@ export class ObjectStore {
 
   count(orgId: number, def: ObjectDef): number {
     const table = this.ensureCollection(orgId, def);
-    return (this.statements.get(`SELECT count(*) AS n FROM "${table}"`).get() as { n: number }).n;
+    return (this.statements.dynamic(`SELECT count(*) AS n FROM "${table}"`).get() as { n: number }).n;
   }
 
   /**
-   * Like `list`, but each record's stored JSON text is returned unparsed (`doc` parses it on first
-   * use): a list page whose records need no reshaping is written out without a parse/serialise
-   * round trip per record.
+   * Runs a validated list query; `extraWhere` adds conditions the caller does not control (context,
+   * ACL). Each record keeps its stored JSON text and parses `doc` on first use: a page whose records
+   * need no reshaping is written out without a parse/serialise round trip per record.
    */
-  listRaw(
-    orgId: number,
-    def: ObjectDef,
-    query: ListQuery,
-    extraWhere: { sql: string; params: unknown[] }[] = [],
-  ): { rows: (StoredRecord & { text: string })[]; hasMore: boolean } {
-    const table = this.ensureCollection(orgId, def);
-    const compiled = compileListQuery(query, { table, extraWhere });
-    const raw = this.statements.get(compiled.sql).all(...compiled.params) as { _id: string; doc: string }[];
-    const hasMore = raw.length > query.limit;
-    const rows = (hasMore ? raw.slice(0, query.limit) : raw).map((r) => lazyRecord(r._id, r.doc));
-    return { rows, hasMore };
-  }
-
-  /** Runs a validated list query; `extraWhere` adds conditions the caller does not control (context, ACL). */
   list(
     orgId: number,
     def: ObjectDef,
     query: ListQuery,
-    extraWhere: { sql: string; params: unknown[] }[] = [],
-  ): { rows: StoredRecord[]; hasMore: boolean } {
+    extraWhere: readonly SqlFragment[] = [],
+  ): { rows: (StoredRecord & { text: string })[]; hasMore: boolean } {
     const table = this.ensureCollection(orgId, def);
     const compiled = compileListQuery(query, { table, extraWhere });
-    const raw = this.statements.get(compiled.sql).all(...compiled.params) as { _id: string; doc: string }[];
+    const raw = this.statements.dynamic(compiled.sql).all(...compiled.params) as { _id: string; doc: string }[];
     const hasMore = raw.length > query.limit;
-    const rows = (hasMore ? raw.slice(0, query.limit) : raw).map((r) => ({
-      _id: r._id,
-      doc: JSON.parse(r.doc) as Doc,
-    }));
+    const rows = (hasMore ? raw.slice(0, query.limit) : raw).map((r) => lazyRecord(r._id, r.doc));
     return { rows, hasMore };
   }
 
@@ -251,6 +231,8 @@ export class ObjectStore {
   *iterate(orgId: number, def: ObjectDef, query: ListQuery): Generator<StoredRecord> {
     const table = this.ensureCollection(orgId, def);
     const compiled = compileListQuery({ ...query, limit: Number.MAX_SAFE_INTEGER - 1 }, { table });
+    // Prepared for this walk alone: a statement is busy while an iterator is open on it, so a cached
+    // one would fail any other use (or a second export) until this walk ends.
     for (const r of this.db.prepare(compiled.sql).iterate(...compiled.params) as Iterable<{
       _id: string;
       doc: string;
@@ -263,14 +245,16 @@ export class ObjectStore {
   countMatching(orgId: number, def: ObjectDef, query: ListQuery): number {
     const table = this.ensureCollection(orgId, def);
     const compiled = compileListQuery({ ...query, sort: [], skip: 0, limit: Number.MAX_SAFE_INTEGER - 1 }, { table });
-    const row = this.db.prepare(`SELECT count(*) AS n FROM (${compiled.sql})`).get(...compiled.params) as { n: number };
+    const row = this.statements.dynamic(`SELECT count(*) AS n FROM (${compiled.sql})`).get(...compiled.params) as {
+      n: number;
+    };
     return Math.max(0, row.n - query.skip);
   }
 
   /** Bulk insert in one transaction (seeding, import); returns the ids written. */
   insertMany(orgId: number, def: ObjectDef, records: { _id: string; doc: Doc }[]): void {
     const table = this.ensureCollection(orgId, def);
-    const stmt = this.statements.get(`INSERT INTO "${table}" (_id, doc) VALUES (?, ?)`);
+    const stmt = this.statements.dynamic(`INSERT INTO "${table}" (_id, doc) VALUES (?, ?)`);
     this.versions?.bump();
     this.db.transaction(() => {
       for (const r of records) this.translate(() => stmt.run(r._id, JSON.stringify(r.doc)));
@@ -279,7 +263,7 @@ export class ObjectStore {
 
   private run(sql: string, params: unknown[]) {
     this.versions?.bump(); // caches of records (roles) must not outlive a write
-    return this.translate(() => this.statements.get(sql).run(...params));
+    return this.translate(() => this.statements.dynamic(sql).run(...params));
   }
 
   /** Turns constraint failures into faults that name the property. */

@@ -1,7 +1,7 @@
 import { fault } from '../../../src-shared/faults.js';
 import type { Service } from '../service.js';
 import { ORG_CODE_PATTERN } from './orgs.js';
-import { bootstrapOrg } from './bootstrap.js';
+import { bootstrapOrg } from '../bootstrap.js';
 
 export interface NewOrgInput {
   code: unknown;

@@ -1,6 +1,7 @@
 import type { Db } from '../db/open.js';
 import { type DataVersion, VersionedCache } from '../db/data-version.js';
 import { fault } from '../../../src-shared/faults.js';
+import { statements, type Statements } from '../db/statements.js';
 
 export const ORG_CODE_PATTERN = /^[a-z0-9][a-z0-9-]{0,62}$/;
 
@@ -62,10 +63,13 @@ export class OrgRepository {
    */
   private readonly byCodeCache: VersionedCache<string, Org | undefined>;
 
+  private readonly sql: Statements;
+
   constructor(
     private readonly db: Db,
     private readonly versions: DataVersion,
   ) {
+    this.sql = statements(db);
     this.byCodeCache = new VersionedCache(versions, 1000);
   }
 
@@ -75,26 +79,26 @@ export class OrgRepository {
     }
     if (this.byCode(code)) throw fault('exists', 'org', { reason: `Org ${code} already exists.` });
     this.versions.bump();
-    const info = this.db
-      .prepare('INSERT INTO orgs (code, name, settings, created) VALUES (?, ?, ?, ?)')
+    const info = this.sql
+      .fixed('INSERT INTO orgs (code, name, settings, created) VALUES (?, ?, ?, ?)')
       .run(code, name, JSON.stringify(DEFAULT_ORG_SETTINGS), created);
     return this.byId(Number(info.lastInsertRowid))!;
   }
 
   byId(id: number): Org | undefined {
-    const row = this.db.prepare('SELECT * FROM orgs WHERE id = ?').get(id) as OrgRow | undefined;
+    const row = this.sql.fixed('SELECT * FROM orgs WHERE id = ?').get(id) as OrgRow | undefined;
     return row ? toOrg(row) : undefined;
   }
 
   byCode(code: string): Org | undefined {
     return this.byCodeCache.get(code, () => {
-      const row = this.db.prepare('SELECT * FROM orgs WHERE code = ?').get(code) as OrgRow | undefined;
+      const row = this.sql.fixed('SELECT * FROM orgs WHERE code = ?').get(code) as OrgRow | undefined;
       return row ? toOrg(row) : undefined;
     });
   }
 
   list(): Org[] {
-    return (this.db.prepare('SELECT * FROM orgs ORDER BY id').all() as OrgRow[]).map(toOrg);
+    return (this.sql.fixed('SELECT * FROM orgs ORDER BY id').all() as OrgRow[]).map(toOrg);
   }
 
   /** Applies a patch to the stored settings (not to the caller's copy, which may be stale). */
@@ -105,8 +109,8 @@ export class OrgRepository {
         const current = this.byId(org.id);
         if (!current) throw fault('notFound', 'org', { reason: `Org ${org.code} no longer exists.` });
         this.versions.bump();
-        this.db
-          .prepare('UPDATE orgs SET settings = ? WHERE id = ?')
+        this.sql
+          .fixed('UPDATE orgs SET settings = ? WHERE id = ?')
           .run(JSON.stringify({ ...current.settings, ...patch }), org.id);
         return this.byId(org.id)!;
       })

@@ -14,7 +14,7 @@ export interface CompileOptions {
   /** Already-validated table name of the collection. */
   table: string;
   /** Conditions the service adds (access control, org scoping), AND-ed with the query's where. */
-  extraWhere?: SqlFragment[];
+  extraWhere?: readonly SqlFragment[];
 }
 
 /**
@@ -109,11 +109,6 @@ function compileBranches(
     sql: `SELECT _id, doc FROM (${parts.map((p) => p.sql).join(' UNION ALL ')}) ORDER BY ${outerOrder} LIMIT ${limitLiteral(query.limit + 1)} OFFSET ?`,
     params: [...parts.flatMap((p) => p.params), query.skip],
   };
-}
-
-/** Splits the `limit + 1` rows of a compiled query into the page and `hasMore`. */
-export function pageOf<T>(rows: readonly T[], limit: number): { data: T[]; hasMore: boolean } {
-  return { data: rows.slice(0, limit), hasMore: rows.length > limit };
 }
 
 // The repositories and the service bootstrap import these from here.

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { runListQuery } from '../../../src-shared/query/evaluate.js';
 import { parseListQuery, type RawListArgs } from '../../../src-shared/query/parse.js';
 import { THING_DEF } from '../../../src-shared/query/testing/fixture-def.js';
-import { compileListQuery, pageOf } from './compile.js';
+import { compileListQuery } from './compile.js';
 import { registerQueryFunctions } from './functions.js';
 import { indexStatements } from './indexes.js';
 
@@ -231,6 +231,11 @@ function openDatabase(docs: Doc[]): Database.Database {
   const insert = db.prepare('INSERT INTO things (_id, doc) VALUES (?, ?)');
   for (const { _id, ...doc } of docs) insert.run(_id, JSON.stringify(doc));
   return db;
+}
+
+/** Splits the `limit + 1` rows of a compiled query into the page and `hasMore`. */
+function pageOf<T>(rows: readonly T[], limit: number): { data: T[]; hasMore: boolean } {
+  return { data: rows.slice(0, limit), hasMore: rows.length > limit };
 }
 
 function runBoth(docs: Doc[], args: RawListArgs) {

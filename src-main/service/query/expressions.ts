@@ -4,8 +4,11 @@
  */
 import { PATH_SEGMENT_PATTERN } from '../../../src-shared/schema/types.js';
 
-/** Aliases the compiler gives json_each rows (`j1`, `j2`, …) and the record column. */
-const SAFE_BASE = /^(?:doc|j\d+\.value)$/;
+/**
+ * The record column, aliases the compiler gives json_each rows (`j1`, `j2`, …), and the connection
+ * row of the ACL's subqueries (`acl_c.doc`).
+ */
+const SAFE_BASE = /^(?:doc|j\d+\.value|acl_c\.doc)$/;
 
 /**
  * Throws unless every segment matches PATH_SEGMENT_PATTERN. The parser already guarantees it;

@@ -2,9 +2,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, createHarness, TestClient, type Harness } from '../testing/harness.js';
 import { createAccount } from '../accounts/accounts.js';
 import { OutboxRepository } from '../accounts/outbox.js';
-import { LocationRepository } from '../auth/location.js';
-import { totpCode } from '../auth/totp.js';
-import { hashSessionId } from '../auth/sessions.js';
+import { LocationRepository } from '../auth/sessions/location.js';
+import { totpCode } from '../auth/sessions/totp.js';
+import { hashSessionId } from '../auth/sessions/sessions.js';
 import type { OrgSettings } from '../orgs/orgs.js';
 
 let h: Harness;

@@ -1,25 +1,24 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { createHash } from 'node:crypto';
 import { fault } from '../../../src-shared/faults.js';
 import type { Service } from '../service.js';
 import type { Org } from '../orgs/orgs.js';
 import { accountDef, checkPasswordStrength } from '../accounts/accounts.js';
-import { OutboxRepository } from '../accounts/outbox.js';
-import { hashPassword, verifyPassword } from '../auth/password.js';
-import { AccountTokenRepository, RESET_TOKEN_TTL_MS, type AccountTokenPurpose } from '../auth/password-reset.js';
-import { TwoFactor } from '../auth/two-factor.js';
+import { hashPassword, verifyPassword } from '../accounts/password.js';
+import { RESET_TOKEN_TTL_MS, type AccountTokenPurpose } from '../auth/sessions/password-reset.js';
+import { TwoFactor } from '../auth/sessions/two-factor.js';
 import {
   accountLocked,
   invalidCredentials,
   isLocked,
   recordCredentialFailure,
   unlockAccount,
-} from '../auth/two-factor-lockout.js';
-import { fingerprintOf, requireSessionApp, startSession } from '../auth/location-session.js';
-import { requireAdmin, requirePrincipal, type Principal } from '../http/context.js';
+} from '../auth/sessions/credential-lockout.js';
+import { fingerprintOf, requireSessionApp, startSession } from '../http/login-session.js';
+import { requirePrincipal, type Principal } from '../http/context.js';
+import { ADMIN_ONLY } from '../http/org-scope.js';
 import { presentRecord } from '../objects/present.js';
 import { OBJECT_ID_PATTERN } from '../objects/ids.js';
-import { ACCESS } from '../objects/access.js';
+import { ACCESS } from '../access/objects.js';
 
 const DONE = { object: 'result', data: true } as const;
 const code6 = { type: 'string', maxLength: 16 } as const;
@@ -38,26 +37,23 @@ const codeBody = { type: 'object', required: ['code'], properties: { code: code6
  * signed request), so a scoped token can never change how its subject logs in.
  */
 export function accountLifecycleRoutes(svc: Service) {
-  const outbox = new OutboxRepository(svc.db, svc.cipher);
-  const tokens = new AccountTokenRepository(svc.db);
   const twoFactor = new TwoFactor(svc);
 
   return async (app: FastifyInstance) => {
     // --- email verification
-    app.post('/accounts/verify', { schema: { body: tokenBody() } }, async (request) => {
+    app.post<{ Body: { token: string } }>('/accounts/verify', { schema: { body: tokenBody() } }, async (request) => {
       const { org } = request.ctx;
       requireSessionApp(request);
-      const accountId = consumeToken(svc, tokens, 'verify', org, (request.body as { token: string }).token);
+      const accountId = consumeToken(svc, 'verify', org, request.body.token);
       return setVerified(svc, org, accountId);
     });
 
-    app.post<{ Params: { id: string } }>('/accounts/:id/verify', async (request) => {
-      requireAdmin(request);
+    app.post<{ Params: { id: string } }>('/accounts/:id/verify', ADMIN_ONLY, async (request) => {
       return setVerified(svc, request.ctx.org, existingAccount(svc, request.ctx.org, request.params.id));
     });
 
     // --- passwords
-    app.post(
+    app.post<{ Body: { current: string; password: string } }>(
       '/accounts/me/update-password',
       {
         schema: {
@@ -68,7 +64,7 @@ export function accountLifecycleRoutes(svc: Service) {
         const { org } = request.ctx;
         const principal = requireSessionPrincipal(request);
         const sessionApp = requireSessionApp(request);
-        const body = request.body as { current: string; password: string };
+        const { body } = request;
         const next = checkPasswordStrength(body.password);
         const cred = svc.credentials.byAccount(org.id, principal.accountId);
         if (!cred) throw fault('notFound', 'instance', { reason: 'The account no longer exists.' });
@@ -79,7 +75,7 @@ export function accountLifecycleRoutes(svc: Service) {
         }
         svc.credentials.setPassword(org.id, cred.account_id, await hashPassword(next));
         svc.credentials.clearFailures(org.id, cred.account_id);
-        tokens.voidAll('reset', org.id, cred.account_id);
+        svc.accountTokens.voidAll('reset', org.id, cred.account_id);
         // Every session of the account ends; the caller continues in a fresh one (a new id).
         svc.sessions.endForAccount(org.id, cred.account_id, 'passwordChanged');
         startSession(svc, request, reply, sessionApp, cred.account_id, fingerprintOf(request));
@@ -87,7 +83,7 @@ export function accountLifecycleRoutes(svc: Service) {
       },
     );
 
-    app.post(
+    app.post<{ Body: { email: string } }>(
       '/accounts/request-password-reset',
       {
         schema: {
@@ -97,12 +93,12 @@ export function accountLifecycleRoutes(svc: Service) {
       async (request) => {
         const { org } = request.ctx;
         requireSessionApp(request);
-        const cred = svc.credentials.byEmail(org.id, (request.body as { email: string }).email);
+        const cred = svc.credentials.byEmail(org.id, request.body.email);
         // Trust boundary: the answer is the same whether or not the email belongs to an account.
         if (cred) {
           const now = svc.clock.now();
-          const token = tokens.issue('reset', org.id, cred.account_id, RESET_TOKEN_TTL_MS, now);
-          outbox.add(
+          const token = svc.accountTokens.issue('reset', org.id, cred.account_id, RESET_TOKEN_TTL_MS, now);
+          svc.outbox.add(
             org.id,
             {
               accountId: cred.account_id,
@@ -118,18 +114,22 @@ export function accountLifecycleRoutes(svc: Service) {
       },
     );
 
-    app.post('/accounts/reset-password', { schema: { body: tokenBody({ password }) } }, async (request) => {
-      const { org } = request.ctx;
-      requireSessionApp(request);
-      const body = request.body as { token: string; password: string };
-      const next = checkPasswordStrength(body.password);
-      const accountId = consumeToken(svc, tokens, 'reset', org, body.token);
-      svc.credentials.setPassword(org.id, accountId, await hashPassword(next));
-      tokens.voidAll('reset', org.id, accountId);
-      unlockAccount(svc, org, accountId);
-      svc.sessions.endForAccount(org.id, accountId, 'passwordReset');
-      return DONE;
-    });
+    app.post<{ Body: { token: string; password: string } }>(
+      '/accounts/reset-password',
+      { schema: { body: tokenBody({ password }) } },
+      async (request) => {
+        const { org } = request.ctx;
+        requireSessionApp(request);
+        const { body } = request;
+        const next = checkPasswordStrength(body.password);
+        const accountId = consumeToken(svc, 'reset', org, body.token);
+        svc.credentials.setPassword(org.id, accountId, await hashPassword(next));
+        svc.accountTokens.voidAll('reset', org.id, accountId);
+        unlockAccount(svc, org, accountId);
+        svc.sessions.endForAccount(org.id, accountId, 'passwordReset');
+        return DONE;
+      },
+    );
 
     // --- authenticator (TOTP)
     app.post('/accounts/me/totp', async (request) => {
@@ -141,25 +141,29 @@ export function accountLifecycleRoutes(svc: Service) {
       return { object: 'result', data: twoFactor.enrolTotp(org, cred) };
     });
 
-    app.post('/accounts/me/totp/confirm', { schema: { body: codeBody } }, async (request) => {
-      const { org } = request.ctx;
-      const cred = ownCredentials(svc, org, requireSessionPrincipal(request));
-      const state = twoFactor.totpState(cred);
-      if (state === 'active') throw fault('exists', 'totp', { reason: 'The authenticator is already active.' });
-      if (state === 'none') throw fault('notFound', 'totp', { reason: 'Start the enrolment first.' });
-      if (!twoFactor.useTotp(cred, (request.body as { code: string }).code)) {
-        throw invalidCredentials('The authenticator code is wrong.');
-      }
-      return { object: 'result', data: { active: true } };
-    });
+    app.post<{ Body: { code: string } }>(
+      '/accounts/me/totp/confirm',
+      { schema: { body: codeBody } },
+      async (request) => {
+        const { org } = request.ctx;
+        const cred = ownCredentials(svc, org, requireSessionPrincipal(request));
+        const state = twoFactor.totpState(cred);
+        if (state === 'active') throw fault('exists', 'totp', { reason: 'The authenticator is already active.' });
+        if (state === 'none') throw fault('notFound', 'totp', { reason: 'Start the enrolment first.' });
+        if (!twoFactor.useTotp(cred, request.body.code)) {
+          throw invalidCredentials('The authenticator code is wrong.');
+        }
+        return { object: 'result', data: { active: true } };
+      },
+    );
 
-    app.delete('/accounts/me/totp', { schema: { body: codeBody } }, async (request) => {
+    app.delete<{ Body: { code: string } }>('/accounts/me/totp', { schema: { body: codeBody } }, async (request) => {
       const { org } = request.ctx;
       const cred = ownCredentials(svc, org, requireSessionPrincipal(request));
       if (twoFactor.totpState(cred) !== 'active')
         throw fault('notFound', 'totp', { reason: 'No active authenticator.' });
       if (isLocked(svc, org, cred)) throw accountLocked();
-      if (!twoFactor.useTotp(cred, (request.body as { code: string }).code)) {
+      if (!twoFactor.useTotp(cred, request.body.code)) {
         // A stolen session must not be able to guess its way to removing the authenticator.
         recordCredentialFailure(svc, org, cred.account_id);
         throw invalidCredentials('The authenticator code is wrong.');
@@ -169,41 +173,14 @@ export function accountLifecycleRoutes(svc: Service) {
     });
 
     // --- administrators
-    app.get('/outbox', async (request) => {
-      requireAdmin(request);
-      const page = pageArgs(request);
-      return { object: 'list', ...outbox.list(request.ctx.org.id, page) };
-    });
-
-    app.get('/sessions', async (request) => {
-      requireAdmin(request);
-      const { skip, limit } = pageArgs(request);
-      const all = liveSessions(svc, request.ctx.org);
-      return {
-        object: 'list',
-        data: all.slice(skip, skip + limit).map(({ idHash: _hidden, ...shown }) => shown),
-        hasMore: all.length > skip + limit,
-      };
-    });
-
-    app.delete<{ Params: { id: string } }>('/sessions/:id', async (request) => {
-      requireAdmin(request);
-      const found = liveSessions(svc, request.ctx.org).find((s) => s.id === request.params.id);
-      if (!found) throw fault('notFound', 'session', { reason: 'No live session has this id.' });
-      svc.sessions.end(found.idHash, 'revoked');
-      return DONE;
-    });
-
-    app.post<{ Params: { id: string } }>('/accounts/:id/unlock', async (request) => {
-      requireAdmin(request);
+    app.post<{ Params: { id: string } }>('/accounts/:id/unlock', ADMIN_ONLY, async (request) => {
       const { org } = request.ctx;
       const accountId = existingAccount(svc, org, request.params.id);
       unlockAccount(svc, org, accountId);
       return presentAccount(svc, org, accountId);
     });
 
-    app.post<{ Params: { id: string } }>('/accounts/:id/reset-two-factor', async (request) => {
-      requireAdmin(request);
+    app.post<{ Params: { id: string } }>('/accounts/:id/reset-two-factor', ADMIN_ONLY, async (request) => {
       const { org } = request.ctx;
       const accountId = existingAccount(svc, org, request.params.id);
       twoFactor.reset(org.id, accountId);
@@ -227,14 +204,8 @@ function ownCredentials(svc: Service, org: Org, principal: Principal) {
   return cred;
 }
 
-function consumeToken(
-  svc: Service,
-  tokens: AccountTokenRepository,
-  purpose: AccountTokenPurpose,
-  org: Org,
-  token: string,
-): string {
-  const result = tokens.consume(purpose, org.id, token, svc.clock.now());
+function consumeToken(svc: Service, purpose: AccountTokenPurpose, org: Org, token: string): string {
+  const result = svc.accountTokens.consume(purpose, org.id, token, svc.clock.now());
   if (result.ok) return result.accountId;
   if (result.why === 'expired') throw fault('expired', 'token', { reason: 'The token expired; ask for a new one.' });
   throw fault('accessDenied', 'invalidToken', { reason: 'The token is not valid or was already used.' });
@@ -261,59 +232,4 @@ function presentAccount(svc: Service, org: Org, accountId: string) {
 function setVerified(svc: Service, org: Org, accountId: string) {
   svc.store.update(org.id, accountDef(svc, org), accountId, { state: 'verified' });
   return presentAccount(svc, org, accountId);
-}
-
-const DEFAULT_LIMIT = 100;
-const MAX_LIMIT = 1000;
-
-/** Trust boundary: `skip` and `limit` from the query string (spec: default 100, at most 1000). */
-function pageArgs(request: FastifyRequest): { skip: number; limit: number } {
-  const q = request.query as Record<string, unknown>;
-  const int = (name: string, fallback: number, min: number, max: number): number => {
-    const raw = q[name];
-    if (raw === undefined) return fallback;
-    const n = typeof raw === 'string' && /^\d{1,9}$/.test(raw) ? Number(raw) : NaN;
-    if (!(n >= min && n <= max)) {
-      throw fault('invalidArgument', 'query', {
-        path: name,
-        reason: `${name} must be an integer from ${min} to ${max}.`,
-      });
-    }
-    return n;
-  };
-  return { skip: int('skip', 0, 0, 1e9), limit: int('limit', DEFAULT_LIMIT, 1, MAX_LIMIT) };
-}
-
-interface LiveSession {
-  idHash: string;
-  object: 'session';
-  id: string;
-  account: string;
-  app: string;
-  created: string;
-  lastSeen: string;
-}
-
-/** The id shown for a session: derived from the lookup hash, so it can never be used as a cookie. */
-export const publicSessionId = (idHash: string): string =>
-  createHash('sha256').update(idHash).digest('hex').slice(0, 16);
-
-/** Live sessions of the org, most recently seen first: not ended and not idle past their app's `authDuration`. */
-function liveSessions(svc: Service, org: Org): LiveSession[] {
-  const now = svc.clock.now();
-  const out: LiveSession[] = [];
-  for (const r of svc.sessions.listLive(org.id)) {
-    const app = svc.apps.byId(r.appId);
-    if (!app || now - r.lastSeen > app.settings.authDuration * 1000) continue;
-    out.push({
-      idHash: r.idHash,
-      object: 'session',
-      id: publicSessionId(r.idHash),
-      account: r.accountId,
-      app: app.key,
-      created: new Date(r.created).toISOString(),
-      lastSeen: new Date(r.lastSeen).toISOString(),
-    });
-  }
-  return out;
 }

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, createHarness, TestClient, type Harness } from '../testing/harness.js';
 import { OutboxRepository } from '../accounts/outbox.js';
-import { LocationRepository } from '../auth/location.js';
-import { totpCode } from '../auth/totp.js';
+import { LocationRepository } from '../auth/sessions/location.js';
+import { totpCode } from '../auth/sessions/totp.js';
 import type { OrgSettings } from '../orgs/orgs.js';
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
@@ -197,7 +197,10 @@ describe('register', () => {
     setOrg(h, { registrationEnabled: false });
     const res = await new TestClient(h).post('/accounts/register', NEW);
     expect(res.statusCode).toBe(403);
-    expect(res.json()).toMatchObject({ errCode: 'service.accessDenied.registration', code: 'kAccessDenied' });
+    expect(res.json()).toMatchObject({
+      errCode: 'service.accessDenied.registration',
+      code: 'kSelfRegistrationDisabled',
+    });
     expect(h.svc.credentials.byEmail(orgOf(h).id, NEW.email)).toBeUndefined();
   });
 
@@ -232,7 +235,7 @@ describe('login: session rotation', () => {
     expect(first).toBeDefined();
     expect(second).toBeDefined();
     expect(second).not.toBe(first);
-    const stale = await h.app.inject({
+    const stale = await h.server.inject({
       method: 'GET',
       url: '/demo/v2/accounts/me',
       headers: { host: '127.0.0.1', 'service-client-key': h.consoleAppKey, cookie: `service.sid=${first}` },

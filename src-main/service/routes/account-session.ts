@@ -1,16 +1,15 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { fault } from '../../../src-shared/faults.js';
 import type { Service } from '../service.js';
-import { dummyHash, verifyPassword } from '../auth/password.js';
+import { dummyHash, verifyPassword } from '../accounts/password.js';
 import { accountDef, createAccount } from '../accounts/accounts.js';
-import { OutboxRepository } from '../accounts/outbox.js';
-import { AccountTokenRepository, VERIFY_TOKEN_TTL_MS } from '../auth/password-reset.js';
-import { newLocationFault, TwoFactor } from '../auth/two-factor.js';
+import { VERIFY_TOKEN_TTL_MS } from '../auth/sessions/password-reset.js';
+import { newLocationFault, TwoFactor } from '../auth/sessions/two-factor.js';
 import { presentRecord } from '../objects/present.js';
-import { callerOf, levelOf, readableProperties, stripProperties } from '../objects/access.js';
+import { levelOf, readableProperties, stripProperties } from '../access/objects.js';
 import type { StoredRecord } from '../objects/store.js';
 import type { ObjectDef } from '../../../src-shared/schema/types.js';
-import { requirePrincipal } from '../http/context.js';
+import { requireCaller, requirePrincipal } from '../http/context.js';
 import { SESSION_COOKIE } from '../http/authenticate.js';
 import {
   accountLocked,
@@ -18,8 +17,8 @@ import {
   isLocked,
   recordCredentialFailure,
   unlockAccount,
-} from '../auth/two-factor-lockout.js';
-import { fingerprintOf, requireSessionApp, setFingerprintCookie, startSession } from '../auth/location-session.js';
+} from '../auth/sessions/credential-lockout.js';
+import { fingerprintOf, requireSessionApp, setFingerprintCookie, startSession } from '../http/login-session.js';
 
 interface LoginBody {
   email: string;
@@ -38,11 +37,9 @@ type RegisterBody = { email: string; password: string } & Partial<Record<(typeof
  */
 export function accountSessionRoutes(svc: Service) {
   const twoFactor = new TwoFactor(svc);
-  const outbox = new OutboxRepository(svc.db, svc.cipher);
-  const tokens = new AccountTokenRepository(svc.db);
 
   return async (app: FastifyInstance) => {
-    app.post(
+    app.post<{ Body: LoginBody }>(
       '/accounts/login',
       {
         schema: {
@@ -64,7 +61,7 @@ export function accountSessionRoutes(svc: Service) {
       async (request, reply) => login(svc, twoFactor, request, reply),
     );
 
-    app.post(
+    app.post<{ Body: RegisterBody }>(
       '/accounts/register',
       {
         schema: {
@@ -91,7 +88,7 @@ export function accountSessionRoutes(svc: Service) {
         if (!org.settings.registrationEnabled) {
           throw fault('accessDenied', 'registration', { reason: 'Registration is turned off for this org.' });
         }
-        const body = request.body as RegisterBody;
+        const { body } = request;
         const fields: Record<string, unknown> = {};
         for (const name of REGISTER_FIELDS) if (body[name] !== undefined) fields[name] = body[name];
         const record = await createAccount(svc, org, {
@@ -103,8 +100,8 @@ export function accountSessionRoutes(svc: Service) {
         });
         const now = svc.clock.now();
         const email = String(record.doc.email);
-        const token = tokens.issue('verify', org.id, record._id, VERIFY_TOKEN_TTL_MS, now);
-        outbox.add(
+        const token = svc.accountTokens.issue('verify', org.id, record._id, VERIFY_TOKEN_TTL_MS, now);
+        svc.outbox.add(
           org.id,
           {
             accountId: record._id,
@@ -116,7 +113,7 @@ export function accountSessionRoutes(svc: Service) {
           now,
         );
         const fingerprint = fingerprintOf(request);
-        twoFactor.locations.remember(org.id, record._id, fingerprint, now);
+        svc.locations.remember(org.id, record._id, fingerprint, now);
         startSession(svc, request, reply, app, record._id, fingerprint);
         return presentRecord(accountDef(svc, org), record, 5);
       },
@@ -150,10 +147,15 @@ export function accountSessionRoutes(svc: Service) {
   };
 }
 
-async function login(svc: Service, twoFactor: TwoFactor, request: FastifyRequest, reply: FastifyReply) {
+async function login(
+  svc: Service,
+  twoFactor: TwoFactor,
+  request: FastifyRequest<{ Body: LoginBody }>,
+  reply: FastifyReply,
+) {
   const { org } = request.ctx;
   const app = requireSessionApp(request);
-  const body = request.body as LoginBody;
+  const { body } = request;
   const { email, password } = body;
 
   const cred = svc.credentials.byEmail(org.id, email);
@@ -211,7 +213,7 @@ async function login(svc: Service, twoFactor: TwoFactor, request: FastifyRequest
  * just the name).
  */
 function presentForCaller(svc: Service, request: FastifyRequest, def: ObjectDef, record: StoredRecord) {
-  const caller = callerOf(svc, request);
+  const caller = requireCaller(svc, request);
   const level = levelOf(svc, request.ctx.org, caller, def, record);
   return stripProperties(presentRecord(def, record, level), readableProperties(caller, def, record._id));
 }

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createHarness, TestClient, type Harness } from '../testing/harness.js';
 import { createAccount } from '../accounts/accounts.js';
-import { bootstrapOrg } from '../orgs/bootstrap.js';
+import { bootstrapOrg } from '../bootstrap.js';
 import { BUILTIN_ROLES } from '../objects/builtin-defs.js';
 
 let h: Harness;
@@ -296,7 +296,7 @@ describe('rotation preview and RSA regeneration', () => {
     const { key, rsa } = await createApp();
     // A client may send no body at all (no content-type).
     const login = await admin.login();
-    const bare = await h.app.inject({
+    const bare = await h.server.inject({
       method: 'POST',
       url: `/demo/v2/apps/${key}/rsa`,
       headers: {

@@ -1,11 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { fault, makeFault } from '../../../src-shared/faults.js';
 import type { Service } from '../service.js';
+import { adminOnlyRoute } from '../http/org-scope.js';
 import type { App, AppKind, AppSettings } from '../apps/apps.js';
 import { validateAppSettings } from '../apps/settings.js';
 import { presentApp } from '../apps/present.js';
 import { lookupAccountPrincipal } from '../apps/principal.js';
-import { requireAdmin } from '../http/context.js';
 
 const keyParams = {
   type: 'object',
@@ -29,9 +29,8 @@ const objectBody = { type: 'object' } as const;
  */
 export function appsRoutes(svc: Service) {
   return async (app: FastifyInstance) => {
-    app.addHook('preHandler', async (request) => {
-      requireAdmin(request);
-    });
+    // Every route of this group is for administrators.
+    app.addHook('onRoute', adminOnlyRoute);
 
     app.get('/apps', async (request) => ({
       object: 'list',
@@ -85,6 +84,10 @@ export function appsRoutes(svc: Service) {
     // The body is optional here, so it has no schema; validateAppSettings checks it.
     app.post('/apps/:key/rsa', { schema: { params: keyParams } }, async (request) => {
       const target = appOf(svc, request);
+      // No body means "same algorithm"; a JSON null is a body, and not an object.
+      if (request.body === null) {
+        throw fault('validation', undefined, { reason: 'The request body must be a JSON object.' });
+      }
       const body = request.body ?? {};
       onlyAlg(body);
       const { alg = target.settings.alg } = validateAppSettings(body, target.kind);

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createPrivateKey, createPublicKey } from 'node:crypto';
 import { calculateJwkThumbprint, createLocalJWKSet, jwtVerify, SignJWT, type JWK } from 'jose';
 import { createHarness, TestClient, type Harness } from '../testing/harness.js';
-import { bootstrapOrg } from '../orgs/bootstrap.js';
+import { bootstrapOrg } from '../bootstrap.js';
 import { rsaThumbprint } from '../crypto/rsa.js';
 
 let h: Harness;

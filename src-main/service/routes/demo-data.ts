@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { fault } from '../../../src-shared/faults.js';
 import type { Service } from '../service.js';
-import { requireAdmin } from '../http/context.js';
+import { ADMIN_ONLY } from '../http/org-scope.js';
 import { presentJob, SeedJobs } from '../demo/jobs.js';
 
 /** Most accounts one console request may seed (the CLI has no such cap). */
@@ -11,9 +11,10 @@ export const MAX_SEED_ACCOUNTS = 1_000_000;
 export function demoDataRoutes(svc: Service) {
   const jobs = new SeedJobs(svc);
   return async (app: FastifyInstance) => {
-    app.post(
+    app.post<{ Body: { accounts: number; seed?: number } }>(
       '/demo-data/jobs',
       {
+        config: { admin: true },
         schema: {
           body: {
             type: 'object',
@@ -27,23 +28,20 @@ export function demoDataRoutes(svc: Service) {
         },
       },
       async (request) => {
-        requireAdmin(request);
         const { org } = request.ctx;
         if (jobs.running(org)) throw fault('conflict', 'job', { reason: 'A demo-data job is already running.' });
-        const body = request.body as { accounts: number; seed?: number };
+        const { body } = request;
         return { object: 'result', data: presentJob(jobs.start(org, body.accounts, body.seed)) };
       },
     );
 
-    app.get<{ Params: { id: string } }>('/demo-data/jobs/:id', async (request) => {
-      requireAdmin(request);
+    app.get<{ Params: { id: string } }>('/demo-data/jobs/:id', ADMIN_ONLY, async (request) => {
       const job = jobs.get(request.ctx.org, request.params.id);
       if (!job) throw fault('notFound', 'job', { reason: 'No such demo-data job.' });
       return { object: 'result', data: presentJob(job) };
     });
 
-    app.delete<{ Params: { id: string } }>('/demo-data/jobs/:id', async (request) => {
-      requireAdmin(request);
+    app.delete<{ Params: { id: string } }>('/demo-data/jobs/:id', ADMIN_ONLY, async (request) => {
       const job = jobs.get(request.ctx.org, request.params.id);
       if (!job) throw fault('notFound', 'job', { reason: 'No such demo-data job.' });
       job.cancel = true;

@@ -1,7 +1,7 @@
 /** Deployments: stored exports run into another org of the same data folder, with a dry-run diff and a run log. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, createHarness, TestClient, type Harness } from '../testing/harness.js';
-import { BearerClient, mint } from '../auth/token-testing.js';
+import { BearerClient, mint } from '../testing/token-testing.js';
 
 let h: Harness;
 let admin: TestClient;

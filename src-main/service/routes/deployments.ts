@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { fault } from '../../../src-shared/faults.js';
 import type { Service } from '../service.js';
-import { callerOf } from '../access/caller.js';
-import { requireAdmin, requirePrincipal } from '../http/context.js';
+import { requireCaller, requirePrincipal } from '../http/context.js';
+import { ADMIN_ONLY } from '../http/org-scope.js';
 import { deploymentRuns, findDeployment, runDeployment } from '../environment/deployments.js';
 
 /**
@@ -19,12 +19,11 @@ export function deploymentRoutes(svc: Service) {
       if (body.dryRun !== undefined && typeof body.dryRun !== 'boolean') {
         throw fault('invalidArgument', 'dryRun', { path: 'dryRun', reason: 'dryRun is true or false.' });
       }
-      const caller = callerOf(svc, request);
+      const caller = requireCaller(svc, request);
       return runDeployment(svc, request.ctx.org, caller, principal.email, request.params.id, body.dryRun === true);
     });
 
-    app.get<{ Params: { id: string } }>('/deployments/:id/runs', async (request) => {
-      requireAdmin(request);
+    app.get<{ Params: { id: string } }>('/deployments/:id/runs', ADMIN_ONLY, async (request) => {
       const record = findDeployment(svc, request.ctx.org, request.params.id);
       if (!record)
         throw fault('notFound', 'deployment', { reason: `There is no deployment ${request.params.id.slice(0, 100)}.` });

@@ -3,8 +3,8 @@ import { gzipSync } from 'node:zlib';
 import { existsSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, createHarness, TestClient, type Harness } from '../testing/harness.js';
-import { bootstrapOrg } from '../orgs/bootstrap.js';
-import { createUser, USER_PASSWORD } from '../auth/token-testing.js';
+import { bootstrapOrg } from '../bootstrap.js';
+import { createUser, USER_PASSWORD } from '../testing/token-testing.js';
 
 let h: Harness;
 let a: TestClient;

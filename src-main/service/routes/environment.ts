@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { fault } from '../../../src-shared/faults.js';
 import type { Service } from '../service.js';
-import { requireAdmin } from '../http/context.js';
+import { requirePrincipal } from '../http/context.js';
+import { ADMIN_ONLY } from '../http/org-scope.js';
 import { parseManifest } from '../environment/manifest.js';
 import { exportDocuments } from '../environment/export.js';
 import { MAX_IMPORT_BYTES, readImportStream } from '../environment/ndjson-input.js';
@@ -25,27 +26,30 @@ export function environmentRoutes(svc: Service) {
       );
     }
 
-    app.post('/developer/environment/export', async (request, reply) => {
-      requireAdmin(request);
+    app.post('/developer/environment/export', ADMIN_ONLY, async (request, reply) => {
       const body = (request.body ?? {}) as { manifest?: unknown };
       const manifest = parseManifest(body.manifest ?? { includes: ['*'] });
       return reply.type('application/x-ndjson').send(ndjson(exportDocuments(svc, request.ctx.org, manifest)));
     });
 
-    app.post('/developer/environment/import', { bodyLimit: MAX_IMPORT_BYTES }, async (request, reply) => {
-      const principal = requireAdmin(request);
-      if (!Buffer.isBuffer(request.body)) {
-        throw fault('invalidArgument', 'import', {
-          reason: 'Send the export as the body, with Content-Type application/x-ndjson (gzip allowed).',
+    app.post(
+      '/developer/environment/import',
+      { ...ADMIN_ONLY, bodyLimit: MAX_IMPORT_BYTES },
+      async (request, reply) => {
+        const principal = requirePrincipal(request);
+        if (!Buffer.isBuffer(request.body)) {
+          throw fault('invalidArgument', 'import', {
+            reason: 'Send the export as the body, with Content-Type application/x-ndjson (gzip allowed).',
+          });
+        }
+        const query = request.query as Record<string, unknown>;
+        const result = await importEnvironment(svc, request.ctx.org, readImportStream(request.body), {
+          actorId: principal.accountId,
+          backup: query.backup === 'true',
+          dryRun: query.dryRun === 'true',
         });
-      }
-      const query = request.query as Record<string, unknown>;
-      const result = await importEnvironment(svc, request.ctx.org, readImportStream(request.body), {
-        actorId: principal.accountId,
-        backup: query.backup === 'true',
-        dryRun: query.dryRun === 'true',
-      });
-      return reply.type('application/x-ndjson').send(ndjson(result.log));
-    });
+        return reply.type('application/x-ndjson').send(ndjson(result.log));
+      },
+    );
   };
 }

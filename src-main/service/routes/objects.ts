@@ -7,11 +7,13 @@ import { projectPaths } from '../../../src-shared/query/project.js';
 import type { Service } from '../service.js';
 import type { Org } from '../orgs/orgs.js';
 import { createAccount } from '../accounts/accounts.js';
-import { normaliseEmail } from '../accounts/credentials.js';
+import { changeLoginEmail } from '../accounts/email-change.js';
+import { assertScopesExist } from '../access/scope-schema.js';
 import { presentListText, presentRecord, presentRecordText, presentsVerbatim } from '../objects/present.js';
 import { OBJECT_ID_PATTERN } from '../objects/ids.js';
 import { validateInput, type Json } from '../objects/validate.js';
 import { ObjectStore, reference, type StoredRecord } from '../objects/store.js';
+import type { SqlFragment } from '../query/sql-fragment.js';
 import {
   ACCESS,
   REQUIRED,
@@ -20,7 +22,6 @@ import {
   assertQueryable,
   assertWholeObject,
   assertWritable,
-  callerOf,
   canCreate,
   levelOf,
   levelsOf,
@@ -30,9 +31,10 @@ import {
   scopeAllows,
   stripProperties,
   type Caller,
-} from '../objects/access.js';
+} from '../access/objects.js';
+import { requireCaller } from '../http/context.js';
 import { rawListArgs } from './list-args.js';
-import { checkRecordRules } from '../views/save-rules.js';
+import { checkRecordRules } from '../environment/record-rules.js';
 
 interface CollectionParams {
   collection: string;
@@ -43,7 +45,7 @@ interface InstanceParams extends CollectionParams {
 
 /**
  * Records of every collection: `/<collection>` and `/<collection>/<_id>`. Every operation is
- * decided by the access model of objects/access.ts: token scopes first (they do not depend on
+ * decided by the access model of access/objects.ts: token scopes first (they do not depend on
  * what is stored, so a refusal reveals nothing), then the caller's level on the instance. An
  * instance the caller cannot read answers notFound, exactly like one that does not exist.
  */
@@ -51,16 +53,16 @@ export function objectRoutes(svc: Service) {
   return async (app: FastifyInstance) => {
     app.get<{ Params: CollectionParams }>('/:collection', async (request, reply) => {
       const { org } = request.ctx;
-      const caller = callerOf(svc, request);
+      const caller = requireCaller(svc, request);
       const def = collectionDef(svc, org, request.params.collection);
-      const page = listRecords(svc, org, caller, def, request.query, '', [], false, true);
+      const page = listRecords(svc, org, caller, def, request.query, COLLECTION_LIST);
       return typeof page === 'string' ? reply.type('application/json; charset=utf-8').send(page) : page;
     });
 
     // Not async: the hottest route awaits nothing, and a promise per request costs measurably.
     app.get<{ Params: InstanceParams }>('/:collection/:id', (request, reply) => {
       const { org } = request.ctx;
-      const caller = callerOf(svc, request);
+      const caller = requireCaller(svc, request);
       const def = collectionDef(svc, org, request.params.collection);
       const id = instanceId(request.params.id);
       const allowed = requireScope(caller, 'read', def, id);
@@ -82,23 +84,18 @@ export function objectRoutes(svc: Service) {
         if (!listDef || !scopeAllows(caller, 'read', listDef)) continue;
         // Whoever may share the instance sees all of its connections; others only those they may read.
         const contextual = level >= ACCESS.share;
-        out[prop.name] = listRecords(
-          svc,
-          org,
-          caller,
-          listDef,
-          query,
-          `${prop.name}.`,
-          [ObjectStore.contextEquals(id)],
+        out[prop.name] = listRecords(svc, org, caller, listDef, query, {
+          prefix: `${prop.name}.`,
+          where: [ObjectStore.contextEquals(id)],
           contextual,
-        ) as unknown as Json;
+        }) as unknown as Json;
       }
       reply.send(out); // a sync handler answers through reply and returns nothing
     });
 
     app.post<{ Params: CollectionParams }>('/:collection', async (request) => {
       const { org } = request.ctx;
-      const caller = callerOf(svc, request);
+      const caller = requireCaller(svc, request);
       const def = collectionDef(svc, org, request.params.collection);
       assertWritable(requireScope(caller, 'create', def), request.body);
       if (!canCreate(caller, def)) {
@@ -111,6 +108,7 @@ export function objectRoutes(svc: Service) {
       } else {
         const values = validated(def, request.body, 'create');
         checkRecordRules(svc, org, def, values);
+        if (def.name === 'role') assertRoleScopesExist(svc, org.id, values);
         if (def.name === 'connection') assertConnectionAllowed(svc, org, caller, values);
         values.owner = reference('account', caller.accountId);
         record = svc.store.insert(org.id, def, values, { updaterId: caller.accountId });
@@ -120,7 +118,7 @@ export function objectRoutes(svc: Service) {
 
     const update = (replace: boolean) => async (request: FastifyRequest<{ Params: InstanceParams }>) => {
       const { org } = request.ctx;
-      const caller = callerOf(svc, request);
+      const caller = requireCaller(svc, request);
       const def = collectionDef(svc, org, request.params.collection);
       const id = instanceId(request.params.id);
       // A body that is not an object (JSON null, an array, a string) is refused: read as "no
@@ -137,6 +135,7 @@ export function objectRoutes(svc: Service) {
       assertAccountPropertiesAllowed(caller, def, body, 'update');
       const values = validated(def, body, replace ? 'create' : 'update');
       checkRecordRules(svc, org, def, values, current, replace);
+      if (def.name === 'role') assertRoleScopesExist(svc, org.id, values);
       if (def.name === 'connection') {
         assertConnectionAllowed(svc, org, caller, { ...(current.doc as Record<string, Json>), ...values });
       }
@@ -147,7 +146,7 @@ export function objectRoutes(svc: Service) {
           keep: ['owner'],
         });
         if (r && def.name === 'account' && typeof values.email === 'string') {
-          svc.credentials.setEmail(org.id, id, normaliseEmail(values.email));
+          changeLoginEmail(svc, org.id, id, values.email);
         }
         // An administrator unlocking an account also lifts a lock-out (even an indefinite one).
         if (r && def.name === 'account' && values.locked === false) svc.credentials.clearFailures(org.id, id);
@@ -161,7 +160,7 @@ export function objectRoutes(svc: Service) {
 
     app.delete<{ Params: InstanceParams }>('/:collection/:id', async (request) => {
       const { org } = request.ctx;
-      const caller = callerOf(svc, request);
+      const caller = requireCaller(svc, request);
       const def = collectionDef(svc, org, request.params.collection);
       const id = instanceId(request.params.id);
       assertWholeObject(requireScope(caller, 'delete', def, id), 'deleting an object');
@@ -184,22 +183,26 @@ export function objectRoutes(svc: Service) {
   };
 }
 
+interface ListOptions {
+  /** Query-string arguments are read as `prefix<name>` (a list property's own arguments). */
+  prefix?: string;
+  /** Conditions the caller does not control (the instance a list property belongs to). */
+  where?: readonly SqlFragment[];
+  /** A list property of an instance the caller may share: every entry is readable. */
+  contextual?: boolean;
+  /** Whole records may be answered as one JSON text built from their stored text. */
+  asText?: boolean;
+}
+
+/** A collection's own list: the hottest list there is, so its options are built once. */
+const COLLECTION_LIST: ListOptions = { asText: true };
+
 /**
- * Runs a list query given raw query-string arguments (optionally `prefix.`-ed, for list
- * properties). The read condition is part of the SQL, so `limit`, `skip` and `hasMore` count only
- * what the caller may see. `contextual`: a list property of an instance the caller may share.
+ * Runs a list query given raw query-string arguments. The read condition is part of the SQL, so
+ * `limit`, `skip` and `hasMore` count only what the caller may see.
  */
-function listRecords(
-  svc: Service,
-  org: Org,
-  caller: Caller,
-  def: ObjectDef,
-  queryString: unknown,
-  prefix: string,
-  extra: { sql: string; params: unknown[] }[] = [],
-  contextual = false,
-  asText = false,
-) {
+function listRecords(svc: Service, org: Org, caller: Caller, def: ObjectDef, queryString: unknown, opts: ListOptions) {
+  const { prefix = '', where: extra = [], contextual = false, asText = false } = opts;
   const listAllowed = requireScope(caller, 'read', def);
   const query = parseListQuery(rawListArgs(queryString as Record<string, unknown>, prefix), def, {
     allowNegations: !org.settings.disableNegation,
@@ -209,7 +212,7 @@ function listRecords(
   const where = [...(condition ? [condition] : []), ...extra];
   // Records shown whole (no projection, no property-limited scope) go out as their stored text.
   if (asText && !contextual && !query.paths && caller.scopes === undefined && presentsVerbatim(def)) {
-    const { rows, hasMore } = svc.store.listRaw(org.id, def, query, where);
+    const { rows, hasMore } = svc.store.list(org.id, def, query, where);
     return presentListText(def, rows, levelsOf(svc, org, caller, def, rows), hasMore);
   }
   const { rows, hasMore } = svc.store.list(org.id, def, query, where);
@@ -273,6 +276,10 @@ function validated(def: ObjectDef, body: unknown, mode: 'create' | 'update'): Re
   // A role's scopes are chains the token checks will parse: refuse bad ones when they are written.
   if (def.name === 'role' && Array.isArray(values.scopes)) validateScopes(values.scopes);
   return values;
+}
+
+function assertRoleScopesExist(svc: Service, orgId: number, values: Record<string, Json>): void {
+  if (Array.isArray(values.scopes)) assertScopesExist(svc, orgId, values.scopes as string[], 'scopes');
 }
 
 const notFoundInstance = (def: ObjectDef, id: string) =>

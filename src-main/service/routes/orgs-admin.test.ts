@@ -1,7 +1,7 @@
 /** Several orgs per data folder: creating one, and keeping tokens, sessions and apps within their org. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ADMIN_EMAIL, createHarness, TestClient, type Harness } from '../testing/harness.js';
-import { BearerClient, createUser, mint, USER_PASSWORD } from '../auth/token-testing.js';
+import { BearerClient, createUser, mint, USER_PASSWORD } from '../testing/token-testing.js';
 
 let h: Harness;
 let admin: TestClient;
@@ -62,7 +62,7 @@ describe('POST /developer/orgs', () => {
     const jar = (admin as unknown as { cookies: Map<string, string> }).cookies;
     const cookie = [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
     expect(cookie).toContain('service.sid');
-    const res = await h.app.inject({
+    const res = await h.server.inject({
       method: 'GET',
       url: '/clinic/v2/accounts/me',
       headers: { host: '127.0.0.1:7788', 'service-client-key': key, cookie },

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Service } from '../service.js';
-import { requireAdmin } from '../http/context.js';
+import { ADMIN_ONLY } from '../http/org-scope.js';
 import { createOrg, type NewOrgInput } from '../orgs/create-org.js';
 
 /**
@@ -11,13 +11,11 @@ import { createOrg, type NewOrgInput } from '../orgs/create-org.js';
  */
 export function orgsAdminRoutes(svc: Service) {
   return async (app: FastifyInstance) => {
-    app.get('/developer/orgs', async (request) => {
-      requireAdmin(request);
+    app.get('/developer/orgs', ADMIN_ONLY, async () => {
       const data = svc.orgs.list().map((o) => ({ object: 'org', code: o.code, name: o.name, created: o.created }));
       return { object: 'list', data, hasMore: false };
     });
-    app.post('/developer/orgs', { schema: { body: { type: 'object' } } }, async (request) => {
-      requireAdmin(request);
+    app.post('/developer/orgs', { ...ADMIN_ONLY, schema: { body: { type: 'object' } } }, async (request) => {
       return createOrg(svc, request.body as NewOrgInput);
     });
   };

@@ -3,7 +3,8 @@ import { fault } from '../../../src-shared/faults.js';
 import { propertyPaths, type ObjectDef } from '../../../src-shared/schema/types.js';
 import type { Service } from '../service.js';
 import type { Org } from '../orgs/orgs.js';
-import { requireAdmin, requirePrincipal } from '../http/context.js';
+import { requirePrincipal } from '../http/context.js';
+import { ADMIN_ONLY } from '../http/org-scope.js';
 import { addProperty, checkNewObject, checkPropertyDef } from '../objects/definition-rules.js';
 import type { FaultBody } from '../../../src-shared/faults.js';
 
@@ -28,6 +29,12 @@ export function presentSchema(def: ObjectDef) {
   };
 }
 
+/** The body of `PATCH /schemas/:name`, as its schema below admits it. */
+interface DefinitionPatch {
+  label?: string;
+  properties?: Record<string, { label?: string; indexed?: boolean; unique?: boolean }>;
+}
+
 /** `/schemas`: read for any logged-in caller; define custom objects and properties for admins. */
 export function schemaRoutes(svc: Service) {
   const find = (org: Org, name: string): ObjectDef => {
@@ -47,8 +54,7 @@ export function schemaRoutes(svc: Service) {
       return presentSchema(find(request.ctx.org, request.params.name));
     });
 
-    app.post('/schemas', async (request) => {
-      requireAdmin(request);
+    app.post('/schemas', ADMIN_ONLY, async (request) => {
       const { org } = request.ctx;
       const def = checkNewObject(request.body);
       if (svc.defs.byName(org.id, def.name)) throw fault('exists', 'object', { reason: `${def.name} already exists.` });
@@ -59,8 +65,7 @@ export function schemaRoutes(svc: Service) {
       return presentSchema(def);
     });
 
-    app.post<{ Params: { name: string } }>('/schemas/:name/properties', async (request) => {
-      requireAdmin(request);
+    app.post<{ Params: { name: string } }>('/schemas/:name/properties', ADMIN_ONLY, async (request) => {
       const { org } = request.ctx;
       const faults: FaultBody[] = [];
       const prop = checkPropertyDef(request.body, 'property', 0, faults);
@@ -74,9 +79,10 @@ export function schemaRoutes(svc: Service) {
     });
 
     /** Alter a definition: its label, and the label/indexed/unique flags of its custom properties. */
-    app.patch<{ Params: { name: string } }>(
+    app.patch<{ Params: { name: string }; Body: DefinitionPatch }>(
       '/schemas/:name',
       {
+        config: { admin: true },
         schema: {
           body: {
             type: 'object',
@@ -100,13 +106,9 @@ export function schemaRoutes(svc: Service) {
         },
       },
       async (request) => {
-        requireAdmin(request);
         const { org } = request.ctx;
         const def = structuredClone(find(org, request.params.name));
-        const body = request.body as {
-          label?: string;
-          properties?: Record<string, { label?: string; indexed?: boolean; unique?: boolean }>;
-        };
+        const { body } = request;
         if (body.label) def.label = body.label;
         for (const [name, change] of Object.entries(body.properties ?? {})) {
           const prop = def.properties.find((p) => p.name === name);
@@ -133,8 +135,7 @@ export function schemaRoutes(svc: Service) {
       },
     );
 
-    app.delete<{ Params: { name: string } }>('/schemas/:name', async (request) => {
-      requireAdmin(request);
+    app.delete<{ Params: { name: string } }>('/schemas/:name', ADMIN_ONLY, async (request) => {
       const { org } = request.ctx;
       const def = find(org, request.params.name);
       if (!def.custom) throw fault('accessDenied', 'object', { reason: 'Built-in objects cannot be deleted.' });

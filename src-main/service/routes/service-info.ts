@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { fault } from '../../../src-shared/faults.js';
 import type { Service } from '../service.js';
-import { bootstrapOrg } from '../orgs/bootstrap.js';
+import { bootstrapOrg } from '../bootstrap.js';
 
 export const SERVICE_VERSION = '0.1.0';
 
@@ -26,7 +26,7 @@ export function serviceInfoRoutes(svc: Service) {
       };
     });
 
-    app.post(
+    app.post<{ Body: { org: string; name?: string; email: string; password: string } }>(
       '/_service/setup',
       {
         schema: {
@@ -47,7 +47,7 @@ export function serviceInfoRoutes(svc: Service) {
         if (setupRunning || svc.orgs.list().length > 0) {
           throw fault('accessDenied', 'setupDone', { reason: 'Setup has already been done.' });
         }
-        const body = request.body as { org: string; name?: string; email: string; password: string };
+        const { body } = request;
         setupRunning = true; // two set-up forms submitted at once must not create two orgs
         try {
           const { org, consoleAppKey } = await bootstrapOrg(svc, {

@@ -4,8 +4,8 @@ import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { createHarness, TestClient, type Harness } from '../testing/harness.js';
 import type { App } from '../apps/apps.js';
 import { BUILTIN_ROLES } from '../objects/builtin-defs.js';
-import { BearerClient, createUser, mint, USER_PASSWORD } from '../auth/token-testing.js';
-import { currentAppKey } from '../auth/token-keys.js';
+import { BearerClient, createUser, mint, USER_PASSWORD } from '../testing/token-testing.js';
+import { currentAppKey } from '../auth/tokens/token-keys.js';
 
 let h: Harness;
 let admin: TestClient;
@@ -37,7 +37,11 @@ describe('POST /accounts/:id/tokens', () => {
       bypassCreateAcl: true,
       expiresIn: 300,
     });
-    expect(decodeProtectedHeader(jwt)).toEqual({ alg: 'PS512', kid: currentAppKey(h.svc.db, app.id)!.kid, typ: 'JWT' });
+    expect(decodeProtectedHeader(jwt)).toEqual({
+      alg: 'PS512',
+      kid: currentAppKey(h.svc.apps, app.id)!.kid,
+      typ: 'JWT',
+    });
     expect(decodeJwt(jwt)).toEqual({
       iss: app.key,
       sub: aliceId,

@@ -5,11 +5,13 @@ import type { Service } from '../service.js';
 import type { Org } from '../orgs/orgs.js';
 import type { App } from '../apps/apps.js';
 import { OBJECT_ID_PATTERN } from '../objects/ids.js';
-import { callerOf, type Caller } from '../access/caller.js';
-import { mintToken } from '../auth/tokens.js';
-import { parseTokenRequest } from '../auth/token-request.js';
-import { currentAppKey } from '../auth/token-keys.js';
-import { tokenStore, type StoredTokenRow } from '../auth/token-store.js';
+import type { Caller } from '../access/caller.js';
+import { requireCaller } from '../http/context.js';
+import { mintToken } from '../auth/tokens/tokens.js';
+import { parseTokenRequest } from '../auth/tokens/token-request.js';
+import { currentAppKey } from '../auth/tokens/token-keys.js';
+import type { StoredTokenRow } from '../auth/tokens/token-store.js';
+import { assertScopesExist } from '../access/scope-schema.js';
 
 interface AccountParams {
   id: string;
@@ -36,6 +38,7 @@ export function tokensRoutes(svc: Service) {
       const caller = authorize(svc, request, 'update', false);
       const accountId = subjectId(svc, org, caller, request.params.id);
       const body = parseTokenRequest(request.body);
+      assertScopesExist(svc, org.id, body.scope);
       const issuer = orgApp(svc, org, body.appKey, true);
       const existing = new Set(roleIdsOf(svc, org, body.roles));
       const unknownRole = body.roles.findIndex((role) => !existing.has(role));
@@ -54,9 +57,9 @@ export function tokensRoutes(svc: Service) {
       const caller = authorize(svc, request, 'read', true, request.params.id);
       const accountId = subjectId(svc, org, caller, request.params.id);
       const issuer = orgApp(svc, org, request.query.app, false);
-      const key = currentAppKey(svc.db, issuer.id);
+      const key = currentAppKey(svc.apps, issuer.id);
       const rows = key
-        ? tokenStore(svc.db).listLive({ orgId: org.id, appId: issuer.id, accountId }, key.kid, svc.clock.now())
+        ? svc.issuedTokens.listLive({ orgId: org.id, appId: issuer.id, accountId }, key.kid, svc.clock.now())
         : [];
       return { object: 'list', data: rows.map(presentToken), hasMore: false };
     });
@@ -65,7 +68,7 @@ export function tokensRoutes(svc: Service) {
       const { org } = request.ctx;
       const caller = authorize(svc, request, 'update', true, request.params.id);
       const accountId = subjectId(svc, org, caller, request.params.id);
-      if (!tokenStore(svc.db).revoke(org.id, accountId, request.params.jti)) {
+      if (!svc.issuedTokens.revoke(org.id, accountId, request.params.jti)) {
         throw fault('notFound', 'instance', { reason: 'The account has no such unrevoked token.' });
       }
       return { object: 'result', data: true };
@@ -76,7 +79,7 @@ export function tokensRoutes(svc: Service) {
       const caller = authorize(svc, request, 'update', true, request.params.id);
       const accountId = subjectId(svc, org, caller, request.params.id);
       const issuer = orgApp(svc, org, request.query.app, false);
-      const count = tokenStore(svc.db).revokeAll({ orgId: org.id, appId: issuer.id, accountId });
+      const count = svc.issuedTokens.revokeAll({ orgId: org.id, appId: issuer.id, accountId });
       return { object: 'result', data: count };
     });
   };
@@ -94,7 +97,7 @@ function authorize(
   selfAllowed: boolean,
   targetId?: string,
 ): Caller {
-  const caller = callerOf(svc, request);
+  const caller = requireCaller(svc, request);
   const self = selfAllowed && (targetId === 'me' || targetId?.toLowerCase() === caller.accountId);
   if (!caller.orgAdmin && !self) {
     throw fault('accessDenied', 'principal', { reason: "Only org administrators manage other accounts' tokens." });
@@ -136,7 +139,9 @@ function roleIdsOf(svc: Service, org: Org, ids: readonly string[]): string[] {
   return def ? ids.filter((id) => svc.store.get(org.id, def, id) !== undefined) : [];
 }
 
-const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+// A stored time outside the JS date range (written before validAt was bounded) shows as null, never a 500.
+const iso = (ms: number | null) =>
+  ms === null || !Number.isFinite(new Date(ms).getTime()) ? null : new Date(ms).toISOString();
 
 /** Times are ISO 8601 (like every other timestamp of the API); null when not applicable. */
 function presentToken(row: StoredTokenRow) {

@@ -2,7 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ADMIN_EMAIL, createHarness, TestClient, type Harness } from '../testing/harness.js';
 import type { App } from '../apps/apps.js';
-import { BearerClient, createUser, mint, USER_PASSWORD } from '../auth/token-testing.js';
+import { BearerClient, createUser, mint, USER_PASSWORD } from '../testing/token-testing.js';
 import { fillTemplate, parseTemplate } from '../views/template.js';
 
 let h: Harness;

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Service } from '../service.js';
-import { callerOf } from '../access/caller.js';
+import { requireCaller } from '../http/context.js';
 import { runView } from '../views/run-view.js';
 
 /**
@@ -13,7 +13,7 @@ export function viewRoutes(svc: Service) {
     app.get<{ Params: { name: string } }>('/views/:name', async (request, reply) => {
       const { org } = request.ctx;
       const args = (request.query ?? {}) as Record<string, unknown>;
-      const page = runView(svc, org, callerOf(svc, request), request.params.name, args);
+      const page = runView(svc, org, requireCaller(svc, request), request.params.name, args);
       if (wantsNdjson(request.headers.accept)) {
         const text = page.data.map((r) => JSON.stringify(r)).join('\n');
         return reply.type('application/x-ndjson').send(text === '' ? '' : `${text}\n`);

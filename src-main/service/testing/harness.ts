@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { openService } from '../open-service.js';
-import { buildApp } from '../app.js';
-import { bootstrapOrg } from '../orgs/bootstrap.js';
+import { buildServer } from '../server.js';
+import { bootstrapOrg } from '../bootstrap.js';
 import { ManualClock } from '../clock.js';
 import type { Service } from '../service.js';
 
@@ -14,7 +14,7 @@ export const ADMIN_PASSWORD = 'correct horse battery';
 
 export interface Harness {
   svc: Service;
-  app: FastifyInstance;
+  server: FastifyInstance;
   clock: ManualClock;
   dataDir: string;
   org: string;
@@ -35,16 +35,16 @@ export async function createHarness(opts: { bootstrap?: boolean } = {}): Promise
       adminPassword: ADMIN_PASSWORD,
     }));
   }
-  const app = await buildApp(svc);
+  const server = await buildServer(svc);
   return {
     svc,
-    app,
+    server,
     clock,
     dataDir,
     org: 'demo',
     consoleAppKey,
     close: async () => {
-      await app.close();
+      await server.close();
       svc.db.close();
       rmSync(dataDir, { recursive: true, force: true });
     },
@@ -62,7 +62,7 @@ export class TestClient {
   ) {}
 
   async request(method: InjectOptions['method'], path: string, body?: unknown, headers: Record<string, string> = {}) {
-    const res = await this.h.app.inject({
+    const res = await this.h.server.inject({
       method,
       url: path.startsWith('/_service') ? path : `/${this.h.org}/v2${path}`,
       headers: {

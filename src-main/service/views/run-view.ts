@@ -22,7 +22,7 @@ import { presentRecord } from '../objects/present.js';
 import type { StoredRecord } from '../objects/store.js';
 import type { Json } from '../objects/validate.js';
 import { compileView, resolvePrincipal, resolveRole, runQuery, type CompiledView, type Range } from './compile-view.js';
-import { VIEW_DEF } from './view-def.js';
+import { VIEW_DEF } from '../objects/view-def.js';
 
 interface CacheEntry {
   /** The stored text: `updated` alone misses two edits within one millisecond. */
@@ -84,7 +84,7 @@ export function findView(svc: Service, org: Org, nameOrId: string): ViewRecord |
   if (!def) return undefined;
   if (OBJECT_ID_PATTERN.test(nameOrId.toLowerCase())) return svc.store.getText(org.id, def, nameOrId.toLowerCase());
   const where = parseWhereDocument({ name: nameOrId }, def);
-  return svc.store.listRaw(org.id, def, { ...(where ? { where } : {}), sort: [], skip: 0, limit: 1 }).rows[0];
+  return svc.store.list(org.id, def, { ...(where ? { where } : {}), sort: [], skip: 0, limit: 1 }).rows[0];
 }
 
 function compiledView(svc: Service, org: Org, record: ViewRecord): CompiledView {

@@ -1,11 +1,10 @@
 import { useQuery, type UseQueryResult } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import {
   ADMIN_PAGE_SIZE,
   adminAccountQuery,
   adminAccountsQuery,
   useAccountAction,
-  useCreateAccount,
   useDeleteAccount,
   usePatchAccount,
   type AdminAccount,
@@ -15,14 +14,15 @@ import type { OrgClient } from '../../api/org-client';
 import { rolesQuery, type Role } from '../../api/roles';
 import type { ListPage } from '../../api/types';
 import { FaultMessage } from '../../components/FaultMessage';
-import type { AccountsAdminRoute, Route } from '../../routing/route';
-import { navigateTo } from '../../routing/use-route';
-import './access.css';
+import { RoleChecks } from '../../components/RoleChecks';
+import { NewAccountForm } from './NewAccountForm';
+import type { AccountsAdminRoute, NavigateOptions, Route } from '../../routing/route';
+import '../../styles/access.css';
 
 interface AccountsAdminScreenProps {
   orgClient: OrgClient;
   route: AccountsAdminRoute;
-  navigate: (route: Route) => void;
+  navigate: (route: Route, options?: NavigateOptions) => void;
 }
 
 /** Provision accounts and administer them: verify, lock/unlock, reset two-factor, roles, delete. */
@@ -66,7 +66,7 @@ export function AccountsAdminScreen({ orgClient, route, navigate }: AccountsAdmi
                 placeholder="Search by email prefix or _id"
                 data-testid="admin-accounts-search"
                 value={search}
-                onChange={(e) => navigateTo({ ...route, q: e.target.value || undefined, skip: 0 }, { replace: true })}
+                onChange={(e) => navigate({ ...route, q: e.target.value || undefined, skip: 0 }, { replace: true })}
               />
             </label>
             <span className="note" role="status">
@@ -416,172 +416,5 @@ function AccountDetail({
         {remove.isError && <FaultMessage fault={faultOf(remove.error)} compact />}
       </div>
     </div>
-  );
-}
-
-/** A multi-select of roles as checkboxes (keyboard: Tab between, Space to toggle). */
-export function RoleChecks({
-  legend,
-  roles,
-  selected,
-  testPrefix,
-  exclude,
-  onChange,
-}: {
-  legend: string;
-  roles: UseQueryResult<Role[]>;
-  selected: readonly string[];
-  testPrefix: string;
-  exclude?: string;
-  onChange: (next: string[]) => void;
-}) {
-  if (roles.isPending) return <p className="note">Loading roles…</p>;
-  if (roles.isError) return <FaultMessage fault={faultOf(roles.error)} onRetry={() => void roles.refetch()} compact />;
-  const shown = roles.data.filter((role) => role._id !== exclude);
-  return (
-    <fieldset className="check-list" data-testid={`${testPrefix}s`}>
-      <legend className="panel__heading">{legend}</legend>
-      {shown.length === 0 && <p className="note">No roles defined.</p>}
-      {shown.map((role) => (
-        <label key={role._id} className="check" title={role._id}>
-          <input
-            type="checkbox"
-            data-testid={`${testPrefix}-${role.code ?? role._id}`}
-            data-role-id={role._id}
-            checked={selected.includes(role._id)}
-            onChange={(e) =>
-              onChange(e.target.checked ? [...selected, role._id] : selected.filter((id) => id !== role._id))
-            }
-          />
-          {role.name}
-          {role.code && <code className="note">{role.code}</code>}
-        </label>
-      ))}
-      {selected
-        .filter((id) => !roles.data.some((role) => role._id === id))
-        .map((id) => (
-          <span key={id} className="note note--warn">
-            Unknown role {id}
-          </span>
-        ))}
-    </fieldset>
-  );
-}
-
-function NewAccountForm({
-  orgClient,
-  roles,
-  onCancel,
-  onCreated,
-}: {
-  orgClient: OrgClient;
-  roles: Role[];
-  onCancel: () => void;
-  onCreated: (account: AdminAccount) => void;
-}) {
-  const create = useCreateAccount(orgClient);
-  const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
-  const [first, setFirst] = useState('');
-  const [last, setLast] = useState('');
-  const [chosen, setChosen] = useState<string[]>([]);
-  const emailOk = /^[^\s@]+@[^\s@]+$/.test(email.trim());
-  const passwordOk = password.length >= 8;
-
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (!emailOk || !passwordOk) return;
-    const name: { first?: string; last?: string } = {};
-    if (first.trim()) name.first = first.trim();
-    if (last.trim()) name.last = last.trim();
-    create.mutate(
-      {
-        email: email.trim(),
-        password,
-        ...(Object.keys(name).length > 0 ? { name } : {}),
-        ...(chosen.length > 0 ? { roles: chosen } : {}),
-      },
-      { onSuccess: onCreated },
-    );
-  };
-
-  return (
-    <form className="panel" data-testid="new-account-form" onSubmit={submit} noValidate>
-      <p className="panel__title">New account</p>
-      <div className="form-grid">
-        <label className="field field--wide">
-          <span className="field__label">Email</span>
-          <input
-            className="input"
-            type="email"
-            autoComplete="off"
-            data-testid="new-account-email"
-            value={email}
-            onChange={(e) => setEmail(e.target.value)}
-            autoFocus
-          />
-        </label>
-        <label className="field field--wide">
-          <span className="field__label">Password</span>
-          <input
-            className="input"
-            type="password"
-            autoComplete="new-password"
-            data-testid="new-account-password"
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-          />
-          <span className="field__hint">At least 8 characters; the service checks its strength rules too.</span>
-        </label>
-        <label className="field">
-          <span className="field__label">First name</span>
-          <input
-            className="input"
-            data-testid="new-account-first"
-            value={first}
-            onChange={(e) => setFirst(e.target.value)}
-          />
-        </label>
-        <label className="field">
-          <span className="field__label">Last name</span>
-          <input
-            className="input"
-            data-testid="new-account-last"
-            value={last}
-            onChange={(e) => setLast(e.target.value)}
-          />
-        </label>
-      </div>
-      <fieldset className="check-list">
-        <legend className="panel__heading">Roles</legend>
-        {roles.map((role) => (
-          <label key={role._id} className="check">
-            <input
-              type="checkbox"
-              data-testid={`new-account-role-${role.code ?? role._id}`}
-              checked={chosen.includes(role._id)}
-              onChange={(e) =>
-                setChosen(e.target.checked ? [...chosen, role._id] : chosen.filter((id) => id !== role._id))
-              }
-            />
-            {role.name}
-          </label>
-        ))}
-      </fieldset>
-      {create.isError && <FaultMessage fault={faultOf(create.error)} compact />}
-      <div className="form__actions">
-        <button
-          type="submit"
-          className="button button--primary"
-          data-testid="new-account-submit"
-          disabled={!emailOk || !passwordOk || create.isPending}
-        >
-          {create.isPending ? 'Creating…' : 'Create account'}
-        </button>
-        <button type="button" className="button button--ghost" onClick={onCancel}>
-          Cancel
-        </button>
-      </div>
-    </form>
   );
 }

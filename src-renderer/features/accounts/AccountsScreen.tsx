@@ -5,7 +5,7 @@ import type { OrgClient } from '../../api/org-client';
 import type { Account, ListPage } from '../../api/types';
 import { nextPage, previousPage, withPageSize, type AccountsRoute } from '../../routing/route';
 import { AccountsTable, type TableContent } from './AccountsTable';
-import { describeRowRange } from './format-cells';
+import { describeRowRange } from '../../components/format-cells';
 import { PagingBar } from './PagingBar';
 
 interface AccountsScreenProps {

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import type { FaultBody } from '../../../src-shared/faults';
 import type { Account } from '../../api/types';
 import { FaultMessage } from '../../components/FaultMessage';
-import { formatText, formatTimestamp } from './format-cells';
+import { formatText, formatTimestamp } from '../../components/format-cells';
 
 /** Column headers are the property paths, as a query would name them. */
 const COLUMNS = ['_id', 'email', 'name.first', 'name.last', 'state', 'created'] as const;

@@ -20,9 +20,9 @@ import { FaultMessage } from '../../components/FaultMessage';
 import type { AppsRoute, Route } from '../../routing/route';
 import { draftFromApp, emptyDraft, settingsPatch, splitSecret } from './app-form';
 import { AppSettingsForm } from './AppSettingsForm';
-import { CopyButton } from './Dialog';
+import { CopyButton } from '../../components/CopyButton';
 import { RegenerateRsaDialog, RotateSecretDialog, SecretRevealDialog } from './KeyDialogs';
-import './keys.css';
+import '../../styles/keys.css';
 
 interface AppsScreenProps {
   orgClient: OrgClient;

@@ -5,7 +5,9 @@ import { faultOf } from '../../api/api-error';
 import { rotationPreviewQuery, TOKEN_ALGS, type ServiceApp, type TokenAlg } from '../../api/apps';
 import type { OrgClient } from '../../api/org-client';
 import { FaultMessage } from '../../components/FaultMessage';
-import { CopyButton, Dialog } from './Dialog';
+import { Dialog } from '../../components/Dialog';
+import { CopyButton } from '../../components/CopyButton';
+import { Field } from '../../components/Field';
 
 /**
  * Shows a secret once. The secret lives only in this dialog's props (held by the parent's state
@@ -106,8 +108,7 @@ export function RegenerateRsaDialog(props: ConfirmProps & { onConfirm: (alg: Tok
         other way. Clients must get new tokens. The old public key disappears from /auth/certs at once.
       </p>
       <PreviewFacts orgClient={props.orgClient} app={props.app} />
-      <label className="field">
-        <span className="field__label">Algorithm of the new pair</span>
+      <Field label="Algorithm of the new pair">
         <select
           className="select select--large"
           data-testid="rsa-alg"
@@ -121,7 +122,7 @@ export function RegenerateRsaDialog(props: ConfirmProps & { onConfirm: (alg: Tok
             </option>
           ))}
         </select>
-      </label>
+      </Field>
       <label className="field">
         <span className="field__label">
           Type <code>{props.app.label}</code> to confirm

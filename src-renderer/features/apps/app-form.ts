@@ -5,6 +5,9 @@
  */
 import type { FaultBody } from '../../../src-shared/faults';
 import type { AppKind, AppSettings, ServiceApp, TokenAlg } from '../../api/apps';
+import { fromLocalInput, toLocalInput } from '../../components/local-time';
+
+export { fromLocalInput, toLocalInput };
 
 export const AUTH_DURATION = { min: 60, max: 86_400, default: 900 } as const;
 export const MAX_TOKENS = { min: 0, max: 100, default: 10 } as const;
@@ -77,21 +80,6 @@ export function draftFromApp(app: ServiceApp): AppDraft {
     ipAllow: app.ipAllow.join('\n'),
     ipDeny: app.ipDeny.join('\n'),
   };
-}
-
-/** An ISO instant as a `datetime-local` value in the browser's time zone (minutes precision). */
-export function toLocalInput(iso: string): string {
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return '';
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
-}
-
-/** A `datetime-local` value (local time) as an ISO instant, or null when empty or unreadable. */
-export function fromLocalInput(value: string): string | null {
-  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/.test(value)) return null;
-  const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? null : date.toISOString();
 }
 
 export function splitLines(text: string): string[] {

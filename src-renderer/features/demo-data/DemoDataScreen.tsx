@@ -6,6 +6,7 @@ import type { OrgClient } from '../../api/org-client';
 import { queryKeys } from '../../api/query-keys';
 import { FaultMessage } from '../../components/FaultMessage';
 import type { DemoDataRoute, Route } from '../../routing/route';
+import { Field } from '../../components/Field';
 
 const MAX_ACCOUNTS = 100_000;
 
@@ -75,8 +76,7 @@ export function DemoDataScreen({ orgClient, route, navigate }: DemoDataScreenPro
         }}
       >
         <div className="prop-row">
-          <label className="field">
-            <span className="field__label">Accounts to create</span>
+          <Field label="Accounts to create">
             <input
               className={countValid ? 'input input--mono' : 'input input--mono input--invalid'}
               inputMode="numeric"
@@ -85,9 +85,8 @@ export function DemoDataScreen({ orgClient, route, navigate }: DemoDataScreenPro
               aria-invalid={!countValid || undefined}
               onChange={(e) => setCountText(e.target.value)}
             />
-          </label>
-          <label className="field">
-            <span className="field__label">Random seed (optional)</span>
+          </Field>
+          <Field label="Random seed (optional)">
             <input
               className={seedValid ? 'input input--mono' : 'input input--mono input--invalid'}
               inputMode="numeric"
@@ -96,7 +95,7 @@ export function DemoDataScreen({ orgClient, route, navigate }: DemoDataScreenPro
               placeholder="same seed, same data"
               onChange={(e) => setSeedText(e.target.value)}
             />
-          </label>
+          </Field>
         </div>
         {!countValid && (
           <p className="field__error">Enter a whole number from 1 to {MAX_ACCOUNTS.toLocaleString('en')}.</p>

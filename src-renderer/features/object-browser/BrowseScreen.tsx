@@ -5,9 +5,9 @@ import type { OrgClient } from '../../api/org-client';
 import { schemaDef, schemasQuery, type Schema } from '../../api/schemas';
 import { FaultMessage } from '../../components/FaultMessage';
 import type { BrowseRoute, Route } from '../../routing/route';
-import { QueryPanel, type QueryDraft } from '../query-builder/QueryPanel';
-import { requestUrl } from '../query-builder/request-url';
-import { checkSortText, checkWhereText, type TextProblem } from '../query-builder/validate-text';
+import { QueryPanel, type QueryDraft } from './query-builder/QueryPanel';
+import { requestUrl } from './query-builder/request-url';
+import { checkSortText, checkWhereText, type TextProblem } from './query-builder/validate-text';
 import { planPage, type BaseQuery } from './paging';
 import { ResultsSection } from './ResultsSection';
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseRoute, serializeRoute, type BrowseRoute } from '../../routing/route';
+import { parseRoute, serializeRoute } from '../../app/screens';
+import type { BrowseRoute } from '../../routing/route';
 import { DEFAULT_BROWSE_STATE } from './browse-route';
 
 describe('browse route codec', () => {

@@ -14,7 +14,7 @@ import {
 } from '../../api/outbox';
 import { FaultMessage } from '../../components/FaultMessage';
 import type { OutboxRoute, Route } from '../../routing/route';
-import '../apps/keys.css';
+import '../../styles/keys.css';
 import { OUTBOX_PAGE_SIZES, isOutboxPageSize, nextOutboxPage, previousOutboxPage } from './outbox-route';
 
 interface OutboxScreenProps {

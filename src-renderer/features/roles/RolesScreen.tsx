@@ -14,10 +14,10 @@ import {
 } from '../../api/roles';
 import { FaultMessage } from '../../components/FaultMessage';
 import type { Route, RolesRoute } from '../../routing/route';
-import { RoleChecks } from '../accounts-admin/AccountsAdminScreen';
-import { ChainChecks } from '../scope-tester/ChainMark';
-import { splitChains } from '../scope-tester/chain-segments';
-import '../accounts-admin/access.css';
+import { RoleChecks } from '../../components/RoleChecks';
+import { ChainChecks } from '../../components/ChainMark';
+import { splitChains } from '../../components/chain-segments';
+import '../../styles/access.css';
 
 interface RolesScreenProps {
   orgClient: OrgClient;

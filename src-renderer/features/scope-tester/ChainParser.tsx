@@ -1,4 +1,4 @@
-import { describeChain } from './chain-segments';
+import { describeChain } from '../../components/chain-segments';
 
 /** The spec's examples (service-interface.md "Scoping" 4): three valid chains, two invalid ones. */
 const EXAMPLES = [

@@ -6,22 +6,21 @@ import type { OrgClient } from '../../api/org-client';
 import { resolveRoleScopes, rolesQuery, type Role } from '../../api/roles';
 import { schemasQuery } from '../../api/schemas';
 import { FaultMessage } from '../../components/FaultMessage';
-import type { Route, ScopeTesterRoute } from '../../routing/route';
-import { navigateTo } from '../../routing/use-route';
-import { RoleChecks } from '../accounts-admin/AccountsAdminScreen';
+import type { NavigateOptions, Route, ScopeTesterRoute } from '../../routing/route';
+import { RoleChecks } from '../../components/RoleChecks';
 import { BatchTable } from './BatchTable';
 import { decodeTokenScope, evaluateBatch, type TestRow } from './batch';
-import { ChainChecks } from './ChainMark';
+import { ChainChecks } from '../../components/ChainMark';
 import { ChainParser } from './ChainParser';
-import { splitChains } from './chain-segments';
+import { splitChains } from '../../components/chain-segments';
 import { askService, mintTesterToken, serviceRequestFor, tokenScopes, type ServiceAnswer } from './service-check';
 import { TestCasesPanel } from './TestCasesPanel';
-import '../accounts-admin/access.css';
+import '../../styles/access.css';
 
 interface ScopeTesterScreenProps {
   orgClient: OrgClient;
   route: ScopeTesterRoute;
-  navigate: (route: Route) => void;
+  navigate: (route: Route, options?: NavigateOptions) => void;
 }
 
 /** Where an effective chain came from, for the list under the source. */
@@ -35,7 +34,7 @@ export function ScopeTesterScreen({ orgClient, route, navigate }: ScopeTesterScr
   const roles = useQuery(rolesQuery(orgClient));
   // A pasted token is a credential: component state only, never the URL or storage.
   const [tokenText, setTokenText] = useState('');
-  const edit = (next: Partial<ScopeTesterRoute>) => navigateTo({ ...route, ...next }, { replace: true });
+  const edit = (next: Partial<ScopeTesterRoute>) => navigate({ ...route, ...next }, { replace: true });
 
   const decoded = useMemo(
     () => (route.source === 'token' ? decodeTokenScope(tokenText) : null),

@@ -1,7 +1,7 @@
 import { useRef, useState } from 'react';
 import { resolveRoleScopes, type Role } from '../../api/roles';
 import type { ScopeTesterRoute } from '../../routing/route';
-import { downloadBlob } from '../result-grid/download';
+import { downloadBlob } from '../../components/download';
 import { evaluateBatch, summarizeBatch, type BatchSummary } from './batch';
 import {
   loadCases,

@@ -1,4 +1,5 @@
 import { useState, type FormEvent } from 'react';
+import { PASSWORD_RULE_HINT } from '../../../src-shared/passwords/strength';
 import { faultOf } from '../../api/api-error';
 import { useSetupMutation } from '../../api/service';
 import type { SetupRequest } from '../../api/types';
@@ -56,7 +57,7 @@ export function SetupScreen() {
         />
         <TextField
           label="Password"
-          hint="At least 8 characters."
+          hint={PASSWORD_RULE_HINT}
           testId="setup-password"
           type="password"
           value={values.password}

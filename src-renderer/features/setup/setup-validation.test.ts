@@ -16,9 +16,12 @@ describe('validateSetup', () => {
     expect(validateSetup({ ...valid, org: 'acme-2' }).org).toBeUndefined();
   });
 
-  it('needs a password of at least 8 characters', () => {
-    expect(validateSetup({ ...valid, password: '1234567' }).password).toBeDefined();
-    expect(validateSetup({ ...valid, password: '12345678' }).password).toBeUndefined();
+  it('needs a password of at least 8 characters that is not a common one (the service’s rule)', () => {
+    expect(validateSetup({ ...valid, password: 'qz7vk3w' }).password).toBeDefined();
+    expect(validateSetup({ ...valid, password: 'qz7vk3wp' }).password).toBeUndefined();
+    for (const password of ['password', 'password123', '12345678']) {
+      expect(validateSetup({ ...valid, password }).password, password).toMatch(/common/);
+    }
   });
 
   it('needs something that looks like an email', () => {

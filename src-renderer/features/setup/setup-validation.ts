@@ -1,9 +1,9 @@
 import type { SetupRequest } from '../../api/types';
+import { passwordProblem } from '../../../src-shared/passwords/strength';
 
 export type SetupErrors = Partial<Record<keyof SetupRequest, string>>;
 
 export const ORG_CODE_PATTERN = /^[a-z0-9-]+$/;
-export const MIN_PASSWORD_LENGTH = 8;
 
 /**
  * Checks the first-run form before it is sent, so simple mistakes are fixed without a round trip.
@@ -18,9 +18,8 @@ export function validateSetup(values: SetupRequest): SetupErrors {
   const email = values.email.trim();
   if (email === '') errors.email = 'Enter the administrator’s email.';
   else if (!/^[^\s@]+@[^\s@]+$/.test(email)) errors.email = 'Enter an email address like admin@example.com.';
-  if (values.password.length < MIN_PASSWORD_LENGTH) {
-    errors.password = `Use at least ${MIN_PASSWORD_LENGTH} characters.`;
-  }
+  const passwordError = passwordProblem(values.password);
+  if (passwordError !== undefined) errors.password = passwordError;
   return errors;
 }
 

@@ -16,15 +16,15 @@ import {
   type SignedResponse,
 } from '../../api/signing';
 import { FaultMessage } from '../../components/FaultMessage';
-import type { Route, SignedRequestsRoute } from '../../routing/route';
-import { navigateTo } from '../../routing/use-route';
-import { copyText } from '../result-grid/download';
-import '../accounts-admin/access.css';
+import type { NavigateOptions, Route, SignedRequestsRoute } from '../../routing/route';
+import { copyText } from '../../components/download';
+import '../../styles/access.css';
+import { Field } from '../../components/Field';
 
 interface SignedRequestsScreenProps {
   orgClient: OrgClient;
   route: SignedRequestsRoute;
-  navigate: (route: Route) => void;
+  navigate: (route: Route, options?: NavigateOptions) => void;
 }
 
 interface Exchange {
@@ -36,7 +36,7 @@ interface Exchange {
 }
 
 /** Compose, sign (WebCrypto HMAC-SHA256, decisions.md §4), send and replay a signed request. */
-export function SignedRequestsScreen({ orgClient, route }: SignedRequestsScreenProps) {
+export function SignedRequestsScreen({ orgClient, route, navigate }: SignedRequestsScreenProps) {
   const apps = useQuery(signingAppsQuery(orgClient));
   // The secret is shown once by the service and pasted here: component state only.
   const [secret, setSecret] = useState('');
@@ -44,7 +44,7 @@ export function SignedRequestsScreen({ orgClient, route }: SignedRequestsScreenP
   const [problem, setProblem] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [copied, setCopied] = useState<string | null>(null);
-  const edit = (next: Partial<SignedRequestsRoute>) => navigateTo({ ...route, ...next }, { replace: true });
+  const edit = (next: Partial<SignedRequestsRoute>) => navigate({ ...route, ...next }, { replace: true });
 
   const app = apps.data?.find((candidate) => candidate.key === route.app);
 
@@ -120,8 +120,7 @@ export function SignedRequestsScreen({ orgClient, route }: SignedRequestsScreenP
             }}
           >
             <div className="form-grid">
-              <label className="field">
-                <span className="field__label">Signing app</span>
+              <Field label="Signing app">
                 <select
                   className="select select--large"
                   data-testid="signed-app"
@@ -140,9 +139,8 @@ export function SignedRequestsScreen({ orgClient, route }: SignedRequestsScreenP
                     </option>
                   ))}
                 </select>
-              </label>
-              <label className="field">
-                <span className="field__label">Secret (not stored)</span>
+              </Field>
+              <Field label="Secret (not stored)">
                 <input
                   className="input input--mono"
                   type="password"
@@ -153,9 +151,8 @@ export function SignedRequestsScreen({ orgClient, route }: SignedRequestsScreenP
                   placeholder="64 letters and digits"
                   onChange={(e) => setSecret(e.target.value)}
                 />
-              </label>
-              <label className="field">
-                <span className="field__label">Method</span>
+              </Field>
+              <Field label="Method">
                 <select
                   className="select select--large"
                   data-testid="signed-method"
@@ -166,9 +163,8 @@ export function SignedRequestsScreen({ orgClient, route }: SignedRequestsScreenP
                     <option key={method}>{method}</option>
                   ))}
                 </select>
-              </label>
-              <label className="field">
-                <span className="field__label">Path under /{orgClient.org}/v2</span>
+              </Field>
+              <Field label={<>Path under /{orgClient.org}/v2</>}>
                 <input
                   className="input input--mono"
                   data-testid="signed-path"
@@ -176,10 +172,9 @@ export function SignedRequestsScreen({ orgClient, route }: SignedRequestsScreenP
                   value={route.path}
                   onChange={(e) => edit({ path: e.target.value })}
                 />
-              </label>
+              </Field>
               {methodHasBody(route.method) && (
-                <label className="field field--wide">
-                  <span className="field__label">JSON body (optional)</span>
+                <Field label="JSON body (optional)" wide>
                   <textarea
                     className="input input--mono"
                     data-testid="signed-body"
@@ -187,10 +182,9 @@ export function SignedRequestsScreen({ orgClient, route }: SignedRequestsScreenP
                     value={route.body}
                     onChange={(e) => edit({ body: e.target.value })}
                   />
-                </label>
+                </Field>
               )}
-              <label className="field field--wide">
-                <span className="field__label">Act as (Service-Client-Account, optional)</span>
+              <Field label="Act as (Service-Client-Account, optional)" wide>
                 <input
                   className="input input--mono"
                   data-testid="signed-as"
@@ -208,7 +202,7 @@ export function SignedRequestsScreen({ orgClient, route }: SignedRequestsScreenP
                 {app && !app.principalOverride && route.as.trim() === '' && app.principalId === null && (
                   <span className="field__hint">This app's principal is anonymous.</span>
                 )}
-              </label>
+              </Field>
             </div>
             {problem && (
               <p className="field__error" role="alert" data-testid="signed-problem">

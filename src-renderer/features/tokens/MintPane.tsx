@@ -5,7 +5,7 @@ import type { ServiceApp } from '../../api/apps';
 import type { OrgClient } from '../../api/org-client';
 import { mintToken } from '../../api/tokens';
 import { FaultMessage } from '../../components/FaultMessage';
-import { CopyButton } from '../apps/Dialog';
+import { CopyButton } from '../../components/CopyButton';
 import { ACCESS_LEVELS } from './claims';
 import {
   TIME_UNITS,

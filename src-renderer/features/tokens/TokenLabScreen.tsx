@@ -1,19 +1,19 @@
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useId, useState } from 'react';
+import { useState } from 'react';
 import { faultOf } from '../../api/api-error';
 import { appsQuery } from '../../api/apps';
 import type { OrgClient } from '../../api/org-client';
-import { accountQuery, accountSearchQuery } from '../../api/tokens';
-import type { Account } from '../../api/types';
 import { FaultMessage } from '../../components/FaultMessage';
 import type { Route, TokensRoute } from '../../routing/route';
-import '../apps/keys.css';
+import '../../styles/keys.css';
+import { AccountPicker } from './AccountPicker';
 import { DecodePane } from './DecodePane';
 import { MintPane } from './MintPane';
 import { emptyMintDraft, type MintDraft } from './mint-form';
 import { StoredTokens } from './StoredTokens';
 import { TOKEN_PANES, type TokenPane } from './tokens-route';
 import { VerifyPane } from './VerifyPane';
+import { Field } from '../../components/Field';
 
 interface TokenLabScreenProps {
   orgClient: OrgClient;
@@ -60,8 +60,7 @@ export function TokenLabScreen({ orgClient, route, navigate }: TokenLabScreenPro
             } else go({ account: id });
           }}
         />
-        <label className="field">
-          <span className="field__label">Application</span>
+        <Field label="Application">
           <select
             className="select select--large"
             data-testid="lab-app"
@@ -78,7 +77,7 @@ export function TokenLabScreen({ orgClient, route, navigate }: TokenLabScreenPro
               </option>
             ))}
           </select>
-        </label>
+        </Field>
       </div>
       <div className="lab">
         <div className="lab__main">
@@ -121,121 +120,5 @@ export function TokenLabScreen({ orgClient, route, navigate }: TokenLabScreenPro
         </aside>
       </div>
     </section>
-  );
-}
-
-function useDebounced(value: string, ms: number): string {
-  const [debounced, setDebounced] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setDebounced(value), ms);
-    return () => clearTimeout(timer);
-  }, [value, ms]);
-  return debounced;
-}
-
-export function accountLabel(account: Pick<Account, 'email' | 'name'>): string {
-  const name = [account.name?.first, account.name?.last].filter(Boolean).join(' ');
-  return name ? `${name} <${account.email}>` : account.email;
-}
-
-/** Search accounts by email, name or id (`GET /accounts?where=…`) and pick one. */
-function AccountPicker({
-  orgClient,
-  accountId,
-  onPick,
-}: {
-  orgClient: OrgClient;
-  accountId: string | undefined;
-  onPick: (id: string | undefined) => void;
-}) {
-  const [text, setText] = useState('');
-  const [open, setOpen] = useState(false);
-  const search = useDebounced(text, 250);
-  const results = useQuery({ ...accountSearchQuery(orgClient, search), enabled: open && search.trim() !== '' });
-  const current = useQuery({ ...accountQuery(orgClient, accountId ?? ''), enabled: accountId !== undefined });
-  const inputId = useId();
-  const listId = useId();
-
-  if (accountId !== undefined && !open) {
-    return (
-      <div className="field">
-        <span className="field__label">Account</span>
-        <div className="lab__row" data-testid="lab-account">
-          {current.isPending && <span className="spinner" aria-hidden="true" />}
-          {current.data && <span data-testid="lab-account-label">{accountLabel(current.data)}</span>}
-          {current.isError && <FaultMessage fault={faultOf(current.error)} compact />}
-          <code className="keys-mono">{accountId}</code>
-          <button
-            type="button"
-            className="button button--ghost button--small"
-            data-testid="lab-account-change"
-            onClick={() => setOpen(true)}
-          >
-            Change
-          </button>
-        </div>
-      </div>
-    );
-  }
-  return (
-    <div className="field lab__picker">
-      <label className="field__label" htmlFor={inputId}>
-        Account
-      </label>
-      <input
-        id={inputId}
-        className="input"
-        type="search"
-        placeholder="Search by email, name or _id"
-        data-testid="lab-account-search"
-        value={text}
-        autoComplete="off"
-        aria-controls={listId}
-        aria-expanded={open && search.trim() !== ''}
-        onFocus={() => setOpen(true)}
-        onChange={(e) => {
-          setText(e.target.value);
-          setOpen(true);
-        }}
-        onKeyDown={(e) => {
-          if (e.key === 'Escape') {
-            setText('');
-            setOpen(false);
-          }
-        }}
-      />
-      {open && search.trim() !== '' && (
-        <ul className="lab__results" id={listId} aria-label="Matching accounts" data-testid="lab-account-results">
-          {results.isPending && (
-            <li className="status-line">
-              <span className="spinner" aria-hidden="true" /> Searching…
-            </li>
-          )}
-          {results.isError && (
-            <li>
-              <FaultMessage fault={faultOf(results.error)} compact />
-            </li>
-          )}
-          {results.data?.length === 0 && <li className="keys-note">No account matches.</li>}
-          {results.data?.map((account) => (
-            <li key={account._id}>
-              <button
-                type="button"
-                className="lab__result"
-                data-testid="lab-account-result"
-                onClick={() => {
-                  setOpen(false);
-                  setText('');
-                  onPick(account._id);
-                }}
-              >
-                <span>{accountLabel(account)}</span>
-                <small>{account._id}</small>
-              </button>
-            </li>
-          ))}
-        </ul>
-      )}
-    </div>
   );
 }

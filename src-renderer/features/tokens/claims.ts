@@ -3,6 +3,7 @@
  * claim into words (service-interface.md "JWT claims", decisions.md §6). Nothing here verifies a
  * signature; that is the Verify pane's job.
  */
+import { CLAIM } from '../../../src-shared/contracts/tokens';
 
 export type JsonObject = Record<string, unknown>;
 
@@ -164,25 +165,25 @@ function scopeMeaning(value: unknown): string {
 
 function serviceMeaning(claim: string, value: unknown): string | undefined {
   switch (claim) {
-    case 'service/scp':
+    case CLAIM.scope:
       return scopeMeaning(value);
-    case 'service/rls':
+    case CLAIM.roles:
       return Array.isArray(value)
         ? `Roles granted to the token (${value.length}), merged with the subject's own roles; their scopes add to the token's.`
         : 'Roles, but not an array: the service refuses such a token.';
-    case 'service/skp':
+    case CLAIM.skipAcl:
       return value === true
         ? 'Skip ACL: lists and reads match objects regardless of access control (script analogue: skipAcl).'
         : 'Skip ACL is off: access control applies to matches.';
-    case 'service/skc':
+    case CLAIM.bypassCreateAcl:
       return value === true
         ? 'Bypass create ACL: the token may create instances that the object’s create ACL would refuse (script analogue: bypassCreateAcl).'
         : 'Create ACL applies.';
-    case 'service/gnt':
+    case CLAIM.grant:
       return typeof value === 'number'
         ? `Grant: raises the token's access to objects it can reach to level ${value} (${ACCESS_LEVELS[value] ?? 'unknown level'}); capped at 7 (script).`
         : 'Grant, but not a number: the service refuses such a token.';
-    case 'service/cnt':
+    case CLAIM.maxUses:
       return typeof value === 'number'
         ? `Use limit: the token authenticates at most ${value} time${value === 1 ? '' : 's'}; each request counts one, and then it is refused.`
         : 'Use limit, but not a number: the service refuses such a token.';

@@ -6,7 +6,7 @@
  */
 import { MAX_CHAINS_PER_TOKEN, parseScopeChain, validateScopes } from '../../../src-shared/scopes';
 import type { MintRequest } from '../../api/tokens';
-import { fromLocalInput } from '../apps/app-form';
+import { fromLocalInput } from '../../components/local-time';
 
 export const MAX_LIFETIME_SECONDS = 10 * 365 * 24 * 3600;
 export const MAX_USES = 1_000_000;

@@ -1,0 +1,133 @@
+/**
+ * The ways a client gets into the service, as the bench measures them: each prepares its
+ * credentials on a running service (through the HTTP API, as an operator would) and then gives the
+ * headers of each request. Adding a way in is one entry in `WAYS_IN`.
+ */
+import { randomBytes } from 'node:crypto';
+import { signRequest } from '../service/auth/signatures/signature.js';
+import { send } from './http-client.js';
+
+/** What every way in starts from: a running service and an org administrator's session. */
+export interface Setup {
+  port: number;
+  /** `/<org>/v2`. */
+  base: string;
+  /** Headers of the administrator's console session (app key, cookie, CSRF token). */
+  admin: Record<string, string>;
+  adminId: string;
+  consoleAppKey: string;
+}
+
+export interface Credentials {
+  /** The headers of one request (`path` as sent, from `/<org>/v2`); signed ways differ per request. */
+  headers(path: string, method: string): Record<string, string>;
+}
+
+export interface WayIn {
+  name: string;
+  prepare(setup: Setup): Promise<Credentials>;
+}
+
+async function post(setup: Setup, path: string, body: unknown): Promise<Record<string, unknown>> {
+  const res = await send(setup.port, `${setup.base}${path}`, {
+    method: 'POST',
+    headers: { ...setup.admin, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  if (res.status !== 200) throw new Error(`POST ${path}: ${res.status} ${res.body}`);
+  return JSON.parse(res.body) as Record<string, unknown>;
+}
+
+/** The administrator's console session, as the console itself calls the service. */
+const session: WayIn = {
+  name: 'session',
+  prepare: async ({ admin }) => {
+    const headers = { 'service-client-key': admin['service-client-key']!, cookie: admin.cookie! };
+    return { headers: () => headers };
+  },
+};
+
+/**
+ * A bearer token of scope `*` for the administrator, from an app of its own whose key pair signs
+ * with `alg`; it outlives the longest run.
+ */
+const token = (name: string, alg: 'PS512' | 'RS512'): WayIn => ({
+  name,
+  prepare: async (setup) => {
+    const app = await post(setup, '/apps', { kind: 'session', label: `bench ${alg}`, alg });
+    if (app.alg !== alg) throw new Error(`${name}: the app signs with ${String(app.alg)}, not ${alg}`);
+    const minted = await post(setup, `/accounts/${setup.adminId}/tokens`, {
+      app: app.key,
+      scope: ['*'],
+      expiresIn: 86_400,
+    });
+    const headers = { authorization: `Bearer ${String(minted.data)}` };
+    return { headers: () => headers };
+  },
+});
+
+type Signer = (input: { key: string; secret: string; url: string; method: string; nonce: string; ts: number }) => {
+  signature: string;
+  extra?: Record<string, string>;
+};
+
+/**
+ * Signed requests from a signing app acting as the administrator (its `principalId`), a fresh
+ * signature, timestamp and nonce per request. Timestamps are kept distinct per signed command
+ * (one millisecond on from the last when requests come faster), since a version-1 signature covers
+ * only command, method and time, and two requests with one signature count as a replay.
+ */
+const signed = (name: string, sign: Signer): WayIn => ({
+  name,
+  prepare: async (setup) => {
+    const app = await post(setup, '/apps', {
+      kind: 'signing',
+      label: `bench ${name}`,
+      principalId: setup.adminId,
+    });
+    const key = String(app.key);
+    const secret = String(app.secret);
+    const lastTs = new Map<string, number>();
+    const prefix = randomBytes(4).toString('hex').slice(0, 6);
+    let n = 0;
+    return {
+      headers: (path, method) => {
+        const command = path.split('?', 1)[0]!;
+        const ts = Math.max(Date.now(), (lastTs.get(command) ?? 0) + 1);
+        lastTs.set(command, ts);
+        const nonce = prefix + (n++).toString(36).padStart(10, '0');
+        const { signature, extra } = sign({ key, secret, url: `${setup.base}${path}`, method, nonce, ts });
+        return {
+          'service-client-key': key,
+          'service-client-signature': signature,
+          'service-client-timestamp': String(ts),
+          'service-client-nonce': nonce,
+          ...extra,
+        };
+      },
+    };
+  },
+});
+
+/** Version 1 (decisions §4): HMAC-SHA256 of `command;METHOD;timestampMs`. */
+const signV1: Signer = ({ key, secret, url, method, ts }) => ({
+  signature: signRequest({ apiKey: key, apiSecret: secret, url, method, timestampMs: ts }),
+});
+
+/**
+ * Every way in, in table order. Version 2 signatures join as
+ * `signed('signed-v2', signV2)` once the service accepts them, with `signV2` returning
+ * `{signature, extra: {'service-client-signature-version': '2'}}`.
+ */
+export const WAYS_IN: readonly WayIn[] = [
+  session,
+  token('token-ps512', 'PS512'),
+  token('token-rs512', 'RS512'),
+  signed('signed-v1', signV1),
+];
+
+export function wayIn(name: string): WayIn {
+  const way = WAYS_IN.find((w) => w.name === name);
+  if (!way) throw new Error(`unknown way in ${name} (one of ${WAYS_IN.map((w) => w.name).join(', ')})`);
+  return way;
+}

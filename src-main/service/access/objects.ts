@@ -1,0 +1,102 @@
+/**
+ * The access model of object routes (decisions.md §7), in one place for routes/objects.ts:
+ * who the caller is (access/caller.ts), their level on instances (access/acl.ts, in JS and as
+ * SQL), what their token's scopes allow (access/scope-guard.ts), and the rules that belong to
+ * particular objects: who may create, which account properties only administrators change, and
+ * what sharing through a connection requires.
+ */
+import { fault } from '../../../src-shared/faults.js';
+import type { ObjectDef } from '../../../src-shared/schema/types.js';
+import type { Service } from '../service.js';
+import type { Org } from '../orgs/orgs.js';
+import { ACCESS, MAX_SHARED_LEVEL, createAcl } from './levels.js';
+import { levelOf } from './acl.js';
+import type { Caller } from './caller.js';
+import { OBJECT_ID_PATTERN } from '../objects/ids.js';
+import type { Json } from '../objects/validate.js';
+
+export { ACCESS, REQUIRED } from './levels.js';
+export type { Caller } from './caller.js';
+export { levelOf, levelsOf, readableCondition } from './acl.js';
+export * from './scope-guard.js';
+
+/** Org administrators and `service/skc` tokens skip the create ACL; others must match an entry. */
+export function canCreate(caller: Caller, def: ObjectDef): boolean {
+  if (caller.orgAdmin || caller.bypassCreateAcl) return true;
+  return createAcl(def).some(
+    (e) =>
+      (e.type === 'role' && caller.roles.has(e.target)) ||
+      (e.type === 'account' && (e.target === '*' || e.target === caller.accountId)),
+  );
+}
+
+/**
+ * Account properties that decide privilege or identity; only org administrators set them, on
+ * create and on update, whatever level an ACL or a grant gives (else an update grant on an account
+ * would be a way to make oneself an administrator).
+ */
+const ADMIN_ONLY_ACCOUNT_PROPERTIES = new Set(['roles', 'state', 'locked', 'email']);
+
+export function assertAccountPropertiesAllowed(
+  caller: Caller,
+  def: ObjectDef,
+  body: unknown,
+  mode: 'create' | 'update',
+): void {
+  if (caller.orgAdmin || def.name !== 'account' || typeof body !== 'object' || body === null) return;
+  // Creating an account must name its email; the rest stays administrator-only.
+  const refused = Object.keys(body).filter(
+    (key) => ADMIN_ONLY_ACCOUNT_PROPERTIES.has(key) && !(mode === 'create' && key === 'email'),
+  );
+  if (refused.length > 0) {
+    throw fault('accessDenied', 'property', {
+      path: refused[0],
+      reason: `Only org administrators can set ${refused.join(', ')} of an account.`,
+    });
+  }
+}
+
+/**
+ * Sharing: a connection grants its target a level on its context, so making or changing one needs
+ * share access (4) on the context, and may grant at most the sharer's own level (never admin).
+ * `service/skc` does not skip this: it is an access check on another instance, not the create ACL.
+ */
+export function assertConnectionAllowed(svc: Service, org: Org, caller: Caller, values: Record<string, Json>): void {
+  const context = values.context as { _id?: unknown; object?: unknown } | undefined;
+  const contextDef = typeof context?.object === 'string' ? svc.defs.byName(org.id, context.object) : undefined;
+  if (!contextDef || contextDef.name === 'connection' || typeof context?._id !== 'string') {
+    throw fault('validation', 'invalidReference', { path: 'context', reason: 'context must reference an object.' });
+  }
+  const record = svc.store.get(org.id, contextDef, context._id);
+  const level = record ? levelOf(svc, org, caller, contextDef, record) : 0;
+  if (level < ACCESS.read) {
+    throw fault('notFound', 'instance', { path: 'context', reason: `No ${contextDef.name} with _id ${context._id}.` });
+  }
+  if (level < ACCESS.share) {
+    throw fault('accessDenied', undefined, {
+      path: 'context',
+      reason: `Sharing needs share access (4) on the ${contextDef.name}; you have ${level}.`,
+    });
+  }
+  const granted = values.access;
+  const ceiling = Math.min(level, MAX_SHARED_LEVEL);
+  if (typeof granted !== 'number' || !Number.isInteger(granted) || granted < ACCESS.public || granted > ceiling) {
+    throw fault('accessDenied', undefined, {
+      path: 'access',
+      reason: `A connection you make may grant access 1 to ${ceiling}.`,
+    });
+  }
+  const target = values.target as { _id?: unknown } | undefined;
+  if (target !== undefined) {
+    const accountDef = svc.defs.byName(org.id, 'account');
+    const id = target._id;
+    if (
+      typeof id !== 'string' ||
+      !OBJECT_ID_PATTERN.test(id) ||
+      !accountDef ||
+      !svc.store.get(org.id, accountDef, id)
+    ) {
+      throw fault('validation', 'invalidReference', { path: 'target', reason: 'target must reference an account.' });
+    }
+  }
+}

@@ -1,0 +1,105 @@
+import { fault } from '../../../../src-shared/faults.js';
+import type { Service } from '../../service.js';
+import type { Org } from '../../orgs/orgs.js';
+import type { App } from '../../apps/apps.js';
+import type { Principal } from '../../access/principal.js';
+import type { Authentication, RequestInput } from '../authentication.js';
+import { lookupAccountPrincipal } from '../../apps/principal.js';
+import {
+  commandFromUrl,
+  computeSignature,
+  NONCE_PATTERN,
+  SIGNATURE_PATTERN,
+  SIGNATURE_WINDOW_MS,
+  signatureMessage,
+  signaturesMatch,
+  TIMESTAMP_PATTERN,
+} from './signature.js';
+
+export const SIGNATURE_HEADER = 'service-client-signature';
+export const TIMESTAMP_HEADER = 'service-client-timestamp';
+export const NONCE_HEADER = 'service-client-nonce';
+export const ACCOUNT_HEADER = 'service-client-account';
+
+const invalid = (reason: string) => fault('accessDenied', 'invalidRequestSignature', { reason });
+
+/** A header sent exactly once, or undefined; a repeated header is a malformed request. */
+function single(request: RequestInput, name: string): string | undefined {
+  const value = request.headers[name];
+  if (Array.isArray(value)) throw invalid(`The ${name} header was sent more than once.`);
+  return value;
+}
+
+/**
+ * Trust boundary: signed requests (decisions §4). Returns undefined when no signature is needed
+ * (no signature header, and the app is a session app or a signing app with allowUnsigned); throws
+ * a fault when a signature is required, malformed, stale, wrong or replayed, or when the principal
+ * it asks for is not allowed. Checks run cheapest first; the replay store only records requests
+ * whose HMAC verified, so nobody without the secret can fill it.
+ */
+export function authenticateSignature(
+  svc: Service,
+  org: Org,
+  app: App,
+  request: RequestInput,
+): Authentication | undefined {
+  const signature = single(request, SIGNATURE_HEADER);
+  if (signature === undefined) {
+    if (app.kind === 'signing' && !app.settings.allowUnsigned) {
+      throw invalid('This application requires signed requests (Service-Client-Signature).');
+    }
+    return undefined;
+  }
+  if (app.kind !== 'signing') throw invalid('Only signing applications can sign requests.');
+
+  const timestamp = single(request, TIMESTAMP_HEADER);
+  const nonce = single(request, NONCE_HEADER);
+  if (!SIGNATURE_PATTERN.test(signature)) throw invalid('Service-Client-Signature must be 64 hex characters.');
+  if (timestamp === undefined || !TIMESTAMP_PATTERN.test(timestamp)) {
+    throw invalid('Service-Client-Timestamp must be an integer (Unix time in milliseconds).');
+  }
+  if (nonce === undefined || !NONCE_PATTERN.test(nonce)) {
+    throw invalid('Service-Client-Nonce must be exactly 16 letters or digits.');
+  }
+
+  const ts = Number(timestamp);
+  const now = svc.clock.now();
+  if (Math.abs(ts - now) > SIGNATURE_WINDOW_MS) {
+    throw fault('invalidArgument', 'staleRequestSignature', {
+      reason: 'Service-Client-Timestamp is more than 15 minutes from the server time (see Service-Server-Time).',
+    });
+  }
+
+  const secret = svc.apps.secret(app);
+  if (secret === undefined) throw invalid('This application has no signing secret.');
+  const expected = computeSignature(app.key, secret, signatureMessage(commandFromUrl(request.url), request.method, ts));
+  if (!signaturesMatch(expected, signature)) throw invalid('The request signature does not match.');
+
+  // A request is replayable for as long as its timestamp passes the check above.
+  const verdict = svc.replays.remember(app.id, nonce, signature, now, ts + SIGNATURE_WINDOW_MS);
+  if (verdict === 'nonceReplayed') throw invalid('This nonce was already used (replayed request).');
+  if (verdict === 'signatureReplayed') throw invalid('This signature was already used (replayed request).');
+
+  const principal = signedPrincipal(svc, org, app, single(request, ACCOUNT_HEADER));
+  return { org, app, via: 'signature', ...(principal ? { principal } : {}) };
+}
+
+/**
+ * Who a verified signed request acts as: the account named by Service-Client-Account when the app
+ * allows principal override, else the app's principalId, else nobody (anonymous). Naming an account
+ * through an app that does not allow override is refused rather than ignored, so a caller never
+ * silently acts as someone other than whom it asked for.
+ */
+function signedPrincipal(svc: Service, org: Org, app: App, override: string | undefined): Principal | undefined {
+  let name: string | null = app.settings.principalId;
+  if (override !== undefined && override !== '') {
+    if (!app.settings.principalOverride) {
+      throw fault('accessDenied', 'principal', { reason: 'This application does not allow principal override.' });
+    }
+    name = override;
+  }
+  if (name === null) return undefined;
+  const found = lookupAccountPrincipal(svc, org, name);
+  if ('problem' in found) throw fault('accessDenied', 'principal', { reason: found.problem });
+  return found.principal;
+}

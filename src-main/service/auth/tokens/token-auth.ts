@@ -1,0 +1,171 @@
+/**
+ * Using a token: `Authorization: Bearer <jwt>` (decisions.md §6, RFC 8725).
+ *
+ * Nothing in the token is trusted before its signature checks out. The unverified payload is read
+ * for one thing only — `iss`, to find the app — and the app then dictates everything else: its
+ * CURRENT key (so a rotated pair or a deleted app kills every token), that key's kid, and its one
+ * pinned algorithm. Header parameters that point elsewhere for a key (`jku`, `x5u`) or carry one
+ * (`jwk`, `x5c`) are refused outright, never followed.
+ */
+import {
+  decodeJwt,
+  decodeProtectedHeader,
+  errors,
+  jwtVerify,
+  type JWTPayload,
+  type ProtectedHeaderParameters,
+} from 'jose';
+import { fault } from '../../../../src-shared/faults.js';
+import type { Service } from '../../service.js';
+import type { Org } from '../../orgs/orgs.js';
+import type { App } from '../../apps/apps.js';
+import type { Authentication, RequestInput } from '../authentication.js';
+import { CLIENT_KEY_HEADER } from '../wire-names.js';
+import { OBJECT_ID_PATTERN } from '../../objects/ids.js';
+import { accountRoleIds, resolveRoles } from '../../access/roles.js';
+import { orgAudience, readServiceClaims } from './token-claims.js';
+import { currentAppKey, verificationKey } from './token-keys.js';
+
+/** Our tokens are well under 2 KB; anything this large is not one of them. */
+export const MAX_TOKEN_LENGTH = 16 * 1024;
+/** Header parameters that name or carry a key. We only ever use the app's stored key. */
+const FORBIDDEN_HEADER_PARAMETERS = ['jku', 'x5u', 'jwk', 'x5c'] as const;
+
+const invalid = (reason: string) => fault('accessDenied', 'invalidJwt', { reason });
+const invalidApp = (reason: string) => fault('accessDenied', 'invalidJwtApp', { reason });
+
+/**
+ * Trust boundary: turns a bearer token into an Authentication. Returns undefined when the request
+ * carries no bearer token; throws a fault when it carries one that cannot be used:
+ * malformed → `invalidArgument.jwt`; bad signature, alg, kid, aud, iss, not yet valid (nbf),
+ * revoked or used up → `accessDenied.invalidJwt`; expired → `expired.jwt`; unknown, foreign or
+ * disabled app → `accessDenied.invalidJwtApp`; `Service-Client-Key` other than the token's app →
+ * `notFound.app` (key mismatch).
+ */
+export async function authenticateToken(
+  svc: Service,
+  org: Org,
+  request: RequestInput,
+): Promise<Authentication | undefined> {
+  const token = bearerToken(request.headers.authorization);
+  if (token === undefined) return undefined;
+  const { header, unverified } = decodeUntrusted(token);
+
+  for (const parameter of FORBIDDEN_HEADER_PARAMETERS) {
+    if (parameter in header) throw invalid(`Tokens naming or carrying their own key (${parameter}) are refused.`);
+  }
+  const app = issuingApp(svc, org, unverified.iss);
+  const key = currentAppKey(svc.apps, app.id);
+  if (!key) throw invalid('The application has no current signing key.');
+  if (header.kid !== key.kid) throw invalid("The token was not signed with the application's current key.");
+  if (header.alg !== key.alg) throw invalid(`The token's algorithm must be ${key.alg}.`);
+
+  const payload = await verify(token, key, app, svc, org);
+
+  const sentKey = request.headers[CLIENT_KEY_HEADER];
+  if (sentKey !== undefined && sentKey !== app.key) {
+    throw fault('notFound', 'app', { reason: 'Invalid application client api key (token/key mismatch)' });
+  }
+  const accountId = payload.sub;
+  if (typeof accountId !== 'string' || !OBJECT_ID_PATTERN.test(accountId))
+    throw invalid('The token has no valid subject.');
+  const accountDef = svc.defs.byName(org.id, 'account');
+  const account = accountDef ? svc.store.get(org.id, accountDef, accountId) : undefined;
+  if (!account) throw invalid("The token's subject no longer exists.");
+  const claims = readServiceClaims(payload as Record<string, unknown>);
+
+  // Last, so a request refused for any other reason never uses up a limited-use token.
+  consumeStoredToken(svc, org, app, accountId, payload.jti, claims.maxUses !== undefined);
+
+  const resolved = resolveRoles(svc, org, [...accountRoleIds(account), ...claims.roles]);
+  return {
+    org,
+    app,
+    via: 'token',
+    principal: { accountId, email: String(account.doc.email ?? ''), roles: resolved.roles },
+    scopes: [...new Set([...claims.scope, ...resolved.scopes])],
+    ...(claims.grant !== undefined ? { grant: claims.grant } : {}),
+    skipAcl: claims.skipAcl,
+    bypassCreateAcl: claims.bypassCreateAcl,
+    claims: payload as Record<string, unknown>,
+  };
+}
+
+/** The token of an `Authorization: Bearer` header; undefined for no header or another scheme. */
+function bearerToken(authorization: string | undefined): string | undefined {
+  if (authorization === undefined) return undefined;
+  const match = /^Bearer[ ]+(\S*)\s*$/i.exec(authorization);
+  if (!match) return undefined;
+  const token = match[1] ?? '';
+  if (token === '' || token.length > MAX_TOKEN_LENGTH)
+    throw fault('invalidArgument', 'jwt', { reason: 'The bearer token is empty or too long.' });
+  return token;
+}
+
+function decodeUntrusted(token: string): { header: ProtectedHeaderParameters; unverified: JWTPayload } {
+  try {
+    return { header: decodeProtectedHeader(token), unverified: decodeJwt(token) };
+  } catch {
+    throw fault('invalidArgument', 'jwt', { reason: 'The bearer token is not a well-formed JWT.' });
+  }
+}
+
+function issuingApp(svc: Service, org: Org, iss: unknown): App {
+  if (typeof iss !== 'string' || iss === '') throw invalidApp('The token names no issuing application.');
+  const app = svc.apps.byKey(iss);
+  if (!app || app.orgId !== org.id) throw invalidApp('The token was not issued by an application of this org.');
+  if (!app.settings.enabled || (app.settings.expires && Date.parse(app.settings.expires) <= svc.clock.now())) {
+    throw invalidApp('The issuing application is disabled or expired.');
+  }
+  return app;
+}
+
+async function verify(
+  token: string,
+  key: ReturnType<typeof currentAppKey> & object,
+  app: App,
+  svc: Service,
+  org: Org,
+): Promise<JWTPayload> {
+  try {
+    const { payload } = await jwtVerify(token, verificationKey(key), {
+      algorithms: [key.alg],
+      audience: orgAudience(org.code),
+      issuer: app.key,
+      typ: 'JWT',
+      requiredClaims: ['sub', 'iat'],
+      currentDate: new Date(svc.clock.now()),
+    });
+    return payload;
+  } catch (err) {
+    if (err instanceof errors.JWTExpired) throw fault('expired', 'jwt', { reason: 'The token has expired.' });
+    // A token used before its nbf is genuine but not usable yet: refused like any unusable token,
+    // with a reason that says when it is the clock and not the token that is wrong.
+    if (err instanceof errors.JWTClaimValidationFailed && err.claim === 'nbf')
+      throw invalid('The token is not valid yet.');
+    if (err instanceof errors.JWTClaimValidationFailed) throw invalid(`The token's ${err.claim} claim is not valid.`);
+    throw invalid('The token signature is not valid.');
+  }
+}
+
+/** Permanent and limited-use tokens must still be on record, unrevoked (and not used up). */
+function consumeStoredToken(
+  svc: Service,
+  org: Org,
+  app: App,
+  accountId: string,
+  jti: string | undefined,
+  limited: boolean,
+): void {
+  if (jti === undefined) {
+    if (limited) throw invalid('A limited-use token must carry a jti.');
+    return;
+  }
+  const store = svc.issuedTokens;
+  if (store.consume(jti, { orgId: org.id, appId: app.id, accountId }, limited, svc.clock.now())) return;
+  const row = store.byJti(jti);
+  if (!row || row.org_id !== org.id || row.app_id !== app.id || row.account_id !== accountId)
+    throw invalid('The token is not on record.');
+  if (row.revoked) throw invalid('The token has been revoked.');
+  throw invalid('The token has no uses remaining.');
+}

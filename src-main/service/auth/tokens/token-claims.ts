@@ -1,0 +1,77 @@
+/**
+ * The claims of our JWTs (service-interface.md "JWT claims", decisions.md §6) and the one place
+ * that reads the `service/*` claims back out of a verified payload.
+ */
+import { fault } from '../../../../src-shared/faults.js';
+import { OBJECT_ID_PATTERN } from '../../objects/ids.js';
+
+export const CLAIM = {
+  scope: 'service/scp',
+  roles: 'service/rls',
+  skipAcl: 'service/skp',
+  bypassCreateAcl: 'service/skc',
+  grant: 'service/gnt',
+  maxUses: 'service/cnt',
+} as const;
+
+/** `service/gnt` never reaches admin (8): only org administrators hold that (decisions.md §7). */
+export const MAX_GRANT = 7;
+
+/**
+ * The audience of every token of an org: the org's base URL as scripts see it (`script.env.url`).
+ * The port is left out on purpose: it changes between runs (`--port 0`), and a token must not die
+ * because the service moved port, nor be accepted by another org. The org code is the part that
+ * matters and is matched exactly.
+ */
+export function orgAudience(orgCode: string): string {
+  return `http://127.0.0.1/${orgCode}/v2`;
+}
+
+/** The `service/*` claims after type-checking; absent claims are undefined. */
+export interface ServiceClaims {
+  scope: string[];
+  roles: string[];
+  skipAcl: boolean;
+  bypassCreateAcl: boolean;
+  grant?: number;
+  maxUses?: number;
+}
+
+const malformed = (claim: string) =>
+  fault('accessDenied', 'invalidJwt', { reason: `The token's ${claim} claim is malformed.` });
+
+/**
+ * Reads the service claims of a payload whose signature has already been verified. We only mint
+ * well-formed claims, so a malformed one means the token was not made by this service as we know
+ * it: it is refused rather than coerced.
+ */
+export function readServiceClaims(payload: Record<string, unknown>): ServiceClaims {
+  const scope = payload[CLAIM.scope] ?? [];
+  if (!Array.isArray(scope) || !scope.every((s) => typeof s === 'string')) throw malformed(CLAIM.scope);
+  const roles = payload[CLAIM.roles] ?? [];
+  if (!Array.isArray(roles) || !roles.every((r) => typeof r === 'string' && OBJECT_ID_PATTERN.test(r)))
+    throw malformed(CLAIM.roles);
+  const flag = (claim: string): boolean => {
+    const value = payload[claim] ?? false;
+    if (typeof value !== 'boolean') throw malformed(claim);
+    return value;
+  };
+  const positive = (claim: string, max: number): number | undefined => {
+    const value = payload[claim];
+    if (value === undefined) return undefined;
+    if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) throw malformed(claim);
+    return Math.min(value, max);
+  };
+  return {
+    scope: scope as string[],
+    roles: roles as string[],
+    skipAcl: flag(CLAIM.skipAcl),
+    bypassCreateAcl: flag(CLAIM.bypassCreateAcl),
+    ...optional('grant', positive(CLAIM.grant, MAX_GRANT)),
+    ...optional('maxUses', positive(CLAIM.maxUses, Number.MAX_SAFE_INTEGER)),
+  };
+}
+
+function optional<K extends string, V>(key: K, value: V | undefined): Partial<Record<K, V>> {
+  return value === undefined ? {} : ({ [key]: value } as Record<K, V>);
+}

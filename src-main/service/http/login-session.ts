@@ -1,0 +1,61 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { randomBytes } from 'node:crypto';
+import { fault } from '../../../src-shared/faults.js';
+import type { Service } from '../service.js';
+import type { Org } from '../orgs/orgs.js';
+import type { App } from '../apps/apps.js';
+import { CSRF_HEADER, FINGERPRINT_COOKIE, SESSION_COOKIE } from './authenticate.js';
+
+/*
+ * Starting a session on a browser "location" (its `service.fingerprint` cookie), shared by login,
+ * registration and password changes (decisions §5). It sets cookies and headers, so it lives on
+ * the HTTP side of login; the session store itself is auth/sessions/.
+ */
+
+/** Session routes need `Service-Client-Key` naming a session app (decisions §5). */
+export function requireSessionApp(request: FastifyRequest): App {
+  const { app } = request.ctx;
+  if (!app) throw fault('notFound', 'app', { reason: 'Send the session application key in Service-Client-Key.' });
+  if (app.kind !== 'session') throw fault('accessDenied', 'app', { reason: 'Log in through a session application.' });
+  return app;
+}
+
+/** Trust boundary: the fingerprint cookie is the client's word; it only names a location. */
+export function fingerprintOf(request: FastifyRequest): string {
+  const sent = request.cookies[FINGERPRINT_COOKIE];
+  return sent && /^[\w-]{8,64}$/.test(sent) ? sent : randomBytes(16).toString('base64url');
+}
+
+function cookieOptions(request: FastifyRequest, org: Org) {
+  return { path: `/${org.code}`, httpOnly: true, sameSite: 'strict' as const, secure: request.protocol === 'https' };
+}
+
+export function setFingerprintCookie(request: FastifyRequest, reply: FastifyReply, fingerprint: string): void {
+  reply.setCookie(FINGERPRINT_COOKIE, fingerprint, {
+    ...cookieOptions(request, request.ctx.org),
+    maxAge: 400 * 24 * 3600,
+  });
+}
+
+/**
+ * Starts a session exactly as login does: a new session id every time (the session presented with
+ * the request, if any, ends), the account's other sessions end unless the org allows several at
+ * once, the cookies are set and the CSRF token is returned in its header.
+ */
+export function startSession(
+  svc: Service,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  app: App,
+  accountId: string,
+  fingerprint: string,
+): void {
+  const { org, session } = request.ctx;
+  const now = svc.clock.now();
+  if (session) svc.sessions.end(session.idHash, 'logout');
+  if (!org.settings.allowSimultaneousLogins) svc.sessions.endForAccount(org.id, accountId, 'loggedInElsewhere');
+  const { sid, csrf } = svc.sessions.create(org.id, app.id, accountId, fingerprint, now);
+  reply.setCookie(SESSION_COOKIE, sid, cookieOptions(request, org));
+  setFingerprintCookie(request, reply, fingerprint);
+  reply.header(CSRF_HEADER, csrf);
+}

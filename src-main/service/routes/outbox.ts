@@ -1,0 +1,14 @@
+import type { FastifyInstance } from 'fastify';
+import type { Service } from '../service.js';
+import { ADMIN_ONLY } from '../http/org-scope.js';
+import { pageArgs } from '../http/page-args.js';
+
+/** `GET /outbox`: messages the service would have emailed, newest first (administrators only). */
+export function outboxRoutes(svc: Service) {
+  return async (app: FastifyInstance) => {
+    app.get('/outbox', ADMIN_ONLY, async (request) => ({
+      object: 'list',
+      ...svc.outbox.list(request.ctx.org.id, pageArgs(request)),
+    }));
+  };
+}

@@ -1,0 +1,28 @@
+import type { FastifyInstance } from 'fastify';
+import { fault } from '../../../src-shared/faults.js';
+import type { Service } from '../service.js';
+import { ADMIN_ONLY } from '../http/org-scope.js';
+import { pageArgs } from '../http/page-args.js';
+import { endLiveSession, liveSessions } from '../auth/sessions/live-sessions.js';
+
+/** The org's live sessions, for administrators: list them and end one. */
+export function sessionsRoutes(svc: Service) {
+  return async (app: FastifyInstance) => {
+    app.get('/sessions', ADMIN_ONLY, async (request) => {
+      const { skip, limit } = pageArgs(request);
+      const all = liveSessions(svc, request.ctx.org);
+      return {
+        object: 'list',
+        data: all.slice(skip, skip + limit).map(({ idHash: _hidden, ...shown }) => shown),
+        hasMore: all.length > skip + limit,
+      };
+    });
+
+    app.delete<{ Params: { id: string } }>('/sessions/:id', ADMIN_ONLY, async (request) => {
+      if (!endLiveSession(svc, request.ctx.org, request.params.id, 'revoked')) {
+        throw fault('notFound', 'session', { reason: 'No live session has this id.' });
+      }
+      return { object: 'result', data: true };
+    });
+  };
+}

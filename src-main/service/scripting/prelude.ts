@@ -1,0 +1,204 @@
+/**
+ * The script-side API, as JavaScript evaluated inside each fresh QuickJS context before the
+ * script. It is built only from three native functions the worker installs (and this prelude
+ * removes from the global object at once):
+ *   __host(name, argsJson, asJson) → reply JSON `{ok, value}` / `{ok:false, fault}` (one host call)
+ *   __log(level, text)              (console capture, counted against maxConsoleBytes)
+ *   __exit(valueJson)               (script.exit)
+ * and `__context` (JSON of the run's context). Every data operation ends in ONE generic host call
+ * `driver(objectName, operation, options)` with the driver API's option names, so the service can
+ * plug its real access layer in without touching this file.
+ *
+ * The prelude evaluates to the function that invokes the wrapped user script and returns the JSON
+ * text of its result (see engine.ts).
+ */
+export const PRELUDE_FILENAME = 'prelude';
+
+/** The user script is wrapped in this function (on the same line, so line numbers match). */
+export const SCRIPT_WRAPPER_HEAD = '(function main(script, console, require, org) {';
+export const SCRIPT_WRAPPER_TAIL = '\n})';
+export const SCRIPT_FILENAME = 'Script';
+
+export const PRELUDE_SOURCE = String.raw`(function (g) {
+  'use strict';
+  var host = g.__host, log = g.__log, exitNative = g.__exit;
+  // Intrinsics the bridge relies on are captured now, before the script can replace them.
+  var stringify = JSON.stringify, parse = JSON.parse, assign = Object.assign, isArray = Array.isArray;
+  var freeze = Object.freeze, defineProperty = Object.defineProperty, ErrorCtor = Error;
+  var ctx = parse(g.__context);
+  delete g.__host; delete g.__log; delete g.__exit; delete g.__context;
+  var PAGE = ctx.pageSize > 0 ? ctx.pageSize : 100;
+  var asStack = [];
+  var EXIT = Object.freeze({ exit: true });
+
+  function toFaultError(f) {
+    var e = new ErrorCtor(f.reason || f.message || f.errCode);
+    e.object = 'fault';
+    e.faultName = f.name;
+    e.code = f.code;
+    e.errCode = f.errCode;
+    e.status = f.status;
+    e.reason = f.reason;
+    if (f.path !== undefined) e.path = f.path;
+    return e;
+  }
+
+  function call(name, ...args) {
+    var asJson = asStack.length ? stringify(asStack[asStack.length - 1]) : null;
+    var reply = parse(host(name, stringify(args), asJson));
+    if (reply.ok) return reply.value;
+    throw toFaultError(reply.fault);
+  }
+
+  function chain(target, names) {
+    names.forEach(function (n) {
+      target[n] = function (v) {
+        this._opts[n] = arguments.length ? v : true;
+        return this;
+      };
+    });
+  }
+
+  function Cursor(object, where) {
+    this._object = object;
+    this._opts = {};
+    if (where !== undefined) this._opts.where = where;
+    this._buf = [];
+    this._pos = 0;
+    this._fetched = 0;
+    this._done = false;
+  }
+  chain(Cursor.prototype, ['sort', 'skip', 'limit', 'skipAcl', 'grant', 'include', 'expand', 'accessLevel']);
+  Cursor.prototype.paths = function (...p) {
+    this._opts.paths = p.length === 1 && isArray(p[0]) ? p[0] : p;
+    return this;
+  };
+  Cursor.prototype.where = function (w) { this._opts.where = w; return this; };
+  Cursor.prototype._fill = function () {
+    if (this._pos < this._buf.length || this._done) return;
+    var limit = this._opts.limit;
+    var want = typeof limit === 'number' ? Math.min(PAGE, limit - this._fetched) : PAGE;
+    if (want <= 0) { this._done = true; return; }
+    var opts = assign({}, this._opts, { skip: (this._opts.skip || 0) + this._fetched, limit: want });
+    var page = call('driver', this._object, 'cursor', opts);
+    var data = page && isArray(page.data) ? page.data : [];
+    this._buf = data;
+    this._pos = 0;
+    this._fetched += data.length;
+    if (!page || !page.hasMore || data.length === 0) this._done = true;
+  };
+  Cursor.prototype.hasNext = function () { this._fill(); return this._pos < this._buf.length; };
+  Cursor.prototype.next = function () { return this.hasNext() ? this._buf[this._pos++] : undefined; };
+  Cursor.prototype.toArray = function () { var out = []; while (this.hasNext()) out.push(this.next()); return out; };
+  Cursor.prototype.forEach = function (fn) { while (this.hasNext()) fn(this.next()); };
+  Cursor.prototype.map = function (fn) { var out = []; while (this.hasNext()) out.push(fn(this.next())); return out; };
+  Cursor.prototype.toJSON = function () { return this.toArray(); };
+
+  function Operation(object, operation, opts) {
+    this._object = object;
+    this._operation = operation;
+    this._opts = opts;
+  }
+  chain(Operation.prototype, ['skipAcl', 'grant', 'lean', 'dryRun', 'throwNotFound', 'path', 'sort', 'skip', 'limit', 'mergeDocuments']);
+  Operation.prototype.paths = Cursor.prototype.paths;
+  Operation.prototype.execute = function () {
+    return call('driver', this._object, this._operation, this._opts);
+  };
+
+  function model(name) {
+    var m = {
+      find: function (where) { return new Cursor(name, where); },
+      readOne: function (where) { return new Operation(name, 'readOne', { where: where }); },
+      count: function (where) { return call('driver', name, 'count', where === undefined ? {} : { where: where }); },
+      insertOne: function (document) { return new Operation(name, 'insertOne', { document: document }); },
+      insertMany: function (documents) { return new Operation(name, 'insertMany', { documents: documents }); },
+      updateOne: function (match, update) { return new Operation(name, 'updateOne', { match: match, update: update }); },
+      updateMany: function (match, update) { return new Operation(name, 'updateMany', { match: match, update: update }); },
+      patchOne: function (match, ops) { return new Operation(name, 'patchOne', { match: match, ops: ops }); },
+      patchMany: function (match, ops) { return new Operation(name, 'patchMany', { match: match, ops: ops }); },
+      deleteOne: function (match) { return new Operation(name, 'deleteOne', { match: match }); },
+      deleteMany: function (match) { return new Operation(name, 'deleteMany', { match: match }); }
+    };
+    var lower = name.toLowerCase();
+    if (lower === 'account' || lower === 'accounts') {
+      m.createAuthToken = function (apiKey, subject, options) { return call('tokens.create', apiKey, subject, options || {}); };
+      m.getSubjectTokens = function (apiKey, subject) { return call('tokens.list', apiKey, subject); };
+      m.revokeAuthToken = function (tokenOrJti) { return call('tokens.revoke', tokenOrJti); };
+      m.revokeSubjectTokens = function (apiKey, subject) { return call('tokens.revokeSubject', apiKey, subject); };
+    }
+    return Object.freeze(m);
+  }
+
+  var models = {};
+  var objects = new Proxy({}, {
+    get: function (_t, name) {
+      if (typeof name !== 'string' || name === 'then' || name === 'toJSON') return undefined;
+      return models[name] || (models[name] = model(name));
+    },
+    set: function () { return false; }
+  });
+  var org = Object.freeze({ objects: objects });
+
+  var request = ctx.request || {};
+  var headers = request.headers || {};
+  var requestModule = Object.freeze({
+    getHeader: function (n) { return headers[String(n).toLowerCase()]; },
+    headers: headers,
+    body: request.body,
+    method: request.method,
+    path: request.path,
+    query: request.query || {},
+    params: request.params || {}
+  });
+  function require(name) {
+    if (name === 'request') return requestModule;
+    throw new Error("Cannot find module '" + name + "'");
+  }
+
+  function format(v) {
+    if (typeof v === 'string') return v;
+    if (v instanceof Error) return String(v);
+    try { var s = stringify(v); return s === undefined ? String(v) : s; } catch (e) { return String(v); }
+  }
+  var consoleObj = {};
+  ['log', 'info', 'warn', 'error', 'debug'].forEach(function (level) {
+    consoleObj[level] = function (...args) {
+      var text = '';
+      for (var i = 0; i < args.length; i++) text += (i ? ' ' : '') + format(args[i]);
+      log(level, text);
+    };
+  });
+  Object.freeze(consoleObj);
+
+  // script.principal is what the script sees (it changes inside script.as); the host never trusts
+  // it: host calls carry the principal the host itself returned from 'as' (asStack).
+  var script = {};
+  var principal = ctx.principal;
+  function readOnly(name, value) {
+    defineProperty(script, name, { value: value, enumerable: true, writable: false, configurable: false });
+  }
+  readOnly('arguments', ctx.arguments);
+  defineProperty(script, 'principal', { get: function () { return principal; }, enumerable: true, configurable: false });
+  readOnly('env', freeze(ctx.env || {}));
+  readOnly('org', freeze(ctx.org || {}));
+  readOnly('exit', freeze(function exit(v) {
+    exitNative(stringify(v === undefined ? null : v));
+    throw EXIT;
+  }));
+  readOnly('as', freeze(function as(who, options, fn) {
+    if (typeof options === 'function') { fn = options; options = {}; }
+    if (typeof fn !== 'function') throw new TypeError('script.as needs a function');
+    var effective = call('as', who, options || {});
+    var saved = principal;
+    var depth = asStack.length;
+    asStack[depth] = effective;
+    principal = effective;
+    try { return fn(); } finally { asStack.length = depth; principal = saved; }
+  }));
+  Object.preventExtensions(script);
+
+  return function invoke(main) {
+    var s = stringify(main(script, consoleObj, require, org));
+    return s === undefined ? 'null' : s;
+  };
+})(globalThis)`;

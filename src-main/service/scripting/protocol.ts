@@ -1,0 +1,88 @@
+/**
+ * Messages between the runner (service thread) and a sandbox worker. Two channels:
+ * - the worker's parentPort carries runs (`run` → `done`);
+ * - a dedicated MessagePort carries host calls (`call` → `reply`) while the worker is blocked in
+ *   `Atomics.wait` on `signal`, so a host call is synchronous inside the script yet runs on the
+ *   service thread, next to the data layer.
+ */
+import type { MessagePort } from 'node:worker_threads';
+import type { FaultBody } from '../../../src-shared/faults.js';
+import type { ScriptLimits } from './limits.js';
+
+/** A fault as a script run answers it: the service's fault, plus the script line trace. */
+export type ScriptFault = FaultBody & { trace?: string };
+
+export interface ScriptContext {
+  arguments?: unknown;
+  principal?: unknown;
+  env?: Record<string, unknown>;
+  org?: { _id?: string; code?: string } & Record<string, unknown>;
+  request?: ScriptRequest;
+}
+
+export interface ScriptRequest {
+  method?: string;
+  path?: string;
+  /** Header names are lower-cased by the runner before the run. */
+  headers?: Record<string, string | string[] | undefined>;
+  body?: unknown;
+  query?: Record<string, unknown>;
+  params?: Record<string, string>;
+}
+
+export interface LogLine {
+  level: 'log' | 'info' | 'warn' | 'error' | 'debug';
+  message: string;
+}
+
+export interface WorkerStats {
+  cpuMs: number;
+  operations: number;
+  memoryPeakBytes: number;
+  bytesIn: number;
+  bytesOut: number;
+}
+
+export interface WorkerInit {
+  hostPort: MessagePort;
+  /** Int32Array(1) view: 0 while a host call is pending, 1 once its reply has been posted. */
+  signal: SharedArrayBuffer;
+}
+
+export interface RunMessage {
+  type: 'run';
+  runId: number;
+  source: string;
+  context: ScriptContext;
+  limits: ScriptLimits;
+  /** Test hook: spin (uninterruptibly) this long before running, to exercise the hard stop. */
+  debugBlockMs?: number;
+}
+
+export type WorkerToMain =
+  | { type: 'ready' }
+  | {
+      type: 'done';
+      runId: number;
+      ok: boolean;
+      /** JSON text of the result (`null` for undefined). */
+      valueJson?: string;
+      fault?: ScriptFault;
+      logs: LogLine[];
+      stats: WorkerStats;
+    };
+
+export interface HostCallMessage {
+  type: 'call';
+  runId: number;
+  seq: number;
+  name: string;
+  /** JSON text of the argument array. */
+  argsJson: string;
+  /** JSON text of the principal set by `script.as`, or null outside `script.as`. */
+  asJson: string | null;
+}
+
+export type HostReplyMessage =
+  | { type: 'reply'; seq: number; ok: true; valueJson: string }
+  | { type: 'reply'; seq: number; ok: false; fault: FaultBody };

@@ -1,0 +1,91 @@
+/**
+ * Entry of a sandbox worker thread (bundled as dist/main/scripting-worker.js). Loads QuickJS once,
+ * then runs scripts one at a time on request. A host call posts on the dedicated host port and
+ * blocks in Atomics.wait until the service thread has posted the reply and flipped the signal
+ * (the pattern of the `synckit` package), so the script sees a synchronous call.
+ */
+import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
+import { newQuickJSWASMModuleFromVariant, type QuickJSWASMModule } from 'quickjs-emscripten-core';
+import releaseSync from '@jitl/quickjs-wasmfile-release-sync';
+import { makeFault } from '../../../src-shared/faults.js';
+import { runInEngine, type HostBridge } from './engine.js';
+import { DEFAULT_SCRIPT_LIMITS } from './limits.js';
+import type { HostCallMessage, HostReplyMessage, RunMessage, WorkerInit, WorkerToMain } from './protocol.js';
+
+const init = workerData as WorkerInit;
+const signal = new Int32Array(init.signal);
+const hostPort = init.hostPort;
+const port = parentPort;
+if (!port) throw new Error('scripting worker must run in a worker thread');
+
+let seq = 0;
+let currentRunId = 0;
+
+const bridge: HostBridge = {
+  call(name, argsJson, asJson, timeoutMs) {
+    const mySeq = ++seq;
+    const msg: HostCallMessage = { type: 'call', runId: currentRunId, seq: mySeq, name, argsJson, asJson };
+    Atomics.store(signal, 0, 0);
+    hostPort.postMessage(msg);
+    const deadline = performance.now() + timeoutMs;
+    for (;;) {
+      const got = receiveMessageOnPort(hostPort) as { message: HostReplyMessage } | undefined;
+      if (got) {
+        // A reply to an earlier call that timed out may arrive late: skip it.
+        if (got.message.seq === mySeq) return got.message;
+        continue;
+      }
+      const left = deadline - performance.now();
+      if (left <= 0) return 'timeout';
+      Atomics.wait(signal, 0, 0, left);
+      Atomics.store(signal, 0, 0);
+    }
+  },
+};
+
+const modulePromise: Promise<QuickJSWASMModule> = newQuickJSWASMModuleFromVariant(releaseSync).then((mod) => {
+  // Warm the engine so the first real run does not pay for compilation of the hot paths.
+  for (let i = 0; i < 20; i++) {
+    runInEngine(mod, 'return 1', {}, DEFAULT_SCRIPT_LIMITS, bridge);
+  }
+  return mod;
+});
+
+modulePromise.then(
+  () => port.postMessage({ type: 'ready' } satisfies WorkerToMain),
+  (e: unknown) => {
+    throw e;
+  },
+);
+
+port.on('message', (msg: RunMessage) => {
+  if (msg.type !== 'run') return;
+  void modulePromise.then((mod) => {
+    currentRunId = msg.runId;
+    // Drop replies left over from a previous run's timed-out call.
+    while (receiveMessageOnPort(hostPort)) {
+      /* discard */
+    }
+    if (msg.debugBlockMs) {
+      const until = performance.now() + msg.debugBlockMs;
+      while (performance.now() < until) {
+        /* test hook: an uninterruptible stall */
+      }
+    }
+    let done: WorkerToMain;
+    try {
+      const r = runInEngine(mod, msg.source, msg.context, msg.limits, bridge);
+      done = { type: 'done', runId: msg.runId, ...r };
+    } catch (e) {
+      done = {
+        type: 'done',
+        runId: msg.runId,
+        ok: false,
+        fault: makeFault('error', 'script', { reason: `Sandbox failure: ${(e as Error).message}` }),
+        logs: [],
+        stats: { cpuMs: 0, operations: 0, memoryPeakBytes: 0, bytesIn: 0, bytesOut: 0 },
+      };
+    }
+    port.postMessage(done);
+  });
+});

@@ -1,0 +1,124 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import fastifyCookie from '@fastify/cookie';
+import type { Service } from './service.js';
+import { installFaultHandling, sendFault } from './http/faults-plugin.js';
+import type { ErrorLogSink } from './http/server-error-log.js';
+import { clientErrorHandlerFor, frameworkFault, installStrictJsonParser } from './http/raw-input.js';
+import { consoleStatic } from './http/console-static.js';
+import { orgScope } from './http/org-scope.js';
+import { serviceInfoRoutes } from './routes/service-info.js';
+import { accountSessionRoutes } from './routes/account-session.js';
+import { objectRoutes } from './routes/objects.js';
+import { schemaRoutes } from './routes/schemas.js';
+import { accountLifecycleRoutes } from './routes/account-lifecycle.js';
+import { appsRoutes } from './routes/apps.js';
+import { certsRoutes } from './routes/certs.js';
+import { tokensRoutes } from './routes/tokens.js';
+import { demoDataRoutes } from './routes/demo-data.js';
+import { viewRoutes } from './routes/views.js';
+import { environmentRoutes } from './routes/environment.js';
+import { orgsAdminRoutes } from './routes/orgs-admin.js';
+import { deploymentRoutes } from './routes/deployments.js';
+import { outboxRoutes } from './routes/outbox.js';
+import { sessionsRoutes } from './routes/sessions.js';
+
+/** Request bodies above this are refused with kRequestTooLarge. */
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+/** URLs (query strings included) above this are refused. */
+export const MAX_URL_LENGTH = 64 * 1024;
+/**
+ * Node's HTTP parser refuses a request line plus headers above this (default 16 KB, which made
+ * MAX_URL_LENGTH unreachable over real HTTP). Room for a maximal URL and ordinary headers; beyond
+ * it `clientErrorHandlerFor` answers kRequestTooLarge.
+ */
+export const MAX_HEADER_BYTES = MAX_URL_LENGTH + 16 * 1024;
+
+export interface ServerOptions {
+  /** Folder of the built console, served at /console/. */
+  consoleDir?: string;
+  logger?: boolean;
+  /** Where the cause of every 5xx answer is written (default: stderr). */
+  errorLog?: ErrorLogSink;
+}
+
+/**
+ * Builds the HTTP server (a Fastify instance) without listening, so tests drive it in-process with `inject` and the CLI,
+ * a worker thread or Electron bind it as they need.
+ */
+export async function buildServer(svc: Service, opts: ServerOptions = {}): Promise<FastifyInstance> {
+  const server = Fastify({
+    logger: opts.logger
+      ? {
+          level: 'info',
+          redact: ['req.headers.cookie', 'req.headers.authorization', 'req.headers["service-client-signature"]'],
+        }
+      : false,
+    bodyLimit: BODY_LIMIT_BYTES,
+    http: { maxHeaderSize: MAX_HEADER_BYTES },
+    clientErrorHandler: clientErrorHandlerFor(svc.clock),
+    // Router errors (bad percent-encoding, an over-long path parameter) answer faults too.
+    frameworkErrors: (error, _request, reply) => sendFault(reply, frameworkFault(error)),
+    trustProxy: false,
+    routerOptions: { ignoreDuplicateSlashes: true, maxParamLength: 200 },
+    rewriteUrl: (req) => withoutApiTrailingSlash(req.url ?? '/'),
+    // Closing the service ends every connection, idle keep-alive ones included: a browser's
+    // pre-opened socket must not hold a shutdown open.
+    forceCloseConnections: true,
+    // Fastify's default (removeAdditional: true) silently strips keys a schema declares
+    // `additionalProperties: false` for; a body with unknown keys is refused instead (issue #8).
+    // Nor are values coerced: `["x"]` or `1` where a string is declared is a fault, not a string.
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: false } },
+    // Unknown or hostile JSON keys such as __proto__ are refused by the parser.
+    onProtoPoisoning: 'error',
+    onConstructorPoisoning: 'error',
+  });
+  installFaultHandling(server, svc.clock, opts.errorLog);
+  installStrictJsonParser(server);
+  server.addHook('onRequest', (request, _reply, done) => {
+    if (request.url.length > MAX_URL_LENGTH) {
+      done(Object.assign(new Error('URI too long'), { statusCode: 414, code: 'FST_ERR_REQUEST_URI_TOO_LONG' }));
+      return;
+    }
+    done();
+  });
+  await server.register(fastifyCookie);
+  await server.register(serviceInfoRoutes(svc));
+  await server.register(consoleStatic, { dir: opts.consoleDir });
+  // The router prefers static segments over /:collection, so resource routes may come in any order.
+  const orgRoutes = [
+    accountSessionRoutes(svc),
+    accountLifecycleRoutes(svc),
+    outboxRoutes(svc),
+    sessionsRoutes(svc),
+    appsRoutes(svc),
+    certsRoutes(svc),
+    tokensRoutes(svc),
+    demoDataRoutes(svc),
+    viewRoutes(svc),
+    environmentRoutes(svc),
+    orgsAdminRoutes(svc),
+    deploymentRoutes(svc),
+    schemaRoutes(svc),
+    objectRoutes(svc),
+  ];
+  await server.register(orgScope(svc, orgRoutes), { prefix: '/:org/v2' });
+  return server;
+}
+
+/**
+ * `/demo/v2/accounts/me/` is the same resource as `/demo/v2/accounts/me` (the signed command drops
+ * trailing slashes too, decisions §4). Only API paths are rewritten: `/console/` is a folder.
+ */
+export function withoutApiTrailingSlash(url: string): string {
+  const q = url.indexOf('?');
+  const path = q === -1 ? url : url.slice(0, q);
+  if (!/^\/[a-z0-9-]+\/v2\/.*[^/]\/+$/.test(path)) return url;
+  return path.replace(/\/+$/, '') + (q === -1 ? '' : url.slice(q));
+}
+
+/** Binds loopback only: the service is for this machine. */
+export async function listen(server: FastifyInstance, port: number): Promise<number> {
+  await server.listen({ host: '127.0.0.1', port });
+  const address = server.server.address();
+  return typeof address === 'object' && address ? address.port : port;
+}

@@ -1,0 +1,177 @@
+/**
+ * The one list of console screens. Each entry says how its route reads from and writes to the URL
+ * hash, which component shows it, and where it sits in the sidebar; `parseRoute`, `serializeRoute`,
+ * the org console and the sidebar all read this table. Adding a screen: its feature folder, its
+ * route type in routing/route.ts, and one entry here (the mapped type refuses a missing one).
+ */
+import type { ComponentType } from 'react';
+import type { OrgClient } from '../api/org-client';
+import type { NavSection } from '../components/AppShell';
+import { AccountsAdminScreen } from '../features/accounts-admin/AccountsAdminScreen';
+import { parseAccountsAdminParams, writeAccountsAdminParams } from '../features/accounts-admin/accounts-admin-route';
+import { AccountsScreen } from '../features/accounts/AccountsScreen';
+import { AppsScreen } from '../features/apps/AppsScreen';
+import { parseAppsParams, writeAppsParams } from '../features/apps/apps-route';
+import { DemoDataScreen } from '../features/demo-data/DemoDataScreen';
+import { BrowseScreen } from '../features/object-browser/BrowseScreen';
+import { parseBrowseParams, writeBrowseParams } from '../features/object-browser/browse-route';
+import { OutboxScreen } from '../features/outbox/OutboxScreen';
+import { parseOutboxParams, writeOutboxParams } from '../features/outbox/outbox-route';
+import { RolesScreen } from '../features/roles/RolesScreen';
+import { parseRolesParams, writeRolesParams } from '../features/roles/roles-route';
+import { SchemasScreen } from '../features/schemas/SchemasScreen';
+import { ScopeTesterScreen } from '../features/scope-tester/ScopeTesterScreen';
+import { parseTesterParams, writeTesterParams } from '../features/scope-tester/tester-route';
+import { SignedRequestsScreen } from '../features/signed-requests/SignedRequestsScreen';
+import { parseSignedParams, writeSignedParams } from '../features/signed-requests/signed-route';
+import { TokenLabScreen } from '../features/tokens/TokenLabScreen';
+import { parseTokensParams, writeTokensParams } from '../features/tokens/tokens-route';
+import {
+  DEFAULT_ROUTE,
+  parseAccountsParams,
+  parseSchemasParams,
+  withOrgParam,
+  writeAccountsParams,
+  writeSchemasParams,
+  type NavigateOptions,
+  type Route,
+  type Screen,
+} from '../routing/route';
+
+export interface ScreenProps<R extends Route> {
+  orgClient: OrgClient;
+  route: R;
+  navigate: (route: Route, options?: NavigateOptions) => void;
+}
+
+export interface ScreenEntry<R extends Route> {
+  label: string;
+  section: NavSection;
+  /** The screen's state from the hash's query (the org aside). User input: anything odd gives defaults. */
+  parse: (params: URLSearchParams) => Omit<R, 'screen' | 'org'>;
+  write: (route: R, params: URLSearchParams) => void;
+  Component: ComponentType<ScreenProps<R>>;
+}
+
+type RouteOf<S extends Screen> = Extract<Route, { screen: S }>;
+type ScreenTable = { [S in Screen]: ScreenEntry<RouteOf<S>> };
+
+const nothing = () => ({});
+const writeNothing = () => undefined;
+
+/** In sidebar order. */
+export const SCREENS: ScreenTable = {
+  accounts: {
+    label: 'Accounts',
+    section: 'Data',
+    parse: parseAccountsParams,
+    write: writeAccountsParams,
+    Component: AccountsScreen,
+  },
+  browse: {
+    label: 'Browse',
+    section: 'Data',
+    parse: parseBrowseParams,
+    write: writeBrowseParams,
+    Component: BrowseScreen,
+  },
+  schemas: {
+    label: 'Schemas',
+    section: 'Model',
+    parse: parseSchemasParams,
+    write: writeSchemasParams,
+    Component: SchemasScreen,
+  },
+  'demo-data': { label: 'Demo data', section: 'Model', parse: nothing, write: writeNothing, Component: DemoDataScreen },
+  apps: {
+    label: 'Applications',
+    section: 'Keys & tokens',
+    parse: parseAppsParams,
+    write: writeAppsParams,
+    Component: AppsScreen,
+  },
+  tokens: {
+    label: 'Token lab',
+    section: 'Keys & tokens',
+    parse: parseTokensParams,
+    write: writeTokensParams,
+    Component: TokenLabScreen,
+  },
+  outbox: {
+    label: 'Outbox & sessions',
+    section: 'Keys & tokens',
+    parse: parseOutboxParams,
+    write: writeOutboxParams,
+    Component: OutboxScreen,
+  },
+  'accounts-admin': {
+    label: 'Manage accounts',
+    section: 'Access',
+    parse: parseAccountsAdminParams,
+    write: writeAccountsAdminParams,
+    Component: AccountsAdminScreen,
+  },
+  roles: {
+    label: 'Roles',
+    section: 'Access',
+    parse: parseRolesParams,
+    write: writeRolesParams,
+    Component: RolesScreen,
+  },
+  'scope-tester': {
+    label: 'Scope tester',
+    section: 'Access',
+    parse: parseTesterParams,
+    write: writeTesterParams,
+    Component: ScopeTesterScreen,
+  },
+  'signed-requests': {
+    label: 'Signed requests',
+    section: 'Access',
+    parse: parseSignedParams,
+    write: writeSignedParams,
+    Component: SignedRequestsScreen,
+  },
+};
+
+export const SCREEN_IDS = Object.keys(SCREENS) as Screen[];
+
+function entryOf<S extends Screen>(screen: S): ScreenEntry<RouteOf<S>> {
+  return SCREENS[screen];
+}
+
+function isScreen(path: string): path is Screen {
+  return Object.hasOwn(SCREENS, path);
+}
+
+/** The route a hash names; anything unrecognised is the default route (the hash is user input). */
+export function parseRoute(hash: string): Route {
+  const text = hash.replace(/^#/, '').replace(/^\/+/, '');
+  const queryStart = text.indexOf('?');
+  const path = queryStart === -1 ? text : text.slice(0, queryStart);
+  const params = new URLSearchParams(queryStart === -1 ? '' : text.slice(queryStart + 1));
+  if (path === '') return withOrgParam({ screen: 'accounts', ...parseAccountsParams(params) }, params);
+  if (!isScreen(path)) return withOrgParam({ ...DEFAULT_ROUTE }, params);
+  return withOrgParam({ screen: path, ...entryOf(path).parse(params) } as Route, params);
+}
+
+export function serializeRoute(route: Route): string {
+  const params = new URLSearchParams();
+  (entryOf(route.screen).write as (route: Route, params: URLSearchParams) => void)(route, params);
+  if (route.org !== undefined) params.set('org', route.org);
+  const query = params.toString();
+  return query === '' ? `#/${route.screen}` : `#/${route.screen}?${query}`;
+}
+
+/** The screen the route names. */
+export function ScreenView({ orgClient, route, navigate }: ScreenProps<Route>) {
+  const Component = entryOf(route.screen).Component as ComponentType<ScreenProps<Route>>;
+  return <Component orgClient={orgClient} route={route} navigate={navigate} />;
+}
+
+/** The sidebar: screens grouped by section, in table order. */
+export const NAV_ITEMS = SCREEN_IDS.map((id) => ({
+  screen: id,
+  label: SCREENS[id].label,
+  section: SCREENS[id].section,
+}));

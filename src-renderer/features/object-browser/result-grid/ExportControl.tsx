@@ -1,0 +1,99 @@
+import { useRef, useState } from 'react';
+import { faultOf } from '../../../api/api-error';
+import type { FaultBody } from '../../../../src-shared/faults';
+import { FaultMessage } from '../../../components/FaultMessage';
+import type { BaseQuery } from '../paging';
+import { downloadBlob } from '../../../components/download';
+import { exportFileName, runExport, type ExportFormat, type ExportProgress, type PageFetcher } from './export-runner';
+
+interface ExportControlProps {
+  collection: string;
+  query: Omit<BaseQuery, 'limit' | 'skip'>;
+  columns: string[];
+  fetchPage: PageFetcher;
+  disabled: boolean;
+}
+
+/** Exports every record of the current query to CSV or NDJSON, with progress and Cancel. */
+export function ExportControl({ collection, query, columns, fetchPage, disabled }: ExportControlProps) {
+  const [format, setFormat] = useState<ExportFormat>('csv');
+  const [progress, setProgress] = useState<ExportProgress | null>(null);
+  const [outcome, setOutcome] = useState<{ text: string } | { fault: FaultBody } | null>(null);
+  const controller = useRef<AbortController | null>(null);
+
+  const start = async () => {
+    const abort = new AbortController();
+    controller.current = abort;
+    setOutcome(null);
+    setProgress({ records: 0, pages: 0 });
+    try {
+      const result = await runExport(fetchPage, query, format, columns, setProgress, abort.signal);
+      downloadBlob(
+        new Blob(result.parts, { type: format === 'csv' ? 'text/csv' : 'application/x-ndjson' }),
+        exportFileName(collection, format, new Date()),
+      );
+      setOutcome({ text: `Exported ${result.records.toLocaleString('en')} records.` });
+    } catch (error) {
+      if (abort.signal.aborted) setOutcome({ text: 'Export cancelled.' });
+      else if (error instanceof Error && !('fault' in error)) {
+        setOutcome({ fault: { ...faultOf(error), message: error.message } });
+      } else setOutcome({ fault: faultOf(error) });
+    } finally {
+      controller.current = null;
+      setProgress(null);
+    }
+  };
+
+  return (
+    <div className="export">
+      <select
+        className="select"
+        aria-label="Export format"
+        data-testid="export-format"
+        value={format}
+        disabled={progress !== null}
+        onChange={(e) => setFormat(e.target.value === 'ndjson' ? 'ndjson' : 'csv')}
+      >
+        <option value="csv">CSV</option>
+        <option value="ndjson">NDJSON</option>
+      </select>
+      {progress === null ? (
+        <button
+          type="button"
+          className="button button--secondary button--small"
+          data-testid="export-button"
+          disabled={disabled}
+          onClick={() => void start()}
+          title="Export every record of this query, not just this page"
+        >
+          Export all
+        </button>
+      ) : (
+        <>
+          <span className="export__progress" data-testid="export-progress" role="status">
+            <progress aria-label="Export progress" />
+            {progress.records.toLocaleString('en')} records · page {progress.pages + 1}
+          </span>
+          <button
+            type="button"
+            className="button button--ghost button--small"
+            data-testid="export-cancel"
+            onClick={() => controller.current?.abort()}
+          >
+            Cancel
+          </button>
+        </>
+      )}
+      {outcome && 'text' in outcome && (
+        <span className="qb-hint" data-testid="export-result" role="status">
+          {outcome.text}
+        </span>
+      )}
+      {outcome && 'fault' in outcome && (
+        <div className="export__fault">
+          <FaultMessage fault={outcome.fault} compact />
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,22 @@
+/** DTOs of the outbox and live-session lists (decisions §5), shared by the service and the console. */
+
+/** A message the service would have sent: verification codes, reset links. */
+export interface OutboxMessage {
+  _id: string;
+  object: 'message';
+  kind: string;
+  recipient: string;
+  subject: string;
+  body: string;
+  created: string;
+}
+
+/** A live session (`GET /sessions`); `id` is a public handle, not the cookie value. */
+export interface LiveSession {
+  object: 'session';
+  id: string;
+  account: string;
+  app: string;
+  created: string;
+  lastSeen: string;
+}
