@@ -21,7 +21,7 @@ beforeEach(async () => {
   expect((await admin.post('/roles', { name: 'Auditor', code: 'auditor', scopes: ['object.read'] })).statusCode).toBe(
     200,
   );
-});
+}, 60_000); // two orgs (key pairs, password hashes): slow on a loaded machine
 afterEach(async () => h.close());
 
 const deployment = {

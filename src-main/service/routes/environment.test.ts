@@ -19,7 +19,7 @@ beforeEach(async () => {
   const other = await bootstrapOrg(h.svc, { code: 'other', adminEmail: ADMIN_EMAIL, adminPassword: ADMIN_PASSWORD });
   b = new TestClient({ ...h, org: 'other' }, other.consoleAppKey);
   await b.login();
-});
+}, 60_000); // two orgs (key pairs, password hashes): slow on a loaded machine
 afterEach(async () => h.close());
 
 async function configureA() {
