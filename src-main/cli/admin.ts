@@ -10,6 +10,10 @@ import { openOrg } from './open-org.js';
 import { progressReporter } from './progress.js';
 import { runAccountCommand, runAppCommand, runOrgCommand } from './admin-commands.js';
 import { backupCommand, restoreCommand } from './backup.js';
+import { runEnvCommand, runOrgCreate } from './admin-env.js';
+import { openService } from '../service/open-service.js';
+import { resolve } from 'node:path';
+import { defaultDataDir } from './args.js';
 
 const USAGE = `usage: npm run admin -- <command> --data-dir DIR --org ORG [options]
   import  --collection NAME --file F.ndjson
@@ -17,6 +21,9 @@ const USAGE = `usage: npm run admin -- <command> --data-dir DIR --org ORG [optio
   app create --label L [--signing] [--principal-override] [--expose] | app list | app rotate-secret --key K | app regenerate-rsa --key K
   account create --email E --password P [--role R]
   org set KEY VALUE
+  org create --code C --admin-email E --admin-password P [--name N]   (no --org needed)
+  env export [--manifest m.json] [--out FILE|DIR]                    configuration as NDJSON
+  env import --in FILE [--dry-run] [--backup] [--as ADMIN_EMAIL]     prints added/changed/removed per resource
   backup  --out FILE [--force]           online, while the service runs (the master key is not included)
   restore --from FILE [--force]          only while no service runs on the data dir`;
 
@@ -51,6 +58,14 @@ export async function adminCommand(argv: string[]): Promise<void> {
   if (command === 'backup') return backupCommand(args);
   if (command === 'restore') return restoreCommand(args);
   const { dataDir, org: orgCode, rest } = common(args);
+  if (command === 'org' && rest[0] === 'create') {
+    const svc = openService({ dataDir: resolve(dataDir ?? defaultDataDir()) });
+    try {
+      return printJson(await runOrgCreate(svc, rest.slice(1)));
+    } finally {
+      svc.db.close();
+    }
+  }
   const { svc, org } = openOrg(dataDir, orgCode);
   try {
     switch (command) {
@@ -64,6 +79,10 @@ export async function adminCommand(argv: string[]): Promise<void> {
         return printJson(await runAccountCommand(svc, org, rest));
       case 'org':
         return printJson(await runOrgCommand(svc, org, rest));
+      case 'env': {
+        const printed = await runEnvCommand(svc, org, rest);
+        return printed === undefined ? undefined : printJson(printed);
+      }
       default:
         throw new CliError(`unknown admin command ${command}\n${USAGE}`);
     }

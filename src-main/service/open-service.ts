@@ -6,6 +6,7 @@ import { SecretCipher, loadMasterKey } from './crypto/cipher.js';
 import { Service } from './service.js';
 import type { Clock } from './clock.js';
 import { registerQueryFunctions } from './query/compile.js';
+import { addMissingBuiltinDefinitions } from './objects/builtin-upgrade.js';
 
 export interface OpenServiceOptions {
   dataDir: string;
@@ -34,5 +35,7 @@ export function openService(opts: OpenServiceOptions): Service {
   makeDatabaseFilesPrivate(file);
   registerQueryFunctions(db);
   const cipher = new SecretCipher(opts.masterKey ?? loadMasterKey(opts.dataDir));
-  return new Service({ db, cipher, ...(opts.clock ? { clock: opts.clock } : {}) });
+  const svc = new Service({ db, cipher, ...(opts.clock ? { clock: opts.clock } : {}) });
+  addMissingBuiltinDefinitions(svc);
+  return svc;
 }

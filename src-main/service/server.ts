@@ -15,6 +15,10 @@ import { appsRoutes } from './routes/apps.js';
 import { certsRoutes } from './routes/certs.js';
 import { tokensRoutes } from './routes/tokens.js';
 import { demoDataRoutes } from './routes/demo-data.js';
+import { viewRoutes } from './routes/views.js';
+import { environmentRoutes } from './routes/environment.js';
+import { orgsAdminRoutes } from './routes/orgs-admin.js';
+import { deploymentRoutes } from './routes/deployments.js';
 import { outboxRoutes } from './routes/outbox.js';
 import { sessionsRoutes } from './routes/sessions.js';
 
@@ -90,6 +94,10 @@ export async function buildServer(svc: Service, opts: ServerOptions = {}): Promi
     certsRoutes(svc),
     tokensRoutes(svc),
     demoDataRoutes(svc),
+    viewRoutes(svc),
+    environmentRoutes(svc),
+    orgsAdminRoutes(svc),
+    deploymentRoutes(svc),
     schemaRoutes(svc),
     objectRoutes(svc),
   ];

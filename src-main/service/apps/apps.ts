@@ -4,7 +4,7 @@ import { statements, type Statements } from '../db/statements.js';
 import { type DataVersion, VersionedCache } from '../db/data-version.js';
 import type { SecretCipher } from '../crypto/cipher.js';
 import { randomAlphanumeric } from '../crypto/random.js';
-import { generateRsaKeyPair } from '../crypto/rsa.js';
+import { generateRsaKeyPair, type RsaKeyPair } from '../crypto/rsa.js';
 import type { AppKind, AppSettings, SigningAlg } from '../../../src-shared/contracts/apps.js';
 
 export type { AppKind, AppSettings } from '../../../src-shared/contracts/apps.js';
@@ -122,7 +122,20 @@ export class AppRepository {
     settings: Partial<AppSettings> & { label: string },
     created: string,
   ): Promise<{ app: App; secret?: string }> {
-    const pair = await generateRsaKeyPair();
+    return this.createWithPair(orgId, kind, settings, created, await generateRsaKeyPair());
+  }
+
+  /**
+   * `create` with a key pair generated beforehand: synchronous, so it can run inside a caller's
+   * transaction (an environment import creates apps all or nothing).
+   */
+  createWithPair(
+    orgId: number,
+    kind: AppKind,
+    settings: Partial<AppSettings> & { label: string },
+    created: string,
+    pair: RsaKeyPair,
+  ): { app: App; secret?: string } {
     const key = randomAlphanumeric(22);
     const secret = kind === 'signing' ? randomAlphanumeric(64) : undefined;
     const full: AppSettings = { ...DEFAULT_APP_SETTINGS, ...settings };

@@ -145,4 +145,34 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX tokens_subject ON tokens(org_id, app_id, account_id, revoked);
     `,
   },
+  {
+    version: 5,
+    name: 'environment import locks',
+    sql: `
+      CREATE TABLE environment_locks (
+        org_id INTEGER PRIMARY KEY REFERENCES orgs(id) ON DELETE CASCADE,
+        holder TEXT NOT NULL,
+        expires INTEGER NOT NULL
+      );
+    `,
+  },
+  {
+    version: 6,
+    name: 'deployment run log',
+    sql: `
+      CREATE TABLE deployment_runs (
+        id INTEGER PRIMARY KEY,
+        org_id INTEGER NOT NULL REFERENCES orgs(id) ON DELETE CASCADE,
+        deployment_id TEXT NOT NULL,
+        by_email TEXT NOT NULL,
+        started TEXT NOT NULL,
+        finished TEXT NOT NULL,
+        dry_run INTEGER NOT NULL,
+        result TEXT NOT NULL,
+        reason TEXT,
+        changes TEXT NOT NULL
+      );
+      CREATE INDEX deployment_runs_deployment ON deployment_runs(org_id, deployment_id, id);
+    `,
+  },
 ];

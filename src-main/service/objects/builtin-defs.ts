@@ -1,4 +1,6 @@
 import type { ObjectDef, PropertyDef } from '../../../src-shared/schema/types.js';
+import { VIEW_DEF } from './view-def.js';
+import { DEPLOYMENT_DEF } from './deployment-def.js';
 
 /** Ids of the built-in roles; accounts carry them in `roles`. */
 export const BUILTIN_ROLES = {
@@ -119,5 +121,7 @@ export function initialDefinitions(): ObjectDef[] {
     connection,
     conversation,
     patientfile,
+    VIEW_DEF,
+    DEPLOYMENT_DEF,
   ]);
 }

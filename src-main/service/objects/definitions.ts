@@ -39,6 +39,11 @@ export class DefinitionRepository {
     this.cache.delete(orgId);
   }
 
+  /** Drops the cached definitions of an org (after a rolled-back transaction wrote some). */
+  forget(orgId: number): void {
+    this.cache.delete(orgId);
+  }
+
   private load(orgId: number): Map<string, ObjectDef> {
     let defs = this.cache.get(orgId);
     if (!defs) {

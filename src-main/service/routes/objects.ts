@@ -34,6 +34,7 @@ import {
 } from '../access/objects.js';
 import { requireCaller } from '../http/context.js';
 import { rawListArgs } from './list-args.js';
+import { checkRecordRules } from '../environment/record-rules.js';
 
 interface CollectionParams {
   collection: string;
@@ -106,6 +107,7 @@ export function objectRoutes(svc: Service) {
         record = await createAccount(svc, org, request.body as never, caller.accountId);
       } else {
         const values = validated(def, request.body, 'create');
+        checkRecordRules(svc, org, def, values);
         if (def.name === 'role') assertRoleScopesExist(svc, org.id, values);
         if (def.name === 'connection') assertConnectionAllowed(svc, org, caller, values);
         values.owner = reference('account', caller.accountId);
@@ -132,6 +134,7 @@ export function objectRoutes(svc: Service) {
       if (level < REQUIRED.update) throw denied(def, 'update', level);
       assertAccountPropertiesAllowed(caller, def, body, 'update');
       const values = validated(def, body, replace ? 'create' : 'update');
+      checkRecordRules(svc, org, def, values, current, replace);
       if (def.name === 'role') assertRoleScopesExist(svc, org.id, values);
       if (def.name === 'connection') {
         assertConnectionAllowed(svc, org, caller, { ...(current.doc as Record<string, Json>), ...values });

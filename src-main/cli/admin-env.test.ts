@@ -1,0 +1,69 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { openService } from '../service/open-service.js';
+import { bootstrapOrg } from '../service/bootstrap.js';
+import type { Service } from '../service/service.js';
+import type { Org } from '../service/orgs/orgs.js';
+import { CliError } from './args.js';
+import { runEnvCommand, runOrgCreate } from './admin-env.js';
+
+let dataDir: string;
+let svc: Service;
+let demo: Org;
+beforeEach(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), 'cli-env-'));
+  svc = openService({ dataDir, masterKey: randomBytes(32) });
+  ({ org: demo } = await bootstrapOrg(svc, {
+    code: 'demo',
+    adminEmail: 'admin@example.test',
+    adminPassword: 'pw pw pw pw pw',
+  }));
+});
+afterEach(() => {
+  svc.db.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+const create = ['--admin-email', 'a@b.test', '--admin-password', 'a long password'];
+
+describe('org create', () => {
+  it('creates a second org in the same data folder', async () => {
+    expect(await runOrgCreate(svc, ['--code', 'clinic', ...create])).toMatchObject({ code: 'clinic' });
+    expect(svc.orgs.list().map((o) => o.code)).toEqual(['demo', 'clinic']);
+    await expect(runOrgCreate(svc, ['--code', 'clinic', ...create])).rejects.toThrow(/exists/);
+    await expect(runOrgCreate(svc, ['--code', 'x'])).rejects.toBeInstanceOf(CliError);
+  });
+});
+
+describe('env export / import', () => {
+  it('exports to a file and imports it elsewhere, with a dry run that prints the changes and writes nothing', async () => {
+    const roleDef = svc.defs.byName(demo.id, 'role')!;
+    svc.store.insert(demo.id, roleDef, { name: 'Auditor', code: 'auditor', scopes: ['object.read'] });
+    const manifest = join(dataDir, 'm.json');
+    writeFileSync(
+      manifest,
+      JSON.stringify({ roles: { includes: ['auditor'] }, objects: { includes: ['c_conversation'] } }),
+    );
+    const out = join(dataDir, 'demo.ndjson');
+    expect(await runEnvCommand(svc, demo, ['export', '--manifest', manifest, '--out', out])).toMatchObject({
+      resources: 2,
+    });
+    expect(readFileSync(out, 'utf8')).toContain('"resource":"role.auditor"');
+
+    await runOrgCreate(svc, ['--code', 'clinic', ...create]);
+    const clinic = svc.orgs.byCode('clinic')!;
+    const printed: string[] = [];
+    const dry = await runEnvCommand(svc, clinic, ['import', '--in', out, '--dry-run'], (t) => printed.push(t));
+    expect(dry).toMatchObject({ dryRun: true, added: 1, unchanged: 1, changed: 0 });
+    expect(printed.join('')).toContain('added    role.auditor');
+    const codes = () =>
+      [...svc.store.iterate(clinic.id, roleDef, { sort: [], skip: 0, limit: 1 })].map((r) => r.doc.code);
+    expect(codes()).not.toContain('auditor');
+    expect(await runEnvCommand(svc, clinic, ['import', '--in', out], () => undefined)).toMatchObject({ added: 1 });
+    expect(codes()).toContain('auditor');
+    await expect(runEnvCommand(svc, clinic, ['import'])).rejects.toThrow(/usage: env import/);
+  });
+});

@@ -1,0 +1,243 @@
+/**
+ * Applying resources to an org, kind by kind. Every function here writes, and is called inside the
+ * import's one transaction: a fault anywhere rolls everything back.
+ */
+import { fault, FaultError, makeFault, type FaultBody } from '../../../src-shared/faults.js';
+import { CUSTOM_NAME_PATTERN, type ObjectDef, type PropertyDef } from '../../../src-shared/schema/types.js';
+import { validateScopes } from '../../../src-shared/scopes/index.js';
+import type { Service } from '../service.js';
+import { assertScopesExist } from '../access/scope-schema.js';
+import { DEFAULT_ORG_SETTINGS, type Org, type OrgSettings } from '../orgs/orgs.js';
+import type { RsaKeyPair } from '../crypto/rsa.js';
+import { checkNewObject, checkPropertyDef } from '../objects/definition-rules.js';
+import { validateInput, type Json } from '../objects/validate.js';
+import { OBJECT_ID_PATTERN } from '../objects/ids.js';
+import { reference } from '../objects/store.js';
+import { validateAppSettings } from '../apps/settings.js';
+import type { AppKind } from '../apps/apps.js';
+import { checkRecordRules } from './record-rules.js';
+import { VIEW_DEF } from '../objects/view-def.js';
+import { findView } from '../views/run-view.js';
+import { allRecords, roleKey, type ResourceDoc } from './resources.js';
+
+export interface ApplyContext {
+  svc: Service;
+  org: Org;
+  /** The account the import runs as (owner of created records). */
+  actorId: string;
+  /** Key pairs generated before the transaction, one per app the import creates. */
+  pairs: RsaKeyPair[];
+}
+
+/** Order of kinds: what others refer to comes first. */
+const KIND_ORDER = ['object', 'role', 'org', 'app', 'view'];
+export const kindRank = (doc: ResourceDoc) => {
+  const i = KIND_ORDER.indexOf(doc.object);
+  return i === -1 ? KIND_ORDER.length : i;
+};
+
+/** Applies one resource; throws a fault whose reason says what is wrong with it. */
+export function applyResource(ctx: ApplyContext, doc: ResourceDoc): void {
+  switch (doc.object) {
+    case 'object':
+      return applyObject(ctx, doc);
+    case 'role':
+      return applyRole(ctx, doc);
+    case 'org':
+      return applySettings(ctx, doc);
+    case 'app':
+      return applyApp(ctx, doc);
+    case 'view':
+      return applyView(ctx, doc);
+    case 'script':
+      throw fault('unsupportedOperation', 'import', { reason: 'This service has no scripts to import into.' });
+    default:
+      return applyRecord(ctx, doc);
+  }
+}
+
+/** Roles name their includes by key, which may be roles of the same import: resolved after all exist. */
+export function applyRoleIncludes(ctx: ApplyContext, doc: ResourceDoc): void {
+  const { svc, org } = ctx;
+  const def = svc.defs.byName(org.id, 'role')!;
+  const role = findRole(ctx, keyOf(doc));
+  if (!role) return;
+  const include = (Array.isArray(doc.include) ? doc.include : []).map((k, i) => {
+    const target = findRole(ctx, String(k));
+    if (!target) throw fault('validation', 'import', { path: `include[${i}]`, reason: `No role ${String(k)}.` });
+    return target._id;
+  });
+  svc.store.update(org.id, def, role._id, { include }, { updaterId: ctx.actorId });
+}
+
+function keyOf(doc: ResourceDoc): string {
+  return doc.resource.slice(doc.resource.indexOf('.') + 1);
+}
+
+function applyObject({ svc, org }: ApplyContext, doc: ResourceDoc): void {
+  const name = String(doc.name);
+  if (keyOf(doc) !== name) throw invalid('name', `The resource is object.${keyOf(doc)} but names ${name}.`);
+  const existing = svc.defs.byName(org.id, name);
+  const incoming = Array.isArray(doc.properties) ? (doc.properties as unknown[]) : [];
+  const faults: FaultBody[] = [];
+  const props = incoming
+    .map((p, i) => importedProperty(p, `properties[${i}]`, faults))
+    .filter((p): p is PropertyDef => p !== undefined);
+  if (faults.length > 0)
+    throw fault('validation', 'import', { faults, path: faults[0]!.path, reason: faults[0]!.reason });
+  let def: ObjectDef;
+  if (!existing) {
+    if (!CUSTOM_NAME_PATTERN.test(name)) throw invalid('name', `No built-in object ${name} in this org.`);
+    def = { ...checkNewObject({ name, label: doc.label, properties: [] }), properties: props };
+  } else {
+    const kept = existing.properties.filter((p) => !props.some((n) => n.name === p.name));
+    for (const p of props) {
+      const before = existing.properties.find((e) => e.name === p.name);
+      if (before && !before.custom) throw invalid(p.name, `The built-in property ${p.name} cannot be changed.`);
+    }
+    def = {
+      ...existing,
+      ...(existing.custom && typeof doc.label === 'string' ? { label: doc.label.slice(0, 200) } : {}),
+      properties: [...kept, ...props],
+    };
+  }
+  svc.defs.save(org.id, def);
+  svc.store.ensureCollection(org.id, def);
+}
+
+/** A custom property (`c_` names), or a list property of a custom object (its name is free). */
+function importedProperty(input: unknown, path: string, faults: FaultBody[]): PropertyDef | undefined {
+  const p = input as Record<string, unknown> | null;
+  if (p && typeof p.name === 'string' && !p.name.startsWith('c_') && p.type === 'List') {
+    const checked = checkPropertyDef({ ...p, name: 'c_list' }, path, 0, faults);
+    return checked && /^[a-z][a-z0-9_]{0,62}$/.test(p.name)
+      ? { ...checked, name: p.name, custom: p.custom === true }
+      : undefined;
+  }
+  return checkPropertyDef(input, path, 0, faults);
+}
+
+function findRole({ svc, org }: ApplyContext, key: string) {
+  const def = svc.defs.byName(org.id, 'role')!;
+  if (OBJECT_ID_PATTERN.test(key)) {
+    const r = svc.store.get(org.id, def, key);
+    if (r) return r;
+  }
+  for (const r of allRecords(svc, org, def)) if (roleKey(r.doc) === key) return r;
+  return undefined;
+}
+
+function applyRole(ctx: ApplyContext, doc: ResourceDoc): void {
+  const { svc, org } = ctx;
+  const def = svc.defs.byName(org.id, 'role')!;
+  const key = keyOf(doc);
+  if (roleKey({ name: doc.name as Json, ...(doc.code !== undefined ? { code: doc.code as Json } : {}) }) !== key) {
+    throw invalid('code', `The resource is role.${key} but the role's code (or name) is not ${key}.`);
+  }
+  const { values, faults } = validateInput(def, { name: doc.name, code: doc.code, scopes: doc.scopes }, 'create');
+  if (faults.length > 0)
+    throw fault('validation', 'import', { faults, path: faults[0]!.path, reason: faults[0]!.reason });
+  if (Array.isArray(values.scopes)) {
+    validateScopes(values.scopes as string[]);
+    assertScopesExist(svc, org.id, values.scopes as string[], 'scopes');
+  }
+  const existing = findRole(ctx, key);
+  if (existing) svc.store.update(org.id, def, existing._id, values, { updaterId: ctx.actorId });
+  else svc.store.insert(org.id, def, { ...values, include: [] }, { updaterId: ctx.actorId });
+}
+
+function applySettings({ svc, org }: ApplyContext, doc: ResourceDoc): void {
+  const settings = doc.settings as Record<string, unknown> | undefined;
+  if (typeof settings !== 'object' || settings === null) throw invalid('settings', 'settings must be an object.');
+  const patch: Partial<OrgSettings> = {};
+  for (const [key, value] of Object.entries(settings)) {
+    const known = DEFAULT_ORG_SETTINGS[key as keyof OrgSettings];
+    if (known === undefined || key === 'consoleAppKey')
+      throw invalid(`settings.${key}`, `${key} is not an org setting.`);
+    if (typeof value !== typeof known) throw invalid(`settings.${key}`, `${key} must be a ${typeof known}.`);
+    (patch as Record<string, unknown>)[key] = value;
+  }
+  svc.orgs.updateSettings(org, patch);
+}
+
+function applyApp(ctx: ApplyContext, doc: ResourceDoc): void {
+  const { svc, org } = ctx;
+  const label = keyOf(doc);
+  const kind = doc.kind as AppKind;
+  if (kind !== 'session' && kind !== 'signing') throw invalid('kind', 'kind is session or signing.');
+  const { object: _o, resource: _r, kind: _k, principal, ...rest } = doc;
+  if (rest.label !== label)
+    throw invalid('label', `The resource is app.${label} but the label is ${String(rest.label)}.`);
+  const settings = validateAppSettings(rest, kind);
+  if (typeof principal === 'string') {
+    const account = svc.credentials.byEmail(org.id, principal);
+    if (!account) throw invalid('principal', `No account ${principal} in this org.`);
+    settings.principalId = account.account_id;
+  } else settings.principalId = null;
+  const existing = svc.apps.list(org.id).find((a) => a.settings.label === label);
+  if (existing) {
+    if (existing.kind !== kind) throw invalid('kind', `The app ${label} is a ${existing.kind} app here.`);
+    if (existing.key === org.settings.consoleAppKey && settings.enabled === false) {
+      throw invalid('enabled', 'The console application of the org cannot be disabled.');
+    }
+    svc.apps.update(existing, settings);
+    return;
+  }
+  const pair = ctx.pairs.pop();
+  if (!pair) throw new Error('no key pair prepared for a new app');
+  svc.apps.createWithPair(org.id, kind, { ...settings, label }, svc.nowIso(), pair);
+}
+
+function applyView(ctx: ApplyContext, doc: ResourceDoc): void {
+  const { svc, org } = ctx;
+  const def = svc.defs.byName(org.id, VIEW_DEF.name)!;
+  const { object: _o, resource: _r, ...body } = doc;
+  if (body.name !== keyOf(doc))
+    throw invalid('name', `The resource is view.${keyOf(doc)} but names ${String(body.name)}.`);
+  const { values, faults } = validateInput(def, body, 'create');
+  if (faults.length > 0)
+    throw fault('validation', 'import', { faults, path: faults[0]!.path, reason: faults[0]!.reason });
+  const where = findView(svc, org, String(body.name));
+  checkRecordRules(svc, org, def, values, where, true);
+  if (where)
+    svc.store.update(org.id, def, where._id, values, { updaterId: ctx.actorId, replace: true, keep: ['owner'] });
+  else
+    svc.store.insert(org.id, def, { ...values, owner: reference('account', ctx.actorId) }, { updaterId: ctx.actorId });
+}
+
+function applyRecord(ctx: ApplyContext, doc: ResourceDoc): void {
+  const { svc, org } = ctx;
+  const def = svc.defs.byName(org.id, doc.object);
+  if (!def || !def.custom) throw invalid('object', `${doc.object} is not a custom object type of this org.`);
+  const { object: _o, resource: _r, _id, ...body } = doc;
+  if (typeof _id !== 'string' || !OBJECT_ID_PATTERN.test(_id) || keyOf(doc) !== _id) {
+    throw invalid('_id', `A record resource is ${def.name}.<_id> with the same _id in the document.`);
+  }
+  const { values, faults } = validateInput(def, body, 'create');
+  if (faults.length > 0)
+    throw fault('validation', 'import', { faults, path: faults[0]!.path, reason: faults[0]!.reason });
+  if (svc.store.get(org.id, def, _id)) {
+    svc.store.update(org.id, def, _id, values, { updaterId: ctx.actorId, replace: true, keep: ['owner'] });
+  } else {
+    svc.store.insert(
+      org.id,
+      def,
+      { ...values, owner: reference('account', ctx.actorId) },
+      { _id, updaterId: ctx.actorId },
+    );
+  }
+}
+
+function invalid(path: string, reason: string): FaultError {
+  return fault('validation', 'import', { path, reason });
+}
+
+/** A resource's fault as a child fault of the import: `path` is the resource, the reason says where in it. */
+export function resourceFault(resource: string, err: unknown): FaultBody {
+  const body = err instanceof FaultError ? err.fault : undefined;
+  const inner = body?.path ? `${body.path}: ` : '';
+  return makeFault(body ? (body.errCode.split('.')[1] as never) : 'error', body?.errCode.split('.')[2], {
+    path: resource,
+    reason: `${resource}: ${inner}${body?.reason ?? body?.message ?? (err as Error).message}`,
+  });
+}

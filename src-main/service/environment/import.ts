@@ -1,0 +1,123 @@
+/**
+ * Environment import (original-clients.md §E): validate every resource, then apply them all in
+ * one transaction, or nothing. Order: read the stream (all of it parses, and it is complete), take
+ * the org's import lock (a database row, so other processes see it), prepare key pairs for new
+ * apps, optionally back the database up, then apply every changed resource inside one
+ * transaction; any resource that fails rolls everything back and the fault names each one.
+ */
+import { dirname, join } from 'node:path';
+import { mkdirSync } from 'node:fs';
+import { fault } from '../../../src-shared/faults.js';
+import type { Service } from '../service.js';
+import type { Org } from '../orgs/orgs.js';
+import { generateRsaKeyPair } from '../crypto/rsa.js';
+import { applyResource, applyRoleIncludes, kindRank, resourceFault, type ApplyContext } from './apply.js';
+import { diffImport, type ResourceChange } from './diff.js';
+import { acquireImportLock } from './lock.js';
+import type { ImportStream } from './ndjson-input.js';
+
+export interface ImportOptions {
+  actorId: string;
+  /** Compute and validate everything, write nothing. */
+  dryRun?: boolean;
+  /** Copy the database aside first (restorable with `npm run admin -- restore`). */
+  backup?: boolean;
+}
+
+export interface LogEntry {
+  object: 'manifest.log';
+  timestamp: string;
+  type: 'status' | 'resource';
+  level: 'info' | 'warn';
+  stage?: 'ingest' | 'backup' | 'import' | 'complete';
+  resource?: string;
+  change?: string;
+  message?: string;
+}
+
+export interface ImportResult {
+  changes: ResourceChange[];
+  log: LogEntry[];
+  backupFile?: string;
+}
+
+class DryRunDone extends Error {}
+
+export async function importEnvironment(
+  svc: Service,
+  org: Org,
+  stream: ImportStream,
+  opts: ImportOptions,
+): Promise<ImportResult> {
+  const log: LogEntry[] = [];
+  const note = (entry: Omit<LogEntry, 'object' | 'timestamp' | 'level'> & { level?: 'info' | 'warn' }) =>
+    log.push({ object: 'manifest.log', timestamp: svc.nowIso(), level: 'info', ...entry });
+  note({ type: 'status', stage: 'ingest', message: `${stream.resources.length} resources read.` });
+  const release = opts.dryRun ? () => undefined : acquireImportLock(svc, org.id);
+  try {
+    const changes = diffImport(svc, org, stream.resources, stream.manifest);
+    const toApply = changes
+      .filter((c) => c.change === 'added' || c.change === 'changed')
+      .map((c) => c.after!)
+      .sort((a, b) => kindRank(a) - kindRank(b));
+    const existingLabels = new Set(svc.apps.list(org.id).map((a) => a.settings.label));
+    const newApps = toApply.filter((d) => d.object === 'app' && !existingLabels.has(String(d.label))).length;
+    const pairs = await Promise.all(Array.from({ length: newApps }, () => generateRsaKeyPair()));
+    let backupFile: string | undefined;
+    if (opts.backup && !opts.dryRun) {
+      note({ type: 'status', stage: 'backup' });
+      backupFile = await backupDatabase(svc, org);
+      note({ type: 'status', stage: 'backup', message: `Backup written to ${backupFile}.` });
+    }
+    note({ type: 'status', stage: 'import' });
+    const ctx: ApplyContext = { svc, org: svc.orgs.byId(org.id) ?? org, actorId: opts.actorId, pairs };
+    try {
+      svc.db
+        .transaction(() => {
+          const faults = [];
+          for (const doc of toApply) {
+            try {
+              applyResource(ctx, doc);
+            } catch (err) {
+              faults.push(resourceFault(doc.resource, err));
+            }
+          }
+          for (const doc of toApply.filter((d) => d.object === 'role')) {
+            try {
+              applyRoleIncludes(ctx, doc);
+            } catch (err) {
+              faults.push(resourceFault(doc.resource, err));
+            }
+          }
+          if (faults.length > 0) {
+            throw fault('validation', 'import', {
+              faults,
+              reason: `Nothing was imported: ${faults.map((f) => f.reason).join('; ')}`,
+            });
+          }
+          if (opts.dryRun) throw new DryRunDone();
+        })
+        .immediate();
+    } catch (err) {
+      // Caches may hold what the rolled-back transaction wrote.
+      svc.defs.forget(org.id);
+      svc.versions.bump();
+      if (!(err instanceof DryRunDone)) throw err;
+    }
+    for (const c of changes) note({ type: 'resource', resource: c.resource, change: c.change });
+    note({ type: 'status', stage: 'complete', message: opts.dryRun ? 'Dry run: nothing was written.' : undefined });
+    return { changes, log, ...(backupFile ? { backupFile } : {}) };
+  } finally {
+    release();
+  }
+}
+
+/** A consistent copy of the whole database next to it, under `backups/`. */
+async function backupDatabase(svc: Service, org: Org): Promise<string> {
+  const dir = join(dirname(svc.db.name), 'backups');
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const stamp = svc.nowIso().replace(/[:.]/g, '-');
+  const file = join(dir, `before-import-${org.code}-${stamp}.db`);
+  await svc.db.backup(file);
+  return file;
+}

@@ -1,0 +1,110 @@
+/**
+ * Export manifests (original-clients.md §E): which resources an export holds. A manifest names
+ * sections, each selecting names by `includes` / `excludes` (a name, `*`, or `/regex/flags`):
+ *
+ *   { "objects": {"includes": ["*"]}, "roles": {"includes": ["*"], "excludes": ["administrator"]},
+ *     "apps": {...}, "views": {...}, "scripts": {...}, "settings": {"includes": ["*"]},
+ *     "c_conversation": {"includes": ["*"]} }
+ *
+ * `objects` may also be a list `[{"name": "c_conversation"}]`. Top-level `includes` / `excludes`
+ * apply to every configuration section the manifest does not name itself. A section named after a
+ * custom object type (or its collection) exports that type's records (selected by `_id`); records
+ * are never exported unless named so.
+ */
+import { fault } from '../../../src-shared/faults.js';
+
+export const CONFIG_SECTIONS = ['objects', 'roles', 'apps', 'views', 'scripts', 'settings'] as const;
+export type ConfigSection = (typeof CONFIG_SECTIONS)[number];
+
+export interface Selector {
+  includes: Matcher[];
+  excludes: Matcher[];
+}
+type Matcher = (name: string) => boolean;
+
+export interface Manifest {
+  /** The manifest as given (echoed in the export's `manifest` document). */
+  source: Record<string, unknown>;
+  sections: Partial<Record<ConfigSection, Selector>>;
+  /** Record sections: custom object type (as written) → selector of `_id`s. */
+  records: Map<string, Selector>;
+}
+
+const IGNORED_KEYS = new Set(['object', 'includes', 'excludes', 'dependencies', 'exportOwner', 'importOwner']);
+
+export function parseManifest(input: unknown): Manifest {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+    throw invalid('manifest', 'The manifest must be a JSON object.');
+  }
+  const source = input as Record<string, unknown>;
+  const manifest: Manifest = { source, sections: {}, records: new Map() };
+  const top = source.includes !== undefined ? selector(source, 'manifest') : undefined;
+  for (const [key, value] of Object.entries(source)) {
+    if (IGNORED_KEYS.has(key)) continue;
+    if ((CONFIG_SECTIONS as readonly string[]).includes(key)) {
+      manifest.sections[key as ConfigSection] =
+        key === 'objects' && Array.isArray(value) ? objectList(value) : selector(value, `manifest.${key}`);
+    } else if (/^c_[a-z0-9_]+$/.test(key)) {
+      manifest.records.set(key, selector(value, `manifest.${key}`));
+    } else {
+      throw invalid(
+        `manifest.${key}`,
+        `${key} is not a manifest section (${CONFIG_SECTIONS.join(', ')} or a c_ object).`,
+      );
+    }
+  }
+  if (top) for (const s of CONFIG_SECTIONS) manifest.sections[s] ??= top;
+  return manifest;
+}
+
+export function selects(selector: Selector | undefined, name: string): boolean {
+  if (!selector) return false;
+  return selector.includes.some((m) => m(name)) && !selector.excludes.some((m) => m(name));
+}
+
+function objectList(value: unknown[]): Selector {
+  const names = value.map((v, i) => {
+    const name = typeof v === 'string' ? v : (v as { name?: unknown } | null)?.name;
+    if (typeof name !== 'string') throw invalid(`manifest.objects[${i}]`, 'Each entry names an object.');
+    return name;
+  });
+  return { includes: names.map(matcher), excludes: [] };
+}
+
+function selector(value: unknown, path: string): Selector {
+  if (value === true) return { includes: [() => true], excludes: [] };
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw invalid(path, 'A section is {"includes": [...], "excludes": [...]}.');
+  }
+  const { includes, excludes } = value as { includes?: unknown; excludes?: unknown };
+  return { includes: list(includes, `${path}.includes`), excludes: list(excludes, `${path}.excludes`) };
+}
+
+function list(value: unknown, path: string): Matcher[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value) || !value.every((v) => typeof v === 'string')) {
+    throw invalid(path, 'includes and excludes are lists of names, * or /regex/flags.');
+  }
+  return value.map((v, i) => {
+    try {
+      return matcher(v);
+    } catch {
+      throw invalid(`${path}[${i}]`, `${v} is not a valid /regex/flags.`);
+    }
+  });
+}
+
+function matcher(text: string): Matcher {
+  if (text === '*') return () => true;
+  const re = /^\/(.*)\/([a-z]*)$/s.exec(text);
+  if (re) {
+    // Manifests come from administrators; the pattern still runs only against short names.
+    const pattern = new RegExp(re[1]!, re[2]!.replace(/[gy]/g, ''));
+    return (name) => pattern.test(name);
+  }
+  return (name) => name === text;
+}
+
+function invalid(path: string, reason: string) {
+  return fault('invalidArgument', 'manifest', { path, reason });
+}

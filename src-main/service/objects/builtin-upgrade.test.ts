@@ -1,0 +1,32 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { openService } from '../open-service.js';
+import { bootstrapOrg } from '../bootstrap.js';
+
+let dataDir: string;
+const masterKey = randomBytes(32);
+beforeEach(() => {
+  dataDir = mkdtempSync(join(tmpdir(), 'builtin-upgrade-'));
+});
+afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
+
+describe('built-in types added after an org was made', () => {
+  it('are added to existing orgs when the service opens', async () => {
+    const svc = openService({ dataDir, masterKey });
+    const { org } = await bootstrapOrg(svc, { code: 'demo', adminEmail: 'a@b.test', adminPassword: 'a long password' });
+    // an org from before views and deployments existed
+    svc.defs.remove(org.id, 'view');
+    svc.defs.remove(org.id, 'deployment');
+    svc.db.close();
+    const reopened = openService({ dataDir, masterKey });
+    try {
+      expect(reopened.defs.byName(org.id, 'view')?.collection).toBe('views');
+      expect(reopened.defs.byName(org.id, 'deployment')?.collection).toBe('deployments');
+    } finally {
+      reopened.db.close();
+    }
+  });
+});

@@ -1,0 +1,122 @@
+/** Deployments: stored exports run into another org of the same data folder, with a dry-run diff and a run log. */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, createHarness, TestClient, type Harness } from '../testing/harness.js';
+import { BearerClient, mint } from '../testing/token-testing.js';
+
+let h: Harness;
+let admin: TestClient;
+let adminId: string;
+
+beforeEach(async () => {
+  h = await createHarness();
+  admin = new TestClient(h);
+  await admin.login();
+  adminId = (await admin.get('/accounts/me')).json()._id as string;
+  const staging = await admin.post('/developer/orgs', {
+    code: 'staging',
+    adminEmail: ADMIN_EMAIL,
+    adminPassword: ADMIN_PASSWORD,
+  });
+  expect(staging.statusCode, staging.body).toBe(200);
+  expect((await admin.post('/roles', { name: 'Auditor', code: 'auditor', scopes: ['object.read'] })).statusCode).toBe(
+    200,
+  );
+}, 60_000); // two orgs (key pairs, password hashes): slow on a loaded machine
+afterEach(async () => h.close());
+
+const deployment = {
+  name: 'to_staging',
+  targetOrg: 'staging',
+  manifest: JSON.stringify({ roles: { includes: ['auditor'] } }),
+};
+
+async function createDeployment(body: Record<string, unknown> = deployment) {
+  const res = await admin.post('/deployments', body);
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json()._id as string;
+}
+
+function stagingRoleCodes() {
+  const org = h.svc.orgs.byCode('staging')!;
+  const def = h.svc.defs.byName(org.id, 'role')!;
+  return [...h.svc.store.iterate(org.id, def, { sort: [], skip: 0, limit: 1 })].map((r) => r.doc.code);
+}
+
+describe('deployments', () => {
+  it('shows the diff on a dry run without writing, then applies it, logging each run', async () => {
+    const id = await createDeployment();
+    const dry = await admin.post(`/deployments/${id}/run`, { dryRun: true });
+    expect(dry.json()).toMatchObject({
+      object: 'deploymentRun',
+      dryRun: true,
+      result: 'dry-run',
+      by: ADMIN_EMAIL,
+      changes: [{ resource: 'role.auditor', change: 'added' }],
+    });
+    expect(stagingRoleCodes()).not.toContain('auditor');
+    const run = await admin.post(`/deployments/to_staging/run`, {});
+    expect(run.json()).toMatchObject({ result: 'complete', changes: [{ resource: 'role.auditor', change: 'added' }] });
+    expect(stagingRoleCodes()).toContain('auditor');
+    const again = await admin.post(`/deployments/${id}/run`, {});
+    expect(again.json().changes).toEqual([{ resource: 'role.auditor', change: 'unchanged' }]);
+    const runs = (await admin.get(`/deployments/${id}/runs`)).json().data as { result: string }[];
+    expect(runs.map((r) => r.result)).toEqual(['complete', 'complete', 'dry-run']);
+  });
+
+  it('logs a failed run with its reason and writes nothing', async () => {
+    const id = await createDeployment();
+    // the role's scopes became invalid at the source (written around the API, which would refuse it)
+    const demo = h.svc.orgs.byCode('demo')!;
+    const roleDef = h.svc.defs.byName(demo.id, 'role')!;
+    const role = [...h.svc.store.iterate(demo.id, roleDef, { sort: [], skip: 0, limit: 1 })].find(
+      (r) => r.doc.code === 'auditor',
+    )!;
+    h.svc.store.update(demo.id, roleDef, role._id, { scopes: ['object.nonsense.x'] });
+    expect((await admin.post(`/deployments/${id}/run`, {})).json()).toMatchObject({ object: 'fault' });
+    expect(stagingRoleCodes()).not.toContain('auditor');
+    const runs = (await admin.get(`/deployments/${id}/runs`)).json().data;
+    expect(runs).toEqual([
+      expect.objectContaining({ result: 'failed', reason: expect.stringContaining('role.auditor') }),
+    ]);
+  });
+
+  it('validates deployments on save', async () => {
+    expect((await admin.post('/deployments', { ...deployment, targetOrg: 'nowhere' })).json()).toMatchObject({
+      errCode: 'service.validation.deployment',
+      path: 'targetOrg',
+    });
+    expect((await admin.post('/deployments', { ...deployment, targetOrg: 'demo' })).json()).toMatchObject({
+      path: 'targetOrg',
+    });
+    expect((await admin.post('/deployments', { ...deployment, manifest: '{"nope": {}}' })).json()).toMatchObject({
+      path: 'manifest',
+    });
+  });
+
+  it('deployment.execute.<id> runs a stored deployment; object.create.deployment creates one', async () => {
+    const id = await createDeployment();
+    const runner = new BearerClient(
+      h,
+      await mint(admin, adminId, { app: h.consoleAppKey, scope: [`deployment.execute.${id}`] }),
+    );
+    expect((await runner.post(`/deployments/${id}/run`, { dryRun: true })).json()).toMatchObject({ result: 'dry-run' });
+    expect((await runner.post('/deployments', { ...deployment, name: 'other' })).json()).toMatchObject({
+      errCode: 'service.accessDenied.scope',
+    });
+    const reader = new BearerClient(h, await mint(admin, adminId, { app: h.consoleAppKey, scope: ['object.read'] }));
+    expect((await reader.post(`/deployments/${id}/run`, { dryRun: true })).json()).toMatchObject({
+      errCode: 'service.accessDenied.scope',
+    });
+    const creator = new BearerClient(
+      h,
+      await mint(admin, adminId, { app: h.consoleAppKey, scope: ['object.create.deployment'] }),
+    );
+    // created; the answer shows only what the token may read (its identity)
+    expect((await creator.post('/deployments', { ...deployment, name: 'made_by_token' })).json()).toMatchObject({
+      object: 'deployment',
+      _id: expect.any(String),
+    });
+    const names = (await admin.get('/deployments')).json().data.map((d: { name: string }) => d.name);
+    expect(names).toEqual(expect.arrayContaining(['to_staging', 'made_by_token']));
+  });
+});

@@ -1,0 +1,213 @@
+/** Environment export and import (original-clients.md §E). */
+import { gzipSync } from 'node:zlib';
+import { existsSync } from 'node:fs';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, createHarness, TestClient, type Harness } from '../testing/harness.js';
+import { bootstrapOrg } from '../bootstrap.js';
+import { createUser, USER_PASSWORD } from '../testing/token-testing.js';
+
+let h: Harness;
+let a: TestClient;
+let b: TestClient;
+
+const everything = { includes: ['*'], c_conversation: { includes: ['*'] } };
+
+beforeEach(async () => {
+  h = await createHarness();
+  a = new TestClient(h);
+  await a.login();
+  const other = await bootstrapOrg(h.svc, { code: 'other', adminEmail: ADMIN_EMAIL, adminPassword: ADMIN_PASSWORD });
+  b = new TestClient({ ...h, org: 'other' }, other.consoleAppKey);
+  await b.login();
+}, 60_000); // two orgs (key pairs, password hashes): slow on a loaded machine
+afterEach(async () => h.close());
+
+async function configureA() {
+  const ok = async (p: Promise<{ statusCode: number; body: string }>) => {
+    const res = await p;
+    expect(res.statusCode, res.body).toBe(200);
+    return res;
+  };
+  await ok(
+    a.post('/schemas', {
+      name: 'c_thing',
+      label: 'Thing',
+      properties: [{ name: 'c_size', type: 'Integer', indexed: true }],
+    }),
+  );
+  await ok(a.post('/schemas/account/properties', { name: 'c_team', type: 'String', indexed: true }));
+  await ok(a.post('/roles', { name: 'Reader', code: 'reader', scopes: ['object.read.c_conversation'] }));
+  const reader = (await a.get(`/roles?where=${encodeURIComponent('{"code":"reader"}')}`)).json().data[0]._id;
+  await ok(a.post('/roles', { name: 'Analyst', code: 'analyst', scopes: ['view.execute'], include: [reader] }));
+  await ok(a.post('/apps', { label: 'Back end', kind: 'signing', authDuration: 3600 }));
+  h.svc.orgs.updateSettings(h.svc.orgs.byCode('demo')!, { lockAttempts: 7 });
+  await ok(
+    a.post('/views', {
+      name: 'open_convs',
+      sourceObject: 'c_conversation',
+      principal: ADMIN_EMAIL,
+      acl: [{ type: 'role', target: 'analyst' }],
+      query: [{ name: 'where', value: '{"c_status": "{{status}}"}' }],
+    }),
+  );
+  await ok(a.post('/c_conversations', { c_title: 'Hello', c_status: 'open' }));
+}
+
+async function exportOf(client: TestClient, manifest: unknown = everything) {
+  const res = await client.post('/developer/environment/export', { manifest }, { accept: 'application/x-ndjson' });
+  expect(res.statusCode, res.body).toBe(200);
+  expect(res.headers['content-type']).toContain('application/x-ndjson');
+  return res.body;
+}
+
+const lines = (text: string) =>
+  text
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+
+function importInto(client: TestClient, body: string | Buffer, query = '', headers: Record<string, string> = {}) {
+  return client.request('POST', `/developer/environment/import${query}`, body, {
+    'content-type': 'application/x-ndjson',
+    ...headers,
+  });
+}
+
+describe('environment export', () => {
+  it('streams one document per resource and ends with manifest, dependencies and exports', async () => {
+    await configureA();
+    const docs = lines(await exportOf(a));
+    const names = docs.map((d) => d.resource).filter(Boolean);
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'object.c_thing',
+        'object.account',
+        'role.analyst',
+        'role.administrator',
+        'app.Back end',
+        'view.open_convs',
+        'org.settings',
+      ]),
+    );
+    expect(names.some((n) => String(n).startsWith('c_conversation.'))).toBe(true);
+    expect(docs.slice(-3).map((d) => d.object)).toEqual(['manifest', 'manifest-dependencies', 'manifest-exports']);
+    expect(docs.at(-1)!.resources).toEqual(names);
+    expect((docs.at(-2)!.dependencies as Record<string, string[]>)['view.open_convs']).toEqual([
+      'object.c_conversation',
+      'role.analyst',
+    ]);
+    // apps travel without their key, secret or private key; references are by name
+    const app = docs.find((d) => d.resource === 'app.Back end')!;
+    expect(Object.keys(app)).not.toEqual(expect.arrayContaining(['key']));
+    expect(JSON.stringify(app)).not.toMatch(/secret|PRIVATE/i);
+    expect(docs.find((d) => d.resource === 'role.analyst')!.include).toEqual(['reader']);
+    expect(docs.find((d) => d.resource === 'view.open_convs')).toMatchObject({
+      principal: ADMIN_EMAIL,
+      acl: [{ type: 'role', target: 'analyst' }],
+    });
+  });
+
+  it('selects by includes and excludes (names, * and /regex/)', async () => {
+    await configureA();
+    const docs = lines(await exportOf(a, { roles: { includes: ['/^(ana|rea)/'], excludes: ['reader'] } }));
+    expect(docs.filter((d) => d.resource).map((d) => d.resource)).toEqual(['role.analyst']);
+    expect((await a.post('/developer/environment/export', { manifest: { bogus: {} } })).json()).toMatchObject({
+      errCode: 'service.invalidArgument.manifest',
+      path: 'manifest.bogus',
+    });
+  });
+
+  it('is for administrators only', async () => {
+    await createUser(a, 'user@example.test');
+    const user = new TestClient(h);
+    await user.login('user@example.test', USER_PASSWORD);
+    expect((await user.post('/developer/environment/export', { manifest: everything })).json()).toMatchObject({
+      errCode: 'service.accessDenied.principal',
+    });
+    expect((await importInto(user, '')).json()).toMatchObject({ errCode: 'service.accessDenied.principal' });
+  });
+});
+
+describe('environment import', () => {
+  it('round trip: org A exported, imported into a fresh org B, B exported equals A', async () => {
+    await configureA();
+    const fromA = await exportOf(a);
+    const res = await importInto(b, fromA);
+    expect(res.statusCode, res.body).toBe(200);
+    const log = lines(res.body);
+    expect(log.every((l) => l.object === 'manifest.log')).toBe(true);
+    expect(log.at(-1)).toMatchObject({ type: 'status', stage: 'complete' });
+    expect(log.filter((l) => l.type === 'status').map((l) => l.stage)).toEqual(['ingest', 'import', 'complete']);
+    expect(log).toContainEqual(expect.objectContaining({ resource: 'view.open_convs', change: 'added' }));
+    expect(lines(await exportOf(b))).toEqual(lines(fromA));
+    // and what was imported works: the view runs in B
+    expect((await b.get('/views/open_convs?status=open')).json()).toMatchObject({
+      object: 'list',
+      data: [{ c_title: 'Hello' }],
+    });
+    // importing again changes nothing
+    const again = lines((await importInto(b, fromA)).body);
+    expect(again.filter((l) => l.type === 'resource').every((l) => l.change === 'unchanged')).toBe(true);
+  });
+
+  it('accepts gzip (by header or by magic bytes)', async () => {
+    await configureA();
+    const zipped = gzipSync(Buffer.from(await exportOf(a)));
+    const res = await importInto(b, zipped, '', { 'content-encoding': 'gzip' });
+    expect(lines(res.body).at(-1), res.body).toMatchObject({ stage: 'complete' });
+    const plain = await importInto(b, zipped, '', { 'content-type': 'application/octet-stream' });
+    expect(lines(plain.body).at(-1), plain.body).toMatchObject({ stage: 'complete' });
+  });
+
+  it('writes nothing when one resource is invalid, and names it with the reason', async () => {
+    await configureA();
+    const docs = lines(await exportOf(a));
+    const view = docs.find((d) => d.resource === 'view.open_convs')!;
+    view.query = [{ name: 'where', value: '{"c_missing": 1}' }];
+    const before = await exportOf(b);
+    const res = await importInto(b, docs.map((d) => JSON.stringify(d)).join('\n'));
+    expect(res.json()).toMatchObject({ object: 'fault', errCode: 'service.validation.import' });
+    expect(res.json().faults).toEqual([expect.objectContaining({ path: 'view.open_convs' })]);
+    expect(res.json().reason).toContain('c_missing');
+    expect(await exportOf(b)).toEqual(before);
+    expect(h.svc.defs.byName(h.svc.orgs.byCode('other')!.id, 'c_thing')).toBeUndefined();
+  });
+
+  it('refuses an incomplete stream (no manifest-exports) before anything else', async () => {
+    await configureA();
+    const truncated = (await exportOf(a)).trim().split('\n').slice(0, -1).join('\n');
+    expect((await importInto(b, truncated)).json()).toMatchObject({
+      errCode: 'service.invalidArgument.import',
+      faults: [expect.objectContaining({ path: 'manifest-exports' })],
+    });
+  });
+
+  it('dry run reports the changes and writes nothing', async () => {
+    await configureA();
+    const before = await exportOf(b);
+    const res = await importInto(b, await exportOf(a), '?dryRun=true');
+    const log = lines(res.body);
+    expect(log.at(-1)).toMatchObject({ stage: 'complete', message: expect.stringContaining('Dry run') });
+    expect(log).toContainEqual(expect.objectContaining({ resource: 'object.c_thing', change: 'added' }));
+    expect(log).toContainEqual(expect.objectContaining({ resource: 'role.administrator', change: 'unchanged' }));
+    expect(await exportOf(b)).toEqual(before);
+  });
+
+  it('refuses a concurrent import (the lock is a database row) and keeps a backup when asked', async () => {
+    await configureA();
+    const fromA = await exportOf(a);
+    const orgB = h.svc.orgs.byCode('other')!;
+    h.svc.db
+      .prepare('INSERT INTO environment_locks (org_id, holder, expires) VALUES (?, ?, ?)')
+      .run(orgB.id, 'elsewhere', h.clock.now() + 60_000);
+    expect((await importInto(b, fromA)).json()).toMatchObject({ errCode: 'service.accessDenied.deploymentInProgress' });
+    h.svc.db.prepare('DELETE FROM environment_locks').run();
+    // two at once: the second arrives while the first holds the lock (it is writing its backup)
+    const [first, second] = await Promise.all([importInto(b, fromA, '?backup=true'), importInto(b, fromA)]);
+    const bodies = [first.body, second.body];
+    expect(bodies.filter((t) => t.includes('"stage":"complete"'))).toHaveLength(1);
+    expect(bodies.filter((t) => t.includes('deploymentInProgress'))).toHaveLength(1);
+    const backup = lines(first.body).find((l) => l.stage === 'backup' && l.message);
+    expect(backup && existsSync(String(backup.message).replace(/^Backup written to (.*)\.$/, '$1'))).toBe(true);
+  });
+});

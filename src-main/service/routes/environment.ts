@@ -1,0 +1,55 @@
+import type { FastifyInstance } from 'fastify';
+import { fault } from '../../../src-shared/faults.js';
+import type { Service } from '../service.js';
+import { requirePrincipal } from '../http/context.js';
+import { ADMIN_ONLY } from '../http/org-scope.js';
+import { parseManifest } from '../environment/manifest.js';
+import { exportDocuments } from '../environment/export.js';
+import { MAX_IMPORT_BYTES, readImportStream } from '../environment/ndjson-input.js';
+import { importEnvironment } from '../environment/import.js';
+
+const ndjson = (docs: unknown[]) => docs.map((d) => JSON.stringify(d)).join('\n') + '\n';
+
+/**
+ * Configuration as files (original-clients.md §E), org administrators only:
+ *   POST /developer/environment/export  {manifest}       → NDJSON: resources, manifest, manifest-dependencies, manifest-exports
+ *   POST /developer/environment/import  NDJSON (gzip ok) → NDJSON manifest.log, ending with stage complete
+ *        ?backup=true keeps a copy of the database first; ?dryRun=true validates and reports, writes nothing.
+ * An import that fails validation answers one fault listing each resource and its reason.
+ */
+export function environmentRoutes(svc: Service) {
+  return async (app: FastifyInstance) => {
+    // The import body is a file, not a JSON document: read it whole (gzip is decompressed later).
+    for (const type of ['application/x-ndjson', 'application/octet-stream', 'application/gzip', 'text/plain']) {
+      app.addContentTypeParser(type, { parseAs: 'buffer', bodyLimit: MAX_IMPORT_BYTES }, (_req, body, done) =>
+        done(null, body),
+      );
+    }
+
+    app.post('/developer/environment/export', ADMIN_ONLY, async (request, reply) => {
+      const body = (request.body ?? {}) as { manifest?: unknown };
+      const manifest = parseManifest(body.manifest ?? { includes: ['*'] });
+      return reply.type('application/x-ndjson').send(ndjson(exportDocuments(svc, request.ctx.org, manifest)));
+    });
+
+    app.post(
+      '/developer/environment/import',
+      { ...ADMIN_ONLY, bodyLimit: MAX_IMPORT_BYTES },
+      async (request, reply) => {
+        const principal = requirePrincipal(request);
+        if (!Buffer.isBuffer(request.body)) {
+          throw fault('invalidArgument', 'import', {
+            reason: 'Send the export as the body, with Content-Type application/x-ndjson (gzip allowed).',
+          });
+        }
+        const query = request.query as Record<string, unknown>;
+        const result = await importEnvironment(svc, request.ctx.org, readImportStream(request.body), {
+          actorId: principal.accountId,
+          backup: query.backup === 'true',
+          dryRun: query.dryRun === 'true',
+        });
+        return reply.type('application/x-ndjson').send(ndjson(result.log));
+      },
+    );
+  };
+}

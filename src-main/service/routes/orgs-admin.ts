@@ -1,0 +1,22 @@
+import type { FastifyInstance } from 'fastify';
+import type { Service } from '../service.js';
+import { ADMIN_ONLY } from '../http/org-scope.js';
+import { createOrg, type NewOrgInput } from '../orgs/create-org.js';
+
+/**
+ * Orgs of this data folder, for administrators of any org in it (the folder is one machine's
+ * service; whoever administers one org may add another, as `npm run admin -- org create` may):
+ *   GET  /developer/orgs   → list of {code, name, created}
+ *   POST /developer/orgs   {code, name?, adminEmail, adminPassword} → the org and its console app key
+ */
+export function orgsAdminRoutes(svc: Service) {
+  return async (app: FastifyInstance) => {
+    app.get('/developer/orgs', ADMIN_ONLY, async () => {
+      const data = svc.orgs.list().map((o) => ({ object: 'org', code: o.code, name: o.name, created: o.created }));
+      return { object: 'list', data, hasMore: false };
+    });
+    app.post('/developer/orgs', { ...ADMIN_ONLY, schema: { body: { type: 'object' } } }, async (request) => {
+      return createOrg(svc, request.body as NewOrgInput);
+    });
+  };
+}

@@ -1,0 +1,233 @@
+/** Views (original-clients.md §D): records at /views for administrators, run by GET /views/<name>. */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ADMIN_EMAIL, createHarness, TestClient, type Harness } from '../testing/harness.js';
+import type { App } from '../apps/apps.js';
+import { BearerClient, createUser, mint, USER_PASSWORD } from '../testing/token-testing.js';
+import { fillTemplate, parseTemplate } from '../views/template.js';
+
+let h: Harness;
+let admin: TestClient;
+let app: App;
+let aliceId: string;
+
+beforeEach(async () => {
+  h = await createHarness();
+  admin = new TestClient(h);
+  await admin.login();
+  app = h.svc.apps.byKey(h.consoleAppKey)!;
+  aliceId = await createUser(admin, 'alice@example.test');
+  for (const [title, status] of [
+    ['Alpha', 'open'],
+    ['Bravo', 'closed'],
+    ['Charlie', 'open'],
+    ['Delta', 'open'],
+  ]) {
+    expect((await admin.post('/c_conversations', { c_title: title, c_status: status })).statusCode).toBe(200);
+  }
+});
+afterEach(async () => h.close());
+
+const openByStatus = {
+  name: 'convs_by_status',
+  label: 'Conversations by status',
+  sourceObject: 'c_conversation',
+  principal: ADMIN_EMAIL,
+  active: true,
+  acl: [{ type: 'account', target: '*' }],
+  limit: { settable: true, defaultValue: 2, min: 1, max: 3 },
+  paths: { settable: true, defaultValue: ['c_title', 'c_status'], limitTo: ['c_title', 'c_status'] },
+  query: [
+    { name: 'where', value: '{"c_status": "{{status}}"}' },
+    { name: 'sort', value: '{"c_title": 1}' },
+  ],
+};
+
+async function createView(body: Record<string, unknown> = openByStatus) {
+  const res = await admin.post('/views', body);
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json()._id as string;
+}
+
+const titles = (res: { json(): { data: { c_title: string }[] } }) => res.json().data.map((r) => r.c_title);
+
+describe('running a view', () => {
+  it('answers a token holding only view.execute.<name> with the view rows, and nothing else', async () => {
+    await createView();
+    const token = new BearerClient(
+      h,
+      await mint(admin, aliceId, { app: app.key, scope: ['view.execute.convs_by_status'] }),
+    );
+    const res = await token.get('/views/convs_by_status?status=open');
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ object: 'list', hasMore: true });
+    expect(titles(res)).toEqual(['Alpha', 'Charlie']);
+    // paths limited to limitTo: no other properties come back
+    expect(Object.keys(res.json().data[0]).sort()).toEqual(['_id', 'c_status', 'c_title', 'object']);
+    // the same token reads nothing directly
+    const direct = await token.get('/c_conversations');
+    expect(direct.json()).toMatchObject({ errCode: 'service.accessDenied.scope' });
+    expect((await token.get('/accounts')).json()).toMatchObject({ errCode: 'service.accessDenied.scope' });
+    // nor may it list or read the view records themselves
+    expect((await token.request('GET', '/views')).json()).toMatchObject({ errCode: 'service.accessDenied.scope' });
+  });
+
+  it('accepts view.execute.<_id> for a run by name, and refuses a chain naming another view', async () => {
+    const id = await createView();
+    const byId = new BearerClient(h, await mint(admin, aliceId, { app: app.key, scope: [`view.execute.${id}`] }));
+    expect(titles(await byId.get('/views/convs_by_status?status=closed'))).toEqual(['Bravo']);
+    expect(titles(await byId.get(`/views/${id}?status=closed`))).toEqual(['Bravo']);
+    const other = new BearerClient(h, await mint(admin, aliceId, { app: app.key, scope: ['view.execute.other'] }));
+    expect((await other.get('/views/convs_by_status?status=open')).json()).toMatchObject({
+      errCode: 'service.accessDenied.scope',
+    });
+  });
+
+  it('runs as the caller when the view names no principal (the caller sees only what it may read)', async () => {
+    await createView({ ...openByStatus, principal: null });
+    const token = new BearerClient(h, await mint(admin, aliceId, { app: app.key, scope: ['view.execute'] }));
+    const res = await token.get('/views/convs_by_status?status=open');
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().data).toEqual([]); // alice owns no conversations
+  });
+
+  it('clamps limit and skip to the configured range and ignores them when not settable', async () => {
+    await createView({ ...openByStatus, skip: { settable: true, max: 1 } });
+    expect(titles(await admin.get('/views/convs_by_status?status=open&limit=50'))).toEqual([
+      'Alpha',
+      'Charlie',
+      'Delta',
+    ]);
+    expect(titles(await admin.get('/views/convs_by_status?status=open&limit=0'))).toEqual(['Alpha']);
+    expect(titles(await admin.get('/views/convs_by_status?status=open&limit=3&skip=7'))).toEqual(['Charlie', 'Delta']);
+    expect((await admin.get('/views/convs_by_status?status=open&limit=abc')).json()).toMatchObject({
+      errCode: 'service.invalidArgument.query',
+    });
+    await createView({ ...openByStatus, name: 'fixed', limit: { defaultValue: 1 } });
+    expect(titles(await admin.get('/views/fixed?status=open&limit=3'))).toEqual(['Alpha']);
+  });
+
+  it('fills variables from the arguments; a missing one is invalidArgument', async () => {
+    await createView();
+    expect((await admin.get('/views/convs_by_status')).json()).toMatchObject({
+      errCode: 'service.invalidArgument.viewVariable',
+      path: 'status',
+    });
+    // a quoted variable is a value: it cannot add operators around itself
+    const res = await admin.get(`/views/convs_by_status?status=${encodeURIComponent('{"$ne":"x"}')}`);
+    expect(res.json()).toMatchObject({ object: 'list', data: [] });
+    // a bare one takes JSON where the view's author put it, up to a whole where
+    await createView({
+      ...openByStatus,
+      name: 'any_where',
+      query: [
+        { name: 'where', value: '{{where}}' },
+        { name: 'sort', value: '{"c_title": 1}' },
+      ],
+    });
+    const where = encodeURIComponent('{"c_title":{"$in":["Bravo","Delta"]}}');
+    expect(titles(await admin.get(`/views/any_where?where=${where}`))).toEqual(['Bravo', 'Delta']);
+  });
+
+  it('streams NDJSON when asked', async () => {
+    await createView();
+    const res = await admin.get('/views/convs_by_status?status=open&limit=3', {
+      accept: 'application/x-ndjson',
+    });
+    expect(res.headers['content-type']).toContain('application/x-ndjson');
+    const lines = res.body
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { c_title: string });
+    expect(lines.map((l) => l.c_title)).toEqual(['Alpha', 'Charlie', 'Delta']);
+  });
+
+  it('refuses an inactive view and one whose acl leaves the caller out with accessDenied.view', async () => {
+    const id = await createView();
+    const token = new BearerClient(h, await mint(admin, aliceId, { app: app.key, scope: ['view.*'] }));
+    expect((await admin.patch(`/views/${id}`, { active: false })).statusCode).toBe(200);
+    expect((await token.get('/views/convs_by_status?status=open')).json()).toMatchObject({
+      errCode: 'service.accessDenied.view',
+    });
+    expect(
+      (await admin.patch(`/views/${id}`, { active: true, acl: [{ type: 'role', target: 'provider' }] })).statusCode,
+    ).toBe(200);
+    expect((await token.get('/views/convs_by_status?status=open')).json()).toMatchObject({
+      errCode: 'service.accessDenied.view',
+    });
+    // an administrator is never left out; a holder of the role is let in
+    expect(titles(await admin.get('/views/convs_by_status?status=open'))).toEqual(['Alpha', 'Charlie']);
+    expect((await admin.patch(`/accounts/${aliceId}`, { roles: ['000000000000000000000005'] })).statusCode).toBe(200);
+    expect(titles(await token.get('/views/convs_by_status?status=open'))).toEqual(['Alpha', 'Charlie']);
+    // an empty acl: administrators only
+    expect((await admin.patch(`/views/${id}`, { acl: [] })).statusCode).toBe(200);
+    expect((await token.get('/views/convs_by_status?status=open')).json()).toMatchObject({
+      errCode: 'service.accessDenied.view',
+    });
+  });
+
+  it('answers notFound.view for an unknown view', async () => {
+    expect((await admin.get('/views/nothing')).json()).toMatchObject({ errCode: 'service.notFound.view' });
+  });
+});
+
+describe('administering views', () => {
+  it('validates the query on save with the query parser, naming the spot', async () => {
+    const bad = await admin.post('/views', {
+      ...openByStatus,
+      query: [{ name: 'where', value: '{"c_nope": 1}' }],
+    });
+    expect(bad.json()).toMatchObject({ errCode: 'service.validation.view', path: 'query[0].value' });
+    expect(bad.json().reason).toContain('c_nope');
+    const notJson = await admin.post('/views', { ...openByStatus, query: [{ name: 'where', value: '{"c_title": ' }] });
+    expect(notJson.json()).toMatchObject({ errCode: 'service.validation.view', path: 'query[0].value' });
+    expect((await admin.post('/views', { ...openByStatus, sourceObject: 'c_nothing' })).json()).toMatchObject({
+      errCode: 'service.validation.view',
+      path: 'sourceObject',
+    });
+    expect(
+      (await admin.post('/views', { ...openByStatus, query: [{ name: 'group', value: '{}' }] })).json(),
+    ).toMatchObject({ errCode: 'service.unsupportedOperation.viewComponent' });
+    expect(
+      (await admin.post('/views', { ...openByStatus, limit: { settable: true, min: 5, max: 2 } })).json(),
+    ).toMatchObject({ errCode: 'service.validation.view', path: 'limit' });
+    expect(
+      (await admin.post('/views', { ...openByStatus, acl: [{ type: 'role', target: 'nobody' }] })).json(),
+    ).toMatchObject({ errCode: 'service.validation.view', path: 'acl[0].target' });
+    // a PATCH is checked as the record it leaves
+    const id = await createView();
+    expect(
+      (await admin.patch(`/views/${id}`, { query: [{ name: 'sort', value: '{"c_title": 2}' }] })).json(),
+    ).toMatchObject({ errCode: 'service.validation.view' });
+  });
+
+  it('lets only org administrators create views', async () => {
+    const alice = new TestClient(h);
+    await alice.login('alice@example.test', USER_PASSWORD);
+    expect((await alice.post('/views', openByStatus)).json()).toMatchObject({ object: 'fault', status: 403 });
+  });
+
+  it('recompiles a view after it changes (the cache follows the record version)', async () => {
+    const id = await createView();
+    expect(titles(await admin.get('/views/convs_by_status?status=open'))).toEqual(['Alpha', 'Charlie']);
+    h.clock.advance(1000);
+    expect(
+      (await admin.patch(`/views/${id}`, { query: [{ name: 'sort', value: '{"c_title": -1}' }] })).statusCode,
+    ).toBe(200);
+    expect(titles(await admin.get('/views/convs_by_status?status=open'))).toEqual(['Delta', 'Charlie']);
+  });
+});
+
+describe('view templates', () => {
+  it('fills bare, quoted and interpolated variables without re-parsing the text', () => {
+    const t = parseTemplate('{"a": {{n}}, "b": "{{s}}", "c": {"$regex": "/^{{p}}/i"}, "d": "{{x}} y"}', 'where');
+    expect(t.variables).toEqual(['n', 's', 'p', 'x']);
+    expect(fillTemplate(t, { n: '3', s: 'open', p: 'ab', x: '"q"' })).toEqual({
+      a: 3,
+      b: 'open',
+      c: { $regex: '/^ab/i' },
+      d: '"q" y',
+    });
+    expect(fillTemplate(t, { n: '[1]', s: '{"$ne":1}', p: '', x: '' })).toMatchObject({ a: [1], b: '{"$ne":1}' });
+    expect(() => fillTemplate(t, { n: '3' })).toThrow(/needs the argument s/);
+  });
+});

@@ -1,0 +1,28 @@
+import type { FastifyInstance } from 'fastify';
+import type { Service } from '../service.js';
+import { requireCaller } from '../http/context.js';
+import { runView } from '../views/run-view.js';
+
+/**
+ * `GET /views/<name | _id>` runs a view (original-clients.md §D): the list envelope, or one record
+ * per line with `Accept: application/x-ndjson`. The view records themselves are administered at
+ * `/views` through the object routes (list, create, PATCH/PUT/DELETE `/views/<_id>`).
+ */
+export function viewRoutes(svc: Service) {
+  return async (app: FastifyInstance) => {
+    app.get<{ Params: { name: string } }>('/views/:name', async (request, reply) => {
+      const { org } = request.ctx;
+      const args = (request.query ?? {}) as Record<string, unknown>;
+      const page = runView(svc, org, requireCaller(svc, request), request.params.name, args);
+      if (wantsNdjson(request.headers.accept)) {
+        const text = page.data.map((r) => JSON.stringify(r)).join('\n');
+        return reply.type('application/x-ndjson').send(text === '' ? '' : `${text}\n`);
+      }
+      return { object: 'list', data: page.data, hasMore: page.hasMore };
+    });
+  };
+}
+
+export function wantsNdjson(accept: string | undefined): boolean {
+  return accept !== undefined && accept.toLowerCase().includes('application/x-ndjson');
+}
