@@ -17,6 +17,7 @@ import { tokensRoutes } from './routes/tokens.js';
 import { demoDataRoutes } from './routes/demo-data.js';
 import { outboxRoutes } from './routes/outbox.js';
 import { sessionsRoutes } from './routes/sessions.js';
+import { driverRoutes } from './routes/driver.js';
 
 /** Request bodies above this are refused with kRequestTooLarge. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -91,6 +92,7 @@ export async function buildServer(svc: Service, opts: ServerOptions = {}): Promi
     tokensRoutes(svc),
     demoDataRoutes(svc),
     schemaRoutes(svc),
+    driverRoutes(svc),
     objectRoutes(svc),
   ];
   await server.register(orgScope(svc, orgRoutes), { prefix: '/:org/v2' });
