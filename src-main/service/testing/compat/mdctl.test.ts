@@ -194,7 +194,7 @@ describe('signature credentials', () => {
   });
 });
 
-describe('driver API (§A) through the client\'s post', () => {
+describe("driver API (§A) through the client's post", () => {
   it('runs cursor, count, readOne, insertOne, updateOne, deleteOne and an NDJSON cursor', async () => {
     const client = sessionClient();
     await login(client);
