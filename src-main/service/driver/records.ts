@@ -151,9 +151,6 @@ export async function createRecord(
   body: unknown,
   opts: { dryRun?: boolean } = {},
 ): Promise<StoredRecord> {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw fault('validation', 'invalidType', { reason: `A ${def.name} document must be a JSON object.` });
-  }
   assertWritable(requireScope(caller, 'create', def), body);
   if (!canCreate(caller, def)) {
     throw fault('accessDenied', undefined, { reason: `You may not create ${def.collection}.` });
@@ -161,8 +158,9 @@ export async function createRecord(
   assertAccountPropertiesAllowed(caller, def, body, 'create');
   if (def.name === 'account') {
     if (opts.dryRun) {
-      const { password: _password, ...rest } = body as Record<string, unknown>;
-      return { _id: svc.store.newId(), doc: validated(def, rest, 'update') };
+      const isObject = typeof body === 'object' && body !== null && !Array.isArray(body);
+      const { password: _password, ...rest } = isObject ? (body as Record<string, unknown>) : {};
+      return { _id: svc.store.newId(), doc: validated(def, isObject ? rest : body, 'update') };
     }
     return createAccount(svc, org, body as never, caller.accountId);
   }
