@@ -21,6 +21,7 @@ import { orgsAdminRoutes } from './routes/orgs-admin.js';
 import { deploymentRoutes } from './routes/deployments.js';
 import { outboxRoutes } from './routes/outbox.js';
 import { sessionsRoutes } from './routes/sessions.js';
+import { driverRoutes } from './routes/driver.js';
 
 /** Request bodies above this are refused with kRequestTooLarge. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -99,6 +100,7 @@ export async function buildServer(svc: Service, opts: ServerOptions = {}): Promi
     orgsAdminRoutes(svc),
     deploymentRoutes(svc),
     schemaRoutes(svc),
+    driverRoutes(svc),
     objectRoutes(svc),
   ];
   await server.register(orgScope(svc, orgRoutes), { prefix: '/:org/v2' });

@@ -6,13 +6,12 @@ import { parseListQuery } from '../../../src-shared/query/parse.js';
 import { projectPaths } from '../../../src-shared/query/project.js';
 import type { Service } from '../service.js';
 import type { Org } from '../orgs/orgs.js';
-import { createAccount } from '../accounts/accounts.js';
 import { changeLoginEmail } from '../accounts/email-change.js';
 import { assertScopesExist } from '../access/scope-schema.js';
 import { presentListText, presentRecord, presentRecordText, presentsVerbatim } from '../objects/present.js';
 import { OBJECT_ID_PATTERN } from '../objects/ids.js';
 import { validateInput, type Json } from '../objects/validate.js';
-import { ObjectStore, reference, type StoredRecord } from '../objects/store.js';
+import { ObjectStore, type StoredRecord } from '../objects/store.js';
 import type { SqlFragment } from '../query/sql-fragment.js';
 import {
   ACCESS,
@@ -22,7 +21,6 @@ import {
   assertQueryable,
   assertWholeObject,
   assertWritable,
-  canCreate,
   levelOf,
   levelsOf,
   readableCondition,
@@ -33,6 +31,7 @@ import {
   type Caller,
 } from '../access/objects.js';
 import { requireCaller } from '../http/context.js';
+import { createRecord, deleteRecord } from '../driver/records.js';
 import { rawListArgs } from './list-args.js';
 import { checkRecordRules } from '../environment/record-rules.js';
 
@@ -97,22 +96,8 @@ export function objectRoutes(svc: Service) {
       const { org } = request.ctx;
       const caller = requireCaller(svc, request);
       const def = collectionDef(svc, org, request.params.collection);
-      assertWritable(requireScope(caller, 'create', def), request.body);
-      if (!canCreate(caller, def)) {
-        throw fault('accessDenied', undefined, { reason: `You may not create ${def.collection}.` });
-      }
-      assertAccountPropertiesAllowed(caller, def, request.body, 'create');
-      let record: StoredRecord;
-      if (def.name === 'account') {
-        record = await createAccount(svc, org, request.body as never, caller.accountId);
-      } else {
-        const values = validated(def, request.body, 'create');
-        checkRecordRules(svc, org, def, values);
-        if (def.name === 'role') assertRoleScopesExist(svc, org.id, values);
-        if (def.name === 'connection') assertConnectionAllowed(svc, org, caller, values);
-        values.owner = reference('account', caller.accountId);
-        record = svc.store.insert(org.id, def, values, { updaterId: caller.accountId });
-      }
+      // One implementation with the driver's insertOne (driver/records.ts).
+      const record = await createRecord(svc, org, caller, def, request.body);
       return present(svc, org, caller, def, record);
     });
 
@@ -163,21 +148,8 @@ export function objectRoutes(svc: Service) {
       const caller = requireCaller(svc, request);
       const def = collectionDef(svc, org, request.params.collection);
       const id = instanceId(request.params.id);
-      assertWholeObject(requireScope(caller, 'delete', def, id), 'deleting an object');
-      const { level } = readable(svc, org, caller, def, id);
-      if (level < REQUIRED.delete) throw denied(def, 'delete', level);
-      if (def.name === 'account' && id === caller.accountId) {
-        throw fault('accessDenied', undefined, { reason: 'You cannot delete your own account.' });
-      }
-      const deleted = svc.db.transaction(() => {
-        const ok = svc.store.delete(org.id, def, id);
-        if (ok && def.name === 'account') {
-          svc.credentials.remove(org.id, id);
-          svc.sessions.endForAccount(org.id, id, 'deleted');
-        }
-        return ok;
-      })();
-      if (!deleted) throw notFoundInstance(def, id);
+      // One implementation with the driver's deleteOne (driver/records.ts).
+      deleteRecord(svc, org, caller, def, id);
       return { object: 'result', data: true };
     });
   };
