@@ -207,8 +207,10 @@ function listRecords(svc: Service, org: Org, caller: Caller, def: ObjectDef, que
   assertQueryable(listAllowed, query);
   const condition = contextual ? undefined : readableCondition(svc, org, caller, def);
   const where = [...(condition ? [condition] : []), ...extra];
-  // Records shown whole (no projection, no property-limited scope) go out as their stored text.
-  if (asText && !contextual && !query.paths && caller.scopes === undefined && presentsVerbatim(def)) {
+  // Records shown whole go out as their stored text: no projection, and no scope limits properties
+  // (a session, or a token whose scopes grant this object's reads without property paths, like `*`;
+  // an instance-less grant of 'all' holds for every instance, so no per-record check is needed).
+  if (asText && !contextual && !query.paths && listAllowed === 'all' && presentsVerbatim(def)) {
     const { rows, hasMore } = svc.store.list(org.id, def, query, where);
     return presentListText(def, rows, levelsOf(svc, org, caller, def, rows), hasMore);
   }
@@ -216,7 +218,8 @@ function listRecords(svc: Service, org: Org, caller: Caller, def: ObjectDef, que
   const levels = levelsOf(svc, org, caller, def, rows);
   const data = rows.map((r, i) => {
     const level = contextual ? Math.max(levels[i] ?? 0, ACCESS.read) : (levels[i] ?? 0);
-    const obj = stripProperties(presentRecord(def, r, level), readableProperties(caller, def, r._id));
+    const presented = presentRecord(def, r, level);
+    const obj = listAllowed === 'all' ? presented : stripProperties(presented, readableProperties(caller, def, r._id));
     return query.paths ? projectPaths(obj, query.paths) : obj;
   });
   return { object: 'list', data, hasMore };
