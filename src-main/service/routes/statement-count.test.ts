@@ -74,7 +74,8 @@ describe('statements per request', () => {
 
 describe('list pages for a token of scope *', () => {
   it('are the same bytes as a session gets (written from the stored text)', async () => {
-    for (const n of [1, 2, 3]) await createUser(admin, `user${n}@example.test`, { name: { first: 'Ü', last: `"q${n}"` } });
+    for (const n of [1, 2, 3])
+      await createUser(admin, `user${n}@example.test`, { name: { first: 'Ü', last: `"q${n}"` } });
     const token = new BearerClient(h, await mint(admin, await adminId(), { app: h.consoleAppKey, scope: ['*'] }));
     const bySession = await admin.get('/accounts?limit=10');
     const byToken = await token.get('/accounts?limit=10');
@@ -86,7 +87,7 @@ describe('list pages for a token of scope *', () => {
     await createUser(admin, 'user1@example.test');
     const token = new BearerClient(
       h,
-      await mint(admin, await adminId(), { app: h.consoleAppKey, scope: ['object.read.account.email'] }),
+      await mint(admin, await adminId(), { app: h.consoleAppKey, scope: ['object.read.account.*.email'] }),
     );
     const res = await token.get('/accounts?limit=10');
     expect(res.statusCode, res.body).toBe(200);

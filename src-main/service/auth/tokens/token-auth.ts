@@ -162,13 +162,7 @@ function issuingApp(svc: Service, org: Org, iss: unknown): App {
   return app;
 }
 
-async function verify(
-  token: string,
-  key: AppSigningKey,
-  app: App,
-  svc: Service,
-  org: Org,
-): Promise<JWTPayload> {
+async function verify(token: string, key: AppSigningKey, app: App, svc: Service, org: Org): Promise<JWTPayload> {
   try {
     const { payload } = await jwtVerify(token, verificationKey(key), {
       algorithms: [key.alg],
