@@ -6,12 +6,19 @@
  * machine's drift falls on all alike; figures are µs per request through Fastify `inject`.
  *
  *   npm run build:main && node dist/main/bench/token-verify.js [requests per variant, default 2000]
+ *
+ * With `--profile`, instead seeds 5,000 accounts and runs only warm-token requests (one-record
+ * reads and 100-record list pages, alternated) for a CPU profile:
+ *   node --cpu-prof --cpu-prof-dir DIR dist/main/bench/token-verify.js --profile 3000
+ *   node dist/main/bench/profile-layers.js DIR/*.cpuprofile
  */
 import { performance } from 'node:perf_hooks';
 import { createHarness, TestClient } from '../service/testing/harness.js';
 import { tokenCache } from '../service/auth/tokens/token-auth.js';
+import { seedOrg } from '../service/demo/seeder.js';
 
-const n = Number(process.argv[2] ?? 2000);
+const profiling = process.argv.includes('--profile');
+const n = Number(process.argv.filter((a) => !a.startsWith('--'))[2] ?? 2000);
 const h = await createHarness();
 const admin = new TestClient(h);
 await admin.login();
@@ -24,6 +31,19 @@ const token = String(minted.json().data);
 const url = `/${h.org}/v2/accounts/${me._id}`;
 const bearer = () =>
   h.server.inject({ method: 'GET', url, headers: { host: '127.0.0.1:7788', authorization: `Bearer ${token}` } });
+
+if (profiling) {
+  await seedOrg(h.svc, h.svc.orgs.byCode(h.org)!, { accounts: 5000 });
+  const list = `/${h.org}/v2/accounts?limit=100&sort=${encodeURIComponent('{"_id":1}')}`;
+  const headers = { host: '127.0.0.1:7788', authorization: `Bearer ${token}` };
+  for (let i = 0; i < n; i++) {
+    const one = await bearer();
+    const page = await h.server.inject({ method: 'GET', url: list, headers });
+    if (one.statusCode !== 200 || page.statusCode !== 200) throw new Error(`profile: ${page.statusCode} ${page.body}`);
+  }
+  await h.close();
+  process.exit(0);
+}
 
 const variants: Record<string, () => Promise<{ statusCode: number }>> = {
   session: () => admin.get(`/accounts/${me._id}`),
