@@ -26,6 +26,8 @@ await Promise.all([
       'bench/floor': 'src-main/bench/floor.ts',
       'bench/console': 'e2e/perf/first-page.ts',
       'bench/load': 'src-main/bench/load.ts',
+      'bench/token-verify': 'src-main/bench/token-verify.ts',
+      'bench/profile-layers': 'src-main/bench/profile-layers.ts',
     },
     outdir: 'dist/main',
   }),

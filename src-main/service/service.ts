@@ -53,7 +53,7 @@ export class Service {
     this.apps = new AppRepository(this.db, this.cipher, this.versions);
     this.credentials = new CredentialRepository(this.db);
     this.sessions = new SessionRepository(this.db, this.versions);
-    this.issuedTokens = new TokenStore(this.db);
+    this.issuedTokens = new TokenStore(this.db, this.versions);
     this.accountTokens = new AccountTokenRepository(this.db);
     this.replays = new ReplayStore(this.db);
     this.locations = new LocationRepository(this.db);

@@ -96,6 +96,8 @@ interface KeyRow {
 export class AppRepository {
   private readonly statements: Statements;
   private readonly byKeyCache: VersionedCache<string, App | undefined>;
+  /** Every bearer token names its app's current key: read once per data version, not per request. */
+  private readonly signingKeyCache: VersionedCache<number, SealedSigningKey | undefined>;
 
   constructor(
     private readonly db: Db,
@@ -104,6 +106,7 @@ export class AppRepository {
   ) {
     this.statements = statements(db);
     this.byKeyCache = new VersionedCache(versions, 1000);
+    this.signingKeyCache = new VersionedCache(versions, 1000);
   }
 
   /**
@@ -252,6 +255,10 @@ export class AppRepository {
    * algorithm, or undefined: anything else is treated as no key at all.
    */
   currentSigningKey(appId: number): SealedSigningKey | undefined {
+    return this.signingKeyCache.get(appId, () => this.readSigningKey(appId));
+  }
+
+  private readSigningKey(appId: number): SealedSigningKey | undefined {
     const rows = this.stmt(
       'SELECT kid, alg, public_pem, private_enc FROM app_keys WHERE app_id = ? AND current = 1',
     ).all(appId) as Omit<KeyRow, 'created'>[];

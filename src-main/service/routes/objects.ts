@@ -9,6 +9,8 @@ import type { Org } from '../orgs/orgs.js';
 import { changeLoginEmail } from '../accounts/email-change.js';
 import { assertScopesExist } from '../access/scope-schema.js';
 import { presentListText, presentRecord, presentRecordText, presentsVerbatim } from '../objects/present.js';
+import { spliceTopLevelKeys } from '../objects/splice-keys.js';
+import type { AllowedProperties } from '../../../src-shared/scopes/property-path.js';
 import { OBJECT_ID_PATTERN } from '../objects/ids.js';
 import { validateInput, type Json } from '../objects/validate.js';
 import { ObjectStore, type StoredRecord } from '../objects/store.js';
@@ -182,19 +184,39 @@ function listRecords(svc: Service, org: Org, caller: Caller, def: ObjectDef, que
   assertQueryable(listAllowed, query);
   const condition = contextual ? undefined : readableCondition(svc, org, caller, def);
   const where = [...(condition ? [condition] : []), ...extra];
-  // Records shown whole (no projection, no property-limited scope) go out as their stored text.
-  if (asText && !contextual && !query.paths && caller.scopes === undefined && presentsVerbatim(def)) {
+  // Records shown whole go out as their stored text: no projection, and no scope limits properties
+  // (a session, or a token whose scopes grant this object's reads without property paths, like `*`;
+  // an instance-less grant of 'all' holds for every instance, so no per-record check is needed).
+  if (asText && !contextual && !query.paths && listAllowed === 'all' && presentsVerbatim(def)) {
     const { rows, hasMore } = svc.store.list(org.id, def, query, where);
     return presentListText(def, rows, levelsOf(svc, org, caller, def, rows), hasMore);
   }
   const { rows, hasMore } = svc.store.list(org.id, def, query, where);
+  const topLevel = asText && !contextual && !query.paths && presentsVerbatim(def) && topLevelOnly(caller, listAllowed);
+  if (topLevel) {
+    // Scopes that allow some top-level properties of every instance: each record's allowed
+    // members are copied from its stored text (objects/splice-keys.ts), nothing parsed.
+    const spliced = rows.map((r) => ({ _id: r._id, text: spliceTopLevelKeys(r.text, topLevel) }));
+    return presentListText(def, spliced, levelsOf(svc, org, caller, def, rows), hasMore);
+  }
   const levels = levelsOf(svc, org, caller, def, rows);
   const data = rows.map((r, i) => {
     const level = contextual ? Math.max(levels[i] ?? 0, ACCESS.read) : (levels[i] ?? 0);
-    const obj = stripProperties(presentRecord(def, r, level), readableProperties(caller, def, r._id));
+    const presented = presentRecord(def, r, level);
+    const obj = listAllowed === 'all' ? presented : stripProperties(presented, readableProperties(caller, def, r._id));
     return query.paths ? projectPaths(obj, query.paths) : obj;
   });
   return { object: 'list', data, hasMore };
+}
+
+/**
+ * The allowed top-level property names when the caller's scopes allow only whole top-level
+ * properties, the same for every instance (no scope names an instance id); otherwise undefined.
+ */
+function topLevelOnly(caller: Caller, allowed: AllowedProperties): ReadonlySet<string> | undefined {
+  if (allowed === 'all' || allowed.some((path) => path.includes('.'))) return undefined;
+  if (caller.scopes?.some((chain) => /[0-9a-f]{24}/i.test(chain))) return undefined;
+  return new Set(allowed);
 }
 
 const listPropertiesByDef = new WeakMap<ObjectDef, boolean>();

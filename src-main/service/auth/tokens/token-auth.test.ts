@@ -251,6 +251,9 @@ describe('app and key', () => {
   it('dies with a flipped current flag even without the rotate method (only the current key verifies)', async () => {
     const token = await mint(admin, aliceId, { app: app.key, scope: ['*'] });
     h.svc.db.prepare('UPDATE app_keys SET current = 0 WHERE app_id = ?').run(app.id);
+    // A write on the service's own connection behind the repositories' back must say so, as they do
+    // (another process's writes are seen through SQLite's data_version).
+    h.svc.versions.bump();
     await expectRefused(token, 'service.accessDenied.invalidJwt');
   });
 

@@ -22,9 +22,11 @@ import type { App } from '../../apps/apps.js';
 import type { Authentication, RequestInput } from '../authentication.js';
 import { CLIENT_KEY_HEADER } from '../wire-names.js';
 import { OBJECT_ID_PATTERN } from '../../objects/ids.js';
-import { accountRoleIds, resolveRoles } from '../../access/roles.js';
+import { resolveRoles } from '../../access/roles.js';
+import { accountSnapshot } from '../../access/account-snapshot.js';
 import { orgAudience, readServiceClaims } from './token-claims.js';
-import { currentAppKey, verificationKey } from './token-keys.js';
+import { currentAppKey, verificationKey, type AppSigningKey } from './token-keys.js';
+import { VerifiedTokenCache } from './verified-tokens.js';
 
 /** Our tokens are well under 2 KB; anything this large is not one of them. */
 export const MAX_TOKEN_LENGTH = 16 * 1024;
@@ -49,18 +51,7 @@ export async function authenticateToken(
 ): Promise<Authentication | undefined> {
   const token = bearerToken(request.headers.authorization);
   if (token === undefined) return undefined;
-  const { header, unverified } = decodeUntrusted(token);
-
-  for (const parameter of FORBIDDEN_HEADER_PARAMETERS) {
-    if (parameter in header) throw invalid(`Tokens naming or carrying their own key (${parameter}) are refused.`);
-  }
-  const app = issuingApp(svc, org, unverified.iss);
-  const key = currentAppKey(svc.apps, app.id);
-  if (!key) throw invalid('The application has no current signing key.');
-  if (header.kid !== key.kid) throw invalid("The token was not signed with the application's current key.");
-  if (header.alg !== key.alg) throw invalid(`The token's algorithm must be ${key.alg}.`);
-
-  const payload = await verify(token, key, app, svc, org);
+  const { app, payload } = await verifiedToken(svc, org, token);
 
   const sentKey = request.headers[CLIENT_KEY_HEADER];
   if (sentKey !== undefined && sentKey !== app.key) {
@@ -69,26 +60,77 @@ export async function authenticateToken(
   const accountId = payload.sub;
   if (typeof accountId !== 'string' || !OBJECT_ID_PATTERN.test(accountId))
     throw invalid('The token has no valid subject.');
-  const accountDef = svc.defs.byName(org.id, 'account');
-  const account = accountDef ? svc.store.get(org.id, accountDef, accountId) : undefined;
+  // The cached snapshot (email and role lists), not the whole record: no statement per request.
+  const account = accountSnapshot(svc, org, accountId);
   if (!account) throw invalid("The token's subject no longer exists.");
   const claims = readServiceClaims(payload as Record<string, unknown>);
 
   // Last, so a request refused for any other reason never uses up a limited-use token.
   consumeStoredToken(svc, org, app, accountId, payload.jti, claims.maxUses !== undefined);
 
-  const resolved = resolveRoles(svc, org, [...accountRoleIds(account), ...claims.roles]);
+  const resolved = resolveRoles(svc, org, [...account.roles, ...account.inheritedRoles, ...claims.roles]);
   return {
     org,
     app,
     via: 'token',
-    principal: { accountId, email: String(account.doc.email ?? ''), roles: resolved.roles },
+    principal: { accountId, email: account.email, roles: resolved.roles },
     scopes: [...new Set([...claims.scope, ...resolved.scopes])],
     ...(claims.grant !== undefined ? { grant: claims.grant } : {}),
     skipAcl: claims.skipAcl,
     bypassCreateAcl: claims.bypassCreateAcl,
     claims: payload as Record<string, unknown>,
   };
+}
+
+const verifiedTokens = new WeakMap<Service, VerifiedTokenCache>();
+
+/** The service's verified-token cache (exported for its tests). */
+export function tokenCache(svc: Service): VerifiedTokenCache {
+  let cache = verifiedTokens.get(svc);
+  if (!cache) {
+    cache = new VerifiedTokenCache(svc.versions);
+    verifiedTokens.set(svc, cache);
+  }
+  return cache;
+}
+
+/**
+ * The token's issuing app and verified payload. The signature is checked once per token text and
+ * data version (see VerifiedTokenCache); the app, its current key and the time claims are checked
+ * on every call, hit or miss, with the same faults.
+ */
+async function verifiedToken(svc: Service, org: Org, token: string): Promise<{ app: App; payload: JWTPayload }> {
+  const cache = tokenCache(svc);
+  const hit = cache.get(token);
+  if (hit !== undefined && hit.orgId === org.id) {
+    const app = issuingApp(svc, org, hit.payload.iss);
+    const key = currentAppKey(svc.apps, app.id);
+    if (app.id === hit.appId && key?.kid === hit.kid && key.alg === hit.alg) {
+      checkTimes(hit.payload, svc.clock.now());
+      return { app, payload: hit.payload };
+    }
+  }
+  const since = cache.begin();
+  const { header, unverified } = decodeUntrusted(token);
+  for (const parameter of FORBIDDEN_HEADER_PARAMETERS) {
+    if (parameter in header) throw invalid(`Tokens naming or carrying their own key (${parameter}) are refused.`);
+  }
+  const app = issuingApp(svc, org, unverified.iss);
+  const key = currentAppKey(svc.apps, app.id);
+  if (!key) throw invalid('The application has no current signing key.');
+  if (header.kid !== key.kid) throw invalid("The token was not signed with the application's current key.");
+  if (header.alg !== key.alg) throw invalid(`The token's algorithm must be ${key.alg}.`);
+  const payload = await verify(token, key, app, svc, org);
+  cache.remember(token, { orgId: org.id, appId: app.id, kid: key.kid, alg: key.alg, payload }, since);
+  return { app, payload };
+}
+
+/** `exp` and `nbf` as jose checks them (whole seconds, no tolerance), for a cached token. */
+function checkTimes(payload: JWTPayload, nowMs: number): void {
+  const now = Math.floor(nowMs / 1000);
+  if (typeof payload.exp === 'number' && payload.exp <= now)
+    throw fault('expired', 'jwt', { reason: 'The token has expired.' });
+  if (typeof payload.nbf === 'number' && payload.nbf > now) throw invalid('The token is not valid yet.');
 }
 
 /** The token of an `Authorization: Bearer` header; undefined for no header or another scheme. */
@@ -120,13 +162,7 @@ function issuingApp(svc: Service, org: Org, iss: unknown): App {
   return app;
 }
 
-async function verify(
-  token: string,
-  key: ReturnType<typeof currentAppKey> & object,
-  app: App,
-  svc: Service,
-  org: Org,
-): Promise<JWTPayload> {
+async function verify(token: string, key: AppSigningKey, app: App, svc: Service, org: Org): Promise<JWTPayload> {
   try {
     const { payload } = await jwtVerify(token, verificationKey(key), {
       algorithms: [key.alg],

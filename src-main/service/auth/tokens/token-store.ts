@@ -5,6 +5,7 @@
  */
 import { fault } from '../../../../src-shared/faults.js';
 import type { Db } from '../../db/open.js';
+import type { DataVersion } from '../../db/data-version.js';
 import { statements, type Statements } from '../../db/statements.js';
 
 export interface StoredTokenRow {
@@ -50,7 +51,11 @@ const LIVE = `revoked = 0 AND (expires_at IS NULL OR expires_at > ?) AND (uses_r
 export class TokenStore {
   private readonly sql: Statements;
 
-  constructor(private readonly db: Db) {
+  /** @param versions Told about revocations, so verified-token caches drop their entries. */
+  constructor(
+    private readonly db: Db,
+    private readonly versions?: DataVersion,
+  ) {
     this.sql = statements(db);
   }
 
@@ -100,6 +105,7 @@ export class TokenStore {
 
   /** Revokes one token of an account; false when the account has no such (unrevoked) token. */
   revoke(orgId: number, accountId: string, jti: string): boolean {
+    this.versions?.bump();
     return (
       this.sql
         .fixed('UPDATE tokens SET revoked = 1 WHERE jti = ? AND org_id = ? AND account_id = ? AND revoked = 0')
@@ -109,6 +115,7 @@ export class TokenStore {
 
   /** Revokes every token of a subject for an app; returns how many were revoked. */
   revokeAll(subject: TokenSubject): number {
+    this.versions?.bump();
     return this.sql
       .fixed('UPDATE tokens SET revoked = 1 WHERE org_id = ? AND app_id = ? AND account_id = ? AND revoked = 0')
       .run(subject.orgId, subject.appId, subject.accountId).changes;

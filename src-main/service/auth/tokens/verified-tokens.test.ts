@@ -1,0 +1,108 @@
+/**
+ * The verified-token cache (issue #14 item 3): a token's signature is checked once, and a cached
+ * token stops working at once when it is revoked, its app's RSA pair is regenerated, its app is
+ * disabled, its account changes, or it expires; limited-use tokens still count every use exactly.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createHarness, TestClient, type Harness } from '../../testing/harness.js';
+import type { App } from '../../apps/apps.js';
+import { BearerClient, createUser, mint } from '../../testing/token-testing.js';
+import { tokenCache } from './token-auth.js';
+import { decodeJwt } from 'jose';
+
+let h: Harness;
+let admin: TestClient;
+let app: App;
+let aliceId: string;
+
+beforeEach(async () => {
+  h = await createHarness();
+  admin = new TestClient(h);
+  await admin.login();
+  app = h.svc.apps.byKey(h.consoleAppKey)!;
+  aliceId = await createUser(admin, 'alice@example.test');
+});
+afterEach(async () => h.close());
+
+const use = (token: string) => new BearerClient(h, token).get('/accounts');
+
+/** Uses the token twice, so the second call is answered from the cache, and checks it was. */
+async function useWarm(token: string) {
+  expect((await use(token)).statusCode).toBe(200);
+  expect((await use(token)).statusCode).toBe(200);
+  expect(tokenCache(h.svc).get(token)).toBeDefined();
+}
+
+async function expectRefused(token: string, errCode: string) {
+  const res = await use(token);
+  expect(res.json(), res.body).toMatchObject({ object: 'fault', errCode });
+}
+
+describe('a verified token', () => {
+  it('is verified once and then served from the cache, keyed on its exact text', async () => {
+    const token = await mint(admin, aliceId, { app: app.key, scope: ['*'] });
+    await useWarm(token);
+    // One character of the signature changed is another text: verified in full, and refused.
+    const [head, body, sig] = token.split('.') as [string, string, string];
+    const flipped = `${head}.${body}.${sig.slice(0, -2)}${sig.endsWith('AA') ? 'BA' : 'AA'}`;
+    await expectRefused(flipped, 'service.accessDenied.invalidJwt');
+    expect(tokenCache(h.svc).get(flipped)).toBeUndefined();
+  });
+
+  it('stops working at once when revoked', async () => {
+    const token = await mint(admin, aliceId, { app: app.key, scope: ['*'], permanent: true });
+    await useWarm(token);
+    const jti = decodeJwt(token).jti!;
+    expect((await admin.delete(`/accounts/${aliceId}/tokens/${jti}`)).statusCode).toBe(200);
+    expect(tokenCache(h.svc).get(token)).toBeUndefined();
+    await expectRefused(token, 'service.accessDenied.invalidJwt');
+  });
+
+  it("stops working at once when the app's RSA pair is regenerated", async () => {
+    const token = await mint(admin, aliceId, { app: app.key, scope: ['*'] });
+    await useWarm(token);
+    await h.svc.apps.regenerateRsa(app, h.svc.nowIso());
+    await expectRefused(token, 'service.accessDenied.invalidJwt');
+  });
+
+  it('stops working at once when its app is disabled', async () => {
+    const { app: extra } = await h.svc.apps.create(app.orgId, 'session', { label: 'extra' }, h.svc.nowIso());
+    const token = await mint(admin, aliceId, { app: extra.key, scope: ['*'] });
+    await useWarm(token);
+    h.svc.apps.update(extra, { enabled: false });
+    await expectRefused(token, 'service.accessDenied.invalidJwtApp');
+  });
+
+  it('is dropped when its account is written (locked) and refused once the account is gone', async () => {
+    const token = await mint(admin, aliceId, { app: app.key, scope: ['*'] });
+    await useWarm(token);
+    // Any write (here the admin locking the account) ends every entry: whatever the account's state
+    // now says is read again by the checks that follow verification.
+    expect((await admin.patch(`/accounts/${aliceId}`, { locked: true })).statusCode).toBeLessThan(500);
+    expect(tokenCache(h.svc).get(token)).toBeUndefined();
+    await useWarm(token);
+    expect((await admin.delete(`/accounts/${aliceId}`)).statusCode).toBe(200);
+    await expectRefused(token, 'service.accessDenied.invalidJwt');
+  });
+
+  it('expires at exp on the service clock, cached or not', async () => {
+    const token = await mint(admin, aliceId, { app: app.key, scope: ['*'], expiresIn: 60 });
+    await useWarm(token);
+    h.clock.advance(59_000);
+    expect((await use(token)).statusCode).toBe(200);
+    h.clock.advance(1_000);
+    expect(tokenCache(h.svc).get(token)).toBeDefined();
+    await expectRefused(token, 'service.expired.jwt');
+  });
+
+  it('still counts every use of a limited-use token exactly, under concurrency', async () => {
+    const token = await mint(admin, aliceId, { app: app.key, scope: ['*'], maxUses: 5 });
+    await useWarm(token); // two uses
+    const results = await Promise.all(Array.from({ length: 8 }, () => use(token)));
+    expect(results.filter((r) => r.statusCode === 200)).toHaveLength(3);
+    for (const r of results.filter((r) => r.statusCode !== 200))
+      expect(r.json()).toMatchObject({ errCode: 'service.accessDenied.invalidJwt' });
+    const row = h.svc.issuedTokens.byJti(decodeJwt(token).jti!)!;
+    expect(row).toMatchObject({ uses_remaining: 0, times_authorized: 5 });
+  });
+});

@@ -1,0 +1,98 @@
+/**
+ * Statements per request on the hot reads (issue #14 item 5), counted by wrapping better-sqlite3's
+ * Statement methods: a warm bearer-token read runs what a session read runs — the record read and
+ * nothing else (app, key, verified token, account and roles all come from caches that follow the
+ * data version). And a token of scope `*` gets list pages written from the stored text, byte for
+ * byte what a session gets.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type Database from 'better-sqlite3';
+import { createHarness, TestClient, type Harness } from '../testing/harness.js';
+import { BearerClient, createUser, mint } from '../testing/token-testing.js';
+
+let h: Harness;
+let admin: TestClient;
+let counting = false;
+let ran: string[] = [];
+let restore: (() => void) | undefined;
+
+/** Counts every run of every statement (get/all/run/iterate), except the data-version probe. */
+function countStatements(db: Database.Database): () => void {
+  const proto = Object.getPrototypeOf(db.prepare('SELECT 1')) as Record<string, unknown>;
+  const originals = new Map<string, unknown>();
+  for (const method of ['get', 'all', 'run', 'iterate']) {
+    const original = proto[method] as (this: Database.Statement, ...args: unknown[]) => unknown;
+    originals.set(method, original);
+    proto[method] = function (this: Database.Statement, ...args: unknown[]) {
+      if (counting && this.source !== 'PRAGMA data_version') ran.push(this.source.replace(/\s+/g, ' ').slice(0, 80));
+      return original.apply(this, args);
+    };
+  }
+  return () => {
+    for (const [method, original] of originals) proto[method] = original;
+  };
+}
+
+const adminId = async () => (await admin.get('/accounts/me')).json()._id as string;
+
+async function statementsOf(request: () => Promise<{ statusCode: number; body: string }>): Promise<string[]> {
+  await request(); // warm the caches
+  ran = [];
+  counting = true;
+  try {
+    const res = await request();
+    expect(res.statusCode, res.body).toBe(200);
+  } finally {
+    counting = false;
+  }
+  return ran;
+}
+
+beforeEach(async () => {
+  h = await createHarness();
+  restore = countStatements(h.svc.db);
+  admin = new TestClient(h);
+  await admin.login();
+});
+afterEach(async () => {
+  restore?.();
+  await h.close();
+});
+
+describe('statements per request', () => {
+  it('a token read and a token list page run only the record query, like a session', async () => {
+    const aliceId = await createUser(admin, 'alice@example.test');
+    for (const n of [1, 2, 3]) await createUser(admin, `user${n}@example.test`);
+    const token = new BearerClient(h, await mint(admin, await adminId(), { app: h.consoleAppKey, scope: ['*'] }));
+
+    expect(await statementsOf(() => admin.get(`/accounts/${aliceId}`))).toHaveLength(1);
+    expect(await statementsOf(() => token.get(`/accounts/${aliceId}`))).toHaveLength(1);
+    expect(await statementsOf(() => admin.get('/accounts?limit=3'))).toHaveLength(1);
+    expect(await statementsOf(() => token.get('/accounts?limit=3'))).toHaveLength(1);
+  });
+});
+
+describe('list pages for a token of scope *', () => {
+  it('are the same bytes as a session gets (written from the stored text)', async () => {
+    for (const n of [1, 2, 3])
+      await createUser(admin, `user${n}@example.test`, { name: { first: 'Ü', last: `"q${n}"` } });
+    const token = new BearerClient(h, await mint(admin, await adminId(), { app: h.consoleAppKey, scope: ['*'] }));
+    const bySession = await admin.get('/accounts?limit=10');
+    const byToken = await token.get('/accounts?limit=10');
+    expect(byToken.statusCode).toBe(200);
+    expect(byToken.body).toBe(bySession.body);
+  });
+
+  it('are still stripped for a property-limited scope', async () => {
+    await createUser(admin, 'user1@example.test');
+    const token = new BearerClient(
+      h,
+      await mint(admin, await adminId(), { app: h.consoleAppKey, scope: ['object.read.account.*.email'] }),
+    );
+    const res = await token.get('/accounts?limit=10');
+    expect(res.statusCode, res.body).toBe(200);
+    for (const record of res.json().data as Record<string, unknown>[]) {
+      expect(Object.keys(record).sort()).toEqual(['_id', 'access', 'email', 'object'].sort());
+    }
+  });
+});
