@@ -56,7 +56,21 @@ function lockNow(svc: Service, org: Org, accountId: string): void {
   const until = org.settings.lockDuration === 0 ? LOCKED_FOREVER : now + org.settings.lockDuration * 60_000;
   svc.credentials.lock(org.id, accountId, until);
   svc.store.update(org.id, accountDef(svc, org), accountId, { locked: true });
+  // Locking takes effect now (decisions §5): the account's sessions end with it.
+  svc.sessions.endForAccount(org.id, accountId, 'locked');
 }
+
+/**
+ * For an account whose record says `locked`: whether it is locked now. Tokens, sessions and
+ * signed-request principals of a locked account are refused; a lock-out that ran out is cleared.
+ */
+export function lockedNow(svc: Service, org: Org, accountId: string): boolean {
+  const cred = svc.credentials.byAccount(org.id, accountId);
+  return cred ? isLocked(svc, org, cred) : true;
+}
+
+export const accountLockedFault = () =>
+  fault('accessDenied', 'accountLocked', { reason: 'The account is locked; an administrator can unlock it.' });
 
 /**
  * Whether the account is locked now: by a lock-out that has not run out, or by an administrator

@@ -25,6 +25,7 @@ import { OBJECT_ID_PATTERN } from '../../objects/ids.js';
 import { accountRoleIds, resolveRoles } from '../../access/roles.js';
 import { orgAudience, readServiceClaims } from './token-claims.js';
 import { currentAppKey, verificationKey } from './token-keys.js';
+import { accountLockedFault, lockedNow } from '../sessions/credential-lockout.js';
 
 /** Our tokens are well under 2 KB; anything this large is not one of them. */
 export const MAX_TOKEN_LENGTH = 16 * 1024;
@@ -72,6 +73,7 @@ export async function authenticateToken(
   const accountDef = svc.defs.byName(org.id, 'account');
   const account = accountDef ? svc.store.get(org.id, accountDef, accountId) : undefined;
   if (!account) throw invalid("The token's subject no longer exists.");
+  if (account.doc.locked === true && lockedNow(svc, org, accountId)) throw accountLockedFault();
   const claims = readServiceClaims(payload as Record<string, unknown>);
 
   // Last, so a request refused for any other reason never uses up a limited-use token.
