@@ -19,6 +19,8 @@ import {
   REQUIRED,
   assertAccountPropertiesAllowed,
   assertConnectionAllowed,
+  connectionLevelViaContext,
+  dropConnectionsOfRevokedGranters,
   assertQueryable,
   assertWholeObject,
   assertWritable,
@@ -147,6 +149,7 @@ export function objectRoutes(svc: Service) {
         }
         // An administrator unlocking an account also lifts a lock-out (even an indefinite one).
         if (r && def.name === 'account' && values.locked === false) svc.credentials.clearFailures(org.id, id);
+        if (r && def.name === 'connection') dropConnectionsOfRevokedGranters(svc, org, contextIdOf(r));
         return r;
       })();
       if (!record) throw notFoundInstance(def, id);
@@ -161,13 +164,16 @@ export function objectRoutes(svc: Service) {
       const def = collectionDef(svc, org, request.params.collection);
       const id = instanceId(request.params.id);
       assertWholeObject(requireScope(caller, 'delete', def, id), 'deleting an object');
-      const { level } = readable(svc, org, caller, def, id);
+      const { level, record: target } =
+        def.name === 'connection' ? revocable(svc, org, caller, def, id) : readable(svc, org, caller, def, id);
       if (level < REQUIRED.delete) throw denied(def, 'delete', level);
       if (def.name === 'account' && id === caller.accountId) {
         throw fault('accessDenied', undefined, { reason: 'You cannot delete your own account.' });
       }
       const deleted = svc.db.transaction(() => {
         const ok = svc.store.delete(org.id, def, id);
+        // Revoking a share takes back what the grantee passed on (issue #13 item 3).
+        if (ok && def.name === 'connection') dropConnectionsOfRevokedGranters(svc, org, contextIdOf(target));
         if (ok && def.name === 'account') {
           svc.credentials.remove(org.id, id);
           svc.sessions.endForAccount(org.id, id, 'deleted');
@@ -245,6 +251,24 @@ function readable(svc: Service, org: Org, caller: Caller, def: ObjectDef, id: st
   const level = record ? levelOf(svc, org, caller, def, record) : 0;
   if (!record || level < REQUIRED.read) throw notFoundInstance(def, id);
   return { record, level };
+}
+
+/**
+ * A connection as its deleter sees it: their own level on it, or delete when they may share its
+ * context (the record's owner revokes a grantee's onward shares too).
+ */
+function revocable(svc: Service, org: Org, caller: Caller, def: ObjectDef, id: string) {
+  const record = svc.store.get(org.id, def, id);
+  const level = record
+    ? Math.max(levelOf(svc, org, caller, def, record), connectionLevelViaContext(svc, org, caller, record))
+    : 0;
+  if (!record || level < REQUIRED.read) throw notFoundInstance(def, id);
+  return { record, level };
+}
+
+function contextIdOf(connection: StoredRecord): string {
+  const id = (connection.doc.context as { _id?: unknown } | undefined)?._id;
+  return typeof id === 'string' ? id : '';
 }
 
 /** A written record as the caller sees it: their level on it, stripped to what they may read. */
