@@ -48,7 +48,7 @@ export class Service {
     this.cipher = deps.cipher;
     this.versions = new DataVersion(this.db);
     this.orgs = new OrgRepository(this.db, this.versions);
-    this.defs = new DefinitionRepository(this.db);
+    this.defs = new DefinitionRepository(this.db, this.versions);
     this.store = new ObjectStore(this.db, this.clock, this.versions);
     this.apps = new AppRepository(this.db, this.cipher, this.versions);
     this.credentials = new CredentialRepository(this.db);

@@ -11,6 +11,8 @@ export interface AccountSnapshot {
   email: string;
   roles: readonly string[];
   inheritedRoles: readonly string[];
+  /** The record's `locked` flag (set by an administrator or a lock-out). */
+  locked: boolean;
 }
 
 const caches = new WeakMap<Service, VersionedCache<string, AccountSnapshot | undefined>>();
@@ -27,12 +29,13 @@ export function accountSnapshot(svc: Service, org: Org, accountId: string): Acco
 
 function readSnapshot(svc: Service, org: Org, accountId: string): AccountSnapshot | undefined {
   const def = svc.defs.byName(org.id, 'account');
-  const values = def && svc.store.getValues(org.id, def, accountId, ['email', 'roles', 'inherited_roles']);
+  const values = def && svc.store.getValues(org.id, def, accountId, ['email', 'roles', 'inherited_roles', 'locked']);
   if (!values) return undefined;
   return {
     email: typeof values.email === 'string' ? values.email : '',
     roles: jsonStrings(values.roles),
     inheritedRoles: jsonStrings(values.inherited_roles),
+    locked: values.locked === 1,
   };
 }
 

@@ -48,6 +48,11 @@ export function levelOf(svc: Service, org: Org, caller: Caller, def: ObjectDef, 
   return levelsOf(svc, org, caller, def, [record])[0] ?? 0;
 }
 
+/** The caller's level on a record from everything but connections (ACL, ownership, roles). */
+export function levelWithoutConnections(caller: Caller, def: ObjectDef, record: StoredRecord): number {
+  return caller.orgAdmin ? ACCESS.admin : recordLevel(caller, def, record, 0);
+}
+
 /** skipAcl and grant on top of the ACL's answer. */
 export function effectiveLevel(caller: Caller, level: number): number {
   if (caller.orgAdmin) return ACCESS.admin;

@@ -10,8 +10,10 @@ import type { ObjectDef } from '../../../src-shared/schema/types.js';
 import type { Service } from '../service.js';
 import type { Org } from '../orgs/orgs.js';
 import { ACCESS, MAX_SHARED_LEVEL, createAcl } from './levels.js';
-import { levelOf } from './acl.js';
-import type { Caller } from './caller.js';
+import { levelOf, levelWithoutConnections } from './acl.js';
+import { callerOf, type Caller } from './caller.js';
+import { ObjectStore, type StoredRecord } from '../objects/store.js';
+import { parseListQuery } from '../../../src-shared/query/parse.js';
 import { OBJECT_ID_PATTERN } from '../objects/ids.js';
 import type { Json } from '../objects/validate.js';
 
@@ -99,4 +101,68 @@ export function assertConnectionAllowed(svc: Service, org: Org, caller: Caller, 
       throw fault('validation', 'invalidReference', { path: 'target', reason: 'target must reference an account.' });
     }
   }
+}
+
+/** The context (the shared instance) of a connection record, when it still exists. */
+function connectionContext(svc: Service, org: Org, connection: StoredRecord) {
+  const context = connection.doc.context as { _id?: unknown; object?: unknown } | undefined;
+  const def = typeof context?.object === 'string' ? svc.defs.byName(org.id, context.object) : undefined;
+  const record = def && typeof context?._id === 'string' ? svc.store.get(org.id, def, context._id) : undefined;
+  return def && record ? { def, record } : undefined;
+}
+
+/**
+ * Revoking (issue #13 item 3): whoever may share the connection's context (share level or more)
+ * may see and delete every connection on it, whoever made it — the record's owner can always
+ * take back access a grantee passed on. Their level on the connection is then delete.
+ */
+export function connectionLevelViaContext(svc: Service, org: Org, caller: Caller, connection: StoredRecord): number {
+  const context = connectionContext(svc, org, connection);
+  if (!context) return 0;
+  return levelOf(svc, org, caller, context.def, context.record) >= ACCESS.share ? ACCESS.delete : 0;
+}
+
+/**
+ * A connection lasts only while the account that made it (its owner, the granter) may still share
+ * the context. After a connection on `contextId` is deleted or changed, the valid connections are
+ * found from the roots: those whose granter may share without any connection (owner, ACL, roles,
+ * org administrator), then those whose granter is the target of a valid connection at share level
+ * or more, and so on. Every other connection on the context is deleted — also rings of grantees
+ * sharing with one another after the owner revoked the first share. Runs inside the caller's write
+ * transaction.
+ */
+export function dropConnectionsOfRevokedGranters(svc: Service, org: Org, contextId: string): number {
+  const def = svc.defs.byName(org.id, 'connection');
+  if (!def) return 0;
+  const query = parseListQuery({ limit: '1000' }, def);
+  const { rows } = svc.store.list(org.id, def, query, [ObjectStore.contextEquals(contextId)]);
+  const context = rows[0] ? connectionContext(svc, org, rows[0]) : undefined;
+  if (!context) return 0;
+  const granterOf = (c: StoredRecord) => (c.doc.owner as { _id?: unknown } | undefined)?._id;
+  const roots = new Map<unknown, boolean>();
+  const isRoot = (accountId: unknown) => {
+    if (typeof accountId !== 'string') return false;
+    if (!roots.has(accountId)) {
+      const asGranter = callerOf(svc, { org, principal: { accountId, email: '', roles: [] } });
+      roots.set(accountId, levelWithoutConnections(asGranter, context.def, context.record) >= ACCESS.share);
+    }
+    return roots.get(accountId)!;
+  };
+  const valid = new Set<string>();
+  const sharers = new Set<unknown>();
+  for (let changed = true; changed;) {
+    changed = false;
+    for (const c of rows) {
+      if (valid.has(c._id) || !(isRoot(granterOf(c)) || sharers.has(granterOf(c)))) continue;
+      valid.add(c._id);
+      const active = (c.doc.state ?? 'active') === 'active';
+      if (active && typeof c.doc.access === 'number' && c.doc.access >= ACCESS.share) {
+        sharers.add((c.doc.target as { _id?: unknown } | undefined)?._id);
+      }
+      changed = true;
+    }
+  }
+  let dropped = 0;
+  for (const c of rows) if (!valid.has(c._id) && svc.store.delete(org.id, def, c._id)) dropped++;
+  return dropped;
 }

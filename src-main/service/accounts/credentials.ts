@@ -62,6 +62,13 @@ export class CredentialRepository {
     return row?.failed_attempts ?? 0;
   }
 
+  /** Takes back one counted failure (an attempt reserved in advance that turned out not to be a guess). */
+  releaseFailure(orgId: number, accountId: string): void {
+    this.sql
+      .fixed('UPDATE credentials SET failed_attempts = MAX(failed_attempts - 1, 0) WHERE org_id = ? AND account_id = ?')
+      .run(orgId, accountId);
+  }
+
   lock(orgId: number, accountId: string, until: number): void {
     this.sql
       .fixed('UPDATE credentials SET locked_until = ? WHERE org_id = ? AND account_id = ?')

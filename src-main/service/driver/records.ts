@@ -31,6 +31,8 @@ import {
   assertWritable,
   assertWholeObject,
   canCreate,
+  connectionLevelViaContext,
+  dropConnectionsOfRevokedGranters,
   levelOf,
   levelsOf,
   readableCondition,
@@ -230,6 +232,7 @@ export function patchRecord(
       if (opts.dryRun || modifiedPaths.length === 0) return { record: current, modifiedPaths };
       const record = svc.store.update(org.id, def, id, values, { updaterId: caller.accountId });
       if (!record) throw notFoundInstance(def, id);
+      if (def.name === 'connection') dropConnectionsOfRevokedGranters(svc, org, contextIdOf(record));
       if (def.name === 'account' && typeof values.email === 'string') changeLoginEmail(svc, org.id, id, values.email);
       // An administrator unlocking an account also lifts a lock-out (even an indefinite one).
       if (def.name === 'account' && values.locked === false) svc.credentials.clearFailures(org.id, id);
@@ -241,13 +244,16 @@ export function patchRecord(
 /** Deletes one record as REST `DELETE /<collection>/<_id>` does. */
 export function deleteRecord(svc: Service, org: Org, caller: Caller, def: ObjectDef, id: string): void {
   assertWholeObject(requireScope(caller, 'delete', def, id), 'deleting an object');
-  const { level } = readRecord(svc, org, caller, def, id);
+  const { level, record: target } =
+    def.name === 'connection' ? revocable(svc, org, caller, def, id) : readRecord(svc, org, caller, def, id);
   if (level < REQUIRED.delete) throw denied(def, 'delete', level);
   if (def.name === 'account' && id === caller.accountId) {
     throw fault('accessDenied', undefined, { reason: 'You cannot delete your own account.' });
   }
   const deleted = svc.db.transaction(() => {
     const ok = svc.store.delete(org.id, def, id);
+    // Revoking a share takes back what the grantee passed on (issue #13 item 3).
+    if (ok && def.name === 'connection') dropConnectionsOfRevokedGranters(svc, org, contextIdOf(target));
     if (ok && def.name === 'account') {
       svc.credentials.remove(org.id, id);
       svc.sessions.endForAccount(org.id, id, 'deleted');
@@ -255,6 +261,24 @@ export function deleteRecord(svc: Service, org: Org, caller: Caller, def: Object
     return ok;
   })();
   if (!deleted) throw notFoundInstance(def, id);
+}
+
+/**
+ * A connection as its deleter sees it: their own level on it, or delete when they may share its
+ * context (the record's owner revokes a grantee's onward shares too).
+ */
+function revocable(svc: Service, org: Org, caller: Caller, def: ObjectDef, id: string) {
+  const record = svc.store.get(org.id, def, id);
+  const level = record
+    ? Math.max(levelOf(svc, org, caller, def, record), connectionLevelViaContext(svc, org, caller, record))
+    : 0;
+  if (!record || level < REQUIRED.read) throw notFoundInstance(def, id);
+  return { record, level };
+}
+
+function contextIdOf(connection: StoredRecord): string {
+  const id = (connection.doc.context as { _id?: unknown } | undefined)?._id;
+  return typeof id === 'string' ? id : '';
 }
 
 /** The caller's level on a record (writes of many records skip those below the level needed). */

@@ -10,6 +10,7 @@ import { authenticateToken } from '../auth/tokens/token-auth.js';
 import { authenticateSignature } from '../auth/signatures/signature-auth.js';
 import { CLIENT_KEY_HEADER, CSRF_HEADER, SESSION_COOKIE } from '../auth/wire-names.js';
 import { accountSnapshot } from '../access/account-snapshot.js';
+import { lockedNow } from '../auth/sessions/credential-lockout.js';
 
 export { SESSION_COOKIE, FINGERPRINT_COOKIE, CLIENT_KEY_HEADER, CSRF_HEADER } from '../auth/wire-names.js';
 
@@ -105,6 +106,11 @@ function authenticateWithoutToken(
 
   const account = accountSnapshot(svc, org, session.accountId);
   if (!account) return ctx;
+  if (account.locked && lockedNow(svc, org, session.accountId)) {
+    svc.sessions.end(session.idHash, 'locked');
+    ctx.sessionProblem = makeFault('accessDenied', 'accountLocked', { reason: 'The account is locked.' });
+    return ctx;
+  }
   if (MUTATING.has(request.method) && app.settings.csrf) {
     const sent = request.headers[CSRF_HEADER.toLowerCase()];
     if (typeof sent !== 'string' || !safeEqual(sent, session.csrf)) {

@@ -52,9 +52,15 @@ export function startSession(
 ): void {
   const { org, session } = request.ctx;
   const now = svc.clock.now();
-  if (session) svc.sessions.end(session.idHash, 'logout');
-  if (!org.settings.allowSimultaneousLogins) svc.sessions.endForAccount(org.id, accountId, 'loggedInElsewhere');
-  const { sid, csrf } = svc.sessions.create(org.id, app.id, accountId, fingerprint, now);
+  // "End the others, then start mine" under one write lock: two logins racing (in two processes,
+  // say) cannot both end up with a live session when the org allows only one.
+  const { sid, csrf } = svc.db
+    .transaction(() => {
+      if (session) svc.sessions.end(session.idHash, 'logout');
+      if (!org.settings.allowSimultaneousLogins) svc.sessions.endForAccount(org.id, accountId, 'loggedInElsewhere');
+      return svc.sessions.create(org.id, app.id, accountId, fingerprint, now);
+    })
+    .immediate();
   reply.setCookie(SESSION_COOKIE, sid, cookieOptions(request, org));
   setFingerprintCookie(request, reply, fingerprint);
   reply.header(CSRF_HEADER, csrf);

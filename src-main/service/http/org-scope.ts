@@ -3,6 +3,7 @@ import { fault } from '../../../src-shared/faults.js';
 import type { Service } from '../service.js';
 import { authenticate } from './authenticate.js';
 import { requireAdmin } from './context.js';
+import { applyCors, enforceAppPolicy, preflight } from './app-policy.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -30,6 +31,13 @@ export function adminOnlyRoute(route: RouteOptions): void {
   if (!hooks.includes(adminCheck)) route.preHandler = [...hooks, adminCheck];
 }
 
+/** The caller's app settings that gate every request (readOnly, IP lists, CORS). */
+function appPolicy(request: FastifyRequest, reply: FastifyReply): void {
+  const { app } = request.ctx;
+  if (app) enforceAppPolicy(request, app);
+  if (request.method !== 'OPTIONS') applyCors(request, reply, app);
+}
+
 /**
  * Everything under `/<org>/v2`: resolves the org, then authenticates the caller before any route
  * handler runs. Routes marked `config: { admin: true }` (see `ADMIN_ONLY`) get the administrators'
@@ -45,14 +53,21 @@ export function orgScope(svc: Service, routes: ((app: FastifyInstance) => Promis
       if (!org) throw fault('notFound', 'org', { reason: `There is no org named ${code.slice(0, 64)}.` });
       const ctx = authenticate(svc, org, request, reply);
       if (ctx instanceof Promise) {
-        ctx.then((resolved) => {
-          request.ctx = resolved;
-          done();
-        }, done);
+        ctx
+          .then((resolved) => {
+            request.ctx = resolved;
+            appPolicy(request, reply);
+          })
+          .then(() => done(), done);
         return;
       }
       request.ctx = ctx;
+      appPolicy(request, reply);
       done();
+    });
+    app.options('/*', async (request, reply) => {
+      preflight(svc, request.ctx.org, request, reply);
+      return reply.code(204).send();
     });
     app.addHook('onRoute', (route) => {
       if (route.config?.admin === true) adminOnlyRoute(route);

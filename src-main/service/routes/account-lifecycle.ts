@@ -9,8 +9,8 @@ import { TwoFactor } from '../auth/sessions/two-factor.js';
 import {
   accountLocked,
   invalidCredentials,
-  isLocked,
-  recordCredentialFailure,
+  beginCredentialAttempt,
+  failCredentialAttempt,
   unlockAccount,
 } from '../auth/sessions/credential-lockout.js';
 import { fingerprintOf, requireSessionApp, startSession } from '../http/login-session.js';
@@ -68,9 +68,9 @@ export function accountLifecycleRoutes(svc: Service) {
         const next = checkPasswordStrength(body.password);
         const cred = svc.credentials.byAccount(org.id, principal.accountId);
         if (!cred) throw fault('notFound', 'instance', { reason: 'The account no longer exists.' });
-        if (isLocked(svc, org, cred)) throw accountLocked();
+        if (!beginCredentialAttempt(svc, org, cred.account_id)) throw accountLocked();
         if (!(await verifyPassword(body.current, cred.password_hash))) {
-          recordCredentialFailure(svc, org, cred.account_id);
+          failCredentialAttempt(svc, org, cred.account_id);
           throw invalidCredentials('The current password is wrong.');
         }
         svc.credentials.setPassword(org.id, cred.account_id, await hashPassword(next));
@@ -162,13 +162,14 @@ export function accountLifecycleRoutes(svc: Service) {
       const cred = ownCredentials(svc, org, requireSessionPrincipal(request));
       if (twoFactor.totpState(cred) !== 'active')
         throw fault('notFound', 'totp', { reason: 'No active authenticator.' });
-      if (isLocked(svc, org, cred)) throw accountLocked();
+      if (!beginCredentialAttempt(svc, org, cred.account_id)) throw accountLocked();
       if (!twoFactor.useTotp(cred, request.body.code)) {
         // A stolen session must not be able to guess its way to removing the authenticator.
-        recordCredentialFailure(svc, org, cred.account_id);
+        failCredentialAttempt(svc, org, cred.account_id);
         throw invalidCredentials('The authenticator code is wrong.');
       }
       svc.credentials.clearTotp(org.id, cred.account_id);
+      svc.credentials.clearFailures(org.id, cred.account_id);
       return DONE;
     });
 

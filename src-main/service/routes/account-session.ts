@@ -13,9 +13,10 @@ import { requireCaller, requirePrincipal } from '../http/context.js';
 import { SESSION_COOKIE } from '../http/authenticate.js';
 import {
   accountLocked,
+  beginCredentialAttempt,
+  failCredentialAttempt,
   invalidCredentials,
-  isLocked,
-  recordCredentialFailure,
+  releaseCredentialAttempt,
   unlockAccount,
 } from '../auth/sessions/credential-lockout.js';
 import { fingerprintOf, requireSessionApp, setFingerprintCookie, startSession } from '../http/login-session.js';
@@ -164,16 +165,20 @@ async function login(
     throw invalidCredentials();
   }
   const def = accountDef(svc, org);
-  if (isLocked(svc, org, cred)) {
+  // The guess is counted before the slow hash, so guesses racing in at once cannot outrun the limit.
+  if (!beginCredentialAttempt(svc, org, cred.account_id)) {
     await verifyPassword(password, await dummyHash());
     throw accountLocked();
   }
   if (!(await verifyPassword(password, cred.password_hash))) {
-    recordCredentialFailure(svc, org, cred.account_id);
+    failCredentialAttempt(svc, org, cred.account_id);
     throw invalidCredentials();
   }
   const record = svc.store.get(org.id, def, cred.account_id);
-  if (!record) throw invalidCredentials();
+  if (!record) {
+    releaseCredentialAttempt(svc, org, cred.account_id);
+    throw invalidCredentials();
+  }
 
   const fingerprint = fingerprintOf(request);
   const second = twoFactor.check(org, cred, {
@@ -181,13 +186,14 @@ async function login(
     ...(body.totp !== undefined ? { totp: body.totp } : {}),
     ...(body.location?.verificationToken !== undefined ? { locationToken: body.location.verificationToken } : {}),
   });
+  if (second.kind !== 'ok' && second.kind !== 'totpWrong') releaseCredentialAttempt(svc, org, cred.account_id);
   switch (second.kind) {
     case 'totpRequired':
       throw fault('accessDenied', 'totpRequired', {
         reason: 'This account uses an authenticator app: send its current code as totp.',
       });
     case 'totpWrong':
-      recordCredentialFailure(svc, org, cred.account_id);
+      failCredentialAttempt(svc, org, cred.account_id);
       throw invalidCredentials('Invalid email/password/authenticator code combination.');
     case 'locationWrong':
       throw fault('accessDenied', 'locationToken', { reason: 'The location verification code is wrong.' });

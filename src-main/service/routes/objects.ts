@@ -20,6 +20,8 @@ import {
   REQUIRED,
   assertAccountPropertiesAllowed,
   assertConnectionAllowed,
+  connectionLevelViaContext,
+  dropConnectionsOfRevokedGranters,
   assertQueryable,
   assertWholeObject,
   assertWritable,
@@ -137,6 +139,7 @@ export function objectRoutes(svc: Service) {
         }
         // An administrator unlocking an account also lifts a lock-out (even an indefinite one).
         if (r && def.name === 'account' && values.locked === false) svc.credentials.clearFailures(org.id, id);
+        if (r && def.name === 'connection') dropConnectionsOfRevokedGranters(svc, org, contextIdOf(r));
         return r;
       })();
       if (!record) throw notFoundInstance(def, id);
@@ -242,6 +245,11 @@ function readable(svc: Service, org: Org, caller: Caller, def: ObjectDef, id: st
   const level = record ? levelOf(svc, org, caller, def, record) : 0;
   if (!record || level < REQUIRED.read) throw notFoundInstance(def, id);
   return { record, level };
+}
+
+function contextIdOf(connection: StoredRecord): string {
+  const id = (connection.doc.context as { _id?: unknown } | undefined)?._id;
+  return typeof id === 'string' ? id : '';
 }
 
 /** A written record as the caller sees it: their level on it, stripped to what they may read. */

@@ -11,16 +11,66 @@ const LOCKED_FOREVER = Number.MAX_SAFE_INTEGER;
  * password change, and authenticator codes at login and when removing the authenticator.
  */
 
-/** Counts a failed credential check; at the org's `lockAttempts` the account locks. */
+/**
+ * Reserves one guess before it is evaluated (decisions §5: at most `lockAttempts` guesses are ever
+ * evaluated per window, however many arrive at once). In one immediate transaction — the write
+ * lock, so other requests and other processes on the data folder wait — it checks the lock and
+ * counts the attempt as a failure in advance; the slow hash runs afterwards. Returns false when
+ * the account is locked or the window's guesses are all taken (by guesses still being evaluated):
+ * the caller refuses without evaluating. After a true, the caller ends the attempt with
+ * `failCredentialAttempt`, `releaseCredentialAttempt` or `unlockAccount` (success).
+ */
+export function beginCredentialAttempt(svc: Service, org: Org, accountId: string): boolean {
+  return svc.db
+    .transaction((): boolean => {
+      const cred = svc.credentials.byAccount(org.id, accountId);
+      if (!cred || isLocked(svc, org, cred)) return false;
+      return svc.credentials.recordFailure(org.id, accountId) <= org.settings.lockAttempts;
+    })
+    .immediate();
+}
+
+/** The reserved guess was wrong: it already counts; at the org's `lockAttempts` the account locks. */
+export function failCredentialAttempt(svc: Service, org: Org, accountId: string): void {
+  svc.db
+    .transaction(() => {
+      const failures = svc.credentials.byAccount(org.id, accountId)?.failed_attempts ?? 0;
+      if (failures >= org.settings.lockAttempts) lockNow(svc, org, accountId);
+    })
+    .immediate();
+}
+
+/** The reserved attempt neither succeeded nor failed (a code still to send, say): it stops counting. */
+export function releaseCredentialAttempt(svc: Service, org: Org, accountId: string): void {
+  svc.credentials.releaseFailure(org.id, accountId);
+}
+
+/** Counts a failed credential check that was not reserved; at the org's `lockAttempts` the account locks. */
 export function recordCredentialFailure(svc: Service, org: Org, accountId: string): void {
   const failures = svc.credentials.recordFailure(org.id, accountId);
-  if (failures >= org.settings.lockAttempts) {
-    const now = svc.clock.now();
-    const until = org.settings.lockDuration === 0 ? LOCKED_FOREVER : now + org.settings.lockDuration * 60_000;
-    svc.credentials.lock(org.id, accountId, until);
-    svc.store.update(org.id, accountDef(svc, org), accountId, { locked: true });
-  }
+  if (failures >= org.settings.lockAttempts) lockNow(svc, org, accountId);
 }
+
+function lockNow(svc: Service, org: Org, accountId: string): void {
+  const now = svc.clock.now();
+  const until = org.settings.lockDuration === 0 ? LOCKED_FOREVER : now + org.settings.lockDuration * 60_000;
+  svc.credentials.lock(org.id, accountId, until);
+  svc.store.update(org.id, accountDef(svc, org), accountId, { locked: true });
+  // Locking takes effect now (decisions §5): the account's sessions end with it.
+  svc.sessions.endForAccount(org.id, accountId, 'locked');
+}
+
+/**
+ * For an account whose record says `locked`: whether it is locked now. Tokens, sessions and
+ * signed-request principals of a locked account are refused; a lock-out that ran out is cleared.
+ */
+export function lockedNow(svc: Service, org: Org, accountId: string): boolean {
+  const cred = svc.credentials.byAccount(org.id, accountId);
+  return cred ? isLocked(svc, org, cred) : true;
+}
+
+export const accountLockedFault = () =>
+  fault('accessDenied', 'accountLocked', { reason: 'The account is locked; an administrator can unlock it.' });
 
 /**
  * Whether the account is locked now: by a lock-out that has not run out, or by an administrator

@@ -61,30 +61,32 @@ export class LocationRepository {
    * A correct code is consumed and the location remembered.
    */
   verify(orgId: number, accountId: string, fingerprint: string, code: string, now: number): LocationCheck {
-    return this.db.transaction((): LocationCheck => {
-      const key = [orgId, accountId, fingerprint] as const;
-      const row = this.sql
-        .fixed(
-          'SELECT code_hash, expires, attempts FROM location_verifications WHERE org_id = ? AND account_id = ? AND fingerprint = ?',
-        )
-        .get(...key) as { code_hash: string; expires: number; attempts: number } | undefined;
-      if (!row) return 'none';
-      if (now > row.expires || row.attempts >= LOCATION_CODE_MAX_ATTEMPTS) return 'expired';
-      this.sql
-        .fixed(
-          'UPDATE location_verifications SET attempts = attempts + 1 WHERE org_id = ? AND account_id = ? AND fingerprint = ?',
-        )
-        .run(...key);
-      const [salt = '', hash = ''] = row.code_hash.split('$');
-      const expected = Buffer.from(hash, 'base64url');
-      const actual = digest(salt, code);
-      if (expected.length !== actual.length || !timingSafeEqual(expected, actual)) return 'wrong';
-      this.sql
-        .fixed('DELETE FROM location_verifications WHERE org_id = ? AND account_id = ? AND fingerprint = ?')
-        .run(...key);
-      this.remember(orgId, accountId, fingerprint, now);
-      return 'ok';
-    })();
+    return this.db
+      .transaction((): LocationCheck => {
+        const key = [orgId, accountId, fingerprint] as const;
+        const row = this.sql
+          .fixed(
+            'SELECT code_hash, expires, attempts FROM location_verifications WHERE org_id = ? AND account_id = ? AND fingerprint = ?',
+          )
+          .get(...key) as { code_hash: string; expires: number; attempts: number } | undefined;
+        if (!row) return 'none';
+        if (now > row.expires || row.attempts >= LOCATION_CODE_MAX_ATTEMPTS) return 'expired';
+        this.sql
+          .fixed(
+            'UPDATE location_verifications SET attempts = attempts + 1 WHERE org_id = ? AND account_id = ? AND fingerprint = ?',
+          )
+          .run(...key);
+        const [salt = '', hash = ''] = row.code_hash.split('$');
+        const expected = Buffer.from(hash, 'base64url');
+        const actual = digest(salt, code);
+        if (expected.length !== actual.length || !timingSafeEqual(expected, actual)) return 'wrong';
+        this.sql
+          .fixed('DELETE FROM location_verifications WHERE org_id = ? AND account_id = ? AND fingerprint = ?')
+          .run(...key);
+        this.remember(orgId, accountId, fingerprint, now);
+        return 'ok';
+      })
+      .immediate(); // the write lock before the read: attempts from another process count too
   }
 
   /** Forgets every known location and pending code of an account (an admin's two-factor reset). */

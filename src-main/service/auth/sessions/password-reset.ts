@@ -38,15 +38,17 @@ export class AccountTokenRepository {
   /** Marks the token used and returns its account; an unknown, used or expired token is refused. */
   consume(purpose: AccountTokenPurpose, orgId: number, token: string, now: number): ConsumeResult {
     const hash = storedHash(purpose, token);
-    return this.db.transaction((): ConsumeResult => {
-      const row = this.sql
-        .fixed('SELECT account_id, expires, used FROM password_resets WHERE token_hash = ? AND org_id = ?')
-        .get(hash, orgId) as { account_id: string; expires: number; used: number } | undefined;
-      if (!row || row.used !== 0) return { ok: false, why: 'unknown' };
-      if (now > row.expires) return { ok: false, why: 'expired' };
-      this.sql.fixed('UPDATE password_resets SET used = 1 WHERE token_hash = ?').run(hash);
-      return { ok: true, accountId: row.account_id };
-    })();
+    return this.db
+      .transaction((): ConsumeResult => {
+        const row = this.sql
+          .fixed('SELECT account_id, expires, used FROM password_resets WHERE token_hash = ? AND org_id = ?')
+          .get(hash, orgId) as { account_id: string; expires: number; used: number } | undefined;
+        if (!row || row.used !== 0) return { ok: false, why: 'unknown' };
+        if (now > row.expires) return { ok: false, why: 'expired' };
+        this.sql.fixed('UPDATE password_resets SET used = 1 WHERE token_hash = ?').run(hash);
+        return { ok: true, accountId: row.account_id };
+      })
+      .immediate(); // the write lock before the read: another process cannot use the token in between
   }
 
   /** Voids every outstanding token of one purpose for an account (after a reset, say). */

@@ -27,6 +27,7 @@ import { accountSnapshot } from '../../access/account-snapshot.js';
 import { orgAudience, readServiceClaims } from './token-claims.js';
 import { currentAppKey, verificationKey, type AppSigningKey } from './token-keys.js';
 import { VerifiedTokenCache } from './verified-tokens.js';
+import { accountLockedFault, lockedNow } from '../sessions/credential-lockout.js';
 
 /** Our tokens are well under 2 KB; anything this large is not one of them. */
 export const MAX_TOKEN_LENGTH = 16 * 1024;
@@ -63,6 +64,7 @@ export async function authenticateToken(
   // The cached snapshot (email and role lists), not the whole record: no statement per request.
   const account = accountSnapshot(svc, org, accountId);
   if (!account) throw invalid("The token's subject no longer exists.");
+  if (account.locked && lockedNow(svc, org, accountId)) throw accountLockedFault();
   const claims = readServiceClaims(payload as Record<string, unknown>);
 
   // Last, so a request refused for any other reason never uses up a limited-use token.
