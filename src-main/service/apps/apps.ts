@@ -16,6 +16,7 @@ export const DEFAULT_APP_SETTINGS: Omit<AppSettings, 'label'> = {
   authDuration: 900,
   csrf: true,
   allowUnsigned: false,
+  requireSignatureV2: false,
   principalOverride: false,
   principalId: null,
   maxTokensPerPrincipal: 10,

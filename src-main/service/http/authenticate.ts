@@ -10,6 +10,7 @@ import { authenticateToken } from '../auth/tokens/token-auth.js';
 import { authenticateSignature } from '../auth/signatures/signature-auth.js';
 import { CLIENT_KEY_HEADER, CSRF_HEADER, SESSION_COOKIE } from '../auth/wire-names.js';
 import { accountSnapshot } from '../access/account-snapshot.js';
+import { rawBodyOf } from './raw-input.js';
 
 export { SESSION_COOKIE, FINGERPRINT_COOKIE, CLIENT_KEY_HEADER, CSRF_HEADER } from '../auth/wire-names.js';
 
@@ -61,7 +62,13 @@ export function authenticate(
 
 /** The request as the auth code sees it: plain values, no framework types. */
 function requestInput(request: FastifyRequest): RequestInput {
-  return { method: request.method, url: request.url, headers: request.headers };
+  const body = rawBodyOf(request);
+  return {
+    method: request.method,
+    url: request.url,
+    headers: request.headers,
+    ...(body === undefined ? {} : { body }),
+  };
 }
 
 function authenticateWithoutToken(
