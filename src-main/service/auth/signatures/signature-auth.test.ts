@@ -387,8 +387,14 @@ describe('version 2 (decisions §4)', () => {
       { version: 2, signNonce: 'capturednonce001' },
       { version: 2, path: '/accounts/status?x=5', signUrl: '/demo/v2/accounts/status?x=1' },
       { version: 2, path: '/accounts/status', signUrl: '/demo/v2/accounts/status?x=1' },
-      { version: 2, method: 'POST', path: '/accounts/login', body: '{"email":"b@x.y"}', signBody: '{"email":"a@x.y"}' },
-      { version: 2, method: 'POST', path: '/accounts/login', body: '{"email":"a@x.y"}', signBody: '' },
+      {
+        version: 2,
+        method: 'POST',
+        path: '/accounts/login',
+        body: '{"email":"b@x.y","password":"pw"}',
+        signBody: '{"email":"a@x.y","password":"pw"}',
+      },
+      { version: 2, method: 'POST', path: '/accounts/login', body: '{"email":"a@x.y","password":"pw"}', signBody: '' },
     ];
     for (const opts of cases) {
       expectFault(await send(creds, opts), 403, 'accessDenied.invalidRequestSignature', /does not match/);
