@@ -190,6 +190,8 @@ async function login(
       recordCredentialFailure(svc, org, cred.account_id);
       throw invalidCredentials('Invalid email/password/authenticator code combination.');
     case 'locationWrong':
+      // A wrong code is a wrong credential: it counts toward the account's lock-out (issue #13 item 6).
+      recordCredentialFailure(svc, org, cred.account_id);
       throw fault('accessDenied', 'locationToken', { reason: 'The location verification code is wrong.' });
     case 'locationExpired':
       throw fault('expired', 'locationToken', {
