@@ -274,6 +274,15 @@ export class AppRepository {
       .n;
   }
 
+  /** Stored tokens a key-pair regeneration would stop: not revoked and not yet expired. */
+  liveStoredTokenCount(appId: number, now: number): number {
+    return (
+      this.stmt(
+        'SELECT count(*) AS n FROM tokens WHERE app_id = ? AND revoked = 0 AND (expires_at IS NULL OR expires_at > ?)',
+      ).get(appId, now) as { n: number }
+    ).n;
+  }
+
   /** The decrypted secret, for signature checks only; never logged or returned after creation. */
   secret(app: App): string | undefined {
     const row = this.stmt('SELECT secret_enc FROM apps WHERE id = ?').get(app.id) as
