@@ -350,7 +350,9 @@ describe('rotation preview and RSA regeneration', () => {
     expect(h.svc.apps.currentKey(id)?.kid).toBe(app.rsa.kid);
     expect(h.svc.apps.currentKey(id)?.privatePem).toMatch(/BEGIN PRIVATE KEY/);
     expect(res.body).not.toMatch(/PRIVATE/);
-    expect((await admin.get(`/apps/${created.key}/rotation-preview`)).json()).toMatchObject({ data: { tokens: 0 } });
+    expect((await admin.get(`/apps/${created.key}/rotation-preview`)).json()).toMatchObject({
+      data: { rsa: { tokens: 0 } },
+    });
   });
 
   it('accepts only an optional valid alg', async () => {
