@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { createHmac } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import { startHeadlessService, type HeadlessService } from '../fixtures/headless-service';
 import { ConsolePage } from '../pages/console-page';
 import { checkerApi } from '../pages/accounts-admin-page';
@@ -49,10 +49,13 @@ test('a signed request from the composer succeeds and its replay is refused', as
   // What the page shows is the algorithm of decisions.md §4, recomputed here independently.
   await expect(composer.value('command')).toHaveText('/accounts/me');
   const timestamp = ((await composer.value('timestamp').textContent()) ?? '').split(' ')[0] ?? '';
-  await expect(composer.value('message')).toHaveText(`/accounts/me;GET;${timestamp}`);
   await expect(composer.value('nonce')).toHaveText(/^[a-z0-9]{16}$/i);
+  const nonce = (await composer.value('nonce').textContent()) ?? '';
+  // Version 2: nonce, canonical query (none) and the SHA-256 of the (empty) body are signed too.
+  const message = `/accounts/me;GET;${timestamp};${nonce};;${createHash('sha256').update('').digest('hex')}`;
+  await expect(composer.value('message')).toHaveText(message);
   const expected = createHmac('sha256', key + secret)
-    .update(`/accounts/me;GET;${timestamp}`)
+    .update(message)
     .digest('hex');
   await expect(composer.value('signature')).toHaveText(expected);
 

@@ -6,7 +6,7 @@
  * walk-time ratios to the floor, single-connection p50 latency per way in, service memory and
  * seeding time. A benchmark, not a test: it asserts only that every side gives the same answers.
  *
- *   --sizes 100000,1000000   --ways session,token-ps512,token-rs512,signed-v1
+ *   --sizes 100000,1000000   --ways session,token-ps512,token-rs512,signed-v1,signed-v2
  *   --queries q1,q2,q2p,q3,q4,q5   --rounds 5   --duration 2 (s per round)   --connections 4
  *   --walks 3   --data-dir DIR --password P (reuse a seeded dir; one size)
  * Quick run while developing: --sizes 20000 --duration 1 --rounds 2 --walks 1

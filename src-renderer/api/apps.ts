@@ -17,13 +17,21 @@ export const TOKEN_ALGS = SIGNING_ALGS;
 /** An app as `GET /apps` shows it: `secret` is masked (`••••…` + last 4) except right after create/rotate. */
 export type ServiceApp = ApiApp;
 
-export interface RotationPreview {
-  /** Stored (permanent / limited-use) tokens the rotation invalidates. */
+/** What one key operation stops, as the service counts it (GET /apps/<key>/rotation-preview). */
+export interface OperationEffect {
+  /** Whether signed requests made with the current secret are refused afterwards. */
+  signedRequestsRefused: boolean;
+  /** Live stored (permanent / limited-use) tokens that stop working. */
   tokens: number;
-  /** Live sessions of the app. */
+  /** Live sessions that end. */
   sessions: number;
-  /** Whether signatures made with the current secret stop verifying. */
-  signaturesInvalidated: boolean;
+}
+
+export interface RotationPreview {
+  /** Rotating the signing secret (signing apps only: `applies`). */
+  secret: OperationEffect & { applies: boolean };
+  /** Regenerating the RSA pair; ephemeral tokens (not stored, so not counted) stop too. */
+  rsa: OperationEffect & { ephemeralTokens: boolean };
 }
 
 export type { PublicJwk, PublicPem };

@@ -36,7 +36,7 @@ describe('test vectors (WebCrypto, as in the browser)', () => {
     expect(await computeSignature(API_KEY, API_SECRET, '/accounts/me;GET;1700000000000')).toBe(
       '8be1433d17bd68c15451711ec86b9d649c56573ac32e975734938ed798f2f800',
     );
-    const planned = await planSignedRequest(input());
+    const planned = await planSignedRequest(input({ version: 1 }));
     expect(planned.ok && planned.plan.signature).toBe(
       '8be1433d17bd68c15451711ec86b9d649c56573ac32e975734938ed798f2f800',
     );
@@ -44,7 +44,7 @@ describe('test vectors (WebCrypto, as in the browser)', () => {
 
   it('vector 2: POST with doubled slashes and a query string', async () => {
     expect(commandFromUrlPath('/demo//v2/accounts?limit=5')).toBe('/accounts');
-    const planned = await planSignedRequest(input({ method: 'POST', path: '//accounts?limit=5' }));
+    const planned = await planSignedRequest(input({ method: 'POST', path: '//accounts?limit=5', version: 1 }));
     if (!planned.ok) throw new Error(planned.problem);
     expect(planned.plan.command).toBe('/accounts');
     expect(planned.plan.message).toBe('/accounts;POST;1700000000000');
@@ -56,6 +56,52 @@ describe('test vectors (WebCrypto, as in the browser)', () => {
     expect(await hmacSha256Hex('Jefe', 'what do ya want for nothing?')).toBe(
       '5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843',
     );
+  });
+});
+
+interface Vector {
+  version: 1 | 2;
+  apiKey: string;
+  apiSecret: string;
+  method: SignedRequestInput['method'];
+  url: string;
+  timestampMs: number;
+  nonce?: string;
+  body?: string;
+  expected: { command: string; message: string; signature: string };
+}
+
+// Read with node:fs (loaded dynamically: the renderer must not import Node modules statically).
+const { readFileSync } = await import('node:fs');
+const { vectors } = JSON.parse(
+  readFileSync(new URL('../../src-shared/contracts/signing-vectors.json', import.meta.url), 'utf8'),
+) as { vectors: Vector[] };
+
+describe('committed test vectors (src-shared/contracts/signing-vectors.json)', () => {
+  it.each(vectors.map((v) => [`v${v.version} ${v.method} ${v.url}`, v] as const))('%s', async (_name, v) => {
+    const at = v.url.indexOf('/v2');
+    const planned = await planSignedRequest({
+      origin: 'http://127.0.0.1:7788',
+      org: 'demo',
+      method: v.method,
+      path: v.url.slice(at + 3),
+      appKey: v.apiKey,
+      apiSecret: v.apiSecret,
+      timestampMs: v.timestampMs,
+      nonce: v.nonce ?? 'abcdEFGH12345678',
+      version: v.version,
+      ...(v.body === undefined ? {} : { body: v.body }),
+    });
+    if (!planned.ok) throw new Error(planned.problem);
+    expect(planned.plan.command).toBe(v.expected.command);
+    expect(planned.plan.message).toBe(v.expected.message);
+    expect(planned.plan.signature).toBe(v.expected.signature);
+    expect(planned.plan.headers['Service-Client-Signature-Version']).toBe(v.version === 2 ? '2' : undefined);
+  });
+
+  it('signs with version 2 by default', async () => {
+    const planned = await planSignedRequest(input());
+    expect(planned.ok && planned.plan.version).toBe(2);
   });
 });
 

@@ -13,11 +13,14 @@ import type { OrgClient } from './org-client';
 import type { HttpMethod } from './http';
 import type { ListEnvelope } from './types';
 import {
+  canonicalQuery,
   commandFromUrlPath,
   NONCE_PATTERN,
   normaliseCommand,
   signatureKey,
   signatureMessage,
+  signatureMessageV2,
+  type SignatureVersion,
 } from '../../src-shared/contracts/signing';
 import {
   ACCOUNT_HEADER,
@@ -25,6 +28,7 @@ import {
   NONCE_HEADER,
   SERVER_TIME_HEADER,
   SIGNATURE_HEADER,
+  SIGNATURE_VERSION_HEADER,
   TIMESTAMP_HEADER,
 } from '../../src-shared/contracts/http';
 
@@ -33,7 +37,7 @@ const NONCE_ALPHABET = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123
 
 // The canonicalisation and header names are the service's own (src-shared/contracts); only the
 // HMAC is computed here, with WebCrypto.
-export { commandFromUrlPath, NONCE_PATTERN, normaliseCommand, signatureMessage };
+export { canonicalQuery, commandFromUrlPath, NONCE_PATTERN, normaliseCommand, signatureMessage, signatureMessageV2 };
 export { ACCOUNT_HEADER, NONCE_HEADER, SIGNATURE_HEADER, TIMESTAMP_HEADER };
 export const KEY_HEADER = CLIENT_KEY_HEADER;
 
@@ -48,6 +52,12 @@ export async function hmacSha256Hex(
     'sign',
   ]);
   const digest = await subtle.sign('HMAC', cryptoKey, encoder.encode(message));
+  return [...new Uint8Array(digest)].map((byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
+/** Lowercase hex SHA-256 of `text` as UTF-8 (the version-2 body digest). */
+export async function sha256Hex(text: string, subtle: SubtleCrypto = globalThis.crypto.subtle): Promise<string> {
+  const digest = await subtle.digest('SHA-256', new TextEncoder().encode(text));
   return [...new Uint8Array(digest)].map((byte) => byte.toString(16).padStart(2, '0')).join('');
 }
 
@@ -83,11 +93,14 @@ export interface SignedRequestInput {
   apiSecret: string;
   timestampMs: number;
   nonce: string;
+  /** Signature version; the console signs with 2 (decisions §4) unless told otherwise. */
+  version?: SignatureVersion;
 }
 
 /** Everything a signed request is made of, shown to the user and sent as is (also for a replay). */
 export interface SignedRequestPlan {
   method: HttpMethod;
+  version: SignatureVersion;
   url: string;
   command: string;
   message: string;
@@ -139,7 +152,20 @@ export async function planSignedRequest(input: SignedRequestInput): Promise<Plan
     body = input.body;
   }
 
-  const message = signatureMessage(command, input.method, input.timestampMs);
+  const version = input.version ?? 2;
+  let message = signatureMessage(command, input.method, input.timestampMs);
+  if (version === 2) {
+    const query = canonicalQuery(url.pathname + url.search);
+    if (query === null) return { ok: false, problem: 'The query string is not valid percent-encoding.' };
+    message = signatureMessageV2({
+      command,
+      method: input.method,
+      timestampMs: input.timestampMs,
+      nonce: input.nonce,
+      query,
+      bodySha256: await sha256Hex(body ?? ''),
+    });
+  }
   const signature = await computeSignature(input.appKey, input.apiSecret.trim(), message);
   const headers: Record<string, string> = {
     Accept: 'application/json',
@@ -148,11 +174,13 @@ export async function planSignedRequest(input: SignedRequestInput): Promise<Plan
     [TIMESTAMP_HEADER]: String(input.timestampMs),
     [NONCE_HEADER]: input.nonce,
   };
+  if (version === 2) headers[SIGNATURE_VERSION_HEADER] = '2';
   const principal = input.principal?.trim();
   if (principal) headers[ACCOUNT_HEADER] = principal;
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   const plan: SignedRequestPlan = {
     method: input.method,
+    version,
     url: url.href,
     command,
     message,

@@ -20,6 +20,8 @@ export interface AppSettings {
   authDuration: number;
   csrf: boolean;
   allowUnsigned: boolean;
+  /** Refuse version-1 signatures: only version 2 (nonce, query and body signed) is accepted. */
+  requireSignatureV2: boolean;
   principalOverride: boolean;
   principalId: string | null;
   maxTokensPerPrincipal: number;

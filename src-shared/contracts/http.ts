@@ -4,6 +4,8 @@ export const CLIENT_KEY_HEADER = 'Service-Client-Key';
 export const SIGNATURE_HEADER = 'Service-Client-Signature';
 export const TIMESTAMP_HEADER = 'Service-Client-Timestamp';
 export const NONCE_HEADER = 'Service-Client-Nonce';
+/** Picks the signature version (decisions §4); absent means version 1. */
+export const SIGNATURE_VERSION_HEADER = 'Service-Client-Signature-Version';
 /** Principal override of a signed request (apps with principal override only). */
 export const ACCOUNT_HEADER = 'Service-Client-Account';
 export const CSRF_HEADER = 'Service-Csrf-Token';

@@ -65,6 +65,15 @@ export class OutboxRepository {
     return Number(info.lastInsertRowid);
   }
 
+  /** Messages of a kind sent to an account since `since` (Unix ms): for per-account send limits. */
+  countSince(orgId: number, accountId: string, kind: string, since: number): number {
+    return (
+      this.sql
+        .fixed('SELECT count(*) AS n FROM outbox WHERE org_id = ? AND account_id = ? AND kind = ? AND created >= ?')
+        .get(orgId, accountId, kind, since) as { n: number }
+    ).n;
+  }
+
   /** Newest first; one row more than asked is read to answer `hasMore`. */
   list(orgId: number, page: { skip: number; limit: number }): { data: OutboxMessage[]; hasMore: boolean } {
     const rows = this.sql

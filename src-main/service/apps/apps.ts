@@ -16,6 +16,7 @@ export const DEFAULT_APP_SETTINGS: Omit<AppSettings, 'label'> = {
   authDuration: 900,
   csrf: true,
   allowUnsigned: false,
+  requireSignatureV2: false,
   principalOverride: false,
   principalId: null,
   maxTokensPerPrincipal: 10,
@@ -291,6 +292,15 @@ export class AppRepository {
   storedTokenCount(appId: number): number {
     return (this.stmt('SELECT count(*) AS n FROM tokens WHERE app_id = ? AND revoked = 0').get(appId) as { n: number })
       .n;
+  }
+
+  /** Stored tokens a key-pair regeneration would stop: not revoked and not yet expired. */
+  liveStoredTokenCount(appId: number, now: number): number {
+    return (
+      this.stmt(
+        'SELECT count(*) AS n FROM tokens WHERE app_id = ? AND revoked = 0 AND (expires_at IS NULL OR expires_at > ?)',
+      ).get(appId, now) as { n: number }
+    ).n;
   }
 
   /** The decrypted secret, for signature checks only; never logged or returned after creation. */

@@ -28,6 +28,7 @@ export function presentApp(apps: AppRepository, app: App, revealSecret?: string)
     authDuration: s.authDuration,
     csrf: s.csrf,
     allowUnsigned: s.allowUnsigned,
+    requireSignatureV2: s.requireSignatureV2,
     principalOverride: s.principalOverride,
     principalId: s.principalId,
     maxTokensPerPrincipal: s.maxTokensPerPrincipal,

@@ -103,6 +103,7 @@ const CHECKS: Record<keyof AppSettings, Check> = {
   authDuration: int(AUTH_DURATION_RANGE),
   csrf: bool,
   allowUnsigned: bool,
+  requireSignatureV2: bool,
   principalOverride: bool,
   principalId,
   maxTokensPerPrincipal: int(MAX_TOKENS_RANGE),
@@ -114,7 +115,7 @@ const CHECKS: Record<keyof AppSettings, Check> = {
 };
 
 /** Settings that only mean something for request signing. */
-const SIGNING_ONLY: (keyof AppSettings)[] = ['allowUnsigned', 'principalOverride'];
+const SIGNING_ONLY: (keyof AppSettings)[] = ['allowUnsigned', 'principalOverride', 'requireSignatureV2'];
 
 /**
  * Trust boundary: checks a caller's app settings (a POST or PATCH body, or CLI flags). Unknown

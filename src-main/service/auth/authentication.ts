@@ -18,6 +18,8 @@ export interface RequestInput {
   /** The request target as sent: path and query string. */
   url: string;
   headers: RequestHeaders;
+  /** The body as sent (bytes, or text for a text body); version-2 signatures sign its digest. */
+  body?: Uint8Array | string;
 }
 
 /** Who is calling and through what. */

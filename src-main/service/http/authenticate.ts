@@ -11,6 +11,7 @@ import { authenticateSignature } from '../auth/signatures/signature-auth.js';
 import { CLIENT_KEY_HEADER, CSRF_HEADER, SESSION_COOKIE } from '../auth/wire-names.js';
 import { accountSnapshot } from '../access/account-snapshot.js';
 import { lockedNow } from '../auth/sessions/credential-lockout.js';
+import { rawBodyOf } from './raw-input.js';
 
 export { SESSION_COOKIE, FINGERPRINT_COOKIE, CLIENT_KEY_HEADER, CSRF_HEADER } from '../auth/wire-names.js';
 
@@ -62,7 +63,13 @@ export function authenticate(
 
 /** The request as the auth code sees it: plain values, no framework types. */
 function requestInput(request: FastifyRequest): RequestInput {
-  return { method: request.method, url: request.url, headers: request.headers };
+  const body = rawBodyOf(request);
+  return {
+    method: request.method,
+    url: request.url,
+    headers: request.headers,
+    ...(body === undefined ? {} : { body }),
+  };
 }
 
 function authenticateWithoutToken(

@@ -1,8 +1,16 @@
 import type { Socket } from 'node:net';
-import type { FastifyBodyParser, FastifyInstance } from 'fastify';
+import type { FastifyBodyParser, FastifyInstance, FastifyRequest } from 'fastify';
 import { fault, makeFault, type FaultBody } from '../../../src-shared/faults.js';
 import type { Clock } from '../clock.js';
 import { SERVER_TIME_HEADER, toFault } from './faults-plugin.js';
+
+/** The body bytes as received, for version-2 request signatures (which sign their SHA-256). */
+const rawBodies = new WeakMap<FastifyRequest, Buffer>();
+
+/** The request body exactly as sent: the JSON bytes, a text body's UTF-8, or undefined. */
+export function rawBodyOf(request: FastifyRequest): Buffer | string | undefined {
+  return rawBodies.get(request) ?? (typeof request.body === 'string' ? request.body : undefined);
+}
 
 /**
  * Trust boundary: the bytes of a request before Fastify has a request object for them.
@@ -16,6 +24,7 @@ export function installStrictJsonParser(server: FastifyInstance): void {
   const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
   server.removeContentTypeParser('application/json');
   server.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body: Buffer, done) => {
+    rawBodies.set(request, body);
     // The original's clients send `Content-Type: application/json` on every call, DELETE included
     // (original-clients.md §G): an empty body under that header is a request with no body.
     if (body.length === 0) {

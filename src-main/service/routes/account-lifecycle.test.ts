@@ -231,7 +231,7 @@ describe('authenticator enrolment', () => {
   it('returns a base32 secret and an otpauth URL, stores the secret encrypted, and activates on confirm', async () => {
     await addUser();
     const c = await user();
-    const res = await c.post('/accounts/me/totp');
+    const res = await c.post('/accounts/me/totp', { password: USER_PASSWORD });
     const { secret, otpauthUrl } = res.json().data as { secret: string; otpauthUrl: string };
     expect(secret).toMatch(/^[A-Z2-7]{32}$/);
     expect(otpauthUrl).toMatch(/^otpauth:\/\/totp\//);
@@ -248,7 +248,7 @@ describe('authenticator enrolment', () => {
     expect(ok.json()).toEqual({ object: 'result', data: { active: true } });
     expect(credOf(USER).totp_last_step).toBe(Math.floor(h.clock.now() / 30_000));
 
-    const again = await c.post('/accounts/me/totp');
+    const again = await c.post('/accounts/me/totp', { password: USER_PASSWORD });
     expect(again.statusCode).toBe(409);
     expect(again.json()).toMatchObject({ errCode: 'service.exists.totp' });
     const reconfirm = await c.post('/accounts/me/totp/confirm', { code: totpCode(secret, h.clock.now() + 30_000) });
@@ -265,25 +265,58 @@ describe('authenticator enrolment', () => {
   it('removes the authenticator only with a valid, unused code; wrong codes count toward lock-out', async () => {
     await addUser();
     const c = await user();
-    const { secret } = (await c.post('/accounts/me/totp')).json().data as { secret: string };
+    const { secret } = (await c.post('/accounts/me/totp', { password: USER_PASSWORD })).json().data as {
+      secret: string;
+    };
     const now = h.clock.now();
     await c.post('/accounts/me/totp/confirm', { code: totpCode(secret, now) });
-    const reused = await c.request('DELETE', '/accounts/me/totp', { code: totpCode(secret, now) });
+    const reused = await c.request('DELETE', '/accounts/me/totp', {
+      code: totpCode(secret, now),
+      password: USER_PASSWORD,
+    });
     expect(reused.statusCode).toBe(403);
     expect(reused.json()).toMatchObject({ errCode: 'service.accessDenied.invalidCredentials' });
     expect(credOf(USER).failed_attempts).toBe(1);
-    const ok = await c.request('DELETE', '/accounts/me/totp', { code: totpCode(secret, now + 30_000) });
+    const ok = await c.request('DELETE', '/accounts/me/totp', {
+      code: totpCode(secret, now + 30_000),
+      password: USER_PASSWORD,
+    });
     expect(ok.json()).toEqual({ object: 'result', data: true });
     expect(credOf(USER).totp_secret_enc).toBeNull();
-    const none = await c.request('DELETE', '/accounts/me/totp', { code: totpCode(secret, now + 60_000) });
+    const none = await c.request('DELETE', '/accounts/me/totp', {
+      code: totpCode(secret, now + 60_000),
+      password: USER_PASSWORD,
+    });
     expect(none.json()).toMatchObject({ errCode: 'service.notFound.totp' });
     expect((await new TestClient(h).post('/accounts/login', { email: USER, password: USER_PASSWORD })).statusCode).toBe(
       200,
     );
   });
 
+  it('enrols and removes only with the current password; a wrong one counts toward lock-out (issue #13 item 6)', async () => {
+    await addUser();
+    const c = await user();
+    const noPassword = await c.post('/accounts/me/totp', {});
+    expect(noPassword.statusCode).toBe(400);
+    const wrong = await c.post('/accounts/me/totp', { password: 'not my password' });
+    expect(wrong.json()).toMatchObject({ errCode: 'service.accessDenied.invalidCredentials' });
+    expect(credOf(USER).failed_attempts).toBe(1);
+    expect(credOf(USER).totp_secret_enc).toBeNull();
+    const { secret } = (await c.post('/accounts/me/totp', { password: USER_PASSWORD })).json().data as {
+      secret: string;
+    };
+    const now = h.clock.now();
+    await c.post('/accounts/me/totp/confirm', { code: totpCode(secret, now) });
+    const removeWrong = await c.request('DELETE', '/accounts/me/totp', {
+      code: totpCode(secret, now + 30_000),
+      password: 'not my password',
+    });
+    expect(removeWrong.json()).toMatchObject({ errCode: 'service.accessDenied.invalidCredentials' });
+    expect(credOf(USER).totp_secret_enc).not.toBeNull();
+  });
+
   it('needs a logged-in session', async () => {
-    const res = await new TestClient(h).post('/accounts/me/totp');
+    const res = await new TestClient(h).post('/accounts/me/totp', { password: USER_PASSWORD });
     expect(res.statusCode).toBe(403);
     expect(res.json()).toMatchObject({ errCode: 'service.accessDenied.notLoggedIn' });
   });
@@ -396,7 +429,9 @@ describe('unlock and two-factor reset (administrators)', () => {
   it('resets the authenticator and the known locations', async () => {
     const id = await addUser();
     const u = await user();
-    const { secret } = (await u.post('/accounts/me/totp')).json().data as { secret: string };
+    const { secret } = (await u.post('/accounts/me/totp', { password: USER_PASSWORD })).json().data as {
+      secret: string;
+    };
     await u.post('/accounts/me/totp/confirm', { code: totpCode(secret, h.clock.now()) });
     const locations = new LocationRepository(h.svc.db);
     locations.remember(orgOf().id, id, 'fp-known-1', h.clock.now());

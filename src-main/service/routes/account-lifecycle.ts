@@ -11,6 +11,7 @@ import {
   invalidCredentials,
   beginCredentialAttempt,
   failCredentialAttempt,
+  releaseCredentialAttempt,
   unlockAccount,
 } from '../auth/sessions/credential-lockout.js';
 import { fingerprintOf, requireSessionApp, startSession } from '../http/login-session.js';
@@ -19,6 +20,7 @@ import { ADMIN_ONLY } from '../http/org-scope.js';
 import { presentRecord } from '../objects/present.js';
 import { OBJECT_ID_PATTERN } from '../objects/ids.js';
 import { ACCESS } from '../access/objects.js';
+import type { CredentialRow } from '../accounts/credentials.js';
 
 const DONE = { object: 'result', data: true } as const;
 const code6 = { type: 'string', maxLength: 16 } as const;
@@ -29,6 +31,28 @@ const tokenBody = (extra: Record<string, unknown> = {}) => ({
 });
 const password = { type: 'string', maxLength: 1024 } as const;
 const codeBody = { type: 'object', required: ['code'], properties: { code: code6 } } as const;
+/** Enrolling or removing an authenticator needs the current password (issue #13 item 6). */
+const passwordBody = { type: 'object', required: ['password'], properties: { password } } as const;
+const codeAndPasswordBody = {
+  type: 'object',
+  required: ['code', 'password'],
+  properties: { code: code6, password },
+} as const;
+
+/**
+ * The current password, checked like a login's: a locked account is refused, a wrong one counts
+ * toward lock-out. A stolen session alone must not enrol an authenticator (locking the owner out)
+ * or remove one.
+ */
+async function requireCurrentPassword(svc: Service, org: Org, cred: CredentialRow, given: string): Promise<void> {
+  if (!beginCredentialAttempt(svc, org, cred.account_id)) throw accountLocked();
+  if (!(await verifyPassword(given, cred.password_hash))) {
+    failCredentialAttempt(svc, org, cred.account_id);
+    throw invalidCredentials('The current password is wrong.');
+  }
+  // The right password is no guess against the account: the reserved attempt stops counting.
+  releaseCredentialAttempt(svc, org, cred.account_id);
+}
 
 /**
  * The account's life after login (decisions §5): email verification, password change and reset,
@@ -132,14 +156,19 @@ export function accountLifecycleRoutes(svc: Service) {
     );
 
     // --- authenticator (TOTP)
-    app.post('/accounts/me/totp', async (request) => {
-      const { org } = request.ctx;
-      const cred = ownCredentials(svc, org, requireSessionPrincipal(request));
-      if (twoFactor.totpState(cred) === 'active') {
-        throw fault('exists', 'totp', { reason: 'An authenticator is already active; remove it first.' });
-      }
-      return { object: 'result', data: twoFactor.enrolTotp(org, cred) };
-    });
+    app.post<{ Body: { password: string } }>(
+      '/accounts/me/totp',
+      { schema: { body: passwordBody } },
+      async (request) => {
+        const { org } = request.ctx;
+        const cred = ownCredentials(svc, org, requireSessionPrincipal(request));
+        if (twoFactor.totpState(cred) === 'active') {
+          throw fault('exists', 'totp', { reason: 'An authenticator is already active; remove it first.' });
+        }
+        await requireCurrentPassword(svc, org, cred, request.body.password);
+        return { object: 'result', data: twoFactor.enrolTotp(org, cred) };
+      },
+    );
 
     app.post<{ Body: { code: string } }>(
       '/accounts/me/totp/confirm',
@@ -157,21 +186,26 @@ export function accountLifecycleRoutes(svc: Service) {
       },
     );
 
-    app.delete<{ Body: { code: string } }>('/accounts/me/totp', { schema: { body: codeBody } }, async (request) => {
-      const { org } = request.ctx;
-      const cred = ownCredentials(svc, org, requireSessionPrincipal(request));
-      if (twoFactor.totpState(cred) !== 'active')
-        throw fault('notFound', 'totp', { reason: 'No active authenticator.' });
-      if (!beginCredentialAttempt(svc, org, cred.account_id)) throw accountLocked();
-      if (!twoFactor.useTotp(cred, request.body.code)) {
-        // A stolen session must not be able to guess its way to removing the authenticator.
-        failCredentialAttempt(svc, org, cred.account_id);
-        throw invalidCredentials('The authenticator code is wrong.');
-      }
-      svc.credentials.clearTotp(org.id, cred.account_id);
-      svc.credentials.clearFailures(org.id, cred.account_id);
-      return DONE;
-    });
+    app.delete<{ Body: { code: string; password: string } }>(
+      '/accounts/me/totp',
+      { schema: { body: codeAndPasswordBody } },
+      async (request) => {
+        const { org } = request.ctx;
+        const cred = ownCredentials(svc, org, requireSessionPrincipal(request));
+        if (twoFactor.totpState(cred) !== 'active')
+          throw fault('notFound', 'totp', { reason: 'No active authenticator.' });
+        await requireCurrentPassword(svc, org, cred, request.body.password);
+        if (!beginCredentialAttempt(svc, org, cred.account_id)) throw accountLocked();
+        if (!twoFactor.useTotp(cred, request.body.code)) {
+          // A stolen session must not be able to guess its way to removing the authenticator.
+          failCredentialAttempt(svc, org, cred.account_id);
+          throw invalidCredentials('The authenticator code is wrong.');
+        }
+        svc.credentials.clearTotp(org.id, cred.account_id);
+        svc.credentials.clearFailures(org.id, cred.account_id);
+        return DONE;
+      },
+    );
 
     // --- administrators
     app.post<{ Params: { id: string } }>('/accounts/:id/unlock', ADMIN_ONLY, async (request) => {

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, createHarness, TestClient, type Harness } from '../testing/harness.js';
+import { LOCATION_CODES_PER_WINDOW } from '../auth/sessions/two-factor.js';
 import { OutboxRepository } from '../accounts/outbox.js';
 import { LocationRepository } from '../auth/sessions/location.js';
 import { totpCode } from '../auth/sessions/totp.js';
@@ -302,6 +303,7 @@ describe('login: new-location verification', () => {
   });
 
   it('refuses a wrong code, and after five tries refuses even the right one', async () => {
+    setOrg(h, { lockAttempts: 10 }); // so the code's own limit, not the lock-out, answers
     const c = new TestClient(h);
     await c.post('/accounts/login', { email: ADMIN_EMAIL, password: ADMIN_PASSWORD });
     const code = lastCode(h);
@@ -321,6 +323,37 @@ describe('login: new-location verification', () => {
     expect(late.statusCode).toBe(403);
     expect(late.json()).toMatchObject({ errCode: 'service.expired.locationToken', code: 'kExpired' });
     expect(sidOf(late)).toBeUndefined();
+  });
+
+  it('counts wrong codes toward the account lock-out (issue #13 item 6)', async () => {
+    const c = new TestClient(h);
+    await c.post('/accounts/login', { email: ADMIN_EMAIL, password: ADMIN_PASSWORD });
+    const code = lastCode(h);
+    const wrong = String((Number(code) + 1) % 1_000_000).padStart(6, '0');
+    for (let i = 0; i < 5; i++) {
+      await c.post('/accounts/login', {
+        email: ADMIN_EMAIL,
+        password: ADMIN_PASSWORD,
+        location: { verificationToken: wrong },
+      });
+    }
+    // Locked: a fresh code (one more password login) no longer helps.
+    const again = await new TestClient(h).post('/accounts/login', { email: ADMIN_EMAIL, password: ADMIN_PASSWORD });
+    expect(again.statusCode).toBe(403);
+    expect(JSON.stringify(again.json())).toContain('accountLocked');
+  });
+
+  it('caps the codes sent per account per hour (issue #13 item 6)', async () => {
+    for (let i = 0; i < LOCATION_CODES_PER_WINDOW; i++) {
+      const res = await new TestClient(h).post('/accounts/login', { email: ADMIN_EMAIL, password: ADMIN_PASSWORD });
+      expect(res.json()).toMatchObject({ code: 'kNewLocation' });
+    }
+    const over = await new TestClient(h).post('/accounts/login', { email: ADMIN_EMAIL, password: ADMIN_PASSWORD });
+    expect(over.json()).toMatchObject({ errCode: 'service.throttled.policy' });
+    expect(outboxOf(h)).toHaveLength(LOCATION_CODES_PER_WINDOW);
+    h.clock.advance(60 * 60_000 + 1);
+    const later = await new TestClient(h).post('/accounts/login', { email: ADMIN_EMAIL, password: ADMIN_PASSWORD });
+    expect(later.json()).toMatchObject({ code: 'kNewLocation' });
   });
 
   it('accepts the code through ten minutes and refuses it one millisecond later', async () => {
@@ -375,7 +408,9 @@ describe('login: authenticator (TOTP)', () => {
   /** Enrols the admin and confirms with the code of step `confirmDelta`; returns the secret. */
   async function enrol(c: TestClient, confirmDelta = 0): Promise<string> {
     await c.login();
-    const { secret } = (await c.post('/accounts/me/totp')).json().data as { secret: string };
+    const { secret } = (await c.post('/accounts/me/totp', { password: ADMIN_PASSWORD })).json().data as {
+      secret: string;
+    };
     const confirm = await c.post('/accounts/me/totp/confirm', {
       code: totpCode(secret, h.clock.now() + confirmDelta * STEP),
     });
@@ -435,7 +470,7 @@ describe('login: authenticator (TOTP)', () => {
   it('is not needed while the enrolment is unconfirmed', async () => {
     const c = new TestClient(h);
     await c.login();
-    await c.post('/accounts/me/totp');
+    await c.post('/accounts/me/totp', { password: ADMIN_PASSWORD });
     expect((await loginWith()).statusCode).toBe(200);
   });
 

@@ -196,6 +196,9 @@ async function login(
       failCredentialAttempt(svc, org, cred.account_id);
       throw invalidCredentials('Invalid email/password/authenticator code combination.');
     case 'locationWrong':
+      // A wrong code is a wrong credential: the reserved attempt counts toward the account's
+      // lock-out (issue #13 item 6).
+      failCredentialAttempt(svc, org, cred.account_id);
       throw fault('accessDenied', 'locationToken', { reason: 'The location verification code is wrong.' });
     case 'locationExpired':
       throw fault('expired', 'locationToken', {

@@ -3,6 +3,7 @@ import { createHarness, TestClient, type Harness } from '../testing/harness.js';
 import { createAccount } from '../accounts/accounts.js';
 import { bootstrapOrg } from '../bootstrap.js';
 import { BUILTIN_ROLES } from '../objects/builtin-defs.js';
+import { signRequest } from '../auth/signatures/signature.js';
 
 let h: Harness;
 let admin: TestClient;
@@ -264,12 +265,72 @@ describe('rotation preview and RSA regeneration', () => {
     h.svc.db.prepare("UPDATE tokens SET revoked = 1 WHERE jti = 'b'").run();
     expect((await admin.get(`/apps/${key}/rotation-preview`)).json()).toEqual({
       object: 'result',
-      data: { tokens: 1, sessions: 0, signaturesInvalidated: true },
+      data: {
+        secret: { applies: true, signedRequestsRefused: true, tokens: 0, sessions: 0 },
+        rsa: { signedRequestsRefused: false, tokens: 1, ephemeralTokens: true, sessions: 0 },
+      },
     });
-    expect((await admin.get(`/apps/${h.consoleAppKey}/rotation-preview`)).json()).toEqual({
-      object: 'result',
-      data: { tokens: 0, sessions: 1, signaturesInvalidated: false },
+    // A session app: no secret to rotate, and neither operation ends its sessions.
+    expect((await admin.get(`/apps/${h.consoleAppKey}/rotation-preview`)).json()).toMatchObject({
+      data: { secret: { applies: false, signedRequestsRefused: false }, rsa: { tokens: 0, sessions: 0 } },
     });
+  });
+
+  it('previews exactly what stops working: the secret breaks signatures only, the RSA pair tokens only (issue #13 item 20)', async () => {
+    const adminId = (await admin.get('/accounts/me')).json()._id as string;
+    const created = await createApp({ principalId: adminId });
+    const minted = await admin.post(`/accounts/${adminId}/tokens`, { app: created.key, scope: ['*'], permanent: true });
+    const token = String(minted.json().data);
+    const viaToken = () =>
+      h.server.inject({
+        method: 'GET',
+        url: '/demo/v2/accounts/me',
+        headers: { host: '127.0.0.1', authorization: `Bearer ${token}` },
+      });
+    let nonce = 0;
+    const viaSignature = (secret: string) => {
+      const url = '/demo/v2/accounts/me';
+      const ts = h.clock.now();
+      return h.server.inject({
+        method: 'GET',
+        url,
+        headers: {
+          host: '127.0.0.1',
+          'service-client-key': created.key,
+          'service-client-signature': signRequest({
+            apiKey: created.key,
+            apiSecret: secret,
+            url,
+            method: 'GET',
+            timestampMs: ts,
+          }),
+          'service-client-timestamp': String(ts),
+          'service-client-nonce': `preview${String(++nonce).padStart(9, '0')}`,
+        },
+      });
+    };
+    const sessionBefore = (await admin.get('/accounts/me')).statusCode;
+    expect([(await viaToken()).statusCode, (await viaSignature(created.secret)).statusCode, sessionBefore]).toEqual([
+      200, 200, 200,
+    ]);
+
+    const preview = (await admin.get(`/apps/${created.key}/rotation-preview`)).json().data as {
+      secret: { signedRequestsRefused: boolean; tokens: number; sessions: number };
+      rsa: { signedRequestsRefused: boolean; tokens: number; sessions: number };
+    };
+
+    // Rotate the secret: signatures with the old secret stop; the token and the session do not.
+    const rotated = (await admin.post(`/apps/${created.key}/secret`)).json() as { secret: string };
+    expect((await viaSignature(created.secret)).statusCode !== 200).toBe(preview.secret.signedRequestsRefused);
+    expect((await viaToken()).statusCode === 200).toBe(preview.secret.tokens === 0);
+    expect((await admin.get('/accounts/me')).statusCode === 200).toBe(preview.secret.sessions === 0);
+
+    // Regenerate the pair: the stored token stops (counted), signatures with the current secret do not.
+    expect(preview.rsa.tokens).toBe(1);
+    await admin.post(`/apps/${created.key}/rsa`, {});
+    expect((await viaToken()).statusCode).not.toBe(200);
+    expect((await viaSignature(rotated.secret)).statusCode === 200).toBe(!preview.rsa.signedRequestsRefused);
+    expect((await admin.get('/accounts/me')).statusCode === 200).toBe(preview.rsa.sessions === 0);
   });
 
   it('regenerates the pair: new kid, old key retired, stored tokens revoked', async () => {
@@ -289,7 +350,9 @@ describe('rotation preview and RSA regeneration', () => {
     expect(h.svc.apps.currentKey(id)?.kid).toBe(app.rsa.kid);
     expect(h.svc.apps.currentKey(id)?.privatePem).toMatch(/BEGIN PRIVATE KEY/);
     expect(res.body).not.toMatch(/PRIVATE/);
-    expect((await admin.get(`/apps/${created.key}/rotation-preview`)).json()).toMatchObject({ data: { tokens: 0 } });
+    expect((await admin.get(`/apps/${created.key}/rotation-preview`)).json()).toMatchObject({
+      data: { rsa: { tokens: 0 } },
+    });
   });
 
   it('accepts only an optional valid alg', async () => {

@@ -22,7 +22,7 @@ const objectBody = { type: 'object' } as const;
  *   PATCH  /apps/:key                   {...settings} → the app (enabled:false disables)
  *   DELETE /apps/:key                   → result true
  *   POST   /apps/:key/secret            → the app, new secret in full (once); signing apps only
- *   GET    /apps/:key/rotation-preview  → result {tokens, sessions, signaturesInvalidated}
+ *   GET    /apps/:key/rotation-preview  → result {secret: {...}, rsa: {...}}: what each operation stops
  *   POST   /apps/:key/rsa               {alg?} → the app with its new rsa.kid; old key never verifies again
  * `alg` is pinned per key pair, so PATCH cannot change it (only POST /apps/:key/rsa can).
  * The org's console app cannot be deleted, disabled or given an expiry: the console logs in with it.
@@ -71,14 +71,7 @@ export function appsRoutes(svc: Service) {
 
     app.get('/apps/:key/rotation-preview', { schema: { params: keyParams } }, async (request) => {
       const target = appOf(svc, request);
-      return {
-        object: 'result',
-        data: {
-          tokens: svc.apps.storedTokenCount(target.id),
-          sessions: svc.sessions.countLiveForApp(target.id),
-          signaturesInvalidated: target.kind === 'signing' && target.hasSecret,
-        },
-      };
+      return { object: 'result', data: rotationPreview(svc, target) };
     });
 
     // The body is optional here, so it has no schema; validateAppSettings checks it.
@@ -96,6 +89,22 @@ export function appsRoutes(svc: Service) {
       if (alg !== target.settings.alg) svc.apps.update(target, { alg });
       return presentApp(svc.apps, svc.apps.byId(target.id)!);
     });
+  };
+}
+
+/**
+ * What each key operation actually stops (issue #13 item 20), so the console's dialogs tell the
+ * truth: rotating the secret breaks signed requests only (tokens are signed with the RSA pair,
+ * sessions with neither); regenerating the RSA pair breaks every token of the app — the live
+ * stored ones counted here, and ephemeral ones, which the service does not keep — and nothing else.
+ * `routes/apps.test.ts` proves each number against what stops working.
+ */
+function rotationPreview(svc: Service, target: App) {
+  const liveTokens = svc.apps.liveStoredTokenCount(target.id, svc.clock.now());
+  const signing = target.kind === 'signing' && target.hasSecret;
+  return {
+    secret: { applies: target.kind === 'signing', signedRequestsRefused: signing, tokens: 0, sessions: 0 },
+    rsa: { signedRequestsRefused: false, tokens: liveTokens, ephemeralTokens: true, sessions: 0 },
   };
 }
 

@@ -153,12 +153,42 @@ describe('POST /accounts/:id/tokens', () => {
       errCode: 'service.accessDenied.scope',
     });
     const provisioner = new BearerClient(h, await mint(admin, adminId, { app: app.key, scope: ['admin.update'] }));
-    expect((await create({ app: app.key, scope: ['*'] }, aliceId, provisioner)).statusCode).toBe(200);
+    expect((await create({ app: app.key, scope: ['admin.update'] }, aliceId, provisioner)).statusCode).toBe(200);
     // Scopes only narrow: admin.update on a non-administrator's token grants nothing.
     const aliceToken = new BearerClient(h, await mint(admin, aliceId, { app: app.key, scope: ['admin.update'] }));
     expect((await create({ app: app.key, scope: ['*'] }, aliceId, aliceToken)).json()).toMatchObject({
       errCode: 'service.accessDenied.principal',
     });
+  });
+
+  it('lets a token mint only within its own rights (issue #13 item 5); a session keeps full rights', async () => {
+    const adminId = (await admin.get('/accounts/me')).json()._id as string;
+    const provisioner = new BearerClient(
+      h,
+      await mint(admin, adminId, { app: app.key, scope: ['admin.update', 'object.read.account'], expiresIn: 600 }),
+    );
+    const refused = async (body: Record<string, unknown>, path: string) => {
+      const res = await create({ app: app.key, scope: ['admin.update'], expiresIn: 60, ...body }, aliceId, provisioner);
+      expect(res.json()).toMatchObject({ errCode: 'service.accessDenied.scope', path });
+    };
+    await refused({ scope: ['*'] }, 'scope[0]');
+    await refused({ scope: ['object.update.account'] }, 'scope[0]');
+    await refused({ scope: ['object'] }, 'scope[0]');
+    await refused({ skipAcl: true }, 'skipAcl');
+    await refused({ bypassCreateAcl: true }, 'bypassCreateAcl');
+    await refused({ grant: 7 }, 'grant');
+    await refused({ roles: [BUILTIN_ROLES.support] }, 'roles[0]');
+    await refused({ permanent: true, expiresIn: undefined }, 'permanent');
+    await refused({ expiresIn: 601 }, 'expiresIn');
+    // Within its rights: narrower scopes, a shorter life.
+    const ok = await create(
+      { app: app.key, scope: ['object.read.account.*.name', 'admin.update'], expiresIn: 600 },
+      aliceId,
+      provisioner,
+    );
+    expect(ok.statusCode).toBe(200);
+    // The administrator's session keeps full rights.
+    await mint(admin, aliceId, { app: app.key, scope: ['*'], skipAcl: true, grant: 7, permanent: true });
   });
 
   it('stops at maxTokensPerPrincipal live stored tokens, and ephemeral tokens do not count', async () => {

@@ -48,7 +48,15 @@ export function tokensRoutes(svc: Service) {
           reason: 'No such role in this org.',
         });
       }
-      const { jwt } = await mintToken(svc, org, issuer, accountId, body);
+      const exp = request.ctx.claims?.exp;
+      const { jwt } = await mintToken(svc, org, issuer, accountId, body, {
+        ...(caller.scopes === undefined ? {} : { scopes: caller.scopes }),
+        roles: caller.roles,
+        ...(caller.grant === undefined ? {} : { grant: caller.grant }),
+        skipAcl: caller.skipAcl,
+        bypassCreateAcl: caller.bypassCreateAcl,
+        ...(typeof exp === 'number' ? { expiresAt: exp } : {}),
+      });
       return { object: 'result', data: jwt };
     });
 

@@ -220,6 +220,15 @@ export function AppSettingsForm(props: AppSettingsFormProps) {
             onChange={(v) => set('allowUnsigned', v)}
           />
           <Check
+            label="Require signature version 2 (nonce, query and body signed)"
+            checked={draft.requireSignatureV2}
+            disabled={kind !== 'signing'}
+            title={kind !== 'signing' ? 'Signing apps only.' : undefined}
+            error={errorOf('requireSignatureV2')}
+            testId="app-requireSignatureV2"
+            onChange={(v) => set('requireSignatureV2', v)}
+          />
+          <Check
             label="Principal override"
             checked={draft.principalOverride}
             disabled={kind !== 'signing'}

@@ -33,7 +33,15 @@ export function SecretRevealDialog({ label, secret, onClose }: { label: string; 
   );
 }
 
-function PreviewFacts({ orgClient, app }: { orgClient: OrgClient; app: ServiceApp }) {
+function PreviewFacts({
+  orgClient,
+  app,
+  operation,
+}: {
+  orgClient: OrgClient;
+  app: ServiceApp;
+  operation: 'secret' | 'rsa';
+}) {
   const preview = useQuery(rotationPreviewQuery(orgClient, app.key));
   if (preview.isPending) {
     return (
@@ -44,15 +52,25 @@ function PreviewFacts({ orgClient, app }: { orgClient: OrgClient; app: ServiceAp
   }
   if (preview.isError)
     return <FaultMessage fault={faultOf(preview.error)} onRetry={() => void preview.refetch()} compact />;
-  const { tokens, sessions, signaturesInvalidated } = preview.data;
+  // The service's own numbers for this operation (issue #13 item 20), not a guess made here.
+  const effect = preview.data[operation];
+  const ephemeral = operation === 'rsa' && preview.data.rsa.ephemeralTokens;
   return (
     <dl className="keys-facts" data-testid="rotation-preview">
-      <dt>Stored tokens</dt>
-      <dd data-testid="preview-tokens">{tokens}</dd>
-      <dt>Live sessions</dt>
-      <dd data-testid="preview-sessions">{sessions}</dd>
-      <dt>Signatures</dt>
-      <dd>{signaturesInvalidated ? 'signatures made with the current secret stop verifying' : 'not affected'}</dd>
+      <dt>Stored tokens that stop working</dt>
+      <dd data-testid="preview-tokens">{effect.tokens}</dd>
+      {ephemeral && (
+        <>
+          <dt>Ephemeral tokens</dt>
+          <dd>every one stops working (they are not stored, so not counted)</dd>
+        </>
+      )}
+      <dt>Sessions that end</dt>
+      <dd data-testid="preview-sessions">{effect.sessions}</dd>
+      <dt>Signed requests</dt>
+      <dd data-testid="preview-signatures">
+        {effect.signedRequestsRefused ? 'signatures made with the current secret stop verifying' : 'not affected'}
+      </dd>
     </dl>
   );
 }
@@ -73,7 +91,7 @@ export function RotateSecretDialog(props: ConfirmProps & { onConfirm: () => void
         A new secret replaces the current one at once. Every back end that signs requests with the old secret is refused
         until it gets the new one.
       </p>
-      <PreviewFacts orgClient={props.orgClient} app={props.app} />
+      <PreviewFacts orgClient={props.orgClient} app={props.app} operation="secret" />
       {props.fault && <FaultMessage fault={props.fault} compact />}
       <div className="keys-dialog__actions">
         <button type="button" className="button button--ghost" onClick={props.onCancel}>
@@ -107,7 +125,7 @@ export function RegenerateRsaDialog(props: ConfirmProps & { onConfirm: (alg: Tok
         <strong>Every token this app has issued stops working</strong> — ephemeral ones too, which cannot be revoked any
         other way. Clients must get new tokens. The old public key disappears from /auth/certs at once.
       </p>
-      <PreviewFacts orgClient={props.orgClient} app={props.app} />
+      <PreviewFacts orgClient={props.orgClient} app={props.app} operation="rsa" />
       <Field label="Algorithm of the new pair">
         <select
           className="select select--large"

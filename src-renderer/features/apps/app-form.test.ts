@@ -28,6 +28,7 @@ function app(overrides: Partial<ServiceApp> = {}): ServiceApp {
     authDuration: 900,
     csrf: true,
     allowUnsigned: false,
+    requireSignatureV2: false,
     principalOverride: false,
     principalId: null,
     maxTokensPerPrincipal: 10,

@@ -24,6 +24,7 @@ export interface AppDraft {
   authDuration: string;
   csrf: boolean;
   allowUnsigned: boolean;
+  requireSignatureV2: boolean;
   principalOverride: boolean;
   /** An account id, or '' for the default (anonymous). */
   principalId: string;
@@ -40,7 +41,7 @@ export type AppField = keyof AppDraft;
 export type FieldErrors = Partial<Record<AppField, string>>;
 
 /** Settings that only mean something for request signing (the service refuses them otherwise). */
-export const SIGNING_ONLY: readonly AppField[] = ['allowUnsigned', 'principalOverride'];
+export const SIGNING_ONLY: readonly AppField[] = ['allowUnsigned', 'principalOverride', 'requireSignatureV2'];
 
 export function emptyDraft(): AppDraft {
   return {
@@ -51,6 +52,7 @@ export function emptyDraft(): AppDraft {
     authDuration: String(AUTH_DURATION.default),
     csrf: true,
     allowUnsigned: false,
+    requireSignatureV2: false,
     principalOverride: false,
     principalId: '',
     maxTokensPerPrincipal: String(MAX_TOKENS.default),
@@ -71,6 +73,7 @@ export function draftFromApp(app: ServiceApp): AppDraft {
     authDuration: String(app.authDuration),
     csrf: app.csrf,
     allowUnsigned: app.allowUnsigned,
+    requireSignatureV2: app.requireSignatureV2,
     principalOverride: app.principalOverride,
     principalId: app.principalId ?? '',
     maxTokensPerPrincipal: String(app.maxTokensPerPrincipal),
@@ -168,6 +171,7 @@ export function draftToSettings(draft: AppDraft, kind: AppKind): AppSettings {
     authDuration: Number(draft.authDuration.trim()),
     csrf: draft.csrf,
     allowUnsigned: kind === 'signing' && draft.allowUnsigned,
+    requireSignatureV2: kind === 'signing' && draft.requireSignatureV2,
     principalOverride: kind === 'signing' && draft.principalOverride,
     principalId: draft.principalId.trim() === '' ? null : draft.principalId.trim(),
     maxTokensPerPrincipal: Number(draft.maxTokensPerPrincipal.trim()),

@@ -1,8 +1,12 @@
-import type { FaultBody } from '../../../../src-shared/faults.js';
+import { fault, type FaultBody } from '../../../../src-shared/faults.js';
 import type { Service } from '../../service.js';
 import type { Org } from '../../orgs/orgs.js';
 import type { CredentialRow } from '../../accounts/credentials.js';
 import { matchTotpStep, newTotpSecret, totpUrl } from './totp.js';
+
+/** New-location codes sent per account per window (issue #13 item 6): each code allows 5 tries. */
+export const LOCATION_CODES_PER_WINDOW = 5;
+export const LOCATION_CODE_WINDOW_MS = 60 * 60_000;
 
 export type TotpState = 'none' | 'pending' | 'active';
 
@@ -76,7 +80,15 @@ export class TwoFactor {
         if (result === 'expired') return { kind: 'locationExpired' };
         if (result === 'ok') return { kind: 'ok' };
       }
-      // No code yet (or none pending for this browser): send one.
+      // No code yet (or none pending for this browser): send one, at most so many per window.
+      if (
+        this.svc.outbox.countSince(org.id, accountId, 'locationCode', now - LOCATION_CODE_WINDOW_MS) >=
+        LOCATION_CODES_PER_WINDOW
+      ) {
+        throw fault('throttled', 'policy', {
+          reason: 'Too many location codes were sent for this account; wait before asking for another.',
+        });
+      }
       const code = this.svc.locations.startVerification(org.id, accountId, input.fingerprint, now);
       this.svc.outbox.add(
         org.id,

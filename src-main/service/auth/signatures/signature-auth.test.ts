@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { ADMIN_EMAIL, createHarness, type Harness } from '../../testing/harness.js';
+import { ADMIN_EMAIL, createHarness, TestClient, type Harness } from '../../testing/harness.js';
 import { openService } from '../../open-service.js';
 import { buildServer } from '../../server.js';
 import { bootstrapOrg } from '../../bootstrap.js';
@@ -13,7 +13,7 @@ import { BUILTIN_ROLES } from '../../objects/builtin-defs.js';
 import type { AppSettings } from '../../apps/apps.js';
 import type { FastifyInstance } from 'fastify';
 import { signRequest } from './signature.js';
-import { MAX_REPLAY_REQUESTS } from './replay-store.js';
+import { MAX_REPLAY_NONCES_PER_APP } from './replay-store.js';
 
 const WINDOW = 15 * 60_000;
 
@@ -33,6 +33,14 @@ interface SignedOpts {
   /** Sign as if this were the method (to test mismatches). */
   signMethod?: string;
   headers?: Record<string, string>;
+  /** Signature version; 2 also signs nonce, query and body and sends the version header. */
+  version?: 1 | 2;
+  /** JSON text sent as the body. */
+  body?: string;
+  /** Sign as if this were the URL (v2: another query) or the body. */
+  signUrl?: string;
+  signBody?: string;
+  signNonce?: string;
 }
 
 let nonceCounter = 0;
@@ -43,14 +51,20 @@ async function signed(server: FastifyInstance, now: number, creds: Creds, opts: 
   const method = opts.method ?? 'GET';
   const url = `/demo/v2${opts.path ?? '/accounts/status'}`;
   const ts = opts.ts ?? now;
+  const nonce = opts.nonce ?? freshNonce();
+  const version = opts.version ?? 1;
+  const signBody = opts.signBody ?? opts.body;
   const signature =
     opts.signature ??
     signRequest({
       apiKey: creds.key,
       apiSecret: creds.secret,
-      url,
+      url: opts.signUrl ?? url,
       method: opts.signMethod ?? method,
       timestampMs: ts,
+      version,
+      nonce: opts.signNonce ?? nonce,
+      ...(signBody === undefined ? {} : { body: signBody }),
     });
   return server.inject({
     method,
@@ -60,9 +74,12 @@ async function signed(server: FastifyInstance, now: number, creds: Creds, opts: 
       'service-client-key': creds.key,
       'service-client-signature': signature,
       'service-client-timestamp': String(ts),
-      'service-client-nonce': opts.nonce ?? freshNonce(),
+      'service-client-nonce': nonce,
+      ...(version === 2 ? { 'service-client-signature-version': '2' } : {}),
+      ...(opts.body === undefined ? {} : { 'content-type': 'application/json' }),
       ...opts.headers,
     },
+    ...(opts.body === undefined ? {} : { payload: opts.body }),
   });
 }
 
@@ -257,7 +274,7 @@ describe('replay', () => {
     expectFault(await send(creds, { nonce: nonce.toLowerCase() }), 403, 'accessDenied.invalidRequestSignature');
   });
 
-  it('refuses a captured signature replayed with a fresh nonce, in any letter case', async () => {
+  it('accepts two different requests to one path in one millisecond (same v1 signature, two nonces)', async () => {
     const creds = await signingApp();
     const now = h.clock.now();
     const signature = signRequest({
@@ -267,24 +284,35 @@ describe('replay', () => {
       method: 'GET',
       timestampMs: now,
     });
-    expect((await send(creds, { signature })).statusCode).toBe(200);
-    expectFault(await send(creds, { signature }), 403, 'accessDenied.invalidRequestSignature', /signature was/);
-    expectFault(await send(creds, { signature: signature.toUpperCase() }), 403, 'accessDenied.invalidRequestSignature');
+    expect((await send(creds, { signature, nonce: 'firstrequest0001' })).statusCode).toBe(200);
+    expect((await send(creds, { signature, nonce: 'secondrequest001' })).statusCode).toBe(200);
+    expect((await send(creds, { signature: signature.toUpperCase(), nonce: 'thirdrequest0001' })).statusCode).toBe(200);
   });
 
-  it('refuses new signed requests when the replay store is full', async () => {
-    const creds = await signingApp();
+  const fill = (appId: number) => {
     const expires = h.clock.now() + WINDOW;
-    const insert = h.svc.db.prepare('INSERT INTO replay_entries (kind, value, app_id, expires) VALUES (?, ?, 0, ?)');
+    const insert = h.svc.db.prepare(
+      "INSERT INTO replay_entries (kind, value, app_id, expires) VALUES ('nonce', ?, ?, ?)",
+    );
     h.svc.db.transaction(() => {
-      for (let i = 0; i < MAX_REPLAY_REQUESTS; i++) {
-        insert.run('nonce', `f${i}`, expires);
-        insert.run('signature', `f${i}`, expires);
-      }
+      for (let i = 0; i < MAX_REPLAY_NONCES_PER_APP; i++) insert.run(`${appId}:f${i}`, appId, expires);
     })();
+  };
+
+  it("refuses an app's new signed requests when its share of the replay store is full", async () => {
+    const creds = await signingApp();
+    fill(h.svc.apps.byKey(creds.key)!.id);
     expectFault(await send(creds), 429, 'throttled.policy', /replay window/);
     h.clock.advance(WINDOW + 1); // the filler expires; a request signed now is fresh
     expect((await send(creds)).statusCode).toBe(200);
+  });
+
+  it("never throttles one app because another app's share is full", async () => {
+    const busy = await signingApp();
+    const quiet = await signingApp();
+    fill(h.svc.apps.byKey(busy.key)!.id);
+    expectFault(await send(busy), 429, 'throttled.policy');
+    expect((await send(quiet)).statusCode).toBe(200);
   });
 
   it('remembers across a restart of the service on the same data dir', async () => {
@@ -324,6 +352,86 @@ describe('replay', () => {
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('version 2 (decisions §4)', () => {
+  it('accepts a v2 GET with a query and a v2 POST with a body', async () => {
+    const creds = await signingApp({ principalId: adminId() });
+    const get = await send(creds, { version: 2, path: '/accounts/status?b=2&a=x+y&a=1' });
+    expect(get.statusCode).toBe(200);
+    expect(get.json()).toMatchObject({ data: { loggedin: true } });
+    // A signed POST whose body reaches the route: a wrong password is refused by the route, not by the signature.
+    const post = await send(creds, {
+      version: 2,
+      method: 'POST',
+      path: '/accounts/login',
+      body: JSON.stringify({ email: ADMIN_EMAIL, password: 'not the password' }),
+    });
+    expect((post.json() as { errCode: string }).errCode).not.toMatch(/Signature/);
+  });
+
+  it('accepts a query signed in another order or encoding (the canonical query is what is signed)', async () => {
+    const creds = await signingApp();
+    const res = await send(creds, {
+      version: 2,
+      path: '/accounts/status?a=1&b=2&a=x%20y',
+      signUrl: '/demo/v2/accounts/status?b=2&a=x+y&a=1',
+    });
+    expect(res.statusCode).toBe(200);
+  });
+
+  it('refuses a captured v2 request replayed with a fresh nonce, another query or another body', async () => {
+    const creds = await signingApp();
+    const cases: SignedOpts[] = [
+      { version: 2, signNonce: 'capturednonce001' },
+      { version: 2, path: '/accounts/status?x=5', signUrl: '/demo/v2/accounts/status?x=1' },
+      { version: 2, path: '/accounts/status', signUrl: '/demo/v2/accounts/status?x=1' },
+      {
+        version: 2,
+        method: 'POST',
+        path: '/accounts/login',
+        body: '{"email":"b@x.y","password":"pw"}',
+        signBody: '{"email":"a@x.y","password":"pw"}',
+      },
+      { version: 2, method: 'POST', path: '/accounts/login', body: '{"email":"a@x.y","password":"pw"}', signBody: '' },
+    ];
+    for (const opts of cases) {
+      expectFault(await send(creds, opts), 403, 'accessDenied.invalidRequestSignature', /does not match/);
+    }
+  });
+
+  it('refuses a v1 signature presented as v2 and an unknown version', async () => {
+    const creds = await signingApp();
+    const v1 = signRequest({
+      apiKey: creds.key,
+      apiSecret: creds.secret,
+      url: '/demo/v2/accounts/status',
+      method: 'GET',
+      timestampMs: h.clock.now(),
+    });
+    expectFault(await send(creds, { version: 2, signature: v1 }), 403, 'accessDenied.invalidRequestSignature');
+    expectFault(
+      await send(creds, { headers: { 'service-client-signature-version': '3' } }),
+      403,
+      'accessDenied.invalidRequestSignature',
+      /must be 1 or 2/,
+    );
+  });
+
+  it('refuses version 1 when the app requires version 2, and accepts version 2', async () => {
+    const creds = await signingApp({ requireSignatureV2: true });
+    expectFault(await send(creds), 403, 'accessDenied.invalidRequestSignature', /requires version 2/);
+    expect((await send(creds, { version: 2 })).statusCode).toBe(200);
+  });
+
+  it('refuses requireSignatureV2 on a session app', async () => {
+    const admin = new TestClient(h);
+    await admin.login();
+    const res = await admin.post('/apps', { kind: 'session', label: 'x', requireSignatureV2: true });
+    expect(res.json()).toMatchObject({ errCode: 'service.validation' });
+    const ok = await admin.post('/apps', { kind: 'signing', label: 'y', requireSignatureV2: true });
+    expect(ok.json()).toMatchObject({ requireSignatureV2: true });
   });
 });
 

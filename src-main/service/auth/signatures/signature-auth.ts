@@ -5,13 +5,13 @@ import type { App } from '../../apps/apps.js';
 import type { Principal } from '../../access/principal.js';
 import type { Authentication, RequestInput } from '../authentication.js';
 import { lookupAccountPrincipal } from '../../apps/principal.js';
+import { parseSignatureVersion } from '../../../../src-shared/contracts/signing.js';
 import {
-  commandFromUrl,
   computeSignature,
+  messageFor,
   NONCE_PATTERN,
   SIGNATURE_PATTERN,
   SIGNATURE_WINDOW_MS,
-  signatureMessage,
   signaturesMatch,
   TIMESTAMP_PATTERN,
 } from './signature.js';
@@ -20,6 +20,7 @@ export const SIGNATURE_HEADER = 'service-client-signature';
 export const TIMESTAMP_HEADER = 'service-client-timestamp';
 export const NONCE_HEADER = 'service-client-nonce';
 export const ACCOUNT_HEADER = 'service-client-account';
+export const VERSION_HEADER = 'service-client-signature-version';
 
 const invalid = (reason: string) => fault('accessDenied', 'invalidRequestSignature', { reason });
 
@@ -62,6 +63,12 @@ export function authenticateSignature(
     throw invalid('Service-Client-Nonce must be exactly 16 letters or digits.');
   }
 
+  const version = parseSignatureVersion(single(request, VERSION_HEADER));
+  if (version === null) throw invalid('Service-Client-Signature-Version must be 1 or 2.');
+  if (version === 1 && app.settings.requireSignatureV2) {
+    throw invalid('This application requires version 2 signatures (Service-Client-Signature-Version: 2).');
+  }
+
   const ts = Number(timestamp);
   const now = svc.clock.now();
   if (Math.abs(ts - now) > SIGNATURE_WINDOW_MS) {
@@ -72,13 +79,24 @@ export function authenticateSignature(
 
   const secret = svc.apps.secret(app);
   if (secret === undefined) throw invalid('This application has no signing secret.');
-  const expected = computeSignature(app.key, secret, signatureMessage(commandFromUrl(request.url), request.method, ts));
-  if (!signaturesMatch(expected, signature)) throw invalid('The request signature does not match.');
+  const message = messageFor(version, {
+    url: request.url,
+    method: request.method,
+    timestampMs: ts,
+    nonce,
+    ...(request.body === undefined ? {} : { body: request.body }),
+  });
+  if (message === null) throw invalid('The query string is not valid percent-encoded UTF-8, so it cannot be signed.');
+  if (!signaturesMatch(computeSignature(app.key, secret, message), signature)) {
+    throw invalid('The request signature does not match.');
+  }
 
-  // A request is replayable for as long as its timestamp passes the check above.
-  const verdict = svc.replays.remember(app.id, nonce, signature, now, ts + SIGNATURE_WINDOW_MS);
-  if (verdict === 'nonceReplayed') throw invalid('This nonce was already used (replayed request).');
-  if (verdict === 'signatureReplayed') throw invalid('This signature was already used (replayed request).');
+  // A request is replayable for as long as its timestamp passes the check above. Only the nonce
+  // is remembered: two different requests may share a version-1 signature (same path, method and
+  // millisecond), and a verified signature already binds the nonce in version 2.
+  if (svc.replays.remember(app.id, nonce, now, ts + SIGNATURE_WINDOW_MS) === 'replayed') {
+    throw invalid('This nonce was already used (replayed request).');
+  }
 
   const principal = signedPrincipal(svc, org, app, single(request, ACCOUNT_HEADER));
   return { org, app, via: 'signature', ...(principal ? { principal } : {}) };

@@ -1,6 +1,10 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { canonicalQuery } from '../../../../src-shared/contracts/signing.js';
 import {
+  bodySha256,
   commandFromUrl,
+  messageFor,
   computeSignature,
   normaliseCommand,
   signatureMessage,
@@ -110,5 +114,54 @@ describe('signature', () => {
     const flipped = (sig[0] === '0' ? '1' : '0') + sig.slice(1);
     expect(signaturesMatch(sig, flipped)).toBe(false);
     expect(signaturesMatch(sig, sig.slice(0, 62))).toBe(false);
+  });
+});
+
+interface Vector {
+  note: string;
+  version: 1 | 2;
+  apiKey: string;
+  apiSecret: string;
+  method: string;
+  url: string;
+  timestampMs: number;
+  nonce?: string;
+  body?: string;
+  expected: { command: string; message: string; signature: string; canonicalQuery?: string; bodySha256?: string };
+}
+
+describe('committed test vectors (src-shared/contracts/signing-vectors.json)', () => {
+  const { vectors } = JSON.parse(
+    readFileSync(new URL('../../../../src-shared/contracts/signing-vectors.json', import.meta.url), 'utf8'),
+  ) as { vectors: Vector[] };
+
+  it('covers both versions', () => {
+    expect(new Set(vectors.map((v) => v.version))).toEqual(new Set([1, 2]));
+  });
+
+  it.each(vectors.map((v) => [`v${v.version} ${v.method} ${v.url}`, v] as const))('%s', (_name, v) => {
+    expect(commandFromUrl(v.url)).toBe(v.expected.command);
+    if (v.version === 2) {
+      expect(canonicalQuery(v.url)).toBe(v.expected.canonicalQuery);
+      expect(bodySha256(v.body)).toBe(v.expected.bodySha256);
+    }
+    expect(messageFor(v.version, { ...v, nonce: v.nonce ?? '' })).toBe(v.expected.message);
+    expect(
+      signRequest({
+        apiKey: v.apiKey,
+        apiSecret: v.apiSecret,
+        url: v.url,
+        method: v.method,
+        timestampMs: v.timestampMs,
+        version: v.version,
+        nonce: v.nonce ?? '',
+        ...(v.body === undefined ? {} : { body: v.body }),
+      }),
+    ).toBe(v.expected.signature);
+  });
+
+  it('refuses to canonicalise a query that is not percent-encoded UTF-8', () => {
+    expect(canonicalQuery('/demo/v2/x?a=%E9')).toBeNull();
+    expect(canonicalQuery('/demo/v2/x?a=%zz')).toBeNull();
   });
 });

@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 
 /**
  * The request-signature algorithm of decisions §4, with no I/O: the service verifies with it and
@@ -9,12 +9,18 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
  *   message   = command + ";" + METHOD + ";" + timestampMs
  *   signature = lowercase hex HMAC-SHA256(key = apiKey + apiSecret, message)
  *
+ * Version 2 appends `;nonce;canonical query;hex SHA-256 of the body` (src-shared/contracts/signing.ts).
+ *
  * The path is taken exactly as sent on the request line (no percent-decoding), so the client signs
  * the bytes it sends.
  */
 
 import {
+  canonicalQuery,
   commandFromUrlPath,
+  EMPTY_BODY_SHA256,
+  signatureMessageV2,
+  type SignatureVersion,
   NONCE_PATTERN,
   normaliseCommand,
   SIGNATURE_PATTERN,
@@ -42,22 +48,52 @@ export function computeSignature(apiKey: string, apiSecret: string, message: str
   return createHmac('sha256', signatureKey(apiKey, apiSecret)).update(message, 'utf8').digest('hex');
 }
 
+/** Lowercase hex SHA-256 of the body bytes as sent; of no bytes when there is no body. */
+export function bodySha256(body: Uint8Array | string | undefined): string {
+  if (body === undefined || body.length === 0) return EMPTY_BODY_SHA256;
+  return createHash('sha256').update(body).digest('hex');
+}
+
+/**
+ * The message a request signs: version 1 (`command;METHOD;ts`) or version 2 (also nonce, canonical
+ * query and body digest). Null when the URL's query cannot be canonicalised (version 2 only).
+ */
+export function messageFor(
+  version: SignatureVersion,
+  request: { url: string; method: string; timestampMs: number; nonce: string; body?: Uint8Array | string },
+): string | null {
+  const command = commandFromUrl(request.url);
+  if (version === 1) return signatureMessage(command, request.method, request.timestampMs);
+  const query = canonicalQuery(request.url);
+  if (query === null) return null;
+  return signatureMessageV2({
+    command,
+    method: request.method,
+    timestampMs: request.timestampMs,
+    nonce: request.nonce,
+    query,
+    bodySha256: bodySha256(request.body),
+  });
+}
+
 export interface SignInput {
   apiKey: string;
   apiSecret: string;
-  /** Full request URL, `/<org>/v2/...` (query allowed; it is not signed). */
+  /** Full request URL, `/<org>/v2/...` (query allowed; signed in version 2 only). */
   url: string;
   method: string;
   timestampMs: number;
+  /** Default 1. Version 2 needs the nonce and signs the body (UTF-8 when a string). */
+  version?: SignatureVersion;
+  nonce?: string;
+  body?: Uint8Array | string;
 }
 
 /** Signs a request the way a client must. */
 export function signRequest(input: SignInput): string {
-  return computeSignature(
-    input.apiKey,
-    input.apiSecret,
-    signatureMessage(commandFromUrl(input.url), input.method, input.timestampMs),
-  );
+  const message = messageFor(input.version ?? 1, { ...input, nonce: input.nonce ?? '' });
+  if (message === null) throw new Error('the query string is not valid percent-encoded UTF-8');
+  return computeSignature(input.apiKey, input.apiSecret, message);
 }
 
 /**

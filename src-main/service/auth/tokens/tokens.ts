@@ -11,6 +11,7 @@ import type { App } from '../../apps/apps.js';
 import { CLAIM, orgAudience } from './token-claims.js';
 import { currentSigningKey } from './token-keys.js';
 import type { TokenRequest } from './token-request.js';
+import { assertWithinMinterRights, type MinterRights } from './mint-rights.js';
 
 /** How far ahead a token may start to be valid (`validAt` / `activatesIn`). */
 export const MAX_ACTIVATION_DELAY_SECONDS = 366 * 24 * 3600;
@@ -23,7 +24,9 @@ export interface MintedToken {
 
 /**
  * Signs a token for `accountId` (already checked to be an account of `org`) through `app`
- * (already checked to be an enabled app of `org`).
+ * (already checked to be an enabled app of `org`). `minter` is what the caller itself may do: the
+ * token asked for must stay within it (mint-rights.ts); every caller passes it, so the rule holds
+ * for the route and for scripts alike.
  */
 export async function mintToken(
   svc: Service,
@@ -31,6 +34,7 @@ export async function mintToken(
   app: App,
   accountId: string,
   request: TokenRequest,
+  minter: MinterRights,
 ): Promise<MintedToken> {
   const nowMs = svc.clock.now();
   const iat = Math.floor(nowMs / 1000);
@@ -54,6 +58,7 @@ export async function mintToken(
       reason: 'The token would expire before it is issued; move validAt later or lengthen expiresIn.',
     });
   }
+  assertWithinMinterRights(minter, request, exp);
   const stored = request.permanent || request.maxUses !== undefined;
   const jti = stored ? randomBytes(16).toString('base64url') : undefined;
 
