@@ -120,9 +120,11 @@ describe('token host functions', () => {
     expect(revoked.json()).toEqual({ object: 'result', data: true });
     expect((await new BearerClient(h, jwt).get('/accounts/me')).statusCode).toBe(403);
 
-    await run(`return org.objects.accounts.createAuthToken(script.arguments.key, script.arguments.sub, { permanent: true })`, {
-      arguments: { key: h.consoleAppKey, sub: aliceId },
-    });
+    const again = await run(
+      `return org.objects.accounts.createAuthToken(script.arguments.key, script.arguments.sub, { permanent: true, scope: ['*'] })`,
+      { arguments: { key: h.consoleAppKey, sub: aliceId } },
+    );
+    expect(again.statusCode, again.body).toBe(200);
     const count = await run('return org.objects.accounts.revokeSubjectTokens(script.arguments.key, script.arguments.sub)', {
       arguments: { key: h.consoleAppKey, sub: aliceId },
     });
