@@ -169,7 +169,7 @@ describe('account', () => {
     );
     await expectCliError(
       runAccountCommand(svc, org, ['create', '--email', 'x@example.test', '--password', 'short']),
-      /password must be/,
+      /at least 8 characters/,
     );
     await expectCliError(
       runAccountCommand(svc, org, ['create', '--email', 'admin@example.test', ...pw]),
