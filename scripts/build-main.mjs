@@ -26,6 +26,7 @@ await Promise.all([
       'bench/floor': 'src-main/bench/floor.ts',
       'bench/console': 'e2e/perf/first-page.ts',
       'bench/load': 'src-main/bench/load.ts',
+      'bench/scripts': 'src-main/bench/scripts.ts',
     },
     outdir: 'dist/main',
   }),
