@@ -153,7 +153,10 @@ describe('ALL /routes/<path>', () => {
 
 describe('access from scripts', () => {
   it('a script run by a plain account reads only what that account can', async () => {
-    await route({ path: '/accounts-seen' }, 'return org.objects.accounts.find().paths("email").toArray().map(function (a) { return a.email })');
+    await route(
+      { path: '/accounts-seen' },
+      'return org.objects.accounts.find().paths("email").toArray().map(function (a) { return a.email })',
+    );
     const asAlice = await alice.get('/routes/accounts-seen');
     expect(asAlice.statusCode, asAlice.body).toBe(200);
     expect(asAlice.json().data).toEqual(['alice@example.test']);

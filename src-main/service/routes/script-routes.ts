@@ -23,7 +23,10 @@ export function scriptRoutes(svc: Service) {
       const { org } = request.ctx;
       const path = (request.params as { '*'?: string })['*'] ?? '';
       const matches = matchRoutes(svc, org, request.method, path);
-      if (matches.length === 0) throw fault('notFound', 'route', { reason: `No route script handles ${request.method} /${path.slice(0, 200)}.` });
+      if (matches.length === 0)
+        throw fault('notFound', 'route', {
+          reason: `No route script handles ${request.method} /${path.slice(0, 200)}.`,
+        });
       const caller = request.ctx.principal ? requireCaller(svc, request) : undefined;
       for (const { route, params } of matches) {
         if (caller) requireScriptScope(caller, { action: 'route', identifier: route._id });
@@ -114,4 +117,3 @@ function routePrincipal(svc: Service, org: Org, route: RouteScript): Caller | un
 function anonymousCaller(): Caller {
   return { accountId: '', roles: new Set(), orgAdmin: false, skipAcl: false, bypassCreateAcl: false };
 }
-

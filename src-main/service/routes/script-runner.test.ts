@@ -114,12 +114,17 @@ describe('token host functions', () => {
     const me = await new BearerClient(h, jwt).get('/accounts/me');
     expect(me.statusCode).toBe(200);
 
-    const listed = await run('return org.objects.accounts.getSubjectTokens(script.arguments.key, script.arguments.sub)', {
-      arguments: { key: h.consoleAppKey, sub: aliceId },
-    });
+    const listed = await run(
+      'return org.objects.accounts.getSubjectTokens(script.arguments.key, script.arguments.sub)',
+      {
+        arguments: { key: h.consoleAppKey, sub: aliceId },
+      },
+    );
     expect(listed.json().data.map((t: { jti: string }) => t.jti)).toContain(claims.jti);
 
-    const revoked = await run('return org.objects.accounts.revokeAuthToken(script.arguments.t)', { arguments: { t: jwt } });
+    const revoked = await run('return org.objects.accounts.revokeAuthToken(script.arguments.t)', {
+      arguments: { t: jwt },
+    });
     expect(revoked.json()).toEqual({ object: 'result', data: true });
     expect((await new BearerClient(h, jwt).get('/accounts/me')).statusCode).toBe(403);
 
@@ -128,9 +133,12 @@ describe('token host functions', () => {
       { arguments: { key: h.consoleAppKey, sub: aliceId } },
     );
     expect(again.statusCode, again.body).toBe(200);
-    const count = await run('return org.objects.accounts.revokeSubjectTokens(script.arguments.key, script.arguments.sub)', {
-      arguments: { key: h.consoleAppKey, sub: aliceId },
-    });
+    const count = await run(
+      'return org.objects.accounts.revokeSubjectTokens(script.arguments.key, script.arguments.sub)',
+      {
+        arguments: { key: h.consoleAppKey, sub: aliceId },
+      },
+    );
     expect(count.json()).toEqual({ object: 'result', data: 1 });
   });
 

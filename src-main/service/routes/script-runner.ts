@@ -21,7 +21,8 @@ export function scriptRunnerRoutes(svc: Service) {
   return async (app: FastifyInstance) => {
     app.post('/sys/script_runner', async (request, reply) => {
       const caller = requireCaller(svc, request);
-      if (!caller.orgAdmin) throw fault('accessDenied', 'principal', { reason: 'Only org administrators run scripts.' });
+      if (!caller.orgAdmin)
+        throw fault('accessDenied', 'principal', { reason: 'Only org administrators run scripts.' });
       requireScriptScope(caller, { action: 'runner' });
       const input = parseRunnerBody(request.body);
       const result = await runScriptFor(svc, {
@@ -55,7 +56,10 @@ function parseRunnerBody(raw: unknown): RunnerBody {
   const body = raw as Record<string, unknown>;
   const unknown = Object.keys(body).find((key) => !RUNNER_KEYS.has(key));
   if (unknown !== undefined)
-    throw fault('invalidArgument', undefined, { path: unknown, reason: `Unknown runner option ${unknown.slice(0, 64)}.` });
+    throw fault('invalidArgument', undefined, {
+      path: unknown,
+      reason: `Unknown runner option ${unknown.slice(0, 64)}.`,
+    });
   if (typeof body.script !== 'string' || body.script.trim() === '')
     throw fault('invalidArgument', undefined, { path: 'script', reason: 'script must be the source text.' });
   if (body.language !== undefined && body.language !== 'javascript')
@@ -98,6 +102,7 @@ export function presentRun(reply: FastifyReply, result: RunResult): unknown {
 
 export function envelope(value: unknown): unknown {
   if (Array.isArray(value)) return { object: 'list', data: value, hasMore: false };
-  if (value === null || value === undefined || typeof value !== 'object') return { object: 'result', data: value ?? null };
+  if (value === null || value === undefined || typeof value !== 'object')
+    return { object: 'result', data: value ?? null };
   return value;
 }

@@ -20,7 +20,8 @@ import type { HostCallContext, HostFunctions } from './runner.js';
 
 const subjectOf = (subject: unknown): string => {
   const id = typeof subject === 'object' && subject !== null ? (subject as { _id?: unknown })._id : subject;
-  if (typeof id !== 'string') throw fault('invalidArgument', undefined, { path: 'subject', reason: 'Name the subject account by its _id.' });
+  if (typeof id !== 'string')
+    throw fault('invalidArgument', undefined, { path: 'subject', reason: 'Name the subject account by its _id.' });
   return id;
 };
 
@@ -36,7 +37,10 @@ function jtiOf(tokenOrJti: unknown): string {
   } catch {
     // fall through: not a JWT we can read
   }
-  throw fault('invalidArgument', undefined, { path: 'token', reason: 'The token has no jti: only stored tokens can be revoked.' });
+  throw fault('invalidArgument', undefined, {
+    path: 'token',
+    reason: 'The token has no jti: only stored tokens can be revoked.',
+  });
 }
 
 export function tokenHost(svc: Service, org: Org, callerFor: (call: HostCallContext) => Caller): HostFunctions {

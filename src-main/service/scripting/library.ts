@@ -58,7 +58,10 @@ export function assertRouteConfig(svc: Service, org: Org, merged: Record<string,
     });
   }
   const clash = routeScripts(svc, org, false).find(
-    (r) => r._id !== selfId && r.config.method === config.method && normalisePath(r.config.path) === normalisePath(config.path),
+    (r) =>
+      r._id !== selfId &&
+      r.config.method === config.method &&
+      normalisePath(r.config.path) === normalisePath(config.path),
   );
   if (clash) {
     throw fault('validation', 'conflict', {

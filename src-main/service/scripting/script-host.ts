@@ -52,7 +52,10 @@ export function scriptPrincipal(svc: Service, org: Org, accountId: string): Scri
 
 /** Finds an account by `_id`, email, or `{_id}` / `{email}` (the forms `script.as` accepts). */
 function findAccountId(svc: Service, org: Org, who: unknown): string | undefined {
-  const key = typeof who === 'object' && who !== null ? ((who as { _id?: unknown; email?: unknown })._id ?? (who as { email?: unknown }).email) : who;
+  const key =
+    typeof who === 'object' && who !== null
+      ? ((who as { _id?: unknown; email?: unknown })._id ?? (who as { email?: unknown }).email)
+      : who;
   if (typeof key !== 'string' || key === '') return undefined;
   if (OBJECT_ID_PATTERN.test(key.toLowerCase())) return scriptPrincipal(svc, org, key.toLowerCase())?._id;
   return svc.credentials.byEmail(org.id, normaliseEmail(key))?.account_id;
@@ -86,14 +89,19 @@ export function scriptHost(svc: Service, org: Org, caller: Caller): HostFunction
     as(this: HostCallContext, who: unknown, options: unknown) {
       // Only org administrators may act as someone else; a token needs the admin scope for it too.
       const current = callerFor(this);
-      if (!current.orgAdmin || (current.scopes !== undefined && !current.scopes.some((s) => s === '*' || s.startsWith('admin')))) {
+      if (
+        !current.orgAdmin ||
+        (current.scopes !== undefined && !current.scopes.some((s) => s === '*' || s.startsWith('admin')))
+      ) {
         throw fault('accessDenied', 'principal', { reason: 'Only org administrators may use script.as.' });
       }
       const accountId = findAccountId(svc, org, who);
       const principal = accountId ? scriptPrincipal(svc, org, accountId) : undefined;
       if (!principal) throw fault('notFound', 'instance', { reason: 'script.as: no such account.' });
       const opts = typeof options === 'object' && options !== null ? (options as Record<string, unknown>) : {};
-      const skip = opts.skipAcl === true || (typeof opts.acl === 'object' && opts.acl !== null && (opts.acl as Record<string, unknown>).safe === false);
+      const skip =
+        opts.skipAcl === true ||
+        (typeof opts.acl === 'object' && opts.acl !== null && (opts.acl as Record<string, unknown>).safe === false);
       const result: AsPrincipal = { ...principal, skipAcl: skip };
       return result;
     },

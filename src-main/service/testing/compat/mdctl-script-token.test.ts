@@ -36,7 +36,12 @@ const MINT_SCRIPT = `
 it('mints a token through the runner with a session, then calls with it as Bearer', async () => {
   const session = new mdctl.Client({
     environment: { endpoint: live.endpoint, env: live.org },
-    credentials: { type: 'password', apiKey: live.consoleAppKey, username: LIVE_ADMIN_EMAIL, password: LIVE_ADMIN_PASSWORD },
+    credentials: {
+      type: 'password',
+      apiKey: live.consoleAppKey,
+      username: LIVE_ADMIN_EMAIL,
+      password: LIVE_ADMIN_PASSWORD,
+    },
   });
   const me = (await session.post('accounts/login', { email: LIVE_ADMIN_EMAIL, password: LIVE_ADMIN_PASSWORD })) as {
     _id: string;
