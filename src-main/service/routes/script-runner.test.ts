@@ -99,6 +99,26 @@ describe('POST /sys/script_runner', () => {
   });
 });
 
+describe('limits', () => {
+  it("applies the org's limits; a runaway script does not stall other requests", async () => {
+    const org = h.svc.orgs.byCode('demo')!;
+    h.svc.orgs.updateSettings(org, { scriptLimits: { timeoutMs: 1500 } });
+    try {
+      const started = Date.now();
+      const runaway = run('while (true) {}');
+      const other = await admin.get('/accounts/me');
+      const otherMs = Date.now() - started;
+      expect(other.statusCode).toBe(200);
+      const res = await runaway;
+      expect(res.json().errCode).toBe('service.timeout.script');
+      // The other request did not wait for the runaway script's budget to run out.
+      expect(otherMs).toBeLessThan(1500);
+    } finally {
+      h.svc.orgs.updateSettings(h.svc.orgs.byCode('demo')!, { scriptLimits: {} });
+    }
+  });
+});
+
 describe('token host functions', () => {
   it('createAuthToken mints through the shared path; includeEmail adds service/eml; list and revoke work', async () => {
     const res = await run(
