@@ -19,6 +19,7 @@ import { outboxRoutes } from './routes/outbox.js';
 import { sessionsRoutes } from './routes/sessions.js';
 import { scriptRunnerRoutes } from './routes/script-runner.js';
 import { scriptRoutes } from './routes/script-routes.js';
+import { driverRoutes } from './routes/driver.js';
 
 /** Request bodies above this are refused with kRequestTooLarge. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -97,6 +98,7 @@ export async function buildServer(svc: Service, opts: ServerOptions = {}): Promi
     scriptRunnerRoutes(svc),
     scriptRoutes(svc),
     schemaRoutes(svc),
+    driverRoutes(svc),
     objectRoutes(svc),
   ];
   await server.register(orgScope(svc, orgRoutes), { prefix: '/:org/v2' });

@@ -138,7 +138,7 @@ export async function runDriverOperation(
       const record = await createRecord(svc, org, who, def, opts.document, { dryRun: opts.dryRun === true });
       const level = opts.dryRun === true ? ACCESS.admin : levelOf(svc, org, who, def, record);
       const presented = presentFor(who, def, record, level);
-      return leanAnswer(presented, opts.lean, Object.keys(record.doc));
+      return leanAnswer(presented, opts.lean, Object.keys(opts.document as object));
     }
     case 'insertMany':
       return { kind: 'value', value: await insertMany(svc, org, who, def, opts) };

@@ -15,7 +15,7 @@ import type { HostCallContext, HostFunctions, RunResult } from './runner.js';
 import type { ScriptRequest } from './protocol.js';
 import { limitsForOrg } from './org-limits.js';
 import { tokenHost } from './host-tokens.js';
-import { driverHost } from './host-driver-bridge.js';
+import { driverHost } from './host-driver.js';
 
 /** `script.principal` as the original exposes it. */
 export interface ScriptPrincipal {
@@ -72,7 +72,11 @@ interface AsPrincipal extends ScriptPrincipal {
  * when `as` was asked to and allowed to.
  */
 export function callerForCall(svc: Service, org: Org, base: Caller, call: HostCallContext): Caller {
-  const as = call.asPrincipal as AsPrincipal | undefined;
+  return callerForAs(svc, org, base, call.asPrincipal);
+}
+
+function callerForAs(svc: Service, org: Org, base: Caller, asPrincipal: unknown): Caller {
+  const as = asPrincipal as AsPrincipal | undefined | null;
   if (!as) return base;
   return callerOf(svc, {
     org,
@@ -84,7 +88,8 @@ export function callerForCall(svc: Service, org: Org, base: Caller, call: HostCa
 export function scriptHost(svc: Service, org: Org, caller: Caller): HostFunctions {
   const callerFor = (call: HostCallContext) => callerForCall(svc, org, caller, call);
   return {
-    ...driverHost(svc, org, callerFor),
+    // Driver options (skipAcl, grant) count only where the principal holds them: no trustedOptions.
+    driver: driverHost(svc, org, caller, { callerFor: (as) => callerForAs(svc, org, caller, as) }),
     ...tokenHost(svc, org, callerFor),
     as(this: HostCallContext, who: unknown, options: unknown) {
       // Only org administrators may act as someone else; a token needs the admin scope for it too.

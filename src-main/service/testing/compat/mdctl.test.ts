@@ -194,11 +194,40 @@ describe('signature credentials', () => {
   });
 });
 
+describe("driver API (§A) through the client's post", () => {
+  it('runs cursor, count, readOne, insertOne, updateOne, deleteOne and an NDJSON cursor', async () => {
+    const client = sessionClient();
+    await login(client);
+    // The client sends lean:true and keys that mean nothing here; both are fine.
+    const id = (await client.post('c_conversation/db/insertOne', {
+      object: 'c_conversation',
+      operation: 'insertOne',
+      document: { c_title: 'driver', c_status: 'open' },
+      lean: true,
+    })) as string;
+    expect(id).toMatch(/^[0-9a-f]{24}$/);
+    const where = { c_title: 'driver' };
+    expect(await client.post('c_conversations/db/count', { where })).toBe(1);
+    expect(await client.post('c_conversations/db/cursor', { where, paths: ['c_title'] })).toMatchObject({
+      object: 'list',
+      data: [{ _id: id, c_title: 'driver' }],
+    });
+    expect(await client.post('c_conversations/db/readOne', { where: `${id}/c_status` })).toBe('open');
+    expect(
+      await client.post('c_conversations/db/updateOne', { match: id, update: { $set: { c_status: 'closed' } } }),
+    ).toMatchObject({ _id: id, c_status: 'closed' });
+    const streamed = (await client.post(
+      'c_conversations/db/cursor',
+      { where, limit: false },
+      { json: false, requestOptions: { headers: { Accept: 'application/x-ndjson' } } },
+    )) as List<Rec>;
+    expect(streamed.data.map((r) => r._id)).toEqual([id]);
+    expect(await client.post('c_conversations/db/deleteOne', { match: id })).toBe(true);
+  });
+});
+
 describe('not wired yet (issue #15)', () => {
   it.todo('token credentials: createAuthToken option includeEmail adds the service/eml claim the client requires');
   it.todo('token credentials: Bearer <jwt> with Service-Client-Key equal to iss authenticates the client');
-  it.todo(
-    'driver API: client.post("c_conversations/db/cursor"|"count"|"readOne"|"insertOne"|… ) answers instead of notFound.route',
-  );
   it.todo('JWKS: jose jwtVerify with the service JWKS and audience = base URL with its port accepts a minted token');
 });

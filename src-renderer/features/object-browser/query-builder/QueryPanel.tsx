@@ -6,7 +6,7 @@ import { ConditionTree } from './ConditionTree';
 import { JsonEditor } from './JsonEditor';
 import { projectablePaths, queryablePaths, sortablePaths } from './operators';
 import { QueryLibraryMenu, useQueryLibrary } from './QueryLibraryMenu';
-import { curlCommand } from './request-url';
+import { curlCommand, driverCallCommand } from './request-url';
 import { recordRun, type SavedQuery } from './saved-queries';
 import { PathsPicker, SortBuilder, type SortKey } from './SortAndPaths';
 import { checkSortText, checkWhereText } from './validate-text';
@@ -196,6 +196,16 @@ export function QueryPanel({ def, org, initial, requestUrl, appKey, onRun }: Que
           title="Uses cookies.txt from a curl login (see README)"
         >
           Copy as curl
+        </button>
+        <button
+          type="button"
+          className="button button--ghost button--small"
+          data-testid="qb-copy-driver"
+          disabled={!requestUrl}
+          onClick={() => requestUrl && void copy(driverCallCommand(requestUrl, appKey), 'driver call')}
+          title="POST …/db/cursor with the query as a JSON body; uses cookies.txt and $CSRF from a curl login"
+        >
+          Copy as driver call
         </button>
         {copied && (
           <span className="qb-hint" role="status">

@@ -1,0 +1,98 @@
+/** Domain-level driver checks: privileged options, and results a script or route presents. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHarness, TestClient, type Harness } from '../testing/harness.js';
+import { createUser } from '../testing/token-testing.js';
+import { callerOf, type Caller } from '../access/caller.js';
+import { BUILTIN_ROLES } from '../objects/builtin-defs.js';
+import type { Org } from '../orgs/orgs.js';
+import { effectiveCaller, runDriverOperation } from './driver.js';
+
+let h: Harness;
+let org: Org;
+let plain: Caller;
+let adminCaller: Caller;
+
+beforeAll(async () => {
+  h = await createHarness();
+  const admin = new TestClient(h);
+  await admin.login();
+  org = h.svc.orgs.byCode(h.org)!;
+  const me = (await admin.get('/accounts/me')).json() as { _id: string; email: string };
+  adminCaller = callerOf(h.svc, { org, principal: { accountId: me._id, email: me.email, roles: [] } });
+  const id = await createUser(admin, 'p@example.test');
+  plain = callerOf(h.svc, { org, principal: { accountId: id, email: 'p@example.test', roles: [] } });
+  await admin.post('/c_conversations', { c_title: 'admin only' });
+}, 60_000);
+afterAll(async () => h.close());
+
+const all = { skipAcl: true, grant: 7, roles: [BUILTIN_ROLES.support, BUILTIN_ROLES.administrator] };
+
+describe('privileged options', () => {
+  it('are dropped for a caller without the privilege', () => {
+    expect(effectiveCaller(h.svc, org, plain, all, {})).toBe(plain);
+  });
+
+  it('each needs its own privilege; grant never exceeds the token grant; roles never add administrator', () => {
+    const skp = effectiveCaller(h.svc, org, { ...plain, skipAcl: true }, { skipAcl: true, grant: 7 }, {});
+    expect(skp.skipAcl).toBe(true);
+    expect(skp.grant).toBeUndefined();
+    const gnt = effectiveCaller(h.svc, org, { ...plain, grant: 3 }, { ...all, grant: 'delete' }, {});
+    expect(gnt.grant).toBe(3);
+    expect(gnt.skipAcl).toBe(false);
+    const rls = effectiveCaller(h.svc, org, plain, all, { tokenRoles: true });
+    expect(rls.roles.has(BUILTIN_ROLES.support)).toBe(true);
+    expect(rls.roles.has(BUILTIN_ROLES.administrator)).toBe(false);
+    expect(rls.orgAdmin).toBe(false);
+    const trusted = effectiveCaller(h.svc, org, plain, { grant: 9 }, { trustedOptions: true });
+    expect(trusted.grant).toBe(7);
+  });
+
+  it('honoured, they change what is matched: trusted skipAcl reads what the ACL hides', async () => {
+    const hidden = await runDriverOperation(h.svc, org, plain, 'c_conversations', 'count', { skipAcl: true });
+    expect(hidden).toEqual({ kind: 'value', value: 0 });
+    const seen = await runDriverOperation(
+      h.svc,
+      org,
+      plain,
+      'c_conversation',
+      'count',
+      { skipAcl: true },
+      {
+        trustedOptions: true,
+      },
+    );
+    expect(seen).toEqual({ kind: 'value', value: 1 });
+    // Read is not write: skipAcl gives read, so an update through it is still refused.
+    const write = runDriverOperation(
+      h.svc,
+      org,
+      plain,
+      'c_conversations',
+      'updateOne',
+      { match: { c_title: 'admin only' }, update: { $set: { c_title: 'x' } }, skipAcl: true },
+      { trustedOptions: true },
+    );
+    await expect(write).rejects.toMatchObject({ fault: { errCode: 'service.accessDenied' } });
+    expect(
+      await runDriverOperation(h.svc, org, adminCaller, 'c_conversations', 'count', { where: { c_title: 'x' } }),
+    ).toEqual({ kind: 'value', value: 0 });
+  });
+
+  it('cursor in stream mode yields records from an async iterable', async () => {
+    const result = await runDriverOperation(
+      h.svc,
+      org,
+      adminCaller,
+      'accounts',
+      'cursor',
+      { limit: false },
+      {
+        stream: true,
+      },
+    );
+    expect(result.kind).toBe('stream');
+    const out: unknown[] = [];
+    if (result.kind === 'stream') for await (const r of result.items) out.push(r);
+    expect(out).toHaveLength(2);
+  });
+});
