@@ -21,6 +21,8 @@ import { orgsAdminRoutes } from './routes/orgs-admin.js';
 import { deploymentRoutes } from './routes/deployments.js';
 import { outboxRoutes } from './routes/outbox.js';
 import { sessionsRoutes } from './routes/sessions.js';
+import { scriptRunnerRoutes } from './routes/script-runner.js';
+import { scriptRoutes } from './routes/script-routes.js';
 import { driverRoutes } from './routes/driver.js';
 
 /** Request bodies above this are refused with kRequestTooLarge. */
@@ -74,6 +76,8 @@ export async function buildServer(svc: Service, opts: ServerOptions = {}): Promi
     onConstructorPoisoning: 'error',
   });
   installFaultHandling(server, svc.clock, opts.errorLog);
+  // The sandbox's worker threads end with the server (tests must not leak workers).
+  server.addHook('onClose', async () => svc.closeScripts());
   installStrictJsonParser(server);
   server.addHook('onRequest', (request, _reply, done) => {
     if (request.url.length > MAX_URL_LENGTH) {
@@ -99,6 +103,8 @@ export async function buildServer(svc: Service, opts: ServerOptions = {}): Promi
     environmentRoutes(svc),
     orgsAdminRoutes(svc),
     deploymentRoutes(svc),
+    scriptRunnerRoutes(svc),
+    scriptRoutes(svc),
     schemaRoutes(svc),
     driverRoutes(svc),
     objectRoutes(svc),

@@ -20,7 +20,6 @@ import {
   REQUIRED,
   assertAccountPropertiesAllowed,
   assertConnectionAllowed,
-  connectionLevelViaContext,
   dropConnectionsOfRevokedGranters,
   assertQueryable,
   assertWholeObject,
@@ -38,6 +37,7 @@ import { requireCaller } from '../http/context.js';
 import { createRecord, deleteRecord } from '../driver/records.js';
 import { rawListArgs } from './list-args.js';
 import { checkRecordRules } from '../environment/record-rules.js';
+import { assertRouteConfig, assertScriptCompiles } from '../scripting/library.js';
 
 interface CollectionParams {
   collection: string;
@@ -100,6 +100,11 @@ export function objectRoutes(svc: Service) {
       const { org } = request.ctx;
       const caller = requireCaller(svc, request);
       const def = collectionDef(svc, org, request.params.collection);
+      if (def.name === 'script' && isPlainObject(request.body)) {
+        // Scripts are checked before the shared create path: compiling them is asynchronous.
+        await assertScriptCompiles(request.body);
+        assertRouteConfig(svc, org, request.body);
+      }
       // One implementation with the driver's insertOne (driver/records.ts).
       const record = await createRecord(svc, org, caller, def, request.body);
       return present(svc, org, caller, def, record);
@@ -124,6 +129,10 @@ export function objectRoutes(svc: Service) {
       assertAccountPropertiesAllowed(caller, def, body, 'update');
       const values = validated(def, body, replace ? 'create' : 'update');
       checkRecordRules(svc, org, def, values, current, replace);
+      if (def.name === 'script') {
+        await assertScriptCompiles(values);
+        assertRouteConfig(svc, org, replace ? values : { ...(current.doc as Record<string, Json>), ...values }, id);
+      }
       if (def.name === 'role') assertRoleScopesExist(svc, org.id, values);
       if (def.name === 'connection') {
         assertConnectionAllowed(svc, org, caller, { ...(current.doc as Record<string, Json>), ...values });
@@ -290,3 +299,7 @@ const denied = (def: ObjectDef, operation: 'update' | 'delete', level: number) =
   fault('accessDenied', undefined, {
     reason: `You need ${operation} access (${REQUIRED[operation]}) on this ${def.name}; you have ${level}.`,
   });
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -65,3 +65,24 @@ export function assertWithinMinterRights(minter: MinterRights, request: TokenReq
     );
   }
 }
+
+/** What a caller may mint: its own scopes, roles, grant and flags, and its own token's expiry. */
+export function minterOf(
+  caller: {
+    scopes?: readonly string[];
+    roles: ReadonlySet<string>;
+    grant?: number;
+    skipAcl: boolean;
+    bypassCreateAcl: boolean;
+  },
+  expiresAt?: number,
+): MinterRights {
+  return {
+    ...(caller.scopes === undefined ? {} : { scopes: caller.scopes }),
+    roles: caller.roles,
+    ...(caller.grant === undefined ? {} : { grant: caller.grant }),
+    skipAcl: caller.skipAcl,
+    bypassCreateAcl: caller.bypassCreateAcl,
+    ...(expiresAt === undefined ? {} : { expiresAt }),
+  };
+}

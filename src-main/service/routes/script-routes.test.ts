@@ -1,0 +1,181 @@
+/** The script library (/scripts) and script routes ALL /routes/<path> (original-clients.md §C). */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHarness, TestClient, type Harness } from '../testing/harness.js';
+import { BearerClient, createUser, mint, USER_PASSWORD } from '../testing/token-testing.js';
+import { BUILTIN_ROLES } from '../objects/builtin-defs.js';
+
+let h: Harness;
+let admin: TestClient;
+let alice: TestClient;
+let aliceId: string;
+let bobId: string;
+let adminId: string;
+
+beforeAll(async () => {
+  h = await createHarness();
+  admin = new TestClient(h);
+  await admin.login();
+  adminId = (await admin.get('/accounts/me')).json()._id as string;
+  aliceId = await createUser(admin, 'alice@example.test');
+  bobId = await createUser(admin, 'bob@example.test');
+  alice = new TestClient(h);
+  await alice.login('alice@example.test', USER_PASSWORD);
+  await h.svc.scripts.run({ source: 'return 1' });
+}, 60_000);
+afterAll(async () => h.close());
+
+let n = 0;
+async function route(config: Record<string, unknown>, script: string, extra: Record<string, unknown> = {}) {
+  const res = await admin.post('/scripts', {
+    label: `r${++n}`,
+    type: 'route',
+    active: true,
+    script,
+    configuration: { method: 'get', priority: 0, acl: ['account.public'], ...config },
+    ...extra,
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json()._id as string;
+}
+
+describe('script library', () => {
+  it('refuses a script that does not compile, naming line and column', async () => {
+    const res = await admin.post('/scripts', { label: 'bad', type: 'library', script: 'var a = 1;\nvar = ;' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().path).toBe('script');
+    expect(res.json().reason).toMatch(/^Line 2, column \d+:/);
+  });
+
+  it('refuses a second route with the same method and path, and a route without a path', async () => {
+    await route({ method: 'post', path: '/dup' }, 'return 1');
+    const again = await admin.post('/scripts', {
+      label: 'again',
+      type: 'route',
+      script: 'return 2',
+      configuration: { method: 'post', path: 'dup' },
+    });
+    expect(again.statusCode).toBe(400);
+    expect(again.json().path).toBe('configuration.path');
+    const noPath = await admin.post('/scripts', { label: 'np', type: 'route', script: 'return 2', configuration: {} });
+    expect(noPath.statusCode).toBe(400);
+  });
+
+  it('only administrators create scripts', async () => {
+    const res = await alice.post('/scripts', { label: 'x', type: 'library', script: 'return 1' });
+    expect(res.statusCode).toBe(403);
+  });
+
+  it('validates edits too', async () => {
+    const id = await route({ path: '/edit-me' }, 'return 1');
+    const bad = await admin.patch(`/scripts/${id}`, { script: 'return (' });
+    expect(bad.statusCode).toBe(400);
+    const good = await admin.patch(`/scripts/${id}`, { script: 'return 2' });
+    expect(good.statusCode, good.body).toBe(200);
+    expect((await alice.get('/routes/edit-me')).json()).toEqual({ object: 'result', data: 2 });
+  });
+});
+
+describe('ALL /routes/<path>', () => {
+  it('matches method and path with params, and passes request data', async () => {
+    await route(
+      { method: 'get', path: '/things/:id/parts/:part' },
+      `var r = require('request'); return { params: r.params, q: r.query, me: script.principal.email }`,
+    );
+    const res = await alice.get('/routes/things/abc/parts/7?x=1');
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toEqual({ params: { id: 'abc', part: '7' }, q: { x: '1' }, me: 'alice@example.test' });
+    expect(res.headers['service-sandbox-stats']).toBeDefined();
+    expect((await alice.post('/routes/things/abc/parts/7', {})).json().errCode).toBe('service.notFound.route');
+  });
+
+  it('answers notFound.route when nothing matches; inactive routes do not match', async () => {
+    await route({ path: '/sleeping' }, 'return 1', { active: false });
+    for (const path of ['/routes/nothing-here', '/routes/sleeping']) {
+      const res = await alice.get(path);
+      expect(res.statusCode).toBe(404);
+      expect(res.json().errCode).toBe('service.notFound.route');
+    }
+  });
+
+  it('tries by priority, then weight, and next() falls through', async () => {
+    await route({ method: '*', path: '/order', priority: 1 }, 'return "low"');
+    await route({ method: 'get', path: '/order', priority: 5 }, `require('response').next()`, { weight: 1 });
+    const res = await alice.get('/routes/order');
+    expect(res.json()).toEqual({ object: 'result', data: 'low' });
+  });
+
+  it('orders equal priorities by weight', async () => {
+    await route({ method: '*', path: '/weighted', priority: 2 }, 'return "light"', { weight: 1 });
+    await route({ method: 'get', path: '/weighted', priority: 2 }, 'return "heavy"', { weight: 5 });
+    expect((await alice.get('/routes/weighted')).json()).toEqual({ object: 'result', data: 'heavy' });
+  });
+
+  it('lets a handler set status, headers and body', async () => {
+    await route(
+      { method: 'post', path: '/made' },
+      `require('response').setStatusCode(201).setHeader('X-Made', 'yes').write({ made: require('request').body.n })`,
+    );
+    const res = await alice.post('/routes/made', { n: 3 });
+    expect(res.statusCode).toBe(201);
+    expect(res.headers['x-made']).toBe('yes');
+    expect(res.json()).toEqual({ made: 3 });
+  });
+
+  it('applies the acl: account.public needs a login, anonymous admits anyone, role.<id> needs the role', async () => {
+    await route({ path: '/members' }, 'return "hi"');
+    await route({ path: '/open', acl: ['anonymous'] }, 'return script.principal');
+    await route({ path: '/support', acl: [`role.${BUILTIN_ROLES.support}`] }, 'return "s"');
+    const anon = new TestClient(h);
+    const denied = await anon.get('/routes/members');
+    expect(denied.statusCode).toBe(403);
+    expect(denied.json().errCode).toBe('service.accessDenied.route');
+    expect((await anon.get('/routes/open')).json()).toEqual({ object: 'result', data: null });
+    expect((await alice.get('/routes/support')).json().errCode).toBe('service.accessDenied.route');
+  });
+
+  it('needs script.execute.route.<id> (or a covering chain) from a scope-limited caller', async () => {
+    const id = await route({ path: '/scoped' }, 'return 1');
+    const other = await mint(admin, aliceId, { app: h.consoleAppKey, scope: ['script.execute.runner'] });
+    const denied = await new BearerClient(h, other).get('/routes/scoped');
+    expect(denied.statusCode).toBe(403);
+    expect(denied.json().errCode).toBe('service.accessDenied.scope');
+    for (const scope of [`script.execute.route.${id}`, 'script.execute.route', 'script', '*']) {
+      const jwt = await mint(admin, aliceId, { app: h.consoleAppKey, scope: [scope] });
+      expect((await new BearerClient(h, jwt).get('/routes/scoped')).statusCode, scope).toBe(200);
+    }
+  });
+
+  it('runs as the route principal when set, else as the caller', async () => {
+    await route({ path: '/as-bob', principal: 'bob@example.test' }, 'return script.principal._id');
+    expect((await alice.get('/routes/as-bob')).json()).toEqual({ object: 'result', data: bobId });
+  });
+});
+
+describe('access from scripts', () => {
+  it('a script run by a plain account reads only what that account can', async () => {
+    await route(
+      { path: '/accounts-seen' },
+      'return org.objects.accounts.find().paths("email").toArray().map(function (a) { return a.email })',
+    );
+    const asAlice = await alice.get('/routes/accounts-seen');
+    expect(asAlice.statusCode, asAlice.body).toBe(200);
+    expect(asAlice.json().data).toEqual(['alice@example.test']);
+    const asAdmin = await admin.get('/routes/accounts-seen');
+    expect(asAdmin.json().data.length).toBeGreaterThanOrEqual(3);
+  });
+
+  it('skipAcl works only for principals allowed to skip', async () => {
+    await route({ path: '/skip' }, 'return org.objects.accounts.find().skipAcl(true).toArray().length');
+    const plain = await alice.get('/routes/skip');
+    expect(plain.json()).toEqual({ object: 'result', data: 1 });
+    const skipper = await mint(admin, aliceId, {
+      app: h.consoleAppKey,
+      scope: ['*'],
+      skipAcl: true,
+    });
+    const allowed = await new BearerClient(h, skipper).get('/routes/skip');
+    expect(allowed.statusCode, allowed.body).toBe(200);
+    expect(allowed.json().data).toBeGreaterThanOrEqual(3);
+    expect(adminId).toMatch(/^[0-9a-f]{24}$/);
+  });
+});
