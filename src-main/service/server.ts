@@ -17,6 +17,8 @@ import { tokensRoutes } from './routes/tokens.js';
 import { demoDataRoutes } from './routes/demo-data.js';
 import { outboxRoutes } from './routes/outbox.js';
 import { sessionsRoutes } from './routes/sessions.js';
+import { scriptRunnerRoutes } from './routes/script-runner.js';
+import { scriptRoutes } from './routes/script-routes.js';
 
 /** Request bodies above this are refused with kRequestTooLarge. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -69,6 +71,8 @@ export async function buildServer(svc: Service, opts: ServerOptions = {}): Promi
     onConstructorPoisoning: 'error',
   });
   installFaultHandling(server, svc.clock, opts.errorLog);
+  // The sandbox's worker threads end with the server (tests must not leak workers).
+  server.addHook('onClose', async () => svc.closeScripts());
   installStrictJsonParser(server);
   server.addHook('onRequest', (request, _reply, done) => {
     if (request.url.length > MAX_URL_LENGTH) {
@@ -90,6 +94,8 @@ export async function buildServer(svc: Service, opts: ServerOptions = {}): Promi
     certsRoutes(svc),
     tokensRoutes(svc),
     demoDataRoutes(svc),
+    scriptRunnerRoutes(svc),
+    scriptRoutes(svc),
     schemaRoutes(svc),
     objectRoutes(svc),
   ];

@@ -13,6 +13,7 @@ import { ReplayStore } from './auth/signatures/replay-store.js';
 import { AccountTokenRepository } from './auth/sessions/password-reset.js';
 import { LocationRepository } from './auth/sessions/location.js';
 import { OutboxRepository } from './accounts/outbox.js';
+import { ScriptRunner } from './scripting/runner.js';
 
 export interface ServiceDeps {
   db: Db;
@@ -58,6 +59,21 @@ export class Service {
     this.replays = new ReplayStore(this.db);
     this.locations = new LocationRepository(this.db);
     this.outbox = new OutboxRepository(this.db, this.cipher);
+  }
+
+  private runner?: ScriptRunner;
+
+  /** The script sandbox (a pool of worker threads), started on first use. */
+  get scripts(): ScriptRunner {
+    this.runner ??= new ScriptRunner({ poolSize: 2 });
+    return this.runner;
+  }
+
+  /** Stops the sandbox's workers (the server's onClose calls this); a later use starts a new pool. */
+  async closeScripts(): Promise<void> {
+    const runner = this.runner;
+    this.runner = undefined;
+    await runner?.close();
   }
 
   nowIso(): string {

@@ -111,6 +111,39 @@ const patientfile: ObjectDef = {
   ],
 };
 
+/**
+ * Scripts of the org (issue 16, original-clients.md §C): library code, jobs, and route handlers
+ * under `/routes/<path>`. No create ACL: only org administrators create them.
+ */
+const script: ObjectDef = {
+  name: 'script',
+  collection: 'scripts',
+  label: 'Script',
+  custom: false,
+  properties: [
+    str('label', { maxLength: 200 }),
+    str('name', { indexed: true, maxLength: 100 }),
+    str('description', { maxLength: 2000 }),
+    str('type', { indexed: true, required: true, enum: ['route', 'library', 'job'] }),
+    { name: 'active', type: 'Boolean', indexed: true },
+    str('script', { required: true, maxLength: 50_000 }),
+    {
+      name: 'configuration',
+      type: 'Document',
+      properties: [
+        str('method', { enum: ['*', 'get', 'post', 'put', 'patch', 'delete'] }),
+        str('path', { maxLength: 512 }),
+        { name: 'priority', type: 'Number' },
+        { name: 'acl', type: 'String', array: true, maxLength: 100 },
+        str('authValidation', { enum: ['legacy', 'all', 'none'] }),
+        str('apiKey', { maxLength: 100 }),
+        str('principal', { maxLength: 254 }),
+      ],
+    },
+    { name: 'weight', type: 'Number' },
+  ],
+};
+
 /** The definitions a new org starts with. */
 export function initialDefinitions(): ObjectDef[] {
   return structuredClone([
@@ -119,5 +152,6 @@ export function initialDefinitions(): ObjectDef[] {
     connection,
     conversation,
     patientfile,
+    script,
   ]);
 }

@@ -241,10 +241,13 @@ export class ObjectStore {
     }
   }
 
-  /** How many records a query matches (its where only), for progress totals. */
-  countMatching(orgId: number, def: ObjectDef, query: ListQuery): number {
+  /** How many records a query matches (its where and `extraWhere`, e.g. the ACL), less `skip`. */
+  countMatching(orgId: number, def: ObjectDef, query: ListQuery, extraWhere: readonly SqlFragment[] = []): number {
     const table = this.ensureCollection(orgId, def);
-    const compiled = compileListQuery({ ...query, sort: [], skip: 0, limit: Number.MAX_SAFE_INTEGER - 1 }, { table });
+    const compiled = compileListQuery(
+      { ...query, sort: [], skip: 0, limit: Number.MAX_SAFE_INTEGER - 1 },
+      { table, extraWhere },
+    );
     const row = this.statements.dynamic(`SELECT count(*) AS n FROM (${compiled.sql})`).get(...compiled.params) as {
       n: number;
     };

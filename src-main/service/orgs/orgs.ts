@@ -23,6 +23,8 @@ export interface OrgSettings {
    * receive the code. Turn it on once a second administrator or TOTP is set up.
    */
   verifyNewLocations: boolean;
+  /** Overrides of the script sandbox limits by name (scripting/limits.ts); absent = the original's defaults. */
+  scriptLimits?: Record<string, number>;
 }
 
 export const DEFAULT_ORG_SETTINGS: OrgSettings = {

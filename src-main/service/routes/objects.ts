@@ -34,6 +34,7 @@ import {
 } from '../access/objects.js';
 import { requireCaller } from '../http/context.js';
 import { rawListArgs } from './list-args.js';
+import { assertRouteConfig, assertScriptCompiles } from '../scripting/library.js';
 
 interface CollectionParams {
   collection: string;
@@ -106,6 +107,10 @@ export function objectRoutes(svc: Service) {
         record = await createAccount(svc, org, request.body as never, caller.accountId);
       } else {
         const values = validated(def, request.body, 'create');
+        if (def.name === 'script') {
+          await assertScriptCompiles(values);
+          assertRouteConfig(svc, org, values);
+        }
         if (def.name === 'role') assertRoleScopesExist(svc, org.id, values);
         if (def.name === 'connection') assertConnectionAllowed(svc, org, caller, values);
         values.owner = reference('account', caller.accountId);
@@ -132,6 +137,10 @@ export function objectRoutes(svc: Service) {
       if (level < REQUIRED.update) throw denied(def, 'update', level);
       assertAccountPropertiesAllowed(caller, def, body, 'update');
       const values = validated(def, body, replace ? 'create' : 'update');
+      if (def.name === 'script') {
+        await assertScriptCompiles(values);
+        assertRouteConfig(svc, org, replace ? values : { ...(current.doc as Record<string, Json>), ...values }, id);
+      }
       if (def.name === 'role') assertRoleScopesExist(svc, org.id, values);
       if (def.name === 'connection') {
         assertConnectionAllowed(svc, org, caller, { ...(current.doc as Record<string, Json>), ...values });

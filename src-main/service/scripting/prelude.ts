@@ -150,8 +150,17 @@ export const PRELUDE_SOURCE = String.raw`(function (g) {
     query: request.query || {},
     params: request.params || {}
   });
+  // Route scripts (§C) shape their answer through the host ('response.*', 'route.next'); other
+  // runs have no such host functions, so using it there is service.notImplemented.script.host.
+  var responseModule = Object.freeze({
+    setStatusCode: function (code) { call('response.status', code); return responseModule; },
+    setHeader: function (name, value) { call('response.header', name, value); return responseModule; },
+    write: function (body) { call('response.body', body); return responseModule; },
+    next: function () { call('route.next'); exitNative('null'); throw EXIT; }
+  });
   function require(name) {
     if (name === 'request') return requestModule;
+    if (name === 'response') return responseModule;
     throw new Error("Cannot find module '" + name + "'");
   }
 

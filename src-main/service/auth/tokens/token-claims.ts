@@ -12,6 +12,7 @@ export const CLAIM = {
   bypassCreateAcl: 'service/skc',
   grant: 'service/gnt',
   maxUses: 'service/cnt',
+  email: 'service/eml',
 } as const;
 
 /** `service/gnt` never reaches admin (8): only org administrators hold that (decisions.md §7). */

@@ -65,6 +65,11 @@ export async function mintToken(
   if (request.bypassCreateAcl) claims[CLAIM.bypassCreateAcl] = true;
   if (request.grant !== undefined) claims[CLAIM.grant] = request.grant;
   if (request.maxUses !== undefined) claims[CLAIM.maxUses] = request.maxUses;
+  if (request.includeEmail) {
+    const def = svc.defs.byName(org.id, 'account');
+    const email = def ? svc.store.get(org.id, def, accountId)?.doc.email : undefined;
+    if (typeof email === 'string') claims[CLAIM.email] = email;
+  }
 
   const builder = new SignJWT(claims)
     .setProtectedHeader({ alg: signing.key.alg, kid: signing.key.kid, typ: 'JWT' })

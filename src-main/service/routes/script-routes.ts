@@ -1,0 +1,117 @@
+import type { FastifyInstance } from 'fastify';
+import { fault, FaultError, type FaultBody } from '../../../src-shared/faults.js';
+import type { Service } from '../service.js';
+import type { Org } from '../orgs/orgs.js';
+import { callerOf, type Caller } from '../access/caller.js';
+import { lookupAccountPrincipal } from '../apps/principal.js';
+import { requireCaller } from '../http/context.js';
+import { matchRoutes, type RouteScript } from '../scripting/library.js';
+import { runScriptFor, scriptHost } from '../scripting/script-host.js';
+import { SANDBOX_STATS_HEADER, envelope, requireScriptScope, scriptRequestOf } from './script-runner.js';
+
+const FORBIDDEN_HEADERS = new Set(['set-cookie', 'content-length', 'transfer-encoding', 'connection']);
+
+/**
+ * `ALL /<org>/v2/routes/<path>` (original-clients.md §C): the org's active route scripts matching
+ * method and path, tried by priority then weight. A handler returns a value (enveloped like the
+ * runner's) or shapes the answer with `require('response')` (`setStatusCode`, `setHeader`,
+ * `write`), and `require('response').next()` passes to the next match.
+ */
+export function scriptRoutes(svc: Service) {
+  return async (app: FastifyInstance) => {
+    app.all('/routes/*', async (request, reply) => {
+      const { org } = request.ctx;
+      const path = (request.params as { '*'?: string })['*'] ?? '';
+      const matches = matchRoutes(svc, org, request.method, path);
+      if (matches.length === 0) throw fault('notFound', 'route', { reason: `No route script handles ${request.method} /${path.slice(0, 200)}.` });
+      const caller = request.ctx.principal ? requireCaller(svc, request) : undefined;
+      for (const { route, params } of matches) {
+        if (caller) requireScriptScope(caller, { action: 'route', identifier: route._id });
+        if (!aclAllows(route, caller)) {
+          throw fault('accessDenied', 'route', { reason: 'The route does not admit this caller.' });
+        }
+        const runAs = routePrincipal(svc, org, route) ?? caller ?? anonymousCaller();
+        const answer: RouteAnswer = { headers: {} };
+        const host = { ...scriptHost(svc, org, runAs), ...responseHost(answer) };
+        const result = await runScriptFor(svc, {
+          org,
+          caller: runAs,
+          source: route.script,
+          request: scriptRequestOf(request, request.body, params),
+          host,
+        });
+        reply.header(SANDBOX_STATS_HEADER, JSON.stringify(result.stats));
+        if (!result.ok) throw new FaultError(result.fault as FaultBody);
+        if (answer.next) continue;
+        if (answer.status !== undefined) reply.code(answer.status);
+        for (const [name, value] of Object.entries(answer.headers)) reply.header(name, value);
+        return answer.hasBody ? answer.body : envelope(result.value);
+      }
+      throw fault('notFound', 'route', { reason: 'Every matching route script passed the request on.' });
+    });
+  };
+}
+
+interface RouteAnswer {
+  status?: number;
+  headers: Record<string, string>;
+  hasBody?: boolean;
+  body?: unknown;
+  next?: boolean;
+}
+
+function responseHost(answer: RouteAnswer) {
+  return {
+    'response.status'(code: unknown) {
+      if (typeof code !== 'number' || !Number.isInteger(code) || code < 200 || code > 599)
+        throw fault('invalidArgument', undefined, { path: 'status', reason: 'A status code from 200 to 599.' });
+      answer.status = code;
+    },
+    'response.header'(name: unknown, value: unknown) {
+      if (typeof name !== 'string' || !/^[A-Za-z0-9-]{1,100}$/.test(name) || FORBIDDEN_HEADERS.has(name.toLowerCase()))
+        throw fault('invalidArgument', undefined, { path: 'header', reason: 'Not a header a script may set.' });
+      if (typeof value !== 'string' || value.length > 8192 || /[\r\n]/.test(value))
+        throw fault('invalidArgument', undefined, { path: 'header', reason: 'Header values are single-line strings.' });
+      answer.headers[name] = value;
+    },
+    'response.body'(body: unknown) {
+      answer.hasBody = true;
+      answer.body = body;
+    },
+    'route.next'() {
+      answer.next = true;
+    },
+  };
+}
+
+/**
+ * The route's acl (§C): `anonymous` admits anyone, `account.public` any logged-in account,
+ * `account.<id>` one account, `role.<id>` holders of a role. No acl = any logged-in account.
+ */
+function aclAllows(route: RouteScript, caller: Caller | undefined): boolean {
+  const acl = route.config.acl.length > 0 ? route.config.acl : ['account.public'];
+  return acl.some((entry) => {
+    if (entry === 'anonymous') return true;
+    if (!caller) return false;
+    if (entry === 'account.public') return true;
+    if (entry.startsWith('account.')) return entry.slice(8).toLowerCase() === caller.accountId;
+    if (entry.startsWith('role.')) return caller.roles.has(entry.slice(5).toLowerCase());
+    return false;
+  });
+}
+
+/** The configured run-as principal (id or email) as a caller, or undefined. */
+function routePrincipal(svc: Service, org: Org, route: RouteScript): Caller | undefined {
+  if (!route.config.principal) return undefined;
+  const found = lookupAccountPrincipal(svc, org, route.config.principal);
+  if (!('principal' in found)) {
+    throw fault('error', 'route.principal', { reason: 'The route runs as an account that does not exist.' });
+  }
+  return callerOf(svc, { org, principal: found.principal });
+}
+
+/** Runs for callers without a principal on `anonymous` routes: no roles, no rights beyond public ones. */
+function anonymousCaller(): Caller {
+  return { accountId: '', roles: new Set(), orgAdmin: false, skipAcl: false, bypassCreateAcl: false };
+}
+

@@ -1,0 +1,155 @@
+/** POST /sys/script_runner (original-clients.md §B) and the script host functions behind it. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decodeJwt } from 'jose';
+import { createHarness, TestClient, ADMIN_EMAIL, type Harness } from '../testing/harness.js';
+import { BearerClient, createUser, mint, USER_PASSWORD } from '../testing/token-testing.js';
+
+let h: Harness;
+let admin: TestClient;
+let aliceId: string;
+let alice: TestClient;
+
+beforeAll(async () => {
+  h = await createHarness();
+  admin = new TestClient(h);
+  await admin.login();
+  aliceId = await createUser(admin, 'alice@example.test');
+  alice = new TestClient(h);
+  await alice.login('alice@example.test', USER_PASSWORD);
+});
+afterAll(async () => h.close());
+
+const run = (script: string, extra: Record<string, unknown> = {}, client: TestClient | BearerClient = admin) =>
+  client.post('/sys/script_runner', { script, language: 'javascript', specification: 'es6', ...extra });
+
+describe('POST /sys/script_runner', () => {
+  it('answers primitives as results, arrays as lists, objects as they are, with the stats header', async () => {
+    const prim = await run('return 1 + 2');
+    expect(prim.statusCode, prim.body).toBe(200);
+    expect(prim.json()).toEqual({ object: 'result', data: 3 });
+    const stats = JSON.parse(String(prim.headers['service-sandbox-stats'])) as Record<string, number>;
+    expect(stats).toMatchObject({ operations: 0, callouts: 0 });
+    expect(typeof stats.elapsedMs).toBe('number');
+    expect(typeof stats.bytesOut).toBe('number');
+    expect(prim.headers['access-control-expose-headers']).toContain('Service-Sandbox-Stats');
+
+    expect((await run('return [1, "a"]')).json()).toEqual({ object: 'list', data: [1, 'a'], hasMore: false });
+    expect((await run('return {a: script.arguments.x}', { arguments: { x: 5 } })).json()).toEqual({ a: 5 });
+    expect((await run('script.exit("done"); return 1')).json()).toEqual({ object: 'result', data: 'done' });
+    expect((await run('return undefined')).json()).toEqual({ object: 'result', data: null });
+  });
+
+  it('turns a script error into a fault with a trace naming the line', async () => {
+    const res = await run('var a = 1;\nvar b = 2;\nthrow new Error("boom");');
+    expect(res.statusCode).toBe(500);
+    const body = res.json();
+    expect(body.object).toBe('fault');
+    expect(body.errCode).toBe('service.error.script');
+    expect(body.trace).toMatch(/main Script:3/);
+    expect(res.headers['service-sandbox-stats']).toBeDefined();
+  });
+
+  it('shows the principal, env, org and the request to the script', async () => {
+    const res = await run(
+      `var r = require('request');
+       return { p: script.principal, env: script.env, org: script.org.code, key: r.getHeader('Service-Client-Key'),
+                method: r.method, body: r.body, cookie: r.getHeader('cookie') || null }`,
+      { body: { hello: 1 } },
+    );
+    expect(res.statusCode, res.body).toBe(200);
+    const v = res.json();
+    expect(v.p).toMatchObject({ email: ADMIN_EMAIL });
+    expect(v.p._id).toMatch(/^[0-9a-f]{24}$/);
+    expect(Array.isArray(v.p.roles)).toBe(true);
+    expect(v.env).toEqual({ url: 'http://127.0.0.1/demo/v2' });
+    expect(v.org).toBe('demo');
+    expect(v.key).toBe(h.consoleAppKey);
+    expect(v.method).toBe('POST');
+    expect(v.body).toEqual({ hello: 1 });
+    expect(v.cookie).toBeNull();
+  });
+
+  it('is for org administrators only', async () => {
+    const res = await run('return 1', {}, alice);
+    expect(res.statusCode).toBe(403);
+    expect(res.json().errCode).toBe('service.accessDenied.principal');
+    const anon = await new TestClient(h).post('/sys/script_runner', { script: 'return 1' });
+    expect(anon.statusCode).toBe(403);
+  });
+
+  it('needs script.execute.runner from a scope-limited caller', async () => {
+    const adminId = (await admin.get('/accounts/me')).json()._id as string;
+    const narrow = await mint(admin, adminId, { app: h.consoleAppKey, scope: ['object.read.account'] });
+    const denied = await run('return 1', {}, new BearerClient(h, narrow));
+    expect(denied.statusCode).toBe(403);
+    expect(denied.json().errCode).toBe('service.accessDenied.scope');
+    for (const scope of ['script.execute.runner', 'script.execute', 'script', '*']) {
+      const jwt = await mint(admin, adminId, { app: h.consoleAppKey, scope: [scope] });
+      const ok = await run('return 7', {}, new BearerClient(h, jwt));
+      expect(ok.statusCode, scope).toBe(200);
+    }
+  });
+
+  it('refuses unknown body keys and a missing script', async () => {
+    expect((await admin.post('/sys/script_runner', { script: 'return 1', nope: 1 })).statusCode).toBe(400);
+    expect((await admin.post('/sys/script_runner', { language: 'javascript' })).statusCode).toBe(400);
+  });
+});
+
+describe('token host functions', () => {
+  it('createAuthToken mints through the shared path; includeEmail adds service/eml; list and revoke work', async () => {
+    const res = await run(
+      `return org.objects.accounts.createAuthToken(script.arguments.key, script.arguments.sub,
+         { permanent: true, scope: ['*'], includeEmail: true })`,
+      { arguments: { key: h.consoleAppKey, sub: aliceId } },
+    );
+    expect(res.statusCode, res.body).toBe(200);
+    const jwt = res.json().data as string;
+    const claims = decodeJwt(jwt);
+    expect(claims).toMatchObject({ iss: h.consoleAppKey, sub: aliceId, 'service/eml': 'alice@example.test' });
+    expect(claims.jti).toBeDefined();
+    const me = await new BearerClient(h, jwt).get('/accounts/me');
+    expect(me.statusCode).toBe(200);
+
+    const listed = await run('return org.objects.accounts.getSubjectTokens(script.arguments.key, script.arguments.sub)', {
+      arguments: { key: h.consoleAppKey, sub: aliceId },
+    });
+    expect(listed.json().data.map((t: { jti: string }) => t.jti)).toContain(claims.jti);
+
+    const revoked = await run('return org.objects.accounts.revokeAuthToken(script.arguments.t)', { arguments: { t: jwt } });
+    expect(revoked.json()).toEqual({ object: 'result', data: true });
+    expect((await new BearerClient(h, jwt).get('/accounts/me')).statusCode).toBe(403);
+
+    await run(`return org.objects.accounts.createAuthToken(script.arguments.key, script.arguments.sub, { permanent: true })`, {
+      arguments: { key: h.consoleAppKey, sub: aliceId },
+    });
+    const count = await run('return org.objects.accounts.revokeSubjectTokens(script.arguments.key, script.arguments.sub)', {
+      arguments: { key: h.consoleAppKey, sub: aliceId },
+    });
+    expect(count.json()).toEqual({ object: 'result', data: 1 });
+  });
+
+  it('a token-authenticated caller needs admin.update to mint from a script', async () => {
+    const adminId = (await admin.get('/accounts/me')).json()._id as string;
+    const jwt = await mint(admin, adminId, { app: h.consoleAppKey, scope: ['script.execute.runner'] });
+    const res = await run(
+      `try { org.objects.accounts.createAuthToken(script.arguments.key, script.arguments.sub, {}); return 'minted' }
+       catch (e) { return e.errCode }`,
+      { arguments: { key: h.consoleAppKey, sub: aliceId } },
+      new BearerClient(h, jwt),
+    );
+    expect(res.json()).toEqual({ object: 'result', data: 'service.accessDenied.scope' });
+  });
+
+  it('script.as switches the principal for host calls (administrators only)', async () => {
+    const res = await run(
+      `return script.as(script.arguments.who, {}, function () {
+         return { me: script.principal.email, n: org.objects.accounts.find().toArray().length };
+       })`,
+      { arguments: { who: 'alice@example.test' } },
+    );
+    expect(res.statusCode, res.body).toBe(200);
+    // Alice reads only her own account.
+    expect(res.json()).toEqual({ me: 'alice@example.test', n: 1 });
+  });
+});

@@ -1,0 +1,103 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { fault, FaultError, type FaultBody } from '../../../src-shared/faults.js';
+import { checkScope } from '../../../src-shared/scopes/index.js';
+import type { Service } from '../service.js';
+import type { Caller } from '../access/caller.js';
+import { requireCaller } from '../http/context.js';
+import { runScriptFor } from '../scripting/script-host.js';
+import type { RunResult } from '../scripting/runner.js';
+import type { ScriptRequest } from '../scripting/protocol.js';
+
+export const SANDBOX_STATS_HEADER = 'Service-Sandbox-Stats';
+
+const RUNNER_KEYS = new Set(['script', 'language', 'specification', 'optimize', 'arguments', 'body']);
+
+/**
+ * `POST /<org>/v2/sys/script_runner` (original-clients.md §B): org administrators run a script
+ * ad hoc; a scope-limited caller needs `script.execute.runner`. The script's `require('request')`
+ * sees this request's headers, method, path and query, and the posted `body` field as its body.
+ */
+export function scriptRunnerRoutes(svc: Service) {
+  return async (app: FastifyInstance) => {
+    app.post('/sys/script_runner', async (request, reply) => {
+      const caller = requireCaller(svc, request);
+      if (!caller.orgAdmin) throw fault('accessDenied', 'principal', { reason: 'Only org administrators run scripts.' });
+      requireScriptScope(caller, { action: 'runner' });
+      const input = parseRunnerBody(request.body);
+      const result = await runScriptFor(svc, {
+        org: request.ctx.org,
+        caller,
+        source: input.script,
+        arguments: input.arguments,
+        request: scriptRequestOf(request, input.body),
+      });
+      return presentRun(reply, result);
+    });
+  };
+}
+
+/** A scope-limited caller needs the script chain (`script.execute.runner`, `script.execute.route.<id>`, or a prefix). */
+export function requireScriptScope(caller: Caller, target: { action: 'runner' | 'route'; identifier?: string }): void {
+  if (caller.scopes === undefined) return;
+  const decision = checkScope(caller.scopes, { kind: 'script', ...target });
+  if (!decision.allowed) throw fault('accessDenied', 'scope', { reason: decision.explanation });
+}
+
+interface RunnerBody {
+  script: string;
+  arguments?: unknown;
+  body?: unknown;
+}
+
+function parseRunnerBody(raw: unknown): RunnerBody {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+    throw fault('invalidArgument', undefined, { reason: 'The body must be a JSON object.' });
+  const body = raw as Record<string, unknown>;
+  const unknown = Object.keys(body).find((key) => !RUNNER_KEYS.has(key));
+  if (unknown !== undefined)
+    throw fault('invalidArgument', undefined, { path: unknown, reason: `Unknown runner option ${unknown.slice(0, 64)}.` });
+  if (typeof body.script !== 'string' || body.script.trim() === '')
+    throw fault('invalidArgument', undefined, { path: 'script', reason: 'script must be the source text.' });
+  if (body.language !== undefined && body.language !== 'javascript')
+    throw fault('invalidArgument', undefined, { path: 'language', reason: 'Only javascript is supported.' });
+  return { script: body.script, arguments: body.arguments, body: body.body };
+}
+
+/** What `require('request')` shows a script: lower-case headers, the path without the org prefix. */
+export function scriptRequestOf(
+  request: FastifyRequest,
+  body: unknown,
+  params: Record<string, string> = {},
+): ScriptRequest {
+  const url = request.url;
+  const q = url.indexOf('?');
+  const path = q === -1 ? url : url.slice(0, q);
+  const headers: Record<string, string | string[] | undefined> = {};
+  for (const [name, value] of Object.entries(request.headers)) {
+    // Credentials stay out of the sandbox: a script has no use for the caller's cookie or bearer token.
+    if (name === 'cookie' || name === 'authorization') continue;
+    headers[name.toLowerCase()] = value;
+  }
+  return {
+    method: request.method,
+    path,
+    headers,
+    body: body ?? null,
+    query: (request.query ?? {}) as Record<string, unknown>,
+    params,
+  };
+}
+
+/** §B: primitives `{object:"result", data}`, arrays as a list, objects as they are; faults with `trace`. */
+export function presentRun(reply: FastifyReply, result: RunResult): unknown {
+  reply.header(SANDBOX_STATS_HEADER, JSON.stringify(result.stats));
+  reply.header('Access-Control-Expose-Headers', SANDBOX_STATS_HEADER);
+  if (!result.ok) throw new FaultError(result.fault as FaultBody);
+  return envelope(result.value);
+}
+
+export function envelope(value: unknown): unknown {
+  if (Array.isArray(value)) return { object: 'list', data: value, hasMore: false };
+  if (value === null || value === undefined || typeof value !== 'object') return { object: 'result', data: value ?? null };
+  return value;
+}

@@ -1,0 +1,73 @@
+/**
+ * `org.objects.accounts.createAuthToken / getSubjectTokens / revokeAuthToken / revokeSubjectTokens`
+ * (original-clients.md §B): the same workflows as the REST token routes (auth/tokens/subject-tokens.ts),
+ * under the same rules: administrators mint and manage any account's tokens (a token-authenticated
+ * caller needs `admin.update`), an account may list and revoke its own.
+ */
+import { fault } from '../../../src-shared/faults.js';
+import type { Service } from '../service.js';
+import type { Org } from '../orgs/orgs.js';
+import type { Caller } from '../access/caller.js';
+import {
+  authorizeTokenAdmin,
+  issueSubjectToken,
+  listSubjectTokens,
+  revokeAllSubjectTokens,
+  revokeSubjectToken,
+  tokenSubjectId,
+} from '../auth/tokens/subject-tokens.js';
+import type { HostCallContext, HostFunctions } from './runner.js';
+
+const subjectOf = (subject: unknown): string => {
+  const id = typeof subject === 'object' && subject !== null ? (subject as { _id?: unknown })._id : subject;
+  if (typeof id !== 'string') throw fault('invalidArgument', undefined, { path: 'subject', reason: 'Name the subject account by its _id.' });
+  return id;
+};
+
+/** jti of a JWT (its payload, unverified: revocation only needs to find the row) or the jti itself. */
+function jtiOf(tokenOrJti: unknown): string {
+  if (typeof tokenOrJti !== 'string' || tokenOrJti === '' || tokenOrJti.length > 8192)
+    throw fault('invalidArgument', undefined, { path: 'token', reason: 'Pass a token or its jti.' });
+  const parts = tokenOrJti.split('.');
+  if (parts.length !== 3) return tokenOrJti;
+  try {
+    const payload = JSON.parse(Buffer.from(parts[1] ?? '', 'base64url').toString('utf8')) as { jti?: unknown };
+    if (typeof payload.jti === 'string') return payload.jti;
+  } catch {
+    // fall through: not a JWT we can read
+  }
+  throw fault('invalidArgument', undefined, { path: 'token', reason: 'The token has no jti: only stored tokens can be revoked.' });
+}
+
+export function tokenHost(svc: Service, org: Org, callerFor: (call: HostCallContext) => Caller): HostFunctions {
+  const subjectFor = (caller: Caller, subject: unknown, action: 'read' | 'update', selfAllowed: boolean) => {
+    const id = tokenSubjectId(svc, org, caller, subjectOf(subject));
+    authorizeTokenAdmin(caller, action, selfAllowed && id === caller.accountId);
+    return id;
+  };
+  return {
+    async 'tokens.create'(this: HostCallContext, apiKey: unknown, subject: unknown, options: unknown) {
+      const caller = callerFor(this);
+      authorizeTokenAdmin(caller, 'update', false);
+      const accountId = subjectFor(caller, subject, 'update', false);
+      const opts = typeof options === 'object' && options !== null && !Array.isArray(options) ? options : {};
+      return issueSubjectToken(svc, org, accountId, { ...opts, app: apiKey });
+    },
+    'tokens.list'(this: HostCallContext, apiKey: unknown, subject: unknown) {
+      const caller = callerFor(this);
+      return listSubjectTokens(svc, org, apiKey, subjectFor(caller, subject, 'read', true));
+    },
+    'tokens.revoke'(this: HostCallContext, tokenOrJti: unknown) {
+      const caller = callerFor(this);
+      const jti = jtiOf(tokenOrJti);
+      const row = svc.issuedTokens.byJti(jti);
+      const accountId = row && row.org_id === org.id ? row.account_id : caller.accountId;
+      authorizeTokenAdmin(caller, 'update', accountId === caller.accountId);
+      return revokeSubjectToken(svc, org, accountId, jti);
+    },
+    'tokens.revokeSubject'(this: HostCallContext, apiKey: unknown, subject: unknown) {
+      const caller = callerFor(this);
+      return revokeAllSubjectTokens(svc, org, apiKey, subjectFor(caller, subject, 'update', true));
+    },
+  };
+}

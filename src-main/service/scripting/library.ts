@@ -1,0 +1,152 @@
+/**
+ * The script library (records of the built-in object `script`, `/scripts`): validation on save and
+ * route matching for `/<org>/v2/routes/<path>` (original-clients.md §C).
+ */
+import { fault } from '../../../src-shared/faults.js';
+import type { Service } from '../service.js';
+import type { Org } from '../orgs/orgs.js';
+import type { Doc } from '../objects/validate.js';
+import { checkSyntax } from './syntax.js';
+
+export interface RouteConfig {
+  method: string;
+  path: string;
+  priority: number;
+  acl: string[];
+  authValidation?: string;
+  apiKey?: string;
+  principal?: string;
+}
+
+export interface RouteScript {
+  _id: string;
+  script: string;
+  weight: number;
+  config: RouteConfig;
+}
+
+export interface RouteMatch {
+  route: RouteScript;
+  params: Record<string, string>;
+}
+
+const PATH_PATTERN = /^\/?[A-Za-z0-9_\-.~:*]+(\/[A-Za-z0-9_\-.~:*]+)*\/?$/;
+
+/** Async part of saving a script: the source compiles (fault with line and column otherwise). */
+export async function assertScriptCompiles(values: Record<string, unknown>): Promise<void> {
+  if (typeof values.script !== 'string') return;
+  const check = await checkSyntax(values.script);
+  if (!check.ok) {
+    throw fault('validation', 'script', {
+      path: 'script',
+      reason: `Line ${check.line}, column ${check.column}: ${check.message}`,
+    });
+  }
+}
+
+/**
+ * Sync part, run right before the write: a route script has a method and a valid path, and no other
+ * route script has the same method and path (§C).
+ */
+export function assertRouteConfig(svc: Service, org: Org, merged: Record<string, unknown>, selfId?: string): void {
+  if (merged.type !== 'route') return;
+  const config = configOf(merged);
+  if (!PATH_PATTERN.test(config.path)) {
+    throw fault('validation', 'invalidPath', {
+      path: 'configuration.path',
+      reason: 'A route script needs a path such as /patients/:id.',
+    });
+  }
+  const clash = routeScripts(svc, org, false).find(
+    (r) => r._id !== selfId && r.config.method === config.method && normalisePath(r.config.path) === normalisePath(config.path),
+  );
+  if (clash) {
+    throw fault('validation', 'conflict', {
+      path: 'configuration.path',
+      reason: `Script ${clash._id} already handles ${config.method} ${config.path}.`,
+    });
+  }
+}
+
+function configOf(doc: Doc | Record<string, unknown>): RouteConfig {
+  const c = (typeof doc.configuration === 'object' && doc.configuration !== null ? doc.configuration : {}) as Record<
+    string,
+    unknown
+  >;
+  const acl = Array.isArray(c.acl) ? c.acl.filter((a): a is string => typeof a === 'string') : [];
+  return {
+    method: typeof c.method === 'string' ? c.method.toLowerCase() : '*',
+    path: typeof c.path === 'string' ? c.path : '',
+    priority: typeof c.priority === 'number' ? c.priority : 0,
+    acl,
+    ...(typeof c.authValidation === 'string' ? { authValidation: c.authValidation } : {}),
+    ...(typeof c.apiKey === 'string' && c.apiKey !== '' ? { apiKey: c.apiKey } : {}),
+    ...(typeof c.principal === 'string' && c.principal !== '' ? { principal: c.principal } : {}),
+  };
+}
+
+const normalisePath = (path: string) => path.replace(/^\/+|\/+$/g, '');
+
+/** Route scripts of the org (active ones only when `activeOnly`). */
+export function routeScripts(svc: Service, org: Org, activeOnly: boolean): RouteScript[] {
+  const def = svc.defs.byName(org.id, 'script');
+  if (!def) return [];
+  const out: RouteScript[] = [];
+  for (const record of svc.store.iterate(org.id, def, { sort: [], skip: 0, limit: 0 })) {
+    const doc = record.doc;
+    if (doc.type !== 'route' || typeof doc.script !== 'string') continue;
+    if (activeOnly && doc.active !== true) continue;
+    out.push({
+      _id: record._id,
+      script: doc.script,
+      weight: typeof doc.weight === 'number' ? doc.weight : 0,
+      config: configOf(doc),
+    });
+  }
+  return out;
+}
+
+/** Matches `pattern` (segments, `:name` params, `*` = the rest) against `path`; the params or null. */
+export function matchPath(pattern: string, path: string): Record<string, string> | null {
+  const want = normalisePath(pattern).split('/');
+  const got = normalisePath(path).split('/');
+  const params: Record<string, string> = {};
+  for (let i = 0; i < want.length; i++) {
+    const seg = want[i] ?? '';
+    if (seg === '*') {
+      params['*'] = got.slice(i).join('/');
+      return params;
+    }
+    const value = got[i];
+    if (value === undefined) return null;
+    if (seg.startsWith(':') && seg.length > 1) {
+      if (value === '') return null;
+      try {
+        params[seg.slice(1)] = decodeURIComponent(value);
+      } catch {
+        return null;
+      }
+    } else if (seg !== value) return null;
+  }
+  return got.length === want.length ? params : null;
+}
+
+/**
+ * Active route scripts matching the method and path, in the order they are tried: priority high
+ * first, then weight high first, then _id (a stable order for equal ones).
+ */
+export function matchRoutes(svc: Service, org: Org, method: string, path: string): RouteMatch[] {
+  const verb = method.toLowerCase();
+  const matches: RouteMatch[] = [];
+  for (const route of routeScripts(svc, org, true)) {
+    if (route.config.method !== '*' && route.config.method !== verb) continue;
+    const params = matchPath(route.config.path, path);
+    if (params) matches.push({ route, params });
+  }
+  return matches.sort(
+    (a, b) =>
+      b.route.config.priority - a.route.config.priority ||
+      b.route.weight - a.route.weight ||
+      (a.route._id < b.route._id ? -1 : 1),
+  );
+}
