@@ -63,7 +63,15 @@ export async function runScript(orgClient: OrgClient, request: RunRequest, signa
       'sys/script_runner',
       { body, signal },
     );
-    return { ok: true, value: data, logs: data.logs, statsHeader: headers.get(SANDBOX_STATS_HEADER) };
+    // Console output, where the service sends it, rides on the envelope (a returned object is the body itself).
+    const enveloped =
+      (data as { object?: unknown }).object === 'result' || (data as { object?: unknown }).object === 'list';
+    return {
+      ok: true,
+      value: data,
+      logs: enveloped ? data.logs : undefined,
+      statsHeader: headers.get(SANDBOX_STATS_HEADER),
+    };
   } catch (error) {
     const apiError = toApiError(error);
     if (apiError.errCode === 'console.network.aborted') throw apiError;

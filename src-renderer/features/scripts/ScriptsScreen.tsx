@@ -8,7 +8,7 @@ import type { Route, ScriptsRoute } from '../../routing/route';
 import '../../styles/keys.css';
 import '../../styles/scripts.css';
 import { emptyHistory, historyReducer, runningRun } from './history';
-import { checkArguments, faultLine, parseLogs, parseStats, withPrincipal } from './run-output';
+import { checkArguments, faultLine, parseLogs, parseStats, runValueOf, withPrincipal } from './run-output';
 import { RunOutput } from './RunOutput';
 import { emptySaveFields, fieldsOf, type SaveFields } from './save-draft';
 import { SavePanel } from './SavePanel';
@@ -74,8 +74,7 @@ export function ScriptsScreen({ orgClient, route, navigate }: ScriptsScreenProps
       );
       const stats = parseStats(answer.statsHeader);
       if (answer.ok) {
-        const envelope = answer.value as { data?: unknown };
-        dispatch({ type: 'finish', id, value: envelope.data, logs: parseLogs(answer.logs), stats });
+        dispatch({ type: 'finish', id, value: runValueOf(answer.value), logs: parseLogs(answer.logs), stats });
       } else {
         dispatch({ type: 'fail', id, fault: answer.fault, logs: parseLogs(answer.fault.logs), stats });
       }

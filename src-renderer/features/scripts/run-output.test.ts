@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { checkArguments, faultLine, parseLogs, parseStats, parseTrace, statRows, withPrincipal } from './run-output';
+import {
+  checkArguments,
+  faultLine,
+  parseLogs,
+  parseStats,
+  parseTrace,
+  runValueOf,
+  statRows,
+  withPrincipal,
+} from './run-output';
 
 describe('parseTrace', () => {
   it('reads the head and every Script:<line> frame, innermost first', () => {
@@ -109,5 +118,15 @@ describe('withPrincipal', () => {
 
   it('quotes the principal as a JSON string (no injection through the field)', () => {
     expect(withPrincipal('1', '"); evil(); ("')).toContain('"\\"); evil(); (\\""');
+  });
+});
+
+describe('runValueOf', () => {
+  it('unwraps result and list envelopes and keeps plain objects as they are', () => {
+    expect(runValueOf({ object: 'result', data: 'x' })).toBe('x');
+    expect(runValueOf({ object: 'result', data: null })).toBeNull();
+    expect(runValueOf({ object: 'list', data: [1], hasMore: false })).toEqual([1]);
+    expect(runValueOf({ hello: 'world' })).toEqual({ hello: 'world' });
+    expect(runValueOf({ object: 'account', _id: 'a' })).toEqual({ object: 'account', _id: 'a' });
   });
 });

@@ -135,3 +135,15 @@ export function withPrincipal(script: string, principal: string): string {
   if (who === '') return script;
   return `return script.as(${JSON.stringify(who)}, {}, function () { ${script}\n});`;
 }
+
+/**
+ * The value a run answered: `{object:"result", data}` and `{object:"list", data}` carry it in
+ * `data`; a plain object the script returned comes back as itself (§B).
+ */
+export function runValueOf(body: unknown): unknown {
+  if (typeof body === 'object' && body !== null && !Array.isArray(body)) {
+    const { object, data } = body as { object?: unknown; data?: unknown };
+    if ((object === 'result' || object === 'list') && 'data' in body) return data;
+  }
+  return body;
+}

@@ -35,7 +35,7 @@ export function ScriptMintSection({ orgClient, accountId, app, draft, token, onM
         new AbortController().signal,
       );
       if (!answer.ok) throw new ApiError(answer.fault);
-      const jwt = tokenOfRunValue((answer.value as { data?: unknown }).data);
+      const jwt = tokenOfRunValue((answer.value as { object?: unknown; data?: unknown }).data);
       if (jwt === null) {
         throw new ApiError(consoleFault('script.notAToken', 200, 'The script did not answer a token.'));
       }
