@@ -25,6 +25,7 @@ throw new Error('boom at ' + b);
 `;
 
 test('write and run a script, see a fault at its line, cancel, save as a route and try it', async ({ page }) => {
+  test.setTimeout(180_000);
   service = await startHeadlessService(['--admin-email', EMAIL, '--admin-password', PASSWORD]);
   await skipWithoutRunner(service.url);
   await page.setViewportSize({ width: 1440, height: 900 });
@@ -97,7 +98,7 @@ test('write and run a script, see a fault at its line, cancel, save as a route a
 
   // The library reopens the script after a reload (the id is in the URL).
   await page.reload();
-  await expect(scripts.editor()).toContainText("return { hello: 'route'");
+  await expect(scripts.editor()).toContainText("return { hello: 'route'", { timeout: 20_000 });
   await expect(page.getByTestId('route-url')).toBeVisible();
 
   // Smaller window, both themes.
@@ -115,16 +116,17 @@ test('write and run a script, see a fault at its line, cancel, save as a route a
 });
 
 test('Token lab mints through a script and decodes the claims (service/eml, iss = app key)', async ({ page }) => {
+  test.setTimeout(120_000);
   service = await startHeadlessService(['--admin-email', EMAIL, '--admin-password', PASSWORD]);
   await skipWithoutRunner(service.url);
   const api = await secondAdminApi(service.url, EMAIL, PASSWORD);
   const app = await api.send<{ key: string }>('POST', 'apps', { label: 'Script API', kind: 'signing', expose: true });
   const ann = await api.send<{ _id: string }>('POST', 'accounts', {
     email: 'ann.script@demo.test',
-    password: 'password123',
+    password: 'quite a long pass phrase 7',
     name: { first: 'Ann', last: 'Script' },
   });
-  expect(ann.status).toBe(200);
+  expect(ann.status, JSON.stringify(ann.body)).toBe(200);
 
   await page.setViewportSize({ width: 1440, height: 900 });
   const console_ = new ConsolePage(page);
