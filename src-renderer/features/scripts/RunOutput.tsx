@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react';
 import { FaultMessage } from '../../components/FaultMessage';
 import type { RunEntry } from './history';
 import { parseTrace, statRows } from './run-output';
@@ -9,6 +10,11 @@ interface RunOutputProps {
 
 /** One run: its value or fault with the trace, the captured console output and the stats, together. */
 export function RunOutput({ run, onGoToLine }: RunOutputProps) {
+  const box = useRef<HTMLDivElement>(null);
+  // In a small window the output sits below the fold: bring a settled run into view.
+  useEffect(() => {
+    if (run && run.state !== 'running') box.current?.scrollIntoView?.({ block: 'nearest' });
+  }, [run]);
   if (!run) {
     return (
       <div className="run-output" data-testid="run-output" data-state="idle">
@@ -18,7 +24,7 @@ export function RunOutput({ run, onGoToLine }: RunOutputProps) {
   }
   const trace = run.fault ? parseTrace(run.fault.trace) : null;
   return (
-    <div className="run-output" data-testid="run-output" data-state={run.state} aria-live="polite">
+    <div ref={box} className="run-output" data-testid="run-output" data-state={run.state} aria-live="polite">
       <div className="run-output__head">
         <span className={`run-badge run-badge--${run.state}`} data-testid="run-state">
           {run.state === 'running'
