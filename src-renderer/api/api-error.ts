@@ -7,11 +7,14 @@ import { isFaultBody, type FaultBody } from '../../src-shared/faults';
  */
 export class ApiError extends Error {
   readonly fault: FaultBody;
+  /** The answer's headers when the service answered (script runs send their stats with a fault too). */
+  readonly headers: Headers | undefined;
 
-  constructor(fault: FaultBody) {
+  constructor(fault: FaultBody, headers?: Headers) {
     super(fault.reason ?? fault.message);
     this.name = 'ApiError';
     this.fault = fault;
+    this.headers = headers;
   }
 
   get errCode(): string {

@@ -44,9 +44,10 @@ export async function sendJson<T>(fetchImpl: FetchLike, request: JsonRequest): P
     if (response.ok && body === undefined) {
       throw new ApiError(
         consoleFault('http.invalidJson', response.status, 'The service sent a response that is not JSON.'),
+        response.headers,
       );
     }
-    throw new ApiError(faultFromBody(body, response.status));
+    throw new ApiError(faultFromBody(body, response.status), response.headers);
   }
   return { data: body as T, headers: response.headers };
 }

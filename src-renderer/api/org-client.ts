@@ -40,6 +40,15 @@ export class OrgClient {
   }
 
   async request<T>(method: HttpMethod, path: string, options: OrgRequestOptions = {}): Promise<T> {
+    return (await this.requestWithHeaders<T>(method, path, options)).data;
+  }
+
+  /** As `request`, with the answer's headers (e.g. a script run's `Service-Sandbox-Stats`). */
+  async requestWithHeaders<T>(
+    method: HttpMethod,
+    path: string,
+    options: OrgRequestOptions = {},
+  ): Promise<{ data: T; headers: Headers }> {
     const headers: Record<string, string> = { [APP_KEY_HEADER]: this.appKey };
     if (method !== 'GET' && this.csrfToken !== null) headers[CSRF_HEADER] = this.csrfToken;
     const url = `/${encodeURIComponent(this.org)}/v2/${path}${buildQueryString(options.query ?? {})}`;
@@ -53,7 +62,7 @@ export class OrgClient {
       });
       const token = responseHeaders.get(CSRF_HEADER);
       if (token) this.csrfToken = token;
-      return data;
+      return { data, headers: responseHeaders };
     } catch (error) {
       if (error instanceof ApiError && isSessionEndingFault(error.fault)) this.endSession(error.fault);
       throw error;

@@ -43,6 +43,7 @@ describe('screen registry', () => {
       'accounts',
       'browse',
       'schemas',
+      'scripts',
       'demo-data',
       'apps',
       'tokens',

@@ -22,6 +22,8 @@ import { parseRolesParams, writeRolesParams } from '../features/roles/roles-rout
 import { SchemasScreen } from '../features/schemas/SchemasScreen';
 import { ScopeTesterScreen } from '../features/scope-tester/ScopeTesterScreen';
 import { parseTesterParams, writeTesterParams } from '../features/scope-tester/tester-route';
+import { ScriptsScreen } from '../features/scripts/ScriptsScreen';
+import { parseScriptsParams, writeScriptsParams } from '../features/scripts/scripts-route';
 import { SignedRequestsScreen } from '../features/signed-requests/SignedRequestsScreen';
 import { parseSignedParams, writeSignedParams } from '../features/signed-requests/signed-route';
 import { TokenLabScreen } from '../features/tokens/TokenLabScreen';
@@ -81,6 +83,13 @@ export const SCREENS: ScreenTable = {
     parse: parseSchemasParams,
     write: writeSchemasParams,
     Component: SchemasScreen,
+  },
+  scripts: {
+    label: 'Scripts',
+    section: 'Model',
+    parse: parseScriptsParams,
+    write: writeScriptsParams,
+    Component: ScriptsScreen,
   },
   'demo-data': { label: 'Demo data', section: 'Model', parse: nothing, write: writeNothing, Component: DemoDataScreen },
   apps: {

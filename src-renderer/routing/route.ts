@@ -24,6 +24,7 @@ import type { AccountsAdminState } from '../features/accounts-admin/accounts-adm
 import type { RolesState } from '../features/roles/roles-route';
 import type { TesterState } from '../features/scope-tester/tester-route';
 import type { SignedRequestState } from '../features/signed-requests/signed-route';
+import type { ScriptsState } from '../features/scripts/scripts-route';
 
 export interface NavigateOptions {
   /** Replace the history entry instead of adding one (for corrections, not user moves). */
@@ -105,6 +106,12 @@ export interface SignedRequestsRoute extends SignedRequestState {
   org?: string;
 }
 
+/** Scripts: runner, library, route scripts (features/scripts/scripts-route.ts); runs stay in memory. */
+export interface ScriptsRoute extends ScriptsState {
+  screen: 'scripts';
+  org?: string;
+}
+
 export type Route =
   | AccountsRoute
   | BrowseRoute
@@ -116,7 +123,8 @@ export type Route =
   | AccountsAdminRoute
   | RolesRoute
   | ScopeTesterRoute
-  | SignedRequestsRoute;
+  | SignedRequestsRoute
+  | ScriptsRoute;
 export type Screen = Route['screen'];
 
 export const DEFAULT_ROUTE: AccountsRoute = { screen: 'accounts', skip: 0, limit: DEFAULT_PAGE_SIZE };

@@ -10,6 +10,7 @@ import { AccountPicker } from './AccountPicker';
 import { DecodePane } from './DecodePane';
 import { MintPane } from './MintPane';
 import { emptyMintDraft, type MintDraft } from './mint-form';
+import { ScriptMintSection } from './ScriptMintSection';
 import { StoredTokens } from './StoredTokens';
 import { TOKEN_PANES, type TokenPane } from './tokens-route';
 import { VerifyPane } from './VerifyPane';
@@ -107,6 +108,16 @@ export function TokenLabScreen({ orgClient, route, navigate }: TokenLabScreenPro
                 onDraft={setDraft}
                 onMinted={setToken}
                 onOpen={(pane) => go({ pane })}
+              />
+            )}
+            {route.pane === 'mint' && (
+              <ScriptMintSection
+                orgClient={orgClient}
+                accountId={route.account}
+                app={app}
+                draft={draft}
+                token={token}
+                onMinted={setToken}
               />
             )}
             {route.pane === 'decode' && <DecodePane token={token} onToken={setToken} />}

@@ -1,0 +1,81 @@
+import { expect, type Page } from '@playwright/test';
+
+/** Page object of the Scripts screen (features/scripts). */
+export class ScriptsPage {
+  constructor(readonly page: Page) {}
+
+  async open(): Promise<void> {
+    await this.page.getByTestId('nav-scripts').click();
+    await expect(this.page.getByTestId('script-editor')).toBeVisible();
+  }
+
+  editor() {
+    return this.page.getByTestId('script-editor-content');
+  }
+
+  /** Replaces the editor's text as typed input (so CodeMirror's own input path is used). */
+  async write(text: string): Promise<void> {
+    await this.editor().click();
+    await this.page.keyboard.press('ControlOrMeta+a');
+    await this.page.keyboard.press('Delete');
+    await this.page.keyboard.insertText(text);
+  }
+
+  async setArguments(json: string): Promise<void> {
+    await this.page.getByTestId('script-arguments').fill(json);
+  }
+
+  /** Runs with Ctrl/Cmd+Enter from the editor and waits until the run settles. */
+  async runWithKeyboard(): Promise<void> {
+    await this.editor().click();
+    await this.page.keyboard.press('ControlOrMeta+Enter');
+    await this.settled();
+  }
+
+  async run(): Promise<void> {
+    await this.page.getByTestId('run-submit').click();
+    await this.settled();
+  }
+
+  async settled(): Promise<void> {
+    await expect(this.output()).not.toHaveAttribute('data-state', 'running', { timeout: 15_000 });
+  }
+
+  output() {
+    return this.page.getByTestId('run-output');
+  }
+
+  result() {
+    return this.page.getByTestId('run-result');
+  }
+
+  traceLine(line: number) {
+    return this.page.locator(`[data-testid="trace-line"][data-line="${line}"]`);
+  }
+
+  errorLine() {
+    return this.page.getByTestId('editor-error-line');
+  }
+
+  /** The line the editor's cursor is on. */
+  activeLine() {
+    return this.page.getByTestId('script-editor').locator('.cm-activeLine');
+  }
+
+  async saveAs(fields: { type: 'library' | 'route' | 'job'; name: string; method?: string; path?: string }) {
+    await this.page.getByTestId('save-type').selectOption(fields.type);
+    await this.page.getByTestId('save-name').fill(fields.name);
+    if (fields.method) await this.page.getByTestId('save-method').selectOption(fields.method);
+    if (fields.path !== undefined) await this.page.getByTestId('save-path').fill(fields.path);
+    await this.page.getByTestId('save-submit').click();
+    await expect(this.page.getByTestId('save-done')).toBeVisible();
+  }
+
+  libraryItem(name: string) {
+    return this.page.locator(`[data-testid="library-item"][data-name="${name}"]`);
+  }
+
+  async screenshot(name: string): Promise<void> {
+    await this.page.screenshot({ path: `e2e/artifacts/${name}.png`, fullPage: false });
+  }
+}

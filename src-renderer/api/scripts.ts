@@ -1,0 +1,111 @@
+import { queryOptions } from '@tanstack/react-query';
+import type { FaultBody } from '../../src-shared/faults';
+import { ApiError, toApiError } from './api-error';
+import type { HttpMethod } from './http';
+import type { OrgClient } from './org-client';
+import type { ListEnvelope } from './types';
+
+/** The runner's statistics header (original-clients.md §B). */
+export const SANDBOX_STATS_HEADER = 'Service-Sandbox-Stats';
+
+export type ScriptType = 'route' | 'library' | 'job';
+export const SCRIPT_TYPES: readonly ScriptType[] = ['library', 'route', 'job'];
+export const ROUTE_METHODS = ['*', 'get', 'post', 'put', 'patch', 'delete'] as const;
+export type RouteMethod = (typeof ROUTE_METHODS)[number];
+
+export interface ScriptConfiguration {
+  method?: RouteMethod;
+  path?: string;
+  priority?: number;
+  acl?: string[];
+  principal?: string;
+}
+
+/** A script of the library (`/scripts`); only the fields the console reads are typed. */
+export interface ScriptRecord {
+  _id: string;
+  label?: string;
+  name?: string;
+  description?: string;
+  type: ScriptType;
+  active?: boolean;
+  script: string;
+  configuration?: ScriptConfiguration;
+}
+
+export type ScriptDraft = Omit<ScriptRecord, '_id'>;
+
+export interface RunRequest {
+  script: string;
+  arguments: unknown;
+}
+
+/** What one run answered: the value, or the fault; with the raw stats header and any console output. */
+export type RunAnswer =
+  | { ok: true; value: unknown; logs: unknown; statsHeader: string | null }
+  | { ok: false; fault: FaultBody & { trace?: unknown; logs?: unknown }; statsHeader: string | null };
+
+export const scriptKeys = {
+  all: (org: string) => ['org', org, 'scripts'] as const,
+};
+
+/** `POST /sys/script_runner` with the body the original clients send (original-clients.md §B). */
+export async function runScript(orgClient: OrgClient, request: RunRequest, signal: AbortSignal): Promise<RunAnswer> {
+  const body: Record<string, unknown> = {
+    script: request.script,
+    language: 'javascript',
+    specification: 'es6',
+    arguments: request.arguments,
+  };
+  try {
+    const { data, headers } = await orgClient.requestWithHeaders<{ data?: unknown; logs?: unknown }>(
+      'POST',
+      'sys/script_runner',
+      { body, signal },
+    );
+    // Console output, where the service sends it, rides on the envelope (a returned object is the body itself).
+    const enveloped =
+      (data as { object?: unknown }).object === 'result' || (data as { object?: unknown }).object === 'list';
+    return {
+      ok: true,
+      value: data,
+      logs: enveloped ? data.logs : undefined,
+      statsHeader: headers.get(SANDBOX_STATS_HEADER),
+    };
+  } catch (error) {
+    const apiError = toApiError(error);
+    if (apiError.errCode === 'console.network.aborted') throw apiError;
+    return { ok: false, fault: apiError.fault, statsHeader: apiError.headers?.get(SANDBOX_STATS_HEADER) ?? null };
+  }
+}
+
+export function scriptsQuery(orgClient: OrgClient) {
+  return queryOptions({
+    queryKey: scriptKeys.all(orgClient.org),
+    queryFn: async ({ signal }): Promise<ScriptRecord[]> =>
+      (await orgClient.get<ListEnvelope<ScriptRecord>>('scripts', { query: { limit: 100 }, signal })).data,
+  });
+}
+
+export function saveScript(orgClient: OrgClient, draft: ScriptDraft, id?: string): Promise<ScriptRecord> {
+  return id === undefined
+    ? orgClient.post<ScriptRecord>('scripts', draft)
+    : orgClient.request<ScriptRecord>('PATCH', `scripts/${encodeURIComponent(id)}`, { body: draft });
+}
+
+export interface RouteAnswer {
+  ok: boolean;
+  body: unknown;
+}
+
+/** "Try it": calls a route script as the signed-in administrator and answers its body or fault. */
+export async function callRoute(orgClient: OrgClient, method: HttpMethod, path: string, body?: unknown) {
+  const clean = path.replace(/^\/+/, '');
+  try {
+    const options = body === undefined || method === 'GET' || method === 'DELETE' ? {} : { body };
+    return { ok: true, body: await orgClient.request<unknown>(method, `routes/${clean}`, options) } as RouteAnswer;
+  } catch (error) {
+    if (error instanceof ApiError) return { ok: false, body: error.fault } as RouteAnswer;
+    throw error;
+  }
+}
