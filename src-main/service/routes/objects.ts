@@ -7,7 +7,6 @@ import { projectPaths } from '../../../src-shared/query/project.js';
 import type { Service } from '../service.js';
 import type { Org } from '../orgs/orgs.js';
 import { createAccount } from '../accounts/accounts.js';
-import { changeLoginEmail } from '../accounts/email-change.js';
 import { assertScopesExist } from '../access/scope-schema.js';
 import { presentListText, presentRecord, presentRecordText, presentsVerbatim } from '../objects/present.js';
 import { OBJECT_ID_PATTERN } from '../objects/ids.js';
@@ -33,6 +32,8 @@ import {
   type Caller,
 } from '../access/objects.js';
 import { requireCaller } from '../http/context.js';
+import { patchRecord } from '../access/object-writes.js';
+import { deleteOps, parsePatchBody, postOps, putOps, type PatchOp } from '../objects/patch-ops.js';
 import { rawListArgs } from './list-args.js';
 
 interface CollectionParams {
@@ -114,46 +115,36 @@ export function objectRoutes(svc: Service) {
       return present(svc, org, caller, def, record);
     });
 
-    const update = (replace: boolean) => async (request: FastifyRequest<{ Params: InstanceParams }>) => {
-      const { org } = request.ctx;
-      const caller = requireCaller(svc, request);
-      const def = collectionDef(svc, org, request.params.collection);
-      const id = instanceId(request.params.id);
-      // A body that is not an object (JSON null, an array, a string) is refused: read as "no
-      // changes" it would still touch `updated`, and for PUT it replaced the record with nothing.
-      const body = (request.body === undefined ? {} : request.body) as Record<string, unknown>;
-      if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-        throw fault('validation', 'invalidType', { reason: 'The request body must be a JSON object.' });
-      }
-      const allowed = requireScope(caller, 'update', def, id);
-      if (replace) assertWholeObject(allowed, 'replacing an object');
-      assertWritable(allowed, body);
-      const { record: current, level } = readable(svc, org, caller, def, id);
-      if (level < REQUIRED.update) throw denied(def, 'update', level);
-      assertAccountPropertiesAllowed(caller, def, body, 'update');
-      const values = validated(def, body, replace ? 'create' : 'update');
-      if (def.name === 'role') assertRoleScopesExist(svc, org.id, values);
-      if (def.name === 'connection') {
-        assertConnectionAllowed(svc, org, caller, { ...(current.doc as Record<string, Json>), ...values });
-      }
-      const record = svc.db.transaction(() => {
-        const r = svc.store.update(org.id, def, id, values, {
-          updaterId: caller.accountId,
-          replace,
-          keep: ['owner'],
-        });
-        if (r && def.name === 'account' && typeof values.email === 'string') {
-          changeLoginEmail(svc, org.id, id, values.email);
-        }
-        // An administrator unlocking an account also lifts a lock-out (even an indefinite one).
-        if (r && def.name === 'account' && values.locked === false) svc.credentials.clearFailures(org.id, id);
-        return r;
-      })();
-      if (!record) throw notFoundInstance(def, id);
-      return present(svc, org, caller, def, record);
-    };
-    app.patch<{ Params: InstanceParams }>('/:collection/:id', update(false));
-    app.put<{ Params: InstanceParams }>('/:collection/:id', update(true));
+    // PATCH (operation arrays or a merge), PUT (a partial set) and the sub-path routes (§F) all
+    // become PATCH operations applied by patchRecord in one write transaction.
+    const patchWith =
+      (toOps: (body: unknown, subPath?: string) => PatchOp[], answer: 'record' | 'result' = 'record') =>
+      async (request: FastifyRequest<{ Params: InstanceParams & { '*'?: string } }>) => {
+        const { org } = request.ctx;
+        const caller = requireCaller(svc, request);
+        const def = collectionDef(svc, org, request.params.collection);
+        const id = instanceId(request.params.id);
+        const subPath = request.params['*'];
+        const ops = toOps(request.body, subPath === '' ? undefined : subPath);
+        const record = patchRecord(svc, org, caller, def, id, ops);
+        return answer === 'result' ? { object: 'result', data: true } : present(svc, org, caller, def, record);
+      };
+    const patchBody = (body: unknown, subPath?: string) => parsePatchBody(body === undefined ? {} : body, subPath);
+    app.patch<{ Params: InstanceParams }>('/:collection/:id', patchWith(patchBody));
+    app.put<{ Params: InstanceParams }>(
+      '/:collection/:id',
+      patchWith((body) => putOps(body === undefined ? {} : body)),
+    );
+    app.patch<{ Params: InstanceParams }>('/:collection/:id/*', patchWith(patchBody));
+    app.put<{ Params: InstanceParams }>('/:collection/:id/*', patchWith(putOps));
+    app.post<{ Params: InstanceParams }>(
+      '/:collection/:id/*',
+      patchWith((body, path) => postOps(path ?? '', body)),
+    );
+    app.delete<{ Params: InstanceParams }>(
+      '/:collection/:id/*',
+      patchWith((_body, path) => deleteOps(path ?? ''), 'result'),
+    );
 
     app.delete<{ Params: InstanceParams }>('/:collection/:id', async (request) => {
       const { org } = request.ctx;
