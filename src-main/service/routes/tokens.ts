@@ -48,7 +48,7 @@ export function tokensRoutes(svc: Service) {
           reason: 'No such role in this org.',
         });
       }
-      const { jwt } = await mintToken(svc, org, issuer, accountId, body);
+      const { jwt } = await mintToken(svc, org, issuer, accountId, body, request.headers.host);
       return { object: 'result', data: jwt };
     });
 

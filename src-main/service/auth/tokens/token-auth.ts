@@ -23,7 +23,7 @@ import type { Authentication, RequestInput } from '../authentication.js';
 import { CLIENT_KEY_HEADER } from '../wire-names.js';
 import { OBJECT_ID_PATTERN } from '../../objects/ids.js';
 import { accountRoleIds, resolveRoles } from '../../access/roles.js';
-import { orgAudience, readServiceClaims } from './token-claims.js';
+import { legacyOrgAudience, orgAudience, readServiceClaims } from './token-claims.js';
 import { currentAppKey, verificationKey } from './token-keys.js';
 
 /** Our tokens are well under 2 KB; anything this large is not one of them. */
@@ -60,7 +60,8 @@ export async function authenticateToken(
   if (header.kid !== key.kid) throw invalid("The token was not signed with the application's current key.");
   if (header.alg !== key.alg) throw invalid(`The token's algorithm must be ${key.alg}.`);
 
-  const payload = await verify(token, key, app, svc, org);
+  const host = request.headers.host;
+  const payload = await verify(token, key, app, svc, org, typeof host === 'string' ? host : undefined);
 
   const sentKey = request.headers[CLIENT_KEY_HEADER];
   if (sentKey !== undefined && sentKey !== app.key) {
@@ -126,11 +127,13 @@ async function verify(
   app: App,
   svc: Service,
   org: Org,
+  host: string | undefined,
 ): Promise<JWTPayload> {
   try {
     const { payload } = await jwtVerify(token, verificationKey(key), {
       algorithms: [key.alg],
-      audience: orgAudience(org.code),
+      // The base URL as called (port included); the port-less form of tokens minted before that.
+      audience: [orgAudience(org.code, host), legacyOrgAudience(org.code)],
       issuer: app.key,
       typ: 'JWT',
       requiredClaims: ['sub', 'iat'],

@@ -28,6 +28,8 @@ export interface TokenRequest {
   grant?: number;
   skipAcl: boolean;
   bypassCreateAcl: boolean;
+  /** Adds `service/eml`, the subject's email (original-clients.md: mdctl's token credentials need it). */
+  includeEmail?: boolean;
 }
 
 /** Every key the body may have; anything else is refused, not ignored (a typo must not widen a token). */
@@ -43,6 +45,7 @@ const KNOWN_KEYS = new Set([
   'grant',
   'skipAcl',
   'bypassCreateAcl',
+  'includeEmail',
 ]);
 
 const bad = (path: string, reason: string) => fault('invalidArgument', undefined, { path, reason });
@@ -83,6 +86,7 @@ export function parseTokenRequest(raw: unknown): TokenRequest {
     permanent,
     skipAcl: flag(body, 'skipAcl'),
     bypassCreateAcl: flag(body, 'bypassCreateAcl'),
+    includeEmail: flag(body, 'includeEmail'),
     ...(expiresIn !== undefined ? { expiresIn } : {}),
     ...(activatesIn !== undefined ? { activatesIn } : {}),
     ...(validAt !== undefined ? { validAt } : {}),
