@@ -84,7 +84,7 @@ export interface MdctlModule {
 }
 
 function projectRoot(): string {
-  return resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+  return resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..');
 }
 
 function jsFiles(dir: string): string[] {

@@ -168,8 +168,35 @@ describe('session credentials', () => {
     }
   });
 
-  it.todo('PATCH with operation arrays [{op:"set"|"push"|"remove"|"unset"|"pull", path, value}] applies them (§F)');
-  it.todo('PUT /<object>/<_id> sets only the given properties instead of replacing the record (§F)');
+  it('PATCH with operation arrays applies set, push, pull and unset in order (§F)', async () => {
+    const client = sessionClient();
+    const me = await login(client);
+    const made = (await client.post('c_conversations', { c_title: 'ops', c_status: 'open' })) as Rec;
+    const patched = (await client.patch(`c_conversations/${made._id}`, [
+      { op: 'set', path: 'c_title', value: 'ops done' },
+      { op: 'push', path: 'c_participants', value: [me._id] },
+      { op: 'unset', value: { c_status: 1 } },
+    ])) as Rec;
+    expect(patched).toMatchObject({ c_title: 'ops done', c_participants: [me._id] });
+    expect(patched.c_status).toBeUndefined();
+    const pulled = (await client.patch(`c_conversations/${made._id}`, [
+      { op: 'pull', path: 'c_participants', value: me._id },
+    ])) as Rec;
+    expect(pulled.c_participants).toEqual([]);
+    expect(
+      await faultOf(client.patch(`c_conversations/${made._id}`, [{ op: 'rename', path: 'c_title' }])),
+    ).toMatchObject({ errCode: 'service.unsupportedOperation.patchOp' });
+  });
+
+  it('PUT /<object>/<_id> sets only the given properties instead of replacing the record (§F)', async () => {
+    const client = sessionClient();
+    await login(client);
+    const made = (await client.post('c_conversations', { c_title: 'put', c_status: 'open' })) as Rec;
+    expect(await client.put(`c_conversations/${made._id}`, { c_title: 'put again' })).toMatchObject({
+      c_title: 'put again',
+      c_status: 'open',
+    });
+  });
 });
 
 describe('signature credentials', () => {
