@@ -33,6 +33,9 @@ function cookieOptions(request: FastifyRequest, org: Org) {
 export function setFingerprintCookie(request: FastifyRequest, reply: FastifyReply, fingerprint: string): void {
   reply.setCookie(FINGERPRINT_COOKIE, fingerprint, {
     ...cookieOptions(request, request.ctx.org),
+    // Path=/ (original-clients.md §G): the original's clients keep the fingerprint only at `/`. It
+    // names a device, not an org, so every org on this service sees the same one.
+    path: '/',
     maxAge: 400 * 24 * 3600,
   });
 }

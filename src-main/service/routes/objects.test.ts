@@ -30,7 +30,7 @@ async function seedAccounts() {
 }
 
 describe('records', () => {
-  it('creates, reads, patches, replaces and deletes a custom object', async () => {
+  it('creates, reads, patches, partially puts and deletes a custom object', async () => {
     const created = await admin.post('/c_conversations', { c_title: 'Hello', c_status: 'open' });
     expect(created.statusCode).toBe(200);
     const conv = created.json();
@@ -48,8 +48,9 @@ describe('records', () => {
     const patched = (await admin.patch(`/c_conversations/${conv._id}`, { c_status: 'closed' })).json();
     expect(patched).toMatchObject({ c_title: 'Hello', c_status: 'closed', created: conv.created });
     expect(patched.updated).not.toBe(conv.created);
+    // PUT sets only the given properties (original-clients.md §F); it no longer replaces the record.
     const replaced = (await admin.put(`/c_conversations/${conv._id}`, { c_title: 'Only' })).json();
-    expect(replaced.c_status).toBeUndefined();
+    expect(replaced.c_status).toBe('closed');
     expect(replaced.c_title).toBe('Only');
     expect((await admin.delete(`/c_conversations/${conv._id}`)).json()).toEqual({ object: 'result', data: true });
     const gone = await admin.get(`/c_conversations/${conv._id}`);

@@ -1,29 +1,21 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { fault } from '../../../src-shared/faults.js';
-import { validateScopes } from '../../../src-shared/scopes/index.js';
 import type { ObjectDef } from '../../../src-shared/schema/types.js';
 import { parseListQuery } from '../../../src-shared/query/parse.js';
 import { projectPaths } from '../../../src-shared/query/project.js';
 import type { Service } from '../service.js';
 import type { Org } from '../orgs/orgs.js';
-import { changeLoginEmail } from '../accounts/email-change.js';
-import { assertScopesExist } from '../access/scope-schema.js';
 import { presentListText, presentRecord, presentRecordText, presentsVerbatim } from '../objects/present.js';
 import { spliceTopLevelKeys } from '../objects/splice-keys.js';
 import type { AllowedProperties } from '../../../src-shared/scopes/property-path.js';
 import { OBJECT_ID_PATTERN } from '../objects/ids.js';
-import { validateInput, type Json } from '../objects/validate.js';
+import type { Json } from '../objects/validate.js';
 import { ObjectStore, type StoredRecord } from '../objects/store.js';
 import type { SqlFragment } from '../query/sql-fragment.js';
 import {
   ACCESS,
   REQUIRED,
-  assertAccountPropertiesAllowed,
-  assertConnectionAllowed,
-  dropConnectionsOfRevokedGranters,
   assertQueryable,
-  assertWholeObject,
-  assertWritable,
   levelOf,
   levelsOf,
   readableCondition,
@@ -34,9 +26,17 @@ import {
   type Caller,
 } from '../access/objects.js';
 import { requireCaller } from '../http/context.js';
-import { createRecord, deleteRecord } from '../driver/records.js';
+import { createRecord, deleteRecord, patchRecord } from '../driver/records.js';
+import {
+  applyPatch,
+  deleteOps,
+  parsePatchBody,
+  postOps,
+  putOps,
+  type JsonObject,
+  type PatchOp,
+} from '../objects/patch-ops.js';
 import { rawListArgs } from './list-args.js';
-import { checkRecordRules } from '../environment/record-rules.js';
 import { assertRouteConfig, assertScriptCompiles } from '../scripting/library.js';
 
 interface CollectionParams {
@@ -110,52 +110,37 @@ export function objectRoutes(svc: Service) {
       return present(svc, org, caller, def, record);
     });
 
-    const update = (replace: boolean) => async (request: FastifyRequest<{ Params: InstanceParams }>) => {
-      const { org } = request.ctx;
-      const caller = requireCaller(svc, request);
-      const def = collectionDef(svc, org, request.params.collection);
-      const id = instanceId(request.params.id);
-      // A body that is not an object (JSON null, an array, a string) is refused: read as "no
-      // changes" it would still touch `updated`, and for PUT it replaced the record with nothing.
-      const body = (request.body === undefined ? {} : request.body) as Record<string, unknown>;
-      if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-        throw fault('validation', 'invalidType', { reason: 'The request body must be a JSON object.' });
-      }
-      const allowed = requireScope(caller, 'update', def, id);
-      if (replace) assertWholeObject(allowed, 'replacing an object');
-      assertWritable(allowed, body);
-      const { record: current, level } = readable(svc, org, caller, def, id);
-      if (level < REQUIRED.update) throw denied(def, 'update', level);
-      assertAccountPropertiesAllowed(caller, def, body, 'update');
-      const values = validated(def, body, replace ? 'create' : 'update');
-      checkRecordRules(svc, org, def, values, current, replace);
-      if (def.name === 'script') {
-        await assertScriptCompiles(values);
-        assertRouteConfig(svc, org, replace ? values : { ...(current.doc as Record<string, Json>), ...values }, id);
-      }
-      if (def.name === 'role') assertRoleScopesExist(svc, org.id, values);
-      if (def.name === 'connection') {
-        assertConnectionAllowed(svc, org, caller, { ...(current.doc as Record<string, Json>), ...values });
-      }
-      const record = svc.db.transaction(() => {
-        const r = svc.store.update(org.id, def, id, values, {
-          updaterId: caller.accountId,
-          replace,
-          keep: ['owner'],
-        });
-        if (r && def.name === 'account' && typeof values.email === 'string') {
-          changeLoginEmail(svc, org.id, id, values.email);
-        }
-        // An administrator unlocking an account also lifts a lock-out (even an indefinite one).
-        if (r && def.name === 'account' && values.locked === false) svc.credentials.clearFailures(org.id, id);
-        if (r && def.name === 'connection') dropConnectionsOfRevokedGranters(svc, org, contextIdOf(r));
-        return r;
-      })();
-      if (!record) throw notFoundInstance(def, id);
-      return present(svc, org, caller, def, record);
-    };
-    app.patch<{ Params: InstanceParams }>('/:collection/:id', update(false));
-    app.put<{ Params: InstanceParams }>('/:collection/:id', update(true));
+    // PATCH (operation arrays or a merge), PUT (a partial set) and the sub-path routes (§F) all
+    // become PATCH operations applied by patchRecord in one write transaction.
+    const patchWith =
+      (toOps: (body: unknown, subPath?: string) => PatchOp[], answer: 'record' | 'result' = 'record') =>
+      async (request: FastifyRequest<{ Params: InstanceParams & { '*'?: string } }>) => {
+        const { org } = request.ctx;
+        const caller = requireCaller(svc, request);
+        const def = collectionDef(svc, org, request.params.collection);
+        const id = instanceId(request.params.id);
+        const subPath = request.params['*'];
+        const ops = toOps(request.body, subPath === '' ? undefined : subPath);
+        if (def.name === 'script') await assertScriptStillValid(svc, def, org, id, ops);
+        const { record } = patchRecord(svc, org, caller, def, id, ops);
+        return answer === 'result' ? { object: 'result', data: true } : present(svc, org, caller, def, record);
+      };
+    const patchBody = (body: unknown, subPath?: string) => parsePatchBody(body === undefined ? {} : body, subPath);
+    app.patch<{ Params: InstanceParams }>('/:collection/:id', patchWith(patchBody));
+    app.put<{ Params: InstanceParams }>(
+      '/:collection/:id',
+      patchWith((body) => putOps(body === undefined ? {} : body)),
+    );
+    app.patch<{ Params: InstanceParams }>('/:collection/:id/*', patchWith(patchBody));
+    app.put<{ Params: InstanceParams }>('/:collection/:id/*', patchWith(putOps));
+    app.post<{ Params: InstanceParams }>(
+      '/:collection/:id/*',
+      patchWith((body, path) => postOps(path ?? '', body)),
+    );
+    app.delete<{ Params: InstanceParams }>(
+      '/:collection/:id/*',
+      patchWith((_body, path) => deleteOps(path ?? ''), 'result'),
+    );
 
     app.delete<{ Params: InstanceParams }>('/:collection/:id', async (request) => {
       const { org } = request.ctx;
@@ -256,15 +241,28 @@ function readable(svc: Service, org: Org, caller: Caller, def: ObjectDef, id: st
   return { record, level };
 }
 
-function contextIdOf(connection: StoredRecord): string {
-  const id = (connection.doc.context as { _id?: unknown } | undefined)?._id;
-  return typeof id === 'string' ? id : '';
-}
-
 /** A written record as the caller sees it: their level on it, stripped to what they may read. */
 function present(svc: Service, org: Org, caller: Caller, def: ObjectDef, record: StoredRecord) {
   const level = levelOf(svc, org, caller, def, record);
   return stripProperties(presentRecord(def, record, level), readableProperties(caller, def, record._id));
+}
+
+/**
+ * A script edit is checked as the script it would leave (compiling is asynchronous, so this runs
+ * before the write transaction; access is decided by patchRecord).
+ */
+async function assertScriptStillValid(
+  svc: Service,
+  def: ObjectDef,
+  org: Org,
+  id: string,
+  ops: readonly PatchOp[],
+): Promise<void> {
+  const current = svc.store.get(org.id, def, id);
+  if (!current) return;
+  const next = applyPatch(current.doc as JsonObject, ops).doc;
+  await assertScriptCompiles(next);
+  assertRouteConfig(svc, org, next, id);
 }
 
 export function collectionDef(svc: Service, org: Org, collection: string): ObjectDef {
@@ -281,24 +279,8 @@ function instanceId(id: string): string {
   return lower;
 }
 
-function validated(def: ObjectDef, body: unknown, mode: 'create' | 'update'): Record<string, Json> {
-  const { values, faults } = validateInput(def, body, mode);
-  if (faults.length > 0) throw fault('validation', undefined, { faults, reason: `The ${def.name} is not valid.` });
-  // A role's scopes are chains the token checks will parse: refuse bad ones when they are written.
-  if (def.name === 'role' && Array.isArray(values.scopes)) validateScopes(values.scopes);
-  return values;
-}
-
-function assertRoleScopesExist(svc: Service, orgId: number, values: Record<string, Json>): void {
-  if (Array.isArray(values.scopes)) assertScopesExist(svc, orgId, values.scopes as string[], 'scopes');
-}
-
 const notFoundInstance = (def: ObjectDef, id: string) =>
   fault('notFound', 'instance', { reason: `No ${def.name} with _id ${id}.` });
-const denied = (def: ObjectDef, operation: 'update' | 'delete', level: number) =>
-  fault('accessDenied', undefined, {
-    reason: `You need ${operation} access (${REQUIRED[operation]}) on this ${def.name}; you have ${level}.`,
-  });
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -40,7 +40,10 @@ export function tokensRoutes(svc: Service) {
       const accountId = subjectId(svc, org, caller, request.params.id);
       const exp = request.ctx.claims?.exp;
       const minter = minterOf(caller, typeof exp === 'number' ? exp : undefined);
-      return { object: 'result', data: await issueSubjectToken(svc, org, accountId, request.body, minter) };
+      return {
+        object: 'result',
+        data: await issueSubjectToken(svc, org, accountId, request.body, minter, request.headers.host),
+      };
     });
 
     app.get<{ Params: AccountParams; Querystring: AppQuery }>('/accounts/:id/tokens', async (request) => {

@@ -69,6 +69,8 @@ export async function issueSubjectToken(
   accountId: string,
   raw: unknown,
   minter: MinterRights,
+  /** The request's `Host` header: `aud` is the org's base URL as called (token-claims.ts). */
+  host?: string,
 ): Promise<string> {
   const body = parseTokenRequest(raw);
   assertScopesExist(svc, org.id, body.scope);
@@ -79,7 +81,7 @@ export async function issueSubjectToken(
   if (unknownRole !== -1) {
     throw fault('invalidArgument', undefined, { path: `roles[${unknownRole}]`, reason: 'No such role in this org.' });
   }
-  const { jwt } = await mintToken(svc, org, issuer, accountId, body, minter);
+  const { jwt } = await mintToken(svc, org, issuer, accountId, body, minter, host);
   return jwt;
 }
 

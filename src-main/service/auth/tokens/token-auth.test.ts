@@ -287,7 +287,7 @@ describe('app and key', () => {
     const key = currentAppKey(h.svc.apps, app.id)!;
     const jwk = { ...(await exportJWK(createPublicKey(key.publicPem))), kid: key.kid, alg: key.alg, use: 'sig' };
     const { payload, protectedHeader } = await jwtVerify(token, createLocalJWKSet({ keys: [jwk] }), {
-      audience: orgAudience('demo'),
+      audience: 'http://127.0.0.1:7788/demo/v2', // the base URL as called, port included
       issuer: app.key,
       currentDate: new Date(h.clock.now()),
     });

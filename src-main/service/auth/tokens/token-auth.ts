@@ -24,7 +24,7 @@ import { CLIENT_KEY_HEADER } from '../wire-names.js';
 import { OBJECT_ID_PATTERN } from '../../objects/ids.js';
 import { resolveRoles } from '../../access/roles.js';
 import { accountSnapshot } from '../../access/account-snapshot.js';
-import { orgAudience, readServiceClaims } from './token-claims.js';
+import { legacyOrgAudience, orgAudience, readServiceClaims } from './token-claims.js';
 import { currentAppKey, verificationKey, type AppSigningKey } from './token-keys.js';
 import { VerifiedTokenCache } from './verified-tokens.js';
 import { accountLockedFault, lockedNow } from '../sessions/credential-lockout.js';
@@ -52,7 +52,8 @@ export async function authenticateToken(
 ): Promise<Authentication | undefined> {
   const token = bearerToken(request.headers.authorization);
   if (token === undefined) return undefined;
-  const { app, payload } = await verifiedToken(svc, org, token);
+  const host = request.headers.host;
+  const { app, payload } = await verifiedToken(svc, org, token, typeof host === 'string' ? host : undefined);
 
   const sentKey = request.headers[CLIENT_KEY_HEADER];
   if (sentKey !== undefined && sentKey !== app.key) {
@@ -101,10 +102,16 @@ export function tokenCache(svc: Service): VerifiedTokenCache {
  * data version (see VerifiedTokenCache); the app, its current key and the time claims are checked
  * on every call, hit or miss, with the same faults.
  */
-async function verifiedToken(svc: Service, org: Org, token: string): Promise<{ app: App; payload: JWTPayload }> {
+async function verifiedToken(
+  svc: Service,
+  org: Org,
+  token: string,
+  host: string | undefined,
+): Promise<{ app: App; payload: JWTPayload }> {
   const cache = tokenCache(svc);
   const hit = cache.get(token);
-  if (hit !== undefined && hit.orgId === org.id) {
+  // The audience depends on the Host the token is presented to, so a hit is checked against it too.
+  if (hit !== undefined && hit.orgId === org.id && audienceMatches(hit.payload.aud, org, host)) {
     const app = issuingApp(svc, org, hit.payload.iss);
     const key = currentAppKey(svc.apps, app.id);
     if (app.id === hit.appId && key?.kid === hit.kid && key.alg === hit.alg) {
@@ -122,9 +129,14 @@ async function verifiedToken(svc: Service, org: Org, token: string): Promise<{ a
   if (!key) throw invalid('The application has no current signing key.');
   if (header.kid !== key.kid) throw invalid("The token was not signed with the application's current key.");
   if (header.alg !== key.alg) throw invalid(`The token's algorithm must be ${key.alg}.`);
-  const payload = await verify(token, key, app, svc, org);
+  const payload = await verify(token, key, app, svc, org, host);
   cache.remember(token, { orgId: org.id, appId: app.id, kid: key.kid, alg: key.alg, payload }, since);
   return { app, payload };
+}
+
+function audienceMatches(aud: JWTPayload['aud'], org: Org, host: string | undefined): boolean {
+  const allowed = [orgAudience(org.code, host), legacyOrgAudience(org.code)];
+  return Array.isArray(aud) ? aud.some((a) => allowed.includes(a)) : typeof aud === 'string' && allowed.includes(aud);
 }
 
 /** `exp` and `nbf` as jose checks them (whole seconds, no tolerance), for a cached token. */
@@ -164,11 +176,19 @@ function issuingApp(svc: Service, org: Org, iss: unknown): App {
   return app;
 }
 
-async function verify(token: string, key: AppSigningKey, app: App, svc: Service, org: Org): Promise<JWTPayload> {
+async function verify(
+  token: string,
+  key: AppSigningKey,
+  app: App,
+  svc: Service,
+  org: Org,
+  host: string | undefined,
+): Promise<JWTPayload> {
   try {
     const { payload } = await jwtVerify(token, verificationKey(key), {
       algorithms: [key.alg],
-      audience: orgAudience(org.code),
+      // The base URL as called (port included); the port-less form of tokens minted before that.
+      audience: [orgAudience(org.code, host), legacyOrgAudience(org.code)],
       issuer: app.key,
       typ: 'JWT',
       requiredClaims: ['sub', 'iat'],

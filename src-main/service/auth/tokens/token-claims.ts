@@ -18,13 +18,26 @@ export const CLAIM = {
 /** `service/gnt` never reaches admin (8): only org administrators hold that (decisions.md §7). */
 export const MAX_GRANT = 7;
 
+/** Loopback hosts as a `Host` header names them, with an optional port. */
+const LOOPBACK_HOST = /^(127\.0\.0\.1|localhost|\[::1\])(:\d{1,5})?$/i;
+
 /**
- * The audience of every token of an org: the org's base URL as scripts see it (`script.env.url`).
- * The port is left out on purpose: it changes between runs (`--port 0`), and a token must not die
- * because the service moved port, nor be accepted by another org. The org code is the part that
- * matters and is matched exactly.
+ * The audience of an org's tokens (decisions.md §6): the org's base URL exactly as the client
+ * called it, port included (`http://127.0.0.1:7788/demo/v2`), so jose's and PyJWT's audience checks
+ * against the base URL pass. `host` is the request's `Host` header; only a loopback host is taken
+ * (the service listens on loopback only; any other name is a rebinding attempt), otherwise the
+ * port-less form below is used.
  */
-export function orgAudience(orgCode: string): string {
+export function orgAudience(orgCode: string, host?: string): string {
+  if (host !== undefined && LOOPBACK_HOST.test(host)) return `http://${host.toLowerCase()}/${orgCode}/v2`;
+  return legacyOrgAudience(orgCode);
+}
+
+/**
+ * The port-less audience tokens carried before the port was included. Still accepted on
+ * verification, so permanent tokens minted earlier keep working; it names the org all the same.
+ */
+export function legacyOrgAudience(orgCode: string): string {
   return `http://127.0.0.1/${orgCode}/v2`;
 }
 

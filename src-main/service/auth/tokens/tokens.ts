@@ -35,6 +35,8 @@ export async function mintToken(
   accountId: string,
   request: TokenRequest,
   minter: MinterRights,
+  /** The request's `Host` header: `aud` is the org's base URL as called (token-claims.ts). */
+  host?: string,
 ): Promise<MintedToken> {
   const nowMs = svc.clock.now();
   const iat = Math.floor(nowMs / 1000);
@@ -70,17 +72,13 @@ export async function mintToken(
   if (request.bypassCreateAcl) claims[CLAIM.bypassCreateAcl] = true;
   if (request.grant !== undefined) claims[CLAIM.grant] = request.grant;
   if (request.maxUses !== undefined) claims[CLAIM.maxUses] = request.maxUses;
-  if (request.includeEmail) {
-    const def = svc.defs.byName(org.id, 'account');
-    const email = def ? svc.store.get(org.id, def, accountId)?.doc.email : undefined;
-    if (typeof email === 'string') claims[CLAIM.email] = email;
-  }
+  if (request.includeEmail) claims[CLAIM.email] = subjectEmail(svc, org, accountId);
 
   const builder = new SignJWT(claims)
     .setProtectedHeader({ alg: signing.key.alg, kid: signing.key.kid, typ: 'JWT' })
     .setIssuer(app.key)
     .setSubject(accountId)
-    .setAudience(orgAudience(org.code))
+    .setAudience(orgAudience(org.code, host))
     .setIssuedAt(iat);
   if (nbf !== undefined) builder.setNotBefore(nbf);
   if (exp !== undefined) builder.setExpirationTime(exp);
@@ -106,4 +104,14 @@ export async function mintToken(
     );
   }
   return { jwt, ...(jti !== undefined ? { jti } : {}) };
+}
+
+/** The subject's login email for `service/eml` (the original clients' `cortex/eml`). */
+function subjectEmail(svc: Service, org: Org, accountId: string): string {
+  const def = svc.defs.byName(org.id, 'account');
+  const email = def ? svc.store.getValues(org.id, def, accountId, ['email'])?.email : undefined;
+  if (typeof email !== 'string' || email === '') {
+    throw fault('invalidArgument', undefined, { path: 'includeEmail', reason: 'The account has no email.' });
+  }
+  return email;
 }
