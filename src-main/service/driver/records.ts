@@ -211,7 +211,9 @@ export function patchRecord(
       const changed: Record<string, Json> = {};
       for (const path of modifiedPaths) {
         const key = path.split('.')[0] ?? path;
-        if (SYSTEM_PROPERTIES.has(key)) {
+        // A connection's `access` is its stored level, written like any property (and capped by
+        // assertConnectionAllowed); on every other object it is the caller's level, never stored.
+        if (SYSTEM_PROPERTIES.has(key) && !(key === 'access' && def.name === 'connection')) {
           const faults = [makeFault('validation', 'readOnly', { path: key, reason: `${key} is read-only.` })];
           throw fault('validation', undefined, { faults, reason: `The ${def.name} is not valid.` });
         }

@@ -9,6 +9,7 @@
  *   - no account ever holds more than maxTokensPerPrincipal stored tokens.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
+import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -37,6 +38,24 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
+/** A GET with an explicit Host header (fetch may not set one). */
+function getWithHost(
+  url: string,
+  host: string,
+  token: string,
+): Promise<{ status: number; body: { errCode?: string; reason?: string } }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { headers: { host, authorization: `Bearer ${token}` } }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (text += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) as { errCode?: string } }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
 /** Alternates requests between the two processes and fires them all at once. */
 function race<T>(n: number, send: (target: HttpSession, i: number) => Promise<T>): Promise<T[]> {
   return Promise.all(Array.from({ length: n }, (_, i) => send(i % 2 ? onB : onA, i)));
@@ -47,12 +66,10 @@ describe('two processes, one data dir', () => {
     const minted = await onA.post(`/accounts/${adminId}/tokens`, { app: onA.appKey, scope: ['*'], maxUses: 7 });
     expect(minted.status).toBe(200);
     const token = ((await minted.json()) as { data: string }).data;
-    const results = await race(60, (t) =>
-      fetch(`${t.base}/demo/v2/accounts/me`, { headers: { authorization: `Bearer ${token}` } }).then(async (r) => ({
-        status: r.status,
-        body: (await r.json()) as { errCode?: string; reason?: string },
-      })),
-    );
+    // The token's aud is A's base URL (port included, decisions §6): B is reached under A's Host
+    // header, as behind one address, so both processes accept the same token.
+    const audienceHost = new URL(a.base).host;
+    const results = await race(60, (t) => getWithHost(`${t.base}/demo/v2/accounts/me`, audienceHost, token));
     expect(results.filter((r) => r.status === 200)).toHaveLength(7);
     for (const r of results.filter((x) => x.status !== 200)) {
       expect(r).toMatchObject({ status: 403, body: { errCode: 'service.accessDenied.invalidJwt' } });

@@ -130,8 +130,10 @@ describe('POST /accounts/me/update-password', () => {
     for (let i = 0; i < 4; i++) {
       await c.post('/accounts/me/update-password', { current: 'not my password', password: NEW_PASSWORD });
     }
+    // The lock-out ended the session too (issue #13 item 2): the right password changes nothing now.
     const locked = await c.post('/accounts/me/update-password', { current: USER_PASSWORD, password: NEW_PASSWORD });
-    expect(locked.json()).toMatchObject({ faults: [{ errCode: 'service.accessDenied.accountLocked' }] });
+    expect(locked.statusCode).toBe(403);
+    expect(credOf(USER).locked_until).not.toBeNull();
   });
 
   it('refuses a weak new password and callers without a session', async () => {

@@ -186,7 +186,9 @@ async function login(
     ...(body.totp !== undefined ? { totp: body.totp } : {}),
     ...(body.location?.verificationToken !== undefined ? { locationToken: body.location.verificationToken } : {}),
   });
-  if (second.kind !== 'ok' && second.kind !== 'totpWrong') releaseCredentialAttempt(svc, org, cred.account_id);
+  if (second.kind !== 'ok' && second.kind !== 'totpWrong' && second.kind !== 'locationWrong') {
+    releaseCredentialAttempt(svc, org, cred.account_id);
+  }
   switch (second.kind) {
     case 'totpRequired':
       throw fault('accessDenied', 'totpRequired', {

@@ -285,7 +285,8 @@ describe('rotation preview and RSA regeneration', () => {
       h.server.inject({
         method: 'GET',
         url: '/demo/v2/accounts/me',
-        headers: { host: '127.0.0.1', authorization: `Bearer ${token}` },
+        // The Host the token was minted through: its aud is that base URL, port included.
+        headers: { host: '127.0.0.1:7788', authorization: `Bearer ${token}` },
       });
     let nonce = 0;
     const viaSignature = (secret: string) => {

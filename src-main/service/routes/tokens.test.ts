@@ -45,7 +45,7 @@ describe('POST /accounts/:id/tokens', () => {
     expect(decodeJwt(jwt)).toEqual({
       iss: app.key,
       sub: aliceId,
-      aud: 'http://127.0.0.1/demo/v2',
+      aud: 'http://127.0.0.1:7788/demo/v2',
       iat: T,
       exp: T + 300,
       'service/scp': ['object.read.account.*.name'],

@@ -80,7 +80,8 @@ describe('a verified token', () => {
     // now says is read again by the checks that follow verification.
     expect((await admin.patch(`/accounts/${aliceId}`, { locked: true })).statusCode).toBeLessThan(500);
     expect(tokenCache(h.svc).get(token)).toBeUndefined();
-    await useWarm(token);
+    // A locked account's tokens are refused at once (issue #13 item 2), cached or not.
+    await expectRefused(token, 'service.accessDenied.accountLocked');
     expect((await admin.delete(`/accounts/${aliceId}`)).statusCode).toBe(200);
     await expectRefused(token, 'service.accessDenied.invalidJwt');
   });
