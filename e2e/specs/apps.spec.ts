@@ -121,7 +121,7 @@ test('Expose Keys publishes the app’s JWK and PEM, and a minted token verifies
   expect(jwks.keys.map((k) => k.kid)).toContain(app.rsa.kid);
   const token = await mintFor(api, app.key);
   const { payload, protectedHeader } = await jwtVerify(token, createLocalJWKSet(jwks), {
-    audience: 'http://127.0.0.1/demo/v2',
+    audience: `${service.url}/demo/v2`,
   });
   expect(protectedHeader.kid).toBe(app.rsa.kid);
   expect(payload.iss).toBe(app.key);

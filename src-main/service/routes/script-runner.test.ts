@@ -42,6 +42,13 @@ describe('POST /sys/script_runner', () => {
     expect((await run('return undefined')).json()).toEqual({ object: 'result', data: null });
   });
 
+  it('sends the captured console output with the answer and with a fault', async () => {
+    const ok = await run("console.log('hello', 42); return 1;");
+    expect(ok.json()).toMatchObject({ object: 'result', data: 1, logs: [{ level: 'log', message: 'hello 42' }] });
+    const failed = await run("console.warn('before'); throw new Error('boom');");
+    expect(failed.json()).toMatchObject({ object: 'fault', logs: [{ level: 'warn', message: 'before' }] });
+  });
+
   it('turns a script error into a fault with a trace naming the line', async () => {
     const res = await run('var a = 1;\nvar b = 2;\nthrow new Error("boom");');
     expect(res.statusCode).toBe(500);

@@ -96,8 +96,13 @@ export function scriptRequestOf(
 export function presentRun(reply: FastifyReply, result: RunResult): unknown {
   reply.header(SANDBOX_STATS_HEADER, JSON.stringify(result.stats));
   reply.header('Access-Control-Expose-Headers', SANDBOX_STATS_HEADER);
-  if (!result.ok) throw new FaultError(result.fault as FaultBody);
-  return envelope(result.value);
+  // Captured console output travels with the answer (the console shows it beside the result).
+  const logs = result.logs.length > 0 ? { logs: result.logs } : {};
+  if (!result.ok) throw new FaultError({ ...(result.fault as FaultBody), ...logs });
+  const answer = envelope(result.value);
+  const enveloped =
+    (answer as { object?: unknown }).object === 'result' || (answer as { object?: unknown }).object === 'list';
+  return enveloped ? { ...(answer as object), ...logs } : answer;
 }
 
 export function envelope(value: unknown): unknown {

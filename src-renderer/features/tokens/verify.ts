@@ -33,7 +33,17 @@ export interface VerifyReport {
   serverTime?: number;
 }
 
-export const expectedAudience = (org: string) => `http://127.0.0.1/${org}/v2`;
+/**
+ * The org's base URL as this console calls it (port included, decisions §6); the service also
+ * accepts the port-less form of tokens minted before it named the port.
+ */
+export const expectedAudience = (org: string, origin: string = consoleOrigin()) => `${origin}/${org}/v2`;
+const legacyAudience = (org: string) => `http://127.0.0.1/${org}/v2`;
+
+function consoleOrigin(): string {
+  const origin = (globalThis as { location?: { origin?: string } }).location?.origin;
+  return origin && origin.startsWith('http') ? origin : 'http://127.0.0.1';
+}
 
 /** Signature only: the key is picked by `kid` and `alg` from the set, as stock JWKS clients do. */
 export async function verifySignature(
@@ -141,7 +151,7 @@ export async function verifyToken(text: string, deps: VerifyDeps): Promise<Verif
 
   const aud = expectedAudience(deps.org);
   checks.push(
-    payload.aud === aud
+    payload.aud === aud || payload.aud === legacyAudience(deps.org)
       ? { id: 'audience', title: 'Audience', state: 'pass', detail: `For this org (${aud}).` }
       : {
           id: 'audience',
