@@ -8,6 +8,7 @@ import { AppRepository } from './apps/apps.js';
 import { CredentialRepository } from './accounts/credentials.js';
 import { SessionRepository } from './auth/sessions/sessions.js';
 import { DataVersion } from './db/data-version.js';
+import { VerifiedTokenCache } from './auth/tokens/verified-tokens.js';
 import { TokenStore } from './auth/tokens/token-store.js';
 import { ReplayStore } from './auth/signatures/replay-store.js';
 import { AccountTokenRepository } from './auth/sessions/password-reset.js';
@@ -42,6 +43,8 @@ export class Service {
   readonly outbox: OutboxRepository;
   /** Moves on every commit (ours or another process's): what in-memory caches key on. */
   readonly versions: DataVersion;
+  /** Bearer tokens whose signature was verified, until the data version moves (verified-tokens.ts). */
+  readonly verifiedTokens: VerifiedTokenCache;
 
   constructor(deps: ServiceDeps) {
     this.db = deps.db;
@@ -59,6 +62,7 @@ export class Service {
     this.replays = new ReplayStore(this.db);
     this.locations = new LocationRepository(this.db);
     this.outbox = new OutboxRepository(this.db, this.cipher);
+    this.verifiedTokens = new VerifiedTokenCache(this.versions);
   }
 
   private runner?: ScriptRunner;

@@ -26,7 +26,7 @@ import { resolveRoles } from '../../access/roles.js';
 import { accountSnapshot } from '../../access/account-snapshot.js';
 import { legacyOrgAudience, orgAudience, readServiceClaims } from './token-claims.js';
 import { currentAppKey, verificationKey, type AppSigningKey } from './token-keys.js';
-import { VerifiedTokenCache } from './verified-tokens.js';
+import type { VerifiedTokenCache } from './verified-tokens.js';
 import { accountLockedFault, lockedNow } from '../sessions/credential-lockout.js';
 
 /** Our tokens are well under 2 KB; anything this large is not one of them. */
@@ -85,16 +85,9 @@ export async function authenticateToken(
   };
 }
 
-const verifiedTokens = new WeakMap<Service, VerifiedTokenCache>();
-
-/** The service's verified-token cache (exported for its tests). */
+/** The service's verified-token cache (exported for its tests and the bench). */
 export function tokenCache(svc: Service): VerifiedTokenCache {
-  let cache = verifiedTokens.get(svc);
-  if (!cache) {
-    cache = new VerifiedTokenCache(svc.versions);
-    verifiedTokens.set(svc, cache);
-  }
-  return cache;
+  return svc.verifiedTokens;
 }
 
 /**
