@@ -12,7 +12,7 @@ declare module 'fastify' {
   }
 }
 
-/** Route options of an administrators-only route: `app.get(path, ADMIN_ONLY, handler)`. */
+/** Route options of an administrators-only route: `server.get(path, ADMIN_ONLY, handler)`. */
 export const ADMIN_ONLY = { config: { admin: true } } as const;
 
 function adminCheck(request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void {
@@ -43,11 +43,11 @@ function appPolicy(request: FastifyRequest, reply: FastifyReply): void {
  * handler runs. Routes marked `config: { admin: true }` (see `ADMIN_ONLY`) get the administrators'
  * check as their own preHandler; other routes decide themselves whether they need a principal.
  */
-export function orgScope(svc: Service, routes: ((app: FastifyInstance) => Promise<void>)[]) {
-  return async (app: FastifyInstance) => {
-    app.decorateRequest('ctx', null as never);
+export function orgScope(svc: Service, routes: ((server: FastifyInstance) => Promise<void>)[]) {
+  return async (server: FastifyInstance) => {
+    server.decorateRequest('ctx', null as never);
     // Callback style: most requests authenticate synchronously, and every request runs this.
-    app.addHook('preHandler', (request, reply, done) => {
+    server.addHook('preHandler', (request, reply, done) => {
       const code = (request.params as { org?: string }).org ?? '';
       const org = svc.orgs.byCode(code);
       if (!org) throw fault('notFound', 'org', { reason: `There is no org named ${code.slice(0, 64)}.` });
@@ -65,13 +65,13 @@ export function orgScope(svc: Service, routes: ((app: FastifyInstance) => Promis
       appPolicy(request, reply);
       done();
     });
-    app.options('/*', async (request, reply) => {
+    server.options('/*', async (request, reply) => {
       preflight(svc, request.ctx.org, request, reply);
       return reply.code(204).send();
     });
-    app.addHook('onRoute', (route) => {
+    server.addHook('onRoute', (route) => {
       if (route.config?.admin === true) adminOnlyRoute(route);
     });
-    for (const r of routes) await app.register(r);
+    for (const r of routes) await server.register(r);
   };
 }

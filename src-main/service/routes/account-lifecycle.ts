@@ -63,21 +63,21 @@ async function requireCurrentPassword(svc: Service, org: Org, cred: CredentialRo
 export function accountLifecycleRoutes(svc: Service) {
   const twoFactor = new TwoFactor(svc);
 
-  return async (app: FastifyInstance) => {
+  return async (server: FastifyInstance) => {
     // --- email verification
-    app.post<{ Body: { token: string } }>('/accounts/verify', { schema: { body: tokenBody() } }, async (request) => {
+    server.post<{ Body: { token: string } }>('/accounts/verify', { schema: { body: tokenBody() } }, async (request) => {
       const { org } = request.ctx;
       requireSessionApp(request);
       const accountId = consumeToken(svc, 'verify', org, request.body.token);
       return setVerified(svc, org, accountId);
     });
 
-    app.post<{ Params: { id: string } }>('/accounts/:id/verify', ADMIN_ONLY, async (request) => {
+    server.post<{ Params: { id: string } }>('/accounts/:id/verify', ADMIN_ONLY, async (request) => {
       return setVerified(svc, request.ctx.org, existingAccount(svc, request.ctx.org, request.params.id));
     });
 
     // --- passwords
-    app.post<{ Body: { current: string; password: string } }>(
+    server.post<{ Body: { current: string; password: string } }>(
       '/accounts/me/update-password',
       {
         schema: {
@@ -107,7 +107,7 @@ export function accountLifecycleRoutes(svc: Service) {
       },
     );
 
-    app.post<{ Body: { email: string } }>(
+    server.post<{ Body: { email: string } }>(
       '/accounts/request-password-reset',
       {
         schema: {
@@ -138,7 +138,7 @@ export function accountLifecycleRoutes(svc: Service) {
       },
     );
 
-    app.post<{ Body: { token: string; password: string } }>(
+    server.post<{ Body: { token: string; password: string } }>(
       '/accounts/reset-password',
       { schema: { body: tokenBody({ password }) } },
       async (request) => {
@@ -156,7 +156,7 @@ export function accountLifecycleRoutes(svc: Service) {
     );
 
     // --- authenticator (TOTP)
-    app.post<{ Body: { password: string } }>(
+    server.post<{ Body: { password: string } }>(
       '/accounts/me/totp',
       { schema: { body: passwordBody } },
       async (request) => {
@@ -170,7 +170,7 @@ export function accountLifecycleRoutes(svc: Service) {
       },
     );
 
-    app.post<{ Body: { code: string } }>(
+    server.post<{ Body: { code: string } }>(
       '/accounts/me/totp/confirm',
       { schema: { body: codeBody } },
       async (request) => {
@@ -186,7 +186,7 @@ export function accountLifecycleRoutes(svc: Service) {
       },
     );
 
-    app.delete<{ Body: { code: string; password: string } }>(
+    server.delete<{ Body: { code: string; password: string } }>(
       '/accounts/me/totp',
       { schema: { body: codeAndPasswordBody } },
       async (request) => {
@@ -208,14 +208,14 @@ export function accountLifecycleRoutes(svc: Service) {
     );
 
     // --- administrators
-    app.post<{ Params: { id: string } }>('/accounts/:id/unlock', ADMIN_ONLY, async (request) => {
+    server.post<{ Params: { id: string } }>('/accounts/:id/unlock', ADMIN_ONLY, async (request) => {
       const { org } = request.ctx;
       const accountId = existingAccount(svc, org, request.params.id);
       unlockAccount(svc, org, accountId);
       return presentAccount(svc, org, accountId);
     });
 
-    app.post<{ Params: { id: string } }>('/accounts/:id/reset-two-factor', ADMIN_ONLY, async (request) => {
+    server.post<{ Params: { id: string } }>('/accounts/:id/reset-two-factor', ADMIN_ONLY, async (request) => {
       const { org } = request.ctx;
       const accountId = existingAccount(svc, org, request.params.id);
       twoFactor.reset(org.id, accountId);

@@ -39,8 +39,8 @@ type RegisterBody = { email: string; password: string } & Partial<Record<(typeof
 export function accountSessionRoutes(svc: Service) {
   const twoFactor = new TwoFactor(svc);
 
-  return async (app: FastifyInstance) => {
-    app.post<{ Body: LoginBody }>(
+  return async (server: FastifyInstance) => {
+    server.post<{ Body: LoginBody }>(
       '/accounts/login',
       {
         schema: {
@@ -62,7 +62,7 @@ export function accountSessionRoutes(svc: Service) {
       async (request, reply) => login(svc, twoFactor, request, reply),
     );
 
-    app.post<{ Body: RegisterBody }>(
+    server.post<{ Body: RegisterBody }>(
       '/accounts/register',
       {
         schema: {
@@ -120,14 +120,14 @@ export function accountSessionRoutes(svc: Service) {
       },
     );
 
-    app.post('/accounts/me/logout', async (request, reply) => {
+    server.post('/accounts/me/logout', async (request, reply) => {
       const { session, org } = request.ctx;
       if (session) svc.sessions.end(session.idHash, 'logout');
       reply.clearCookie(SESSION_COOKIE, { path: `/${org.code}` });
       return { object: 'result', data: true };
     });
 
-    app.get('/accounts/me', async (request) => {
+    server.get('/accounts/me', async (request) => {
       const principal = requirePrincipal(request);
       const def = accountDef(svc, request.ctx.org);
       const record = svc.store.get(request.ctx.org.id, def, principal.accountId);
@@ -135,7 +135,7 @@ export function accountSessionRoutes(svc: Service) {
       return presentForCaller(svc, request, def, record);
     });
 
-    app.get('/accounts/status', async (request) => {
+    server.get('/accounts/status', async (request) => {
       const { principal, org } = request.ctx;
       if (!principal) return { object: 'result', data: { loggedin: false } };
       const def = accountDef(svc, org);

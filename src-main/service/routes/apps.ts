@@ -28,30 +28,30 @@ const objectBody = { type: 'object' } as const;
  * The org's console app cannot be deleted, disabled or given an expiry: the console logs in with it.
  */
 export function appsRoutes(svc: Service) {
-  return async (app: FastifyInstance) => {
+  return async (server: FastifyInstance) => {
     // Every route of this group is for administrators.
-    app.addHook('onRoute', adminOnlyRoute);
+    server.addHook('onRoute', adminOnlyRoute);
 
-    app.get('/apps', async (request) => ({
+    server.get('/apps', async (request) => ({
       object: 'list',
       data: svc.apps.list(request.ctx.org.id).map((a) => presentApp(svc.apps, a)),
       hasMore: false,
     }));
 
-    app.post('/apps', { schema: { body: objectBody } }, async (request) => createApp(svc, request));
+    server.post('/apps', { schema: { body: objectBody } }, async (request) => createApp(svc, request));
 
-    app.get('/apps/:key', { schema: { params: keyParams } }, async (request) =>
+    server.get('/apps/:key', { schema: { params: keyParams } }, async (request) =>
       presentApp(svc.apps, appOf(svc, request)),
     );
 
-    app.patch('/apps/:key', { schema: { params: keyParams, body: objectBody } }, async (request) => {
+    server.patch('/apps/:key', { schema: { params: keyParams, body: objectBody } }, async (request) => {
       const target = appOf(svc, request);
       const patch = validateAppSettings(request.body, target.kind);
       checkSettingsAgainstOrg(svc, request, target, patch);
       return presentApp(svc.apps, svc.apps.update(target, patch));
     });
 
-    app.delete('/apps/:key', { schema: { params: keyParams } }, async (request) => {
+    server.delete('/apps/:key', { schema: { params: keyParams } }, async (request) => {
       const target = appOf(svc, request);
       if (isConsoleApp(request, target)) {
         throw fault('conflict', 'consoleApp', { reason: 'The console application of the org cannot be deleted.' });
@@ -60,7 +60,7 @@ export function appsRoutes(svc: Service) {
       return { object: 'result', data: true };
     });
 
-    app.post('/apps/:key/secret', { schema: { params: keyParams } }, async (request) => {
+    server.post('/apps/:key/secret', { schema: { params: keyParams } }, async (request) => {
       const target = appOf(svc, request);
       if (target.kind !== 'signing') {
         throw fault('invalidArgument', 'app', { reason: 'Only signing applications have a secret.' });
@@ -69,13 +69,13 @@ export function appsRoutes(svc: Service) {
       return presentApp(svc.apps, svc.apps.byId(target.id)!, secret);
     });
 
-    app.get('/apps/:key/rotation-preview', { schema: { params: keyParams } }, async (request) => {
+    server.get('/apps/:key/rotation-preview', { schema: { params: keyParams } }, async (request) => {
       const target = appOf(svc, request);
       return { object: 'result', data: rotationPreview(svc, target) };
     });
 
     // The body is optional here, so it has no schema; validateAppSettings checks it.
-    app.post('/apps/:key/rsa', { schema: { params: keyParams } }, async (request) => {
+    server.post('/apps/:key/rsa', { schema: { params: keyParams } }, async (request) => {
       const target = appOf(svc, request);
       // No body means "same algorithm"; a JSON null is a body, and not an object.
       if (request.body === null) {

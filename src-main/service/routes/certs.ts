@@ -33,15 +33,15 @@ const toPublicPem = (key: ExposedKey): string =>
  *   GET /auth/certs/pem → {keys:[{kid, alg, key:"-----BEGIN PUBLIC KEY-----..."}]}
  */
 export function certsRoutes(svc: Service) {
-  return async (app: FastifyInstance) => {
+  return async (server: FastifyInstance) => {
     const noCache = (reply: FastifyReply) => reply.header('Cache-Control', 'no-cache');
 
-    app.get('/auth/certs/jwk', async (request, reply) => {
+    server.get('/auth/certs/jwk', async (request, reply) => {
       noCache(reply);
       return { keys: svc.apps.exposedKeys(request.ctx.org.id).map(toPublicJwk) };
     });
 
-    app.get('/auth/certs/pem', async (request, reply) => {
+    server.get('/auth/certs/pem', async (request, reply) => {
       noCache(reply);
       return {
         keys: svc.apps.exposedKeys(request.ctx.org.id).map((k) => ({ kid: k.kid, alg: k.alg, key: toPublicPem(k) })),

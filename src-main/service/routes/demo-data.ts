@@ -10,8 +10,8 @@ export const MAX_SEED_ACCOUNTS = 1_000_000;
 /** `/demo-data/jobs`: seed demo records from the console, with progress; org administrators only. */
 export function demoDataRoutes(svc: Service) {
   const jobs = new SeedJobs(svc);
-  return async (app: FastifyInstance) => {
-    app.post<{ Body: { accounts: number; seed?: number } }>(
+  return async (server: FastifyInstance) => {
+    server.post<{ Body: { accounts: number; seed?: number } }>(
       '/demo-data/jobs',
       {
         config: { admin: true },
@@ -35,13 +35,13 @@ export function demoDataRoutes(svc: Service) {
       },
     );
 
-    app.get<{ Params: { id: string } }>('/demo-data/jobs/:id', ADMIN_ONLY, async (request) => {
+    server.get<{ Params: { id: string } }>('/demo-data/jobs/:id', ADMIN_ONLY, async (request) => {
       const job = jobs.get(request.ctx.org, request.params.id);
       if (!job) throw fault('notFound', 'job', { reason: 'No such demo-data job.' });
       return { object: 'result', data: presentJob(job) };
     });
 
-    app.delete<{ Params: { id: string } }>('/demo-data/jobs/:id', ADMIN_ONLY, async (request) => {
+    server.delete<{ Params: { id: string } }>('/demo-data/jobs/:id', ADMIN_ONLY, async (request) => {
       const job = jobs.get(request.ctx.org, request.params.id);
       if (!job) throw fault('notFound', 'job', { reason: 'No such demo-data job.' });
       job.cancel = true;

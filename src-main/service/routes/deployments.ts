@@ -12,8 +12,8 @@ import { deploymentRuns, findDeployment, runDeployment } from '../environment/de
  *   GET  /deployments/<_id | name>/runs  → the run log, newest first.
  */
 export function deploymentRoutes(svc: Service) {
-  return async (app: FastifyInstance) => {
-    app.post<{ Params: { id: string } }>('/deployments/:id/run', async (request) => {
+  return async (server: FastifyInstance) => {
+    server.post<{ Params: { id: string } }>('/deployments/:id/run', async (request) => {
       const principal = requirePrincipal(request);
       const body = (request.body ?? {}) as { dryRun?: unknown };
       if (body.dryRun !== undefined && typeof body.dryRun !== 'boolean') {
@@ -23,7 +23,7 @@ export function deploymentRoutes(svc: Service) {
       return runDeployment(svc, request.ctx.org, caller, principal.email, request.params.id, body.dryRun === true);
     });
 
-    app.get<{ Params: { id: string } }>('/deployments/:id/runs', ADMIN_ONLY, async (request) => {
+    server.get<{ Params: { id: string } }>('/deployments/:id/runs', ADMIN_ONLY, async (request) => {
       const record = findDeployment(svc, request.ctx.org, request.params.id);
       if (!record)
         throw fault('notFound', 'deployment', { reason: `There is no deployment ${request.params.id.slice(0, 100)}.` });

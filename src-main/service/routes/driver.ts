@@ -22,8 +22,8 @@ const NDJSON = 'application/x-ndjson';
  * its argument is wrong (the spec's operation table is closed).
  */
 export function driverRoutes(svc: Service) {
-  return async (app: FastifyInstance) => {
-    app.post<{ Params: DriverParams }>('/:object/db/:operation', async (request, reply) => {
+  return async (server: FastifyInstance) => {
+    server.post<{ Params: DriverParams }>('/:object/db/:operation', async (request, reply) => {
       const { org } = request.ctx;
       const caller = requireCaller(svc, request);
       const stream = String(request.headers.accept ?? '').includes(NDJSON);

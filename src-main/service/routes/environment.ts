@@ -18,21 +18,21 @@ const ndjson = (docs: unknown[]) => docs.map((d) => JSON.stringify(d)).join('\n'
  * An import that fails validation answers one fault listing each resource and its reason.
  */
 export function environmentRoutes(svc: Service) {
-  return async (app: FastifyInstance) => {
+  return async (server: FastifyInstance) => {
     // The import body is a file, not a JSON document: read it whole (gzip is decompressed later).
     for (const type of ['application/x-ndjson', 'application/octet-stream', 'application/gzip', 'text/plain']) {
-      app.addContentTypeParser(type, { parseAs: 'buffer', bodyLimit: MAX_IMPORT_BYTES }, (_req, body, done) =>
+      server.addContentTypeParser(type, { parseAs: 'buffer', bodyLimit: MAX_IMPORT_BYTES }, (_req, body, done) =>
         done(null, body),
       );
     }
 
-    app.post('/developer/environment/export', ADMIN_ONLY, async (request, reply) => {
+    server.post('/developer/environment/export', ADMIN_ONLY, async (request, reply) => {
       const body = (request.body ?? {}) as { manifest?: unknown };
       const manifest = parseManifest(body.manifest ?? { includes: ['*'] });
       return reply.type('application/x-ndjson').send(ndjson(exportDocuments(svc, request.ctx.org, manifest)));
     });
 
-    app.post(
+    server.post(
       '/developer/environment/import',
       { ...ADMIN_ONLY, bodyLimit: MAX_IMPORT_BYTES },
       async (request, reply) => {

@@ -53,8 +53,8 @@ interface InstanceParams extends CollectionParams {
  * instance the caller cannot read answers notFound, exactly like one that does not exist.
  */
 export function objectRoutes(svc: Service) {
-  return async (app: FastifyInstance) => {
-    app.get<{ Params: CollectionParams }>('/:collection', async (request, reply) => {
+  return async (server: FastifyInstance) => {
+    server.get<{ Params: CollectionParams }>('/:collection', async (request, reply) => {
       const { org } = request.ctx;
       const caller = requireCaller(svc, request);
       const def = collectionDef(svc, org, request.params.collection);
@@ -63,7 +63,7 @@ export function objectRoutes(svc: Service) {
     });
 
     // Not async: the hottest route awaits nothing, and a promise per request costs measurably.
-    app.get<{ Params: InstanceParams }>('/:collection/:id', (request, reply) => {
+    server.get<{ Params: InstanceParams }>('/:collection/:id', (request, reply) => {
       const { org } = request.ctx;
       const caller = requireCaller(svc, request);
       const def = collectionDef(svc, org, request.params.collection);
@@ -96,7 +96,7 @@ export function objectRoutes(svc: Service) {
       reply.send(out); // a sync handler answers through reply and returns nothing
     });
 
-    app.post<{ Params: CollectionParams }>('/:collection', async (request) => {
+    server.post<{ Params: CollectionParams }>('/:collection', async (request) => {
       const { org } = request.ctx;
       const caller = requireCaller(svc, request);
       const def = collectionDef(svc, org, request.params.collection);
@@ -126,23 +126,23 @@ export function objectRoutes(svc: Service) {
         return answer === 'result' ? { object: 'result', data: true } : present(svc, org, caller, def, record);
       };
     const patchBody = (body: unknown, subPath?: string) => parsePatchBody(body === undefined ? {} : body, subPath);
-    app.patch<{ Params: InstanceParams }>('/:collection/:id', patchWith(patchBody));
-    app.put<{ Params: InstanceParams }>(
+    server.patch<{ Params: InstanceParams }>('/:collection/:id', patchWith(patchBody));
+    server.put<{ Params: InstanceParams }>(
       '/:collection/:id',
       patchWith((body) => putOps(body === undefined ? {} : body)),
     );
-    app.patch<{ Params: InstanceParams }>('/:collection/:id/*', patchWith(patchBody));
-    app.put<{ Params: InstanceParams }>('/:collection/:id/*', patchWith(putOps));
-    app.post<{ Params: InstanceParams }>(
+    server.patch<{ Params: InstanceParams }>('/:collection/:id/*', patchWith(patchBody));
+    server.put<{ Params: InstanceParams }>('/:collection/:id/*', patchWith(putOps));
+    server.post<{ Params: InstanceParams }>(
       '/:collection/:id/*',
       patchWith((body, path) => postOps(path ?? '', body)),
     );
-    app.delete<{ Params: InstanceParams }>(
+    server.delete<{ Params: InstanceParams }>(
       '/:collection/:id/*',
       patchWith((_body, path) => deleteOps(path ?? ''), 'result'),
     );
 
-    app.delete<{ Params: InstanceParams }>('/:collection/:id', async (request) => {
+    server.delete<{ Params: InstanceParams }>('/:collection/:id', async (request) => {
       const { org } = request.ctx;
       const caller = requireCaller(svc, request);
       const def = collectionDef(svc, org, request.params.collection);

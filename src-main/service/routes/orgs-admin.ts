@@ -10,12 +10,12 @@ import { createOrg, type NewOrgInput } from '../orgs/create-org.js';
  *   POST /developer/orgs   {code, name?, adminEmail, adminPassword} → the org and its console app key
  */
 export function orgsAdminRoutes(svc: Service) {
-  return async (app: FastifyInstance) => {
-    app.get('/developer/orgs', ADMIN_ONLY, async () => {
+  return async (server: FastifyInstance) => {
+    server.get('/developer/orgs', ADMIN_ONLY, async () => {
       const data = svc.orgs.list().map((o) => ({ object: 'org', code: o.code, name: o.name, created: o.created }));
       return { object: 'list', data, hasMore: false };
     });
-    app.post('/developer/orgs', { ...ADMIN_ONLY, schema: { body: { type: 'object' } } }, async (request) => {
+    server.post('/developer/orgs', { ...ADMIN_ONLY, schema: { body: { type: 'object' } } }, async (request) => {
       return createOrg(svc, request.body as NewOrgInput);
     });
   };

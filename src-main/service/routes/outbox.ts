@@ -5,8 +5,8 @@ import { pageArgs } from '../http/page-args.js';
 
 /** `GET /outbox`: messages the service would have emailed, newest first (administrators only). */
 export function outboxRoutes(svc: Service) {
-  return async (app: FastifyInstance) => {
-    app.get('/outbox', ADMIN_ONLY, async (request) => ({
+  return async (server: FastifyInstance) => {
+    server.get('/outbox', ADMIN_ONLY, async (request) => ({
       object: 'list',
       ...svc.outbox.list(request.ctx.org.id, pageArgs(request)),
     }));

@@ -43,18 +43,18 @@ export function schemaRoutes(svc: Service) {
     return def;
   };
 
-  return async (app: FastifyInstance) => {
-    app.get('/schemas', async (request) => {
+  return async (server: FastifyInstance) => {
+    server.get('/schemas', async (request) => {
       requirePrincipal(request);
       return { object: 'list', data: svc.defs.all(request.ctx.org.id).map(presentSchema), hasMore: false };
     });
 
-    app.get<{ Params: { name: string } }>('/schemas/:name', async (request) => {
+    server.get<{ Params: { name: string } }>('/schemas/:name', async (request) => {
       requirePrincipal(request);
       return presentSchema(find(request.ctx.org, request.params.name));
     });
 
-    app.post('/schemas', ADMIN_ONLY, async (request) => {
+    server.post('/schemas', ADMIN_ONLY, async (request) => {
       const { org } = request.ctx;
       const def = checkNewObject(request.body);
       if (svc.defs.byName(org.id, def.name)) throw fault('exists', 'object', { reason: `${def.name} already exists.` });
@@ -65,7 +65,7 @@ export function schemaRoutes(svc: Service) {
       return presentSchema(def);
     });
 
-    app.post<{ Params: { name: string } }>('/schemas/:name/properties', ADMIN_ONLY, async (request) => {
+    server.post<{ Params: { name: string } }>('/schemas/:name/properties', ADMIN_ONLY, async (request) => {
       const { org } = request.ctx;
       const faults: FaultBody[] = [];
       const prop = checkPropertyDef(request.body, 'property', 0, faults);
@@ -79,7 +79,7 @@ export function schemaRoutes(svc: Service) {
     });
 
     /** Alter a definition: its label, and the label/indexed/unique flags of its custom properties. */
-    app.patch<{ Params: { name: string }; Body: DefinitionPatch }>(
+    server.patch<{ Params: { name: string }; Body: DefinitionPatch }>(
       '/schemas/:name',
       {
         config: { admin: true },
@@ -135,7 +135,7 @@ export function schemaRoutes(svc: Service) {
       },
     );
 
-    app.delete<{ Params: { name: string } }>('/schemas/:name', ADMIN_ONLY, async (request) => {
+    server.delete<{ Params: { name: string } }>('/schemas/:name', ADMIN_ONLY, async (request) => {
       const { org } = request.ctx;
       const def = find(org, request.params.name);
       if (!def.custom) throw fault('accessDenied', 'object', { reason: 'Built-in objects cannot be deleted.' });

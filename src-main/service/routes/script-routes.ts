@@ -18,8 +18,8 @@ const FORBIDDEN_HEADERS = new Set(['set-cookie', 'content-length', 'transfer-enc
  * `write`), and `require('response').next()` passes to the next match.
  */
 export function scriptRoutes(svc: Service) {
-  return async (app: FastifyInstance) => {
-    app.all('/routes/*', async (request, reply) => {
+  return async (server: FastifyInstance) => {
+    server.all('/routes/*', async (request, reply) => {
       const { org } = request.ctx;
       const path = (request.params as { '*'?: string })['*'] ?? '';
       const matches = matchRoutes(svc, org, request.method, path);

@@ -18,8 +18,8 @@ const RUNNER_KEYS = new Set(['script', 'language', 'specification', 'optimize', 
  * sees this request's headers, method, path and query, and the posted `body` field as its body.
  */
 export function scriptRunnerRoutes(svc: Service) {
-  return async (app: FastifyInstance) => {
-    app.post('/sys/script_runner', async (request, reply) => {
+  return async (server: FastifyInstance) => {
+    server.post('/sys/script_runner', async (request, reply) => {
       const caller = requireCaller(svc, request);
       if (!caller.orgAdmin)
         throw fault('accessDenied', 'principal', { reason: 'Only org administrators run scripts.' });

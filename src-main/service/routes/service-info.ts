@@ -11,10 +11,10 @@ export const SERVICE_VERSION = '0.1.0';
  */
 export function serviceInfoRoutes(svc: Service) {
   let setupRunning = false;
-  return async (app: FastifyInstance) => {
-    app.get('/_service/health', async () => ({ object: 'result', data: { ok: true } }));
+  return async (server: FastifyInstance) => {
+    server.get('/_service/health', async () => ({ object: 'result', data: { ok: true } }));
 
-    app.get('/_service/info', async () => {
+    server.get('/_service/info', async () => {
       const orgs = svc.orgs.list();
       return {
         object: 'result',
@@ -26,7 +26,7 @@ export function serviceInfoRoutes(svc: Service) {
       };
     });
 
-    app.post<{ Body: { org: string; name?: string; email: string; password: string } }>(
+    server.post<{ Body: { org: string; name?: string; email: string; password: string } }>(
       '/_service/setup',
       {
         schema: {

@@ -7,8 +7,8 @@ import { endLiveSession, liveSessions } from '../auth/sessions/live-sessions.js'
 
 /** The org's live sessions, for administrators: list them and end one. */
 export function sessionsRoutes(svc: Service) {
-  return async (app: FastifyInstance) => {
-    app.get('/sessions', ADMIN_ONLY, async (request) => {
+  return async (server: FastifyInstance) => {
+    server.get('/sessions', ADMIN_ONLY, async (request) => {
       const { skip, limit } = pageArgs(request);
       const all = liveSessions(svc, request.ctx.org);
       return {
@@ -18,7 +18,7 @@ export function sessionsRoutes(svc: Service) {
       };
     });
 
-    app.delete<{ Params: { id: string } }>('/sessions/:id', ADMIN_ONLY, async (request) => {
+    server.delete<{ Params: { id: string } }>('/sessions/:id', ADMIN_ONLY, async (request) => {
       if (!endLiveSession(svc, request.ctx.org, request.params.id, 'revoked')) {
         throw fault('notFound', 'session', { reason: 'No live session has this id.' });
       }

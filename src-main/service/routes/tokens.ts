@@ -33,8 +33,8 @@ interface AppQuery {
  * The workflows live in auth/tokens/subject-tokens.ts (shared with the script host functions).
  */
 export function tokensRoutes(svc: Service) {
-  return async (app: FastifyInstance) => {
-    app.post<{ Params: AccountParams }>('/accounts/:id/tokens', async (request) => {
+  return async (server: FastifyInstance) => {
+    server.post<{ Params: AccountParams }>('/accounts/:id/tokens', async (request) => {
       const { org } = request.ctx;
       const caller = authorize(svc, request, 'update', false);
       const accountId = subjectId(svc, org, caller, request.params.id);
@@ -46,14 +46,14 @@ export function tokensRoutes(svc: Service) {
       };
     });
 
-    app.get<{ Params: AccountParams; Querystring: AppQuery }>('/accounts/:id/tokens', async (request) => {
+    server.get<{ Params: AccountParams; Querystring: AppQuery }>('/accounts/:id/tokens', async (request) => {
       const { org } = request.ctx;
       const caller = authorize(svc, request, 'read', true, request.params.id);
       const accountId = subjectId(svc, org, caller, request.params.id);
       return { object: 'list', data: listSubjectTokens(svc, org, request.query.app, accountId), hasMore: false };
     });
 
-    app.delete<{ Params: TokenParams }>('/accounts/:id/tokens/:jti', async (request) => {
+    server.delete<{ Params: TokenParams }>('/accounts/:id/tokens/:jti', async (request) => {
       const { org } = request.ctx;
       const caller = authorize(svc, request, 'update', true, request.params.id);
       const accountId = subjectId(svc, org, caller, request.params.id);
@@ -63,7 +63,7 @@ export function tokensRoutes(svc: Service) {
       return { object: 'result', data: true };
     });
 
-    app.delete<{ Params: AccountParams; Querystring: AppQuery }>('/accounts/:id/tokens', async (request) => {
+    server.delete<{ Params: AccountParams; Querystring: AppQuery }>('/accounts/:id/tokens', async (request) => {
       const { org } = request.ctx;
       const caller = authorize(svc, request, 'update', true, request.params.id);
       const accountId = subjectId(svc, org, caller, request.params.id);

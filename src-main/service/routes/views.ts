@@ -9,8 +9,8 @@ import { runView } from '../views/run-view.js';
  * `/views` through the object routes (list, create, PATCH/PUT/DELETE `/views/<_id>`).
  */
 export function viewRoutes(svc: Service) {
-  return async (app: FastifyInstance) => {
-    app.get<{ Params: { name: string } }>('/views/:name', async (request, reply) => {
+  return async (server: FastifyInstance) => {
+    server.get<{ Params: { name: string } }>('/views/:name', async (request, reply) => {
       const { org } = request.ctx;
       const args = (request.query ?? {}) as Record<string, unknown>;
       const page = runView(svc, org, requireCaller(svc, request), request.params.name, args);
