@@ -14,6 +14,8 @@ import { ReplayStore } from './auth/signatures/replay-store.js';
 import { AccountTokenRepository } from './auth/sessions/password-reset.js';
 import { LocationRepository } from './auth/sessions/location.js';
 import { OutboxRepository } from './accounts/outbox.js';
+import { RequestCounterRepository } from './accounts/anonymous-limits.js';
+import { UnknownEmailLockoutRepository } from './auth/sessions/unknown-email-lockout.js';
 import { ScriptRunner } from './scripting/runner.js';
 
 export interface ServiceDeps {
@@ -41,6 +43,10 @@ export class Service {
   readonly replays: ReplayStore;
   readonly locations: LocationRepository;
   readonly outbox: OutboxRepository;
+  /** Rate limits of anonymous register and password-reset requests. */
+  readonly requestCounters: RequestCounterRepository;
+  /** Lock-out counts of login emails that belong to no account. */
+  readonly unknownEmails: UnknownEmailLockoutRepository;
   /** Moves on every commit (ours or another process's): what in-memory caches key on. */
   readonly versions: DataVersion;
   /** Bearer tokens whose signature was verified, until the data version moves (verified-tokens.ts). */
@@ -62,6 +68,8 @@ export class Service {
     this.replays = new ReplayStore(this.db);
     this.locations = new LocationRepository(this.db);
     this.outbox = new OutboxRepository(this.db, this.cipher);
+    this.requestCounters = new RequestCounterRepository(this.db);
+    this.unknownEmails = new UnknownEmailLockoutRepository(this.db);
     this.verifiedTokens = new VerifiedTokenCache(this.versions);
   }
 

@@ -175,4 +175,30 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX deployment_runs_deployment ON deployment_runs(org_id, deployment_id, id);
     `,
   },
+  {
+    version: 7,
+    name: 'anonymous request counters, lock-outs of unknown emails, pruning indexes',
+    sql: `
+      CREATE TABLE request_counters (
+        key TEXT PRIMARY KEY,
+        count INTEGER NOT NULL,
+        window_start INTEGER NOT NULL,
+        expires INTEGER NOT NULL
+      ) WITHOUT ROWID;
+      CREATE INDEX request_counters_expires ON request_counters(expires);
+      CREATE TABLE unknown_email_lockouts (
+        org_id INTEGER NOT NULL REFERENCES orgs(id) ON DELETE CASCADE,
+        email_hash TEXT NOT NULL,
+        failed_attempts INTEGER NOT NULL DEFAULT 0,
+        locked_until INTEGER,
+        last_attempt INTEGER NOT NULL,
+        PRIMARY KEY (org_id, email_hash)
+      ) WITHOUT ROWID;
+      CREATE INDEX unknown_email_lockouts_last ON unknown_email_lockouts(org_id, last_attempt);
+      CREATE INDEX sessions_last_seen ON sessions(last_seen);
+      CREATE INDEX outbox_created ON outbox(created);
+      CREATE INDEX password_resets_expires ON password_resets(expires);
+      CREATE INDEX location_verifications_expires ON location_verifications(expires);
+    `,
+  },
 ];

@@ -20,7 +20,9 @@ import { ADMIN_ONLY } from '../http/org-scope.js';
 import { presentRecord } from '../objects/present.js';
 import { OBJECT_ID_PATTERN } from '../objects/ids.js';
 import { ACCESS } from '../access/objects.js';
-import type { CredentialRow } from '../accounts/credentials.js';
+import { normaliseEmail, type CredentialRow } from '../accounts/credentials.js';
+import { limitAnonymousRequest } from '../accounts/anonymous-limits.js';
+import type { NewMessage } from '../accounts/outbox.js';
 
 const DONE = { object: 'result', data: true } as const;
 const code6 = { type: 'string', maxLength: 16 } as const;
@@ -117,23 +119,20 @@ export function accountLifecycleRoutes(svc: Service) {
       async (request) => {
         const { org } = request.ctx;
         requireSessionApp(request);
+        const now = svc.clock.now();
+        limitAnonymousRequest(svc.requestCounters, org, 'passwordReset', request.body.email, now);
         const cred = svc.credentials.byEmail(org.id, request.body.email);
-        // Trust boundary: the answer is the same whether or not the email belongs to an account.
-        if (cred) {
-          const now = svc.clock.now();
-          const token = svc.accountTokens.issue('reset', org.id, cred.account_id, RESET_TOKEN_TTL_MS, now);
-          svc.outbox.add(
-            org.id,
-            {
-              accountId: cred.account_id,
-              kind: 'passwordReset',
-              recipient: cred.email,
-              subject: 'Reset your password',
-              body: `To choose a new password, send POST /${org.code}/v2/accounts/reset-password with {"token":"${token}","password":"<new password>"}. The token is valid for one hour and works once. If you did not ask for this, ignore this message.`,
-            },
-            now,
-          );
-        }
+        // Trust boundary: the answer is the same whether or not the email belongs to an account,
+        // and so is the work (issue #13 item 7): for an unknown email the same token and message
+        // are made and written, then rolled back, so the time taken does not tell either.
+        const send = () => {
+          const accountId = cred?.account_id ?? svc.store.newId();
+          const recipient = cred?.email ?? normaliseEmail(request.body.email);
+          const token = svc.accountTokens.issue('reset', org.id, accountId, RESET_TOKEN_TTL_MS, now);
+          svc.outbox.add(org.id, resetMessage(org, accountId, recipient, token), now);
+        };
+        if (cred) svc.db.transaction(send).immediate();
+        else rolledBack(svc, send);
         return DONE;
       },
     );
@@ -221,6 +220,32 @@ export function accountLifecycleRoutes(svc: Service) {
       twoFactor.reset(org.id, accountId);
       return presentAccount(svc, org, accountId);
     });
+  };
+}
+
+const ROLLBACK = Symbol('rollback');
+
+/** Runs `work` in a write transaction and rolls it back: the same cost, nothing kept. */
+function rolledBack(svc: Service, work: () => void): void {
+  try {
+    svc.db
+      .transaction(() => {
+        work();
+        throw ROLLBACK;
+      })
+      .immediate();
+  } catch (err) {
+    if (err !== ROLLBACK) throw err;
+  }
+}
+
+function resetMessage(org: Org, accountId: string, email: string, token: string): NewMessage {
+  return {
+    accountId,
+    kind: 'passwordReset',
+    recipient: email,
+    subject: 'Reset your password',
+    body: `To choose a new password, send POST /${org.code}/v2/accounts/reset-password with {"token":"${token}","password":"<new password>"}. The token is valid for one hour and works once. If you did not ask for this, ignore this message.`,
   };
 }
 
