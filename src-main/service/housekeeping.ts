@@ -60,6 +60,11 @@ export class Housekeeping {
     return this.timer !== undefined;
   }
 
+  /** Whether the timer would keep the process alive (it never should). */
+  get keepsProcessAlive(): boolean {
+    return this.timer?.hasRef() ?? false;
+  }
+
   start(intervalMs = HOUSEKEEPING_INTERVAL_MS): void {
     if (this.timer) return;
     this.runSafely();

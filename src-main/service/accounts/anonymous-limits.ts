@@ -40,8 +40,7 @@ export class RequestCounterRepository {
       .transaction((): boolean => {
         for (const { key, max } of limits) {
           const row = this.sql.fixed('SELECT count, window_start FROM request_counters WHERE key = ?').get(key) as
-            | { count: number; window_start: number }
-            | undefined;
+            { count: number; window_start: number } | undefined;
           const fresh = !row || now >= row.window_start + windowMs;
           const count = fresh ? 0 : row.count;
           if (count >= max) return false;

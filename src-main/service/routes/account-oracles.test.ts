@@ -29,9 +29,7 @@ function shapeOf(res: LightMyRequestResponse) {
     status: res.statusCode,
     keys: Object.keys(body).sort(),
     body: { ...body, _id: typeof body._id, created: typeof body.created, updated: typeof body.updated },
-    cookies: res.cookies
-      .map((c) => ({ ...c, value: c.value.length }))
-      .sort((a, b) => a.name.localeCompare(b.name)),
+    cookies: res.cookies.map((c) => ({ ...c, value: c.value.length })).sort((a, b) => a.name.localeCompare(b.name)),
     csrf: String(res.headers['service-csrf-token']).length,
     headers: Object.keys(res.headers)
       .filter((k) => !['date', 'service-server-time', 'content-length'].includes(k))
