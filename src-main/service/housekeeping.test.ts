@@ -7,7 +7,6 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createHarness, TestClient, type Harness } from './testing/harness.js';
 import { DAY_MS, Housekeeping, pruneOnce } from './housekeeping.js';
 import { RESET_TOKEN_TTL_MS } from './auth/sessions/password-reset.js';
-import { LOCATION_CODE_TTL_MS } from './auth/sessions/location.js';
 import { ANONYMOUS_LIMIT_WINDOW_MS } from './accounts/anonymous-limits.js';
 
 let h: Harness;

@@ -20,7 +20,12 @@ const HOUR = 60 * 60_000;
 const orgOf = () => h.svc.orgs.byCode('demo')!;
 const setOrg = (patch: Partial<OrgSettings>) => h.svc.orgs.updateSettings(orgOf(), patch);
 const outbox = () => new OutboxRepository(h.svc.db, h.svc.cipher).list(orgOf().id, { skip: 0, limit: 100 }).data;
-const countRows = (table: string) => (h.svc.db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+const COUNT = {
+  credentials: 'SELECT count(*) AS n FROM credentials',
+  sessions: 'SELECT count(*) AS n FROM sessions',
+  password_resets: 'SELECT count(*) AS n FROM password_resets',
+} as const;
+const countRows = (table: keyof typeof COUNT) => (h.svc.db.prepare(COUNT[table]).get() as { n: number }).n;
 
 /** What a response tells apart from its random parts: status, body shape, cookies and headers. */
 function shapeOf(res: LightMyRequestResponse) {
