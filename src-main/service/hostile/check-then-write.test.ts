@@ -14,14 +14,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { currentCliBundle, runAdmin, startServiceProcess, type ServiceProcess } from './service-process.js';
-import { ADMIN, loginOverHttp, withSession, type HttpSession } from './http-session.js';
+import { ADMIN, loginOverHttp, type HttpSession } from './http-session.js';
 
 let cli: string;
 let dataDir: string;
 let a: ServiceProcess;
 let b: ServiceProcess;
 let onA: HttpSession;
-let onB: HttpSession;
 
 beforeAll(async () => {
   cli = await currentCliBundle();
@@ -29,7 +28,6 @@ beforeAll(async () => {
   a = await startServiceProcess(cli, dataDir, ['--admin-email', ADMIN.email, '--admin-password', ADMIN.password]);
   b = await startServiceProcess(cli, dataDir);
   onA = await loginOverHttp(a.base);
-  onB = withSession(b.base, onA.appKey, onA.headers);
   // Racing logins of one account reserve a guess each: room for all of them.
   await orgSet('lockAttempts', '100');
 }, 60_000);
