@@ -6,7 +6,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createHarness, TestClient, type Harness } from './testing/harness.js';
 import { DAY_MS, Housekeeping, pruneOnce } from './housekeeping.js';
-import { RESET_TOKEN_TTL_MS } from './auth/sessions/password-reset.js';
+import { RESET_TICKET_TTL_MS } from './auth/sessions/account-tickets.js';
 import { ANONYMOUS_LIMIT_WINDOW_MS } from './accounts/anonymous-limits.js';
 
 let h: Harness;
@@ -20,7 +20,7 @@ const orgOf = () => h.svc.orgs.byCode('demo')!;
 const countRows = (table: string) => (h.svc.db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
 const empty = {
   sessions: 0,
-  accountCodes: 0,
+  accountTickets: 0,
   locationCodes: 0,
   nonces: 0,
   outbox: 0,
@@ -35,7 +35,7 @@ async function oneOfEach(withSession = true): Promise<void> {
   const org = orgOf();
   const now = svc.clock.now();
   if (withSession) await new TestClient(h).login();
-  svc.accountTokens.issue('reset', org.id, ACCOUNT, RESET_TOKEN_TTL_MS, now);
+  svc.accountTickets.issue('reset', org.id, ACCOUNT, RESET_TICKET_TTL_MS, now);
   svc.locations.startVerification(org.id, ACCOUNT, 'fp-one-12', now);
   svc.replays.remember(svc.apps.byKey(h.consoleAppKey)!.id, 'nonce00000000001', now, now + 15 * 60_000);
   svc.outbox.add(org.id, { kind: 'verification', recipient: 'x@example.test', subject: 's', body: 'b' }, now);
@@ -58,7 +58,7 @@ describe('pruning (issue #13 item 9)', () => {
     h.clock.advance(ANONYMOUS_LIMIT_WINDOW_MS - 15 * 60_000 - 1); // one hour after the start
     expect(pruneOnce(h.svc)).toEqual({ ...empty, requestCounters: 1 });
     h.clock.advance(1);
-    expect(pruneOnce(h.svc)).toEqual({ ...empty, accountCodes: 1 });
+    expect(pruneOnce(h.svc)).toEqual({ ...empty, accountTickets: 1 });
 
     h.clock.advance(7 * DAY_MS - ANONYMOUS_LIMIT_WINDOW_MS - 1); // sessions: 7 days after last seen
     expect(pruneOnce(h.svc)).toEqual(empty);
@@ -67,7 +67,7 @@ describe('pruning (issue #13 item 9)', () => {
 
     h.clock.advance(23 * DAY_MS); // outbox: 30 days (the login wrote nothing to it)
     expect(pruneOnce(h.svc)).toEqual({ ...empty, outbox: 1 });
-    for (const table of ['sessions', 'password_resets', 'location_verifications', 'replay_entries', 'outbox']) {
+    for (const table of ['sessions', 'account_tickets', 'location_verifications', 'replay_entries', 'outbox']) {
       expect(countRows(table), table).toBe(0);
     }
     expect(countRows('request_counters') + countRows('unknown_email_lockouts')).toBe(0);
@@ -122,7 +122,7 @@ describe('the schedule', () => {
     await h.server.ready();
     expect(h.server.housekeeping.running).toBe(true);
     expect(h.server.housekeeping.keepsProcessAlive).toBe(false);
-    expect(countRows('outbox') + countRows('replay_entries') + countRows('password_resets')).toBe(0);
+    expect(countRows('outbox') + countRows('replay_entries') + countRows('account_tickets')).toBe(0);
     await h.server.close();
     expect(h.server.housekeeping.running).toBe(false);
   });

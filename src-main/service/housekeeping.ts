@@ -7,7 +7,7 @@ export const HOUSEKEEPING_INTERVAL_MS = 10 * 60_000;
 /** Rows forgotten by one run, by what they were. */
 export interface PruneCounts {
   sessions: number;
-  accountCodes: number;
+  accountTickets: number;
   locationCodes: number;
   nonces: number;
   outbox: number;
@@ -26,7 +26,7 @@ export function pruneOnce(svc: Service): PruneCounts {
   const now = svc.clock.now();
   const counts: PruneCounts = {
     sessions: 0,
-    accountCodes: svc.accountTokens.prune(now),
+    accountTickets: svc.accountTickets.prune(now),
     locationCodes: svc.locations.pruneExpired(now),
     nonces: svc.replays.prune(now),
     outbox: 0,

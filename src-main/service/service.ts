@@ -11,7 +11,7 @@ import { DataVersion } from './db/data-version.js';
 import { VerifiedTokenCache } from './auth/tokens/verified-tokens.js';
 import { TokenStore } from './auth/tokens/token-store.js';
 import { ReplayStore } from './auth/signatures/replay-store.js';
-import { AccountTokenRepository } from './auth/sessions/password-reset.js';
+import { AccountTicketRepository } from './auth/sessions/account-tickets.js';
 import { LocationRepository } from './auth/sessions/location.js';
 import { OutboxRepository } from './accounts/outbox.js';
 import { RequestCounterRepository } from './accounts/anonymous-limits.js';
@@ -37,8 +37,8 @@ export class Service {
   readonly sessions: SessionRepository;
   /** Stored JWTs (permanent and limited-use) and their revocation. */
   readonly issuedTokens: TokenStore;
-  /** Single-use account tokens: email verification and password reset. */
-  readonly accountTokens: AccountTokenRepository;
+  /** Account tickets: the single-use secrets of email verification and password reset (not JWTs). */
+  readonly accountTickets: AccountTicketRepository;
   /** Nonces and signatures of signed requests inside their window. */
   readonly replays: ReplayStore;
   readonly locations: LocationRepository;
@@ -64,7 +64,7 @@ export class Service {
     this.credentials = new CredentialRepository(this.db);
     this.sessions = new SessionRepository(this.db, this.versions);
     this.issuedTokens = new TokenStore(this.db, this.versions);
-    this.accountTokens = new AccountTokenRepository(this.db);
+    this.accountTickets = new AccountTicketRepository(this.db);
     this.replays = new ReplayStore(this.db);
     this.locations = new LocationRepository(this.db);
     this.outbox = new OutboxRepository(this.db, this.cipher);

@@ -177,8 +177,11 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 7,
-    name: 'anonymous request counters, lock-outs of unknown emails, pruning indexes',
+    name: 'anonymous request counters, lock-outs of unknown emails, pruning indexes, account tickets',
     sql: `
+      -- Password-reset and verification secrets are "tickets"; "token" means a JWT (issue #12).
+      ALTER TABLE password_resets RENAME TO account_tickets;
+      ALTER TABLE account_tickets RENAME COLUMN token_hash TO ticket_hash;
       CREATE TABLE request_counters (
         key TEXT PRIMARY KEY,
         count INTEGER NOT NULL,
@@ -197,7 +200,7 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX unknown_email_lockouts_last ON unknown_email_lockouts(org_id, last_attempt);
       CREATE INDEX sessions_last_seen ON sessions(last_seen);
       CREATE INDEX outbox_created ON outbox(created);
-      CREATE INDEX password_resets_expires ON password_resets(expires);
+      CREATE INDEX account_tickets_expires ON account_tickets(expires);
       CREATE INDEX location_verifications_expires ON location_verifications(expires);
     `,
   },

@@ -87,7 +87,7 @@ async function newAccount(email: string, password: string): Promise<string> {
 }
 
 describe('two processes, one data folder: check-then-write (issue #13 item 11)', () => {
-  it('uses a password-reset token exactly once when 20 uses race', async () => {
+  it('uses a password-reset ticket exactly once when 20 uses race', async () => {
     const email = 'reset.racer@example.test';
     await newAccount(email, 'the first long password');
     expect((await send(b, 'POST', '/accounts/request-password-reset', { email })).status).toBe(200);
@@ -101,7 +101,7 @@ describe('two processes, one data folder: check-then-write (issue #13 item 11)',
     }
   });
 
-  it('uses an email-verification token exactly once when 20 uses race', async () => {
+  it('uses an email-verification ticket exactly once when 20 uses race', async () => {
     const email = 'verify.racer@example.test';
     const registered = await send(a, 'POST', '/accounts/register', { email, password: 'a racing long password' });
     expect(registered.status).toBe(200);

@@ -23,7 +23,7 @@ const outbox = () => new OutboxRepository(h.svc.db, h.svc.cipher).list(orgOf().i
 const COUNT = {
   credentials: 'SELECT count(*) AS n FROM credentials',
   sessions: 'SELECT count(*) AS n FROM sessions',
-  password_resets: 'SELECT count(*) AS n FROM password_resets',
+  account_tickets: 'SELECT count(*) AS n FROM account_tickets',
 } as const;
 const countRows = (table: keyof typeof COUNT) => (h.svc.db.prepare(COUNT[table]).get() as { n: number }).n;
 
@@ -137,20 +137,20 @@ describe('lock-out for unknown emails (issue #13 item 7)', () => {
 
 describe('request-password-reset does the same work for both (issue #13 item 7)', () => {
   it('makes and writes the token and message for an unknown email too, then keeps nothing', async () => {
-    const issue = vi.spyOn(h.svc.accountTokens, 'issue');
+    const issue = vi.spyOn(h.svc.accountTickets, 'issue');
     const add = vi.spyOn(h.svc.outbox, 'add');
     const reset = (email: string) => new TestClient(h).post('/accounts/request-password-reset', { email });
     const unknown = await reset('nobody@example.test');
     expect(issue).toHaveBeenCalledTimes(1);
     expect(add).toHaveBeenCalledTimes(1);
-    expect(countRows('password_resets')).toBe(0);
+    expect(countRows('account_tickets')).toBe(0);
     expect(outbox()).toEqual([]);
     const known = await reset(ADMIN_EMAIL);
     expect(issue).toHaveBeenCalledTimes(2);
     expect(add).toHaveBeenCalledTimes(2);
     expect(known.statusCode).toBe(200);
     expect(known.body).toBe(unknown.body);
-    expect(countRows('password_resets')).toBe(1);
+    expect(countRows('account_tickets')).toBe(1);
     expect(outbox()).toHaveLength(1);
   });
 });

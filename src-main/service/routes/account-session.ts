@@ -6,7 +6,7 @@ import { accountDef, insertAccount, prepareAccount } from '../accounts/accounts.
 import { limitAnonymousRequest } from '../accounts/anonymous-limits.js';
 import type { NewMessage } from '../accounts/outbox.js';
 import type { Org } from '../orgs/orgs.js';
-import { VERIFY_TOKEN_TTL_MS } from '../auth/sessions/password-reset.js';
+import { VERIFY_TICKET_TTL_MS } from '../auth/sessions/account-tickets.js';
 import { newLocationFault, TwoFactor } from '../auth/sessions/two-factor.js';
 import { presentRecord } from '../objects/present.js';
 import { levelOf, readableProperties, stripProperties } from '../access/objects.js';
@@ -160,8 +160,8 @@ async function register(svc: Service, request: FastifyRequest<{ Body: RegisterBo
         return undefined;
       }
       const record = insertAccount(svc, org, values, hash);
-      const token = svc.accountTokens.issue('verify', org.id, record._id, VERIFY_TOKEN_TTL_MS, now);
-      svc.outbox.add(org.id, verificationMessage(org, record._id, values.email, token), now);
+      const ticket = svc.accountTickets.issue('verify', org.id, record._id, VERIFY_TICKET_TTL_MS, now);
+      svc.outbox.add(org.id, verificationMessage(org, record._id, values.email, ticket), now);
       svc.locations.remember(org.id, record._id, fingerprint, now);
       return record;
     })
@@ -176,13 +176,13 @@ async function register(svc: Service, request: FastifyRequest<{ Body: RegisterBo
   return presentRecord(def, created, 5);
 }
 
-function verificationMessage(org: Org, accountId: string, email: string, token: string): NewMessage {
+function verificationMessage(org: Org, accountId: string, email: string, ticket: string): NewMessage {
   return {
     accountId,
     kind: 'verification',
     recipient: email,
     subject: 'Verify your email address',
-    body: `Welcome! To verify your email address, send POST /${org.code}/v2/accounts/verify with {"token":"${token}"}. The token is valid for 7 days.`,
+    body: `Welcome! To verify your email address, send POST /${org.code}/v2/accounts/verify with {"token":"${ticket}"}. The token is valid for 7 days.`,
   };
 }
 
@@ -237,7 +237,7 @@ async function login(
   const second = twoFactor.check(org, cred, {
     fingerprint,
     ...(body.totp !== undefined ? { totp: body.totp } : {}),
-    ...(body.location?.verificationToken !== undefined ? { locationToken: body.location.verificationToken } : {}),
+    ...(body.location?.verificationToken !== undefined ? { locationCode: body.location.verificationToken } : {}),
   });
   if (second.kind !== 'ok' && second.kind !== 'totpWrong' && second.kind !== 'locationWrong') {
     releaseCredentialAttempt(svc, org, cred.account_id);
