@@ -96,6 +96,11 @@ export async function runOrgCommand(svc: Service, org: Org, args: string[]): Pro
 const ORG_NUMBER_RANGES: Partial<Record<keyof OrgSettings, [number, number]>> = {
   lockAttempts: [1, 1000],
   lockDuration: [0, 525_600], // minutes; 0 = until an administrator unlocks; at most a year
+  anonymousRequestsPerEmail: [1, 1000], // per hour
+  anonymousRequestsPerOrg: [1, 1_000_000], // per hour
+  // At least a day: no session stays live longer idle than the largest authDuration (86400 s).
+  sessionRetentionDays: [1, 3650],
+  outboxRetentionDays: [1, 3650],
 };
 
 /** Settable org settings: those with a number or boolean default (consoleAppKey is not one). */

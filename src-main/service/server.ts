@@ -24,6 +24,14 @@ import { sessionsRoutes } from './routes/sessions.js';
 import { scriptRunnerRoutes } from './routes/script-runner.js';
 import { scriptRoutes } from './routes/script-routes.js';
 import { driverRoutes } from './routes/driver.js';
+import { Housekeeping } from './housekeeping.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The service's pruning schedule (started when the server is ready, stopped on close). */
+    housekeeping: Housekeeping;
+  }
+}
 
 /** Request bodies above this are refused with kRequestTooLarge. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -42,6 +50,8 @@ export interface ServerOptions {
   logger?: boolean;
   /** Where the cause of every 5xx answer is written (default: stderr). */
   errorLog?: ErrorLogSink;
+  /** Pruning of expired and old rows: at start, then every `intervalMs` (default 10 minutes). */
+  housekeeping?: { intervalMs?: number };
 }
 
 /**
@@ -78,6 +88,11 @@ export async function buildServer(svc: Service, opts: ServerOptions = {}): Promi
   installFaultHandling(server, svc.clock, opts.errorLog);
   // The sandbox's worker threads end with the server (tests must not leak workers).
   server.addHook('onClose', async () => svc.closeScripts());
+  // Pruning starts with the server and stops with it; its timer never keeps the process alive.
+  const housekeeping = new Housekeeping(svc);
+  server.decorate('housekeeping', housekeeping);
+  server.addHook('onReady', async () => housekeeping.start(opts.housekeeping?.intervalMs));
+  server.addHook('onClose', async () => housekeeping.stop());
   installStrictJsonParser(server);
   server.addHook('onRequest', (request, _reply, done) => {
     if (request.url.length > MAX_URL_LENGTH) {

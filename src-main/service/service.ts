@@ -11,9 +11,11 @@ import { DataVersion } from './db/data-version.js';
 import { VerifiedTokenCache } from './auth/tokens/verified-tokens.js';
 import { TokenStore } from './auth/tokens/token-store.js';
 import { ReplayStore } from './auth/signatures/replay-store.js';
-import { AccountTokenRepository } from './auth/sessions/password-reset.js';
+import { AccountTicketRepository } from './auth/sessions/account-tickets.js';
 import { LocationRepository } from './auth/sessions/location.js';
 import { OutboxRepository } from './accounts/outbox.js';
+import { RequestCounterRepository } from './accounts/anonymous-limits.js';
+import { UnknownEmailLockoutRepository } from './auth/sessions/unknown-email-lockout.js';
 import { ScriptRunner } from './scripting/runner.js';
 
 export interface ServiceDeps {
@@ -35,12 +37,16 @@ export class Service {
   readonly sessions: SessionRepository;
   /** Stored JWTs (permanent and limited-use) and their revocation. */
   readonly issuedTokens: TokenStore;
-  /** Single-use account tokens: email verification and password reset. */
-  readonly accountTokens: AccountTokenRepository;
+  /** Account tickets: the single-use secrets of email verification and password reset (not JWTs). */
+  readonly accountTickets: AccountTicketRepository;
   /** Nonces and signatures of signed requests inside their window. */
   readonly replays: ReplayStore;
   readonly locations: LocationRepository;
   readonly outbox: OutboxRepository;
+  /** Rate limits of anonymous register and password-reset requests. */
+  readonly requestCounters: RequestCounterRepository;
+  /** Lock-out counts of login emails that belong to no account. */
+  readonly unknownEmails: UnknownEmailLockoutRepository;
   /** Moves on every commit (ours or another process's): what in-memory caches key on. */
   readonly versions: DataVersion;
   /** Bearer tokens whose signature was verified, until the data version moves (verified-tokens.ts). */
@@ -58,10 +64,12 @@ export class Service {
     this.credentials = new CredentialRepository(this.db);
     this.sessions = new SessionRepository(this.db, this.versions);
     this.issuedTokens = new TokenStore(this.db, this.versions);
-    this.accountTokens = new AccountTokenRepository(this.db);
+    this.accountTickets = new AccountTicketRepository(this.db);
     this.replays = new ReplayStore(this.db);
     this.locations = new LocationRepository(this.db);
     this.outbox = new OutboxRepository(this.db, this.cipher);
+    this.requestCounters = new RequestCounterRepository(this.db);
+    this.unknownEmails = new UnknownEmailLockoutRepository(this.db);
     this.verifiedTokens = new VerifiedTokenCache(this.versions);
   }
 

@@ -30,16 +30,14 @@ export function checkPasswordStrength(password: unknown): string {
   return password as string;
 }
 
-/**
- * Creates an account record and its credentials together. The password is hashed before the
- * transaction so the write lock is never held during the (deliberately slow) hash.
- */
-export async function createAccount(
-  svc: Service,
-  org: Org,
-  input: NewAccount,
-  updaterId?: string,
-): Promise<StoredRecord> {
+/** A new account checked and ready to store: what `createAccount` validates before the slow hash. */
+export interface PreparedAccount {
+  values: Record<string, Json> & { email: string };
+  password: string;
+}
+
+/** Validates a new account (body shape, email, password strength, properties) without writing anything. */
+export function prepareAccount(svc: Service, org: Org, input: NewAccount): PreparedAccount {
   // Trust boundary: `input` is a caller's JSON body. Not an object → fault, not a TypeError (500);
   // an email that is not a string is refused rather than stored as String(value) ("[object Object]").
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {
@@ -54,13 +52,39 @@ export async function createAccount(
   const body = { state: 'unverified', roles: [], ...fields, email: normaliseEmail(input.email) };
   const { values, faults } = validateInput(def, body, 'create');
   if (faults.length > 0) throw fault('validation', undefined, { faults, reason: 'The account is not valid.' });
+  return { values: values as PreparedAccount['values'], password };
+}
+
+/**
+ * Stores a prepared account and its credentials; call inside a write transaction. The email's
+ * uniqueness is checked here (`exists.email`), not left to the unique index.
+ */
+export function insertAccount(
+  svc: Service,
+  org: Org,
+  values: PreparedAccount['values'],
+  passwordHash: string,
+  updaterId?: string,
+): StoredRecord {
+  if (svc.credentials.byEmail(org.id, values.email)) {
+    throw fault('exists', 'email', { path: 'email', reason: 'An account with this email already exists.' });
+  }
+  const record = svc.store.insert(org.id, accountDef(svc, org), values, updaterId ? { updaterId } : {});
+  svc.credentials.insert(org.id, record._id, values.email, passwordHash);
+  return record;
+}
+
+/**
+ * Creates an account record and its credentials together. The password is hashed before the
+ * transaction so the write lock is never held during the (deliberately slow) hash.
+ */
+export async function createAccount(
+  svc: Service,
+  org: Org,
+  input: NewAccount,
+  updaterId?: string,
+): Promise<StoredRecord> {
+  const { values, password } = prepareAccount(svc, org, input);
   const hash = await hashPassword(password);
-  return svc.db.transaction(() => {
-    if (svc.credentials.byEmail(org.id, values.email as string)) {
-      throw fault('exists', 'email', { path: 'email', reason: 'An account with this email already exists.' });
-    }
-    const record = svc.store.insert(org.id, def, values as Record<string, Json>, updaterId ? { updaterId } : {});
-    svc.credentials.insert(org.id, record._id, values.email as string, hash);
-    return record;
-  })();
+  return svc.db.transaction(() => insertAccount(svc, org, values, hash, updaterId))();
 }

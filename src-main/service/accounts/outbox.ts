@@ -2,7 +2,8 @@ import type { Db } from '../db/open.js';
 import type { SecretCipher } from '../crypto/cipher.js';
 import { statements, type Statements } from '../db/statements.js';
 
-export type MessageKind = 'verification' | 'passwordReset' | 'locationCode';
+/** `registrationAttempt`: someone tried to register with the recipient's email (issue #13 item 7). */
+export type MessageKind = 'verification' | 'passwordReset' | 'locationCode' | 'registrationAttempt';
 
 export interface NewMessage {
   accountId?: string;
@@ -72,6 +73,11 @@ export class OutboxRepository {
         .fixed('SELECT count(*) AS n FROM outbox WHERE org_id = ? AND account_id = ? AND kind = ? AND created >= ?')
         .get(orgId, accountId, kind, since) as { n: number }
     ).n;
+  }
+
+  /** Forgets an org's messages created before `before` (housekeeping). */
+  prune(orgId: number, before: number): number {
+    return this.sql.fixed('DELETE FROM outbox WHERE org_id = ? AND created < ?').run(orgId, before).changes;
   }
 
   /** Newest first; one row more than asked is read to answer `hasMore`. */

@@ -175,4 +175,33 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX deployment_runs_deployment ON deployment_runs(org_id, deployment_id, id);
     `,
   },
+  {
+    version: 7,
+    name: 'anonymous request counters, lock-outs of unknown emails, pruning indexes, account tickets',
+    sql: `
+      -- Password-reset and verification secrets are "tickets"; "token" means a JWT (issue #12).
+      ALTER TABLE password_resets RENAME TO account_tickets;
+      ALTER TABLE account_tickets RENAME COLUMN token_hash TO ticket_hash;
+      CREATE TABLE request_counters (
+        key TEXT PRIMARY KEY,
+        count INTEGER NOT NULL,
+        window_start INTEGER NOT NULL,
+        expires INTEGER NOT NULL
+      ) WITHOUT ROWID;
+      CREATE INDEX request_counters_expires ON request_counters(expires);
+      CREATE TABLE unknown_email_lockouts (
+        org_id INTEGER NOT NULL REFERENCES orgs(id) ON DELETE CASCADE,
+        email_hash TEXT NOT NULL,
+        failed_attempts INTEGER NOT NULL DEFAULT 0,
+        locked_until INTEGER,
+        last_attempt INTEGER NOT NULL,
+        PRIMARY KEY (org_id, email_hash)
+      ) WITHOUT ROWID;
+      CREATE INDEX unknown_email_lockouts_last ON unknown_email_lockouts(org_id, last_attempt);
+      CREATE INDEX sessions_last_seen ON sessions(last_seen);
+      CREATE INDEX outbox_created ON outbox(created);
+      CREATE INDEX account_tickets_expires ON account_tickets(expires);
+      CREATE INDEX location_verifications_expires ON location_verifications(expires);
+    `,
+  },
 ];

@@ -68,3 +68,16 @@ export function startSession(
   setFingerprintCookie(request, reply, fingerprint);
   reply.header(CSRF_HEADER, csrf);
 }
+
+/**
+ * What `startSession` sends, for a registration whose email is taken (issue #13 item 7): the
+ * presented session ends as it would, and cookies and the CSRF header of the same form are set,
+ * but the session id is random and stored nowhere.
+ */
+export function startDecoySession(svc: Service, request: FastifyRequest, reply: FastifyReply, fingerprint: string) {
+  const { org, session } = request.ctx;
+  if (session) svc.sessions.end(session.idHash, 'logout');
+  reply.setCookie(SESSION_COOKIE, randomBytes(32).toString('base64url'), cookieOptions(request, org));
+  setFingerprintCookie(request, reply, fingerprint);
+  reply.header(CSRF_HEADER, randomBytes(24).toString('base64url'));
+}

@@ -23,6 +23,16 @@ export interface OrgSettings {
    * receive the code. Turn it on once a second administrator or TOTP is set up.
    */
   verifyNewLocations: boolean;
+  /**
+   * Anonymous `register` and `request-password-reset` requests allowed per hour, per email address
+   * and per org (each route counted on its own); beyond, `throttled.policy` (issue #13 item 9).
+   */
+  anonymousRequestsPerEmail: number;
+  anonymousRequestsPerOrg: number;
+  /** Days an ended or idle session is kept (so its old cookie can still say why it ended). */
+  sessionRetentionDays: number;
+  /** Days an outbox message is kept. */
+  outboxRetentionDays: number;
   /** Overrides of the script sandbox limits by name (scripting/limits.ts); absent = the original's defaults. */
   scriptLimits?: Record<string, number>;
 }
@@ -34,6 +44,10 @@ export const DEFAULT_ORG_SETTINGS: OrgSettings = {
   disableNegation: false,
   registrationEnabled: true,
   verifyNewLocations: false,
+  anonymousRequestsPerEmail: 5,
+  anonymousRequestsPerOrg: 100,
+  sessionRetentionDays: 7,
+  outboxRetentionDays: 30,
 };
 
 export interface Org {

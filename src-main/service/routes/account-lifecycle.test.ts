@@ -165,7 +165,7 @@ describe('password reset', () => {
     expect(messages).toHaveLength(1);
     expect(messages[0]).toMatchObject({ kind: 'passwordReset', recipient: USER });
     const token = tokenIn(messages[0]!.body);
-    const dump = JSON.stringify(h.svc.db.prepare('SELECT * FROM password_resets').all());
+    const dump = JSON.stringify(h.svc.db.prepare('SELECT * FROM account_tickets').all());
     expect(dump).not.toContain(token);
   });
 

@@ -4,7 +4,7 @@ import type { Service } from '../service.js';
 import type { Org } from '../orgs/orgs.js';
 import { accountDef, checkPasswordStrength } from '../accounts/accounts.js';
 import { hashPassword, verifyPassword } from '../accounts/password.js';
-import { RESET_TOKEN_TTL_MS, type AccountTokenPurpose } from '../auth/sessions/password-reset.js';
+import { RESET_TICKET_TTL_MS, type TicketPurpose } from '../auth/sessions/account-tickets.js';
 import { TwoFactor } from '../auth/sessions/two-factor.js';
 import {
   accountLocked,
@@ -20,11 +20,14 @@ import { ADMIN_ONLY } from '../http/org-scope.js';
 import { presentRecord } from '../objects/present.js';
 import { OBJECT_ID_PATTERN } from '../objects/ids.js';
 import { ACCESS } from '../access/objects.js';
-import type { CredentialRow } from '../accounts/credentials.js';
+import { normaliseEmail, type CredentialRow } from '../accounts/credentials.js';
+import { limitAnonymousRequest } from '../accounts/anonymous-limits.js';
+import type { NewMessage } from '../accounts/outbox.js';
 
 const DONE = { object: 'result', data: true } as const;
 const code6 = { type: 'string', maxLength: 16 } as const;
-const tokenBody = (extra: Record<string, unknown> = {}) => ({
+/** A ticket arrives in the spec's field `token` (account-tickets.ts on the naming). */
+const ticketBody = (extra: Record<string, unknown> = {}) => ({
   type: 'object',
   required: ['token', ...Object.keys(extra)],
   properties: { token: { type: 'string', maxLength: 256 }, ...extra },
@@ -65,12 +68,16 @@ export function accountLifecycleRoutes(svc: Service) {
 
   return async (server: FastifyInstance) => {
     // --- email verification
-    server.post<{ Body: { token: string } }>('/accounts/verify', { schema: { body: tokenBody() } }, async (request) => {
-      const { org } = request.ctx;
-      requireSessionApp(request);
-      const accountId = consumeToken(svc, 'verify', org, request.body.token);
-      return setVerified(svc, org, accountId);
-    });
+    server.post<{ Body: { token: string } }>(
+      '/accounts/verify',
+      { schema: { body: ticketBody() } },
+      async (request) => {
+        const { org } = request.ctx;
+        requireSessionApp(request);
+        const accountId = consumeTicket(svc, 'verify', org, request.body.token);
+        return setVerified(svc, org, accountId);
+      },
+    );
 
     server.post<{ Params: { id: string } }>('/accounts/:id/verify', ADMIN_ONLY, async (request) => {
       return setVerified(svc, request.ctx.org, existingAccount(svc, request.ctx.org, request.params.id));
@@ -99,7 +106,7 @@ export function accountLifecycleRoutes(svc: Service) {
         }
         svc.credentials.setPassword(org.id, cred.account_id, await hashPassword(next));
         svc.credentials.clearFailures(org.id, cred.account_id);
-        svc.accountTokens.voidAll('reset', org.id, cred.account_id);
+        svc.accountTickets.voidAll('reset', org.id, cred.account_id);
         // Every session of the account ends; the caller continues in a fresh one (a new id).
         svc.sessions.endForAccount(org.id, cred.account_id, 'passwordChanged');
         startSession(svc, request, reply, sessionApp, cred.account_id, fingerprintOf(request));
@@ -117,38 +124,35 @@ export function accountLifecycleRoutes(svc: Service) {
       async (request) => {
         const { org } = request.ctx;
         requireSessionApp(request);
+        const now = svc.clock.now();
+        limitAnonymousRequest(svc.requestCounters, org, 'passwordReset', request.body.email, now);
         const cred = svc.credentials.byEmail(org.id, request.body.email);
-        // Trust boundary: the answer is the same whether or not the email belongs to an account.
-        if (cred) {
-          const now = svc.clock.now();
-          const token = svc.accountTokens.issue('reset', org.id, cred.account_id, RESET_TOKEN_TTL_MS, now);
-          svc.outbox.add(
-            org.id,
-            {
-              accountId: cred.account_id,
-              kind: 'passwordReset',
-              recipient: cred.email,
-              subject: 'Reset your password',
-              body: `To choose a new password, send POST /${org.code}/v2/accounts/reset-password with {"token":"${token}","password":"<new password>"}. The token is valid for one hour and works once. If you did not ask for this, ignore this message.`,
-            },
-            now,
-          );
-        }
+        // Trust boundary: the answer is the same whether or not the email belongs to an account,
+        // and so is the work (issue #13 item 7): for an unknown email the same ticket and message
+        // are made and written, then rolled back, so the time taken does not tell either.
+        const send = () => {
+          const accountId = cred?.account_id ?? svc.store.newId();
+          const recipient = cred?.email ?? normaliseEmail(request.body.email);
+          const ticket = svc.accountTickets.issue('reset', org.id, accountId, RESET_TICKET_TTL_MS, now);
+          svc.outbox.add(org.id, resetMessage(org, accountId, recipient, ticket), now);
+        };
+        if (cred) svc.db.transaction(send).immediate();
+        else rolledBack(svc, send);
         return DONE;
       },
     );
 
     server.post<{ Body: { token: string; password: string } }>(
       '/accounts/reset-password',
-      { schema: { body: tokenBody({ password }) } },
+      { schema: { body: ticketBody({ password }) } },
       async (request) => {
         const { org } = request.ctx;
         requireSessionApp(request);
         const { body } = request;
         const next = checkPasswordStrength(body.password);
-        const accountId = consumeToken(svc, 'reset', org, body.token);
+        const accountId = consumeTicket(svc, 'reset', org, body.token);
         svc.credentials.setPassword(org.id, accountId, await hashPassword(next));
-        svc.accountTokens.voidAll('reset', org.id, accountId);
+        svc.accountTickets.voidAll('reset', org.id, accountId);
         unlockAccount(svc, org, accountId);
         svc.sessions.endForAccount(org.id, accountId, 'passwordReset');
         return DONE;
@@ -224,6 +228,32 @@ export function accountLifecycleRoutes(svc: Service) {
   };
 }
 
+const ROLLBACK = Symbol('rollback');
+
+/** Runs `work` in a write transaction and rolls it back: the same cost, nothing kept. */
+function rolledBack(svc: Service, work: () => void): void {
+  try {
+    svc.db
+      .transaction(() => {
+        work();
+        throw ROLLBACK;
+      })
+      .immediate();
+  } catch (err) {
+    if (err !== ROLLBACK) throw err;
+  }
+}
+
+function resetMessage(org: Org, accountId: string, email: string, ticket: string): NewMessage {
+  return {
+    accountId,
+    kind: 'passwordReset',
+    recipient: email,
+    subject: 'Reset your password',
+    body: `To choose a new password, send POST /${org.code}/v2/accounts/reset-password with {"token":"${ticket}","password":"<new password>"}. The token is valid for one hour and works once. If you did not ask for this, ignore this message.`,
+  };
+}
+
 /** Credential changes need a logged-in session of a session app (not a token or a signature). */
 function requireSessionPrincipal(request: FastifyRequest): Principal {
   const principal = requirePrincipal(request);
@@ -239,8 +269,9 @@ function ownCredentials(svc: Service, org: Org, principal: Principal) {
   return cred;
 }
 
-function consumeToken(svc: Service, purpose: AccountTokenPurpose, org: Org, token: string): string {
-  const result = svc.accountTokens.consume(purpose, org.id, token, svc.clock.now());
+/** Uses a ticket; its faults keep the wire's word, "token" (the spec's field and errCodes). */
+function consumeTicket(svc: Service, purpose: TicketPurpose, org: Org, ticket: string): string {
+  const result = svc.accountTickets.consume(purpose, org.id, ticket, svc.clock.now());
   if (result.ok) return result.accountId;
   if (result.why === 'expired') throw fault('expired', 'token', { reason: 'The token expired; ask for a new one.' });
   throw fault('accessDenied', 'invalidToken', { reason: 'The token is not valid or was already used.' });

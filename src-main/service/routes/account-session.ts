@@ -1,9 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { fault } from '../../../src-shared/faults.js';
 import type { Service } from '../service.js';
-import { dummyHash, verifyPassword } from '../accounts/password.js';
-import { accountDef, createAccount } from '../accounts/accounts.js';
-import { VERIFY_TOKEN_TTL_MS } from '../auth/sessions/password-reset.js';
+import { dummyHash, hashPassword, verifyPassword } from '../accounts/password.js';
+import { accountDef, insertAccount, prepareAccount } from '../accounts/accounts.js';
+import { limitAnonymousRequest } from '../accounts/anonymous-limits.js';
+import type { NewMessage } from '../accounts/outbox.js';
+import type { Org } from '../orgs/orgs.js';
+import { VERIFY_TICKET_TTL_MS } from '../auth/sessions/account-tickets.js';
 import { newLocationFault, TwoFactor } from '../auth/sessions/two-factor.js';
 import { presentRecord } from '../objects/present.js';
 import { levelOf, readableProperties, stripProperties } from '../access/objects.js';
@@ -19,7 +22,13 @@ import {
   releaseCredentialAttempt,
   unlockAccount,
 } from '../auth/sessions/credential-lockout.js';
-import { fingerprintOf, requireSessionApp, setFingerprintCookie, startSession } from '../http/login-session.js';
+import {
+  fingerprintOf,
+  requireSessionApp,
+  setFingerprintCookie,
+  startDecoySession,
+  startSession,
+} from '../http/login-session.js';
 
 interface LoginBody {
   email: string;
@@ -83,41 +92,7 @@ export function accountSessionRoutes(svc: Service) {
           },
         },
       },
-      async (request, reply) => {
-        const { org } = request.ctx;
-        const app = requireSessionApp(request);
-        if (!org.settings.registrationEnabled) {
-          throw fault('accessDenied', 'registration', { reason: 'Registration is turned off for this org.' });
-        }
-        const { body } = request;
-        const fields: Record<string, unknown> = {};
-        for (const name of REGISTER_FIELDS) if (body[name] !== undefined) fields[name] = body[name];
-        const record = await createAccount(svc, org, {
-          ...fields,
-          email: body.email,
-          password: body.password,
-          state: 'unverified',
-          roles: [],
-        });
-        const now = svc.clock.now();
-        const email = String(record.doc.email);
-        const token = svc.accountTokens.issue('verify', org.id, record._id, VERIFY_TOKEN_TTL_MS, now);
-        svc.outbox.add(
-          org.id,
-          {
-            accountId: record._id,
-            kind: 'verification',
-            recipient: email,
-            subject: 'Verify your email address',
-            body: `Welcome! To verify your email address, send POST /${org.code}/v2/accounts/verify with {"token":"${token}"}. The token is valid for 7 days.`,
-          },
-          now,
-        );
-        const fingerprint = fingerprintOf(request);
-        svc.locations.remember(org.id, record._id, fingerprint, now);
-        startSession(svc, request, reply, app, record._id, fingerprint);
-        return presentRecord(accountDef(svc, org), record, 5);
-      },
+      async (request, reply) => register(svc, request, reply),
     );
 
     server.post('/accounts/me/logout', async (request, reply) => {
@@ -148,6 +123,79 @@ export function accountSessionRoutes(svc: Service) {
   };
 }
 
+/**
+ * Registration (decisions §5) that never tells an anonymous caller whether an email is taken
+ * (issue #13 item 7): a taken email is answered exactly as a new one — the same status, an account
+ * of the same shape (with an id that names nothing) and session cookies — after the same slow hash,
+ * and the existing owner is told through the outbox instead. The cookies of that answer name no
+ * session: what the spec's "registering starts a session" leaves visible afterwards is written
+ * in docs/SECURITY.md.
+ */
+async function register(svc: Service, request: FastifyRequest<{ Body: RegisterBody }>, reply: FastifyReply) {
+  const { org } = request.ctx;
+  const app = requireSessionApp(request);
+  if (!org.settings.registrationEnabled) {
+    throw fault('accessDenied', 'registration', { reason: 'Registration is turned off for this org.' });
+  }
+  const { body } = request;
+  const fields: Record<string, unknown> = {};
+  for (const name of REGISTER_FIELDS) if (body[name] !== undefined) fields[name] = body[name];
+  const { values, password } = prepareAccount(svc, org, {
+    ...fields,
+    email: body.email,
+    password: body.password,
+    state: 'unverified',
+    roles: [],
+  });
+  const now = svc.clock.now();
+  limitAnonymousRequest(svc.requestCounters, org, 'register', values.email, now);
+  const hash = await hashPassword(password);
+  const def = accountDef(svc, org);
+  const fingerprint = fingerprintOf(request);
+  const created = svc.db
+    .transaction((): StoredRecord | undefined => {
+      const owner = svc.credentials.byEmail(org.id, values.email);
+      if (owner) {
+        svc.outbox.add(org.id, registrationAttemptMessage(org, owner.account_id, owner.email), now);
+        return undefined;
+      }
+      const record = insertAccount(svc, org, values, hash);
+      const ticket = svc.accountTickets.issue('verify', org.id, record._id, VERIFY_TICKET_TTL_MS, now);
+      svc.outbox.add(org.id, verificationMessage(org, record._id, values.email, ticket), now);
+      svc.locations.remember(org.id, record._id, fingerprint, now);
+      return record;
+    })
+    .immediate();
+  if (!created) {
+    // The shape store.insert gives a new record; its id is fresh and names nothing.
+    const at = new Date(now).toISOString();
+    startDecoySession(svc, request, reply, fingerprint);
+    return presentRecord(def, { _id: svc.store.newId(), doc: { ...values, created: at, updated: at } }, 5);
+  }
+  startSession(svc, request, reply, app, created._id, fingerprint);
+  return presentRecord(def, created, 5);
+}
+
+function verificationMessage(org: Org, accountId: string, email: string, ticket: string): NewMessage {
+  return {
+    accountId,
+    kind: 'verification',
+    recipient: email,
+    subject: 'Verify your email address',
+    body: `Welcome! To verify your email address, send POST /${org.code}/v2/accounts/verify with {"token":"${ticket}"}. The token is valid for 7 days.`,
+  };
+}
+
+function registrationAttemptMessage(org: Org, accountId: string, email: string): NewMessage {
+  return {
+    accountId,
+    kind: 'registrationAttempt',
+    recipient: email,
+    subject: 'Someone tried to sign up with your email address',
+    body: `Someone tried to create an account with this email address, which already has one. If it was you, log in; if you forgot your password, send POST /${org.code}/v2/accounts/request-password-reset with {"email":"${email}"}. If it was not you, you can ignore this message: nothing changed.`,
+  };
+}
+
 async function login(
   svc: Service,
   twoFactor: TwoFactor,
@@ -161,7 +209,12 @@ async function login(
 
   const cred = svc.credentials.byEmail(org.id, email);
   if (!cred) {
+    // Counted like an account's guesses, so the lock-out fault appears for unknown emails too and
+    // does not tell who has an account (issue #13 item 7).
+    const admitted = svc.unknownEmails.begin(org.id, email, org.settings.lockAttempts, svc.clock.now());
     await verifyPassword(password, await dummyHash());
+    if (!admitted) throw accountLocked();
+    svc.unknownEmails.fail(org.id, email, org.settings, svc.clock.now());
     throw invalidCredentials();
   }
   const def = accountDef(svc, org);
@@ -184,7 +237,7 @@ async function login(
   const second = twoFactor.check(org, cred, {
     fingerprint,
     ...(body.totp !== undefined ? { totp: body.totp } : {}),
-    ...(body.location?.verificationToken !== undefined ? { locationToken: body.location.verificationToken } : {}),
+    ...(body.location?.verificationToken !== undefined ? { locationCode: body.location.verificationToken } : {}),
   });
   if (second.kind !== 'ok' && second.kind !== 'totpWrong' && second.kind !== 'locationWrong') {
     releaseCredentialAttempt(svc, org, cred.account_id);

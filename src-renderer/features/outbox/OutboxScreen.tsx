@@ -27,6 +27,7 @@ const KIND_WORDS: Record<string, string> = {
   verification: 'verification',
   passwordReset: 'password reset',
   locationCode: 'new-location code',
+  registrationAttempt: 'sign-up with a taken email',
 };
 
 /** The local outbox (decisions.md §5), newest first, and the org's live sessions. */

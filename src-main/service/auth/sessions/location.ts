@@ -89,6 +89,11 @@ export class LocationRepository {
       .immediate(); // the write lock before the read: attempts from another process count too
   }
 
+  /** Forgets codes that expired before `now` (housekeeping). */
+  pruneExpired(now: number): number {
+    return this.sql.fixed('DELETE FROM location_verifications WHERE expires < ?').run(now).changes;
+  }
+
   /** Forgets every known location and pending code of an account (an admin's two-factor reset). */
   forgetAccount(orgId: number, accountId: string): void {
     this.sql.fixed('DELETE FROM known_locations WHERE org_id = ? AND account_id = ?').run(orgId, accountId);

@@ -139,10 +139,13 @@ export class SessionRepository {
     ).n;
   }
 
-  /** Forgets ended and idle sessions older than `before` (housekeeping). */
-  prune(before: number): number {
-    const changes = this.stmt('DELETE FROM sessions WHERE last_seen < ?').run(before).changes;
-    this.versions.bump();
+  /**
+   * Forgets an org's sessions last seen before `before` (housekeeping). The caller keeps `before`
+   * further back than any app's `authDuration`, so only ended or idle sessions go.
+   */
+  prune(orgId: number, before: number): number {
+    const changes = this.stmt('DELETE FROM sessions WHERE org_id = ? AND last_seen < ?').run(orgId, before).changes;
+    if (changes > 0) this.versions.bump();
     return changes;
   }
 }

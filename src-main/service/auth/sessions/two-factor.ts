@@ -21,7 +21,8 @@ export type SecondFactor =
 
 export interface SecondFactorInput {
   totp?: string;
-  locationToken?: string;
+  /** The new-location code, sent on the wire as `location.verificationToken`. */
+  locationCode?: string;
   fingerprint: string;
 }
 
@@ -74,8 +75,8 @@ export class TwoFactor {
       if (input.totp === undefined || input.totp === '') return { kind: 'totpRequired' };
       if (!this.useTotp(cred, input.totp)) return { kind: 'totpWrong' };
     } else if (org.settings.verifyNewLocations && !this.svc.locations.isKnown(org.id, accountId, input.fingerprint)) {
-      if (input.locationToken !== undefined) {
-        const result = this.svc.locations.verify(org.id, accountId, input.fingerprint, input.locationToken, now);
+      if (input.locationCode !== undefined) {
+        const result = this.svc.locations.verify(org.id, accountId, input.fingerprint, input.locationCode, now);
         if (result === 'wrong') return { kind: 'locationWrong' };
         if (result === 'expired') return { kind: 'locationExpired' };
         if (result === 'ok') return { kind: 'ok' };

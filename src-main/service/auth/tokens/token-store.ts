@@ -143,4 +143,19 @@ export class TokenStore {
   byJti(jti: string): StoredTokenRow | undefined {
     return this.sql.fixed('SELECT * FROM tokens WHERE jti = ?').get(jti) as StoredTokenRow | undefined;
   }
+
+  /**
+   * Forgets rows of tokens that can never work again: revoked, expired or used up (housekeeping).
+   * Safe to forget: a token whose jti has no row is refused like a revoked one.
+   */
+  pruneDead(now: number): number {
+    const changes = this.sql
+      .fixed(
+        `DELETE FROM tokens WHERE revoked = 1 OR (expires_at IS NOT NULL AND expires_at <= ?)
+           OR (uses_remaining IS NOT NULL AND uses_remaining <= 0)`,
+      )
+      .run(now).changes;
+    if (changes > 0) this.versions?.bump();
+    return changes;
+  }
 }
