@@ -49,14 +49,42 @@ describe('POST /sys/script_runner', () => {
     expect(failed.json()).toMatchObject({ object: 'fault', logs: [{ level: 'warn', message: 'before' }] });
   });
 
-  it('turns a script error into a fault with a trace naming the line', async () => {
+  it('turns a script error into a fault with a trace naming the line, not a server error', async () => {
     const res = await run('var a = 1;\nvar b = 2;\nthrow new Error("boom");');
-    expect(res.statusCode).toBe(500);
+    expect(res.statusCode).toBe(400);
     const body = res.json();
-    expect(body.object).toBe('fault');
-    expect(body.errCode).toBe('service.error.script');
-    expect(body.trace).toMatch(/main Script:3/);
+    expect(body).toMatchObject({
+      object: 'fault',
+      name: 'error',
+      code: 'kInvalidArgument',
+      errCode: 'service.invalidArgument.script',
+      status: 400,
+      reason: 'boom',
+    });
+    expect(body.trace).toBe('Error: boom\n\tmain Script:3');
+    expect(body.requestId).toBeUndefined();
     expect(res.headers['service-sandbox-stats']).toBeDefined();
+  });
+
+  it('a fault the script raises keeps its own errCode, code and status', async () => {
+    const res = await run(
+      'var e = new Error("no such thing");\ne.errCode = "service.notFound.thing";\ne.path = "id";\nthrow e;',
+    );
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toMatchObject({
+      object: 'fault',
+      code: 'kNotFound',
+      errCode: 'service.notFound.thing',
+      status: 404,
+      reason: 'no such thing',
+      path: 'id',
+      trace: 'Error: no such thing\n\tmain Script:1',
+    });
+    const plain = await run('throw { errCode: "service.conflict.busy", reason: "try later" }');
+    expect(plain.statusCode).toBe(409);
+    expect(plain.json()).toMatchObject({ errCode: 'service.conflict.busy', code: 'kConflict', reason: 'try later' });
+    const unknown = await run('throw { errCode: "service.bogus.x" }');
+    expect(unknown.json()).toMatchObject({ errCode: 'service.invalidArgument.script', status: 400 });
   });
 
   it('shows the principal, env, org and the request to the script', async () => {
