@@ -139,10 +139,27 @@ describe('ALL /routes/<path>', () => {
     const denied = await new BearerClient(h, other).get('/routes/scoped');
     expect(denied.statusCode).toBe(403);
     expect(denied.json().errCode).toBe('service.accessDenied.scope');
-    for (const scope of [`script.execute.route.${id}`, 'script.execute.route', 'script', '*']) {
+    for (const scope of [
+      `script.execute.route.${id}`,
+      'script.execute.route',
+      'script.execute.*',
+      'script.*',
+      'script',
+      '*',
+    ]) {
       const jwt = await mint(admin, aliceId, { app: h.consoleAppKey, scope: [scope] });
       expect((await new BearerClient(h, jwt).get('/routes/scoped')).statusCode, scope).toBe(200);
     }
+  });
+
+  it('script chains are accepted on roles as on tokens', async () => {
+    const id = await route({ path: '/role-scoped' }, 'return 1');
+    const chains = ['script', 'script.*', 'script.execute', `script.execute.route.${id}`, 'script.execute.runner'];
+    const res = await admin.post('/roles', { name: 'Script runner', code: 'c_script_runner', scopes: chains });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().scopes).toEqual(chains);
+    const bad = await admin.post('/roles', { name: 'Bad', code: 'c_bad_script', scopes: ['script.*.route'] });
+    expect(bad.json()).toMatchObject({ errCode: 'service.invalidArgument.authScope' });
   });
 
   it('runs as the route principal when set, else as the caller', async () => {

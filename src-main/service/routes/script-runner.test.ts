@@ -121,7 +121,7 @@ describe('POST /sys/script_runner', () => {
     const denied = await run('return 1', {}, new BearerClient(h, narrow));
     expect(denied.statusCode).toBe(403);
     expect(denied.json().errCode).toBe('service.accessDenied.scope');
-    for (const scope of ['script.execute.runner', 'script.execute', 'script', '*']) {
+    for (const scope of ['script.execute.runner', 'script.execute', 'script.execute.*', 'script.*', 'script', '*']) {
       const jwt = await mint(admin, adminId, { app: h.consoleAppKey, scope: [scope] });
       const ok = await run('return 7', {}, new BearerClient(h, jwt));
       expect(ok.statusCode, scope).toBe(200);

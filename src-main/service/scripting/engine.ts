@@ -11,7 +11,13 @@ import {
   type QuickJSRuntime,
   type QuickJSWASMModule,
 } from 'quickjs-emscripten-core';
-import { FAULT_CATEGORIES, makeFault, isFaultBody, type FaultBody, type FaultCategory } from '../../../src-shared/faults.js';
+import {
+  FAULT_CATEGORIES,
+  makeFault,
+  isFaultBody,
+  type FaultBody,
+  type FaultCategory,
+} from '../../../src-shared/faults.js';
 import type { ScriptLimits } from './limits.js';
 import {
   PRELUDE_FILENAME,
