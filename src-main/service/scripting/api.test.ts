@@ -221,7 +221,12 @@ describe('script API', () => {
     const r = await runner.run({ source: 'const a = 1;\nconst b = 2;\n\n\n\n\n\nthrow new Error("bad thing")' });
     expect(r.ok).toBe(false);
     if (r.ok) return;
-    expect(r.fault).toMatchObject({ name: 'error', errCode: 'service.invalidArgument.script', status: 400, reason: 'bad thing' });
+    expect(r.fault).toMatchObject({
+      name: 'error',
+      errCode: 'service.invalidArgument.script',
+      status: 400,
+      reason: 'bad thing',
+    });
     expect(r.fault.trace).toBe('Error: bad thing\n\tmain Script:8');
     const te = await runner.run({ source: '\nnull.x' });
     expect(!te.ok && te.fault.trace).toBe("TypeError: cannot read property 'x' of null\n\tmain Script:2");
