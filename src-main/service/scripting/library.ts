@@ -71,6 +71,12 @@ export function assertRouteConfig(svc: Service, org: Org, merged: Record<string,
       reason: 'A route script needs a path such as /patients/:id.',
     });
   }
+  if (config.apiKey !== undefined && svc.apps.byKey(config.apiKey)?.orgId !== org.id) {
+    throw fault('validation', 'invalidReference', {
+      path: 'configuration.apiKey',
+      reason: 'apiKey must be the key of an app of this org.',
+    });
+  }
   const clash = routeScripts(svc, org, false).find(
     (r) =>
       r._id !== selfId &&
