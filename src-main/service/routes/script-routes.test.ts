@@ -181,6 +181,16 @@ describe('access from scripts', () => {
     expect(asAdmin.json().data.length).toBeGreaterThanOrEqual(3);
   });
 
+  it('a returned cursor is answered like cursor, as the route principal, streamed with NDJSON', async () => {
+    await route({ path: '/cursor' }, 'return org.objects.accounts.find().paths("email")');
+    const listed = await alice.get('/routes/cursor');
+    expect(listed.json()).toMatchObject({ object: 'list', hasMore: false });
+    expect(listed.json().data.map((a: { email: string }) => a.email)).toEqual(['alice@example.test']);
+    const streamed = await alice.get('/routes/cursor', { accept: 'application/x-ndjson' });
+    expect(streamed.headers['content-type']).toContain('application/x-ndjson');
+    expect(JSON.parse(streamed.body.trim())).toMatchObject({ object: 'account', email: 'alice@example.test' });
+  });
+
   it('skipAcl works only for principals allowed to skip', async () => {
     await route({ path: '/skip' }, 'return org.objects.accounts.find().skipAcl(true).toArray().length');
     const plain = await alice.get('/routes/skip');

@@ -7,6 +7,7 @@ import { lookupAccountPrincipal } from '../apps/principal.js';
 import { requireCaller, type RequestContext } from '../http/context.js';
 import { matchRoutes, type RouteScript } from '../scripting/library.js';
 import { runScriptFor, scriptHost } from '../scripting/script-host.js';
+import { answerCursor } from './script-cursor.js';
 import { SANDBOX_STATS_HEADER, envelope, requireScriptScope, scriptRequestOf } from './script-runner.js';
 
 const FORBIDDEN_HEADERS = new Set(['set-cookie', 'content-length', 'transfer-encoding', 'connection']);
@@ -50,7 +51,9 @@ export function scriptRoutes(svc: Service) {
         if (answer.next) continue;
         if (answer.status !== undefined) reply.code(answer.status);
         for (const [name, value] of Object.entries(answer.headers)) reply.header(name, value);
-        return answer.hasBody ? answer.body : envelope(result.value);
+        if (answer.hasBody) return answer.body;
+        if (result.cursor) return answerCursor(svc, org, runAs, result.cursor, request, reply);
+        return envelope(result.value);
       }
       throw fault('notFound', 'route', { reason: 'Every matching route script passed the request on.' });
     });

@@ -154,6 +154,63 @@ describe('limits', () => {
   });
 });
 
+describe('a returned cursor (§B: streamed like cursor)', () => {
+  const emails = async () => {
+    const res = await run('return org.objects.accounts.find().sort({ email: 1 }).paths("email").toArray()');
+    return (res.json().data as { email: string }[]).map((a) => a.email);
+  };
+
+  it('streams one raw record per line with Accept: application/x-ndjson', async () => {
+    const all = await emails();
+    expect(all.length).toBeGreaterThanOrEqual(2);
+    const res = await admin.post(
+      '/sys/script_runner',
+      { script: 'const c = org.objects.accounts.find().sort({ email: 1 }).paths("email");\nc.next();\nreturn c;' },
+      { accept: 'application/x-ndjson' },
+    );
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.headers['content-type']).toContain('application/x-ndjson');
+    const lines = res.body
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { email: string; object?: string });
+    // The record the script read is not sent again; no envelope, no fault line.
+    expect(lines.map((l) => l.email)).toEqual(all.slice(1));
+    expect(lines.every((l) => l.object === 'account')).toBe(true);
+    expect(res.headers['service-sandbox-stats']).toBeDefined();
+  });
+
+  it('answers the list envelope otherwise, limit and skip included, as the run principal sees it', async () => {
+    const all = await emails();
+    const res = await run('return org.objects.accounts.find().sort({ email: 1 }).paths("email").skip(1).limit(1)');
+    expect(res.json()).toMatchObject({ object: 'list', hasMore: false });
+    expect(res.json().data.map((a: { email: string }) => a.email)).toEqual(all.slice(1, 2));
+    const asAlice = await run(
+      'return script.as("alice@example.test", {}, function () { return org.objects.accounts.find() })',
+    );
+    // script.as ended before the cursor was answered: the rest is read as the run's caller.
+    expect(asAlice.json().data.length).toBe(all.length);
+  });
+
+  it('is not bound by the output limit: the records are streamed after the run', async () => {
+    const org = h.svc.orgs.byCode('demo')!;
+    h.svc.orgs.updateSettings(org, { scriptLimits: { maxOutputBytes: 300 } });
+    try {
+      const array = await run('return org.objects.accounts.find().toArray()');
+      expect(array.json().errCode).toBe('service.tooLarge.script.output');
+      const cursor = await admin.post(
+        '/sys/script_runner',
+        { script: 'return org.objects.accounts.find()' },
+        { accept: 'application/x-ndjson' },
+      );
+      expect(cursor.statusCode, cursor.body).toBe(200);
+      expect(cursor.body.trim().split('\n').length).toBeGreaterThanOrEqual(2);
+    } finally {
+      h.svc.orgs.updateSettings(org, { scriptLimits: {} });
+    }
+  });
+});
+
 describe('token host functions', () => {
   it('createAuthToken mints through the shared path; includeEmail adds service/eml; list and revoke work', async () => {
     const res = await run(

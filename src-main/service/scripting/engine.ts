@@ -36,6 +36,8 @@ export interface HostBridge {
 export interface EngineResult {
   ok: boolean;
   valueJson?: string;
+  /** The script returned a cursor: `valueJson` is its `ReturnedCursor` (protocol.ts). */
+  cursor?: boolean;
   fault?: ScriptFault;
   logs: LogLine[];
   stats: WorkerStats;
@@ -175,7 +177,9 @@ export function runInEngine(
     rt.dispose();
   }
 
-  function finishValue(json: string): EngineResult {
+  function finishValue(encoded: string): EngineResult {
+    const cursor = encoded.startsWith('C');
+    const json = cursor ? encoded.slice(1) : encoded;
     const bytes = Buffer.byteLength(json);
     if (bytes > limits.maxOutputBytes) {
       return {
@@ -185,7 +189,7 @@ export function runInEngine(
         stats,
       };
     }
-    return { ok: true, valueJson: json, logs, stats };
+    return { ok: true, valueJson: json, ...(cursor ? { cursor } : {}), logs, stats };
   }
 
   /**
