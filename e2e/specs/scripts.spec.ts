@@ -57,6 +57,11 @@ test('write and run a script, see a fault at its line, cancel, save as a route a
   await scripts.run();
   await expect(page.getByTestId('run-state')).toHaveText('Failed');
   await expect(page.getByTestId('run-fault')).toContainText('boom at 2');
+  // A script error is the script failing, not the service: no "unexpected error", a 400-class fault.
+  await expect(page.getByTestId('run-fault')).toContainText('The script threw an error.');
+  await expect(page.getByTestId('run-fault')).not.toContainText('unexpected error');
+  await expect(page.getByTestId('fault-errcode')).toHaveText('service.invalidArgument.script');
+  await expect(page.getByTestId('run-trace')).toContainText('Error: boom at 2');
   await expect(scripts.traceLine(3)).toBeVisible();
   await expect(scripts.errorLine()).toHaveCount(1);
   await expect(scripts.errorLine()).toContainText("throw new Error('boom at ' + b);");
