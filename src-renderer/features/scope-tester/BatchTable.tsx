@@ -27,8 +27,8 @@ export function BatchTable({ rows, results, answers, onRows }: BatchTableProps) 
       <div className="grid-frame">
         <table className="grid batch" data-testid="tester-rows">
           <colgroup>
-            <col style={{ width: 96 }} />
-            <col style={{ width: 140 }} />
+            <col style={{ width: 108 }} />
+            <col style={{ width: 128 }} />
             <col style={{ width: 206 }} />
             <col />
             <col style={{ width: 100 }} />
