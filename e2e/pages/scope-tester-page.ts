@@ -1,7 +1,7 @@
 import { expect, type Locator, type Page } from '@playwright/test';
 
 export interface RowInput {
-  operation: 'create' | 'read' | 'update' | 'delete';
+  operation: 'create' | 'read' | 'update' | 'delete' | 'execute';
   type: string;
   id?: string;
   path?: string;

@@ -3,6 +3,7 @@ import { startHeadlessService, type HeadlessService } from '../fixtures/headless
 import { secondAdminApi } from '../pages/apps-page';
 import { ConsolePage } from '../pages/console-page';
 import { objectsApi } from '../pages/objects-api';
+import { ScopeTesterPage } from '../pages/scope-tester-page';
 import { ScriptsPage } from '../pages/scripts-page';
 import { TokensPage } from '../pages/tokens-page';
 
@@ -57,6 +58,11 @@ test('write and run a script, see a fault at its line, cancel, save as a route a
   await scripts.run();
   await expect(page.getByTestId('run-state')).toHaveText('Failed');
   await expect(page.getByTestId('run-fault')).toContainText('boom at 2');
+  // A script error is the script failing, not the service: no "unexpected error", a 400-class fault.
+  await expect(page.getByTestId('run-fault')).toContainText('The script threw an error.');
+  await expect(page.getByTestId('run-fault')).not.toContainText('unexpected error');
+  await expect(page.getByTestId('fault-errcode')).toHaveText('service.invalidArgument.script');
+  await expect(page.getByTestId('run-trace')).toContainText('Error: boom at 2');
   await expect(scripts.traceLine(3)).toBeVisible();
   await expect(scripts.errorLine()).toHaveCount(1);
   await expect(scripts.errorLine()).toContainText("throw new Error('boom at ' + b);");
@@ -147,4 +153,31 @@ test('Token lab mints through a script and decodes the claims (service/eml, iss 
   await expect(mint.locator('[data-testid="claim-row"][data-claim="sub"]')).toContainText(ann.body._id);
   await mint.scrollIntoViewIfNeeded();
   await page.screenshot({ path: 'e2e/artifacts/scripts-token-lab-1440-light.png' });
+});
+
+test('the scope tester parses script chains and decides script executions', async ({ page }) => {
+  test.setTimeout(120_000);
+  service = await startHeadlessService(['--admin-email', EMAIL, '--admin-password', PASSWORD]);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  const console_ = new ConsolePage(page);
+  await console_.open(service.consoleUrl);
+  await console_.login(EMAIL, PASSWORD);
+  const tester = new ScopeTesterPage(page);
+  await tester.open();
+  await tester.parse('script.*');
+  await expect(page.getByTestId('chain-valid')).toHaveAttribute('data-kind', 'script');
+  await expect(page.getByTestId('chain-summary')).toContainText('script execution');
+  await tester.parse('script.*.route');
+  await expect(page.getByTestId('chain-error')).toContainText('nothing may follow');
+  await tester.parse('script.execute.route.c_hello');
+  await expect(page.getByTestId('chain-summary')).toContainText('c_hello');
+
+  await tester.setChains(['script.execute.route.c_hello']);
+  await tester.addRow({ operation: 'execute', type: 'route', id: 'c_hello' });
+  await tester.addRow({ operation: 'execute', type: 'route', id: 'c_other' });
+  await tester.addRow({ operation: 'execute', type: 'runner' });
+  await expect.poll(() => tester.testerVerdicts()).toEqual(['allowed', 'denied', 'denied']);
+  await tester.setChains(['script.*']);
+  await expect.poll(() => tester.testerVerdicts()).toEqual(['allowed', 'allowed', 'allowed']);
+  await tester.screenshot('scripts-scope-tester-1440-light');
 });

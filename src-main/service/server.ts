@@ -23,6 +23,8 @@ import { outboxRoutes } from './routes/outbox.js';
 import { sessionsRoutes } from './routes/sessions.js';
 import { scriptRunnerRoutes } from './routes/script-runner.js';
 import { scriptRoutes } from './routes/script-routes.js';
+import { registerScriptRecordRules } from './scripting/library.js';
+import { loadSyntaxChecker } from './scripting/syntax.js';
 import { driverRoutes } from './routes/driver.js';
 import { Housekeeping } from './housekeeping.js';
 
@@ -101,6 +103,9 @@ export async function buildServer(svc: Service, opts: ServerOptions = {}): Promi
     }
     done();
   });
+  // Script records are checked on every write path; the checker's engine loads before requests.
+  registerScriptRecordRules(svc);
+  await loadSyntaxChecker();
   await server.register(fastifyCookie);
   await server.register(serviceInfoRoutes(svc));
   await server.register(consoleStatic, { dir: opts.consoleDir });

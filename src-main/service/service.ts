@@ -17,6 +17,7 @@ import { OutboxRepository } from './accounts/outbox.js';
 import { RequestCounterRepository } from './accounts/anonymous-limits.js';
 import { UnknownEmailLockoutRepository } from './auth/sessions/unknown-email-lockout.js';
 import { ScriptRunner } from './scripting/runner.js';
+import { RecordValidators } from './objects/record-validators.js';
 
 export interface ServiceDeps {
   db: Db;
@@ -51,6 +52,8 @@ export class Service {
   readonly versions: DataVersion;
   /** Bearer tokens whose signature was verified, until the data version moves (verified-tokens.ts). */
   readonly verifiedTokens: VerifiedTokenCache;
+  /** Pre-write checks per object type, registered by the modules owning the types (scripts). */
+  readonly recordValidators = new RecordValidators();
 
   constructor(deps: ServiceDeps) {
     this.db = deps.db;

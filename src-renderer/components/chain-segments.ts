@@ -102,7 +102,7 @@ function segmentsOf(chain: ScopeChain, text: string): ChainSegment[] {
     case 'script':
       return [
         ...at(0, 'kind', 'scripts'),
-        ...at(1, 'action', 'execute'),
+        ...at(1, 'action', chain.action === '*' ? 'every action (execute)' : 'execute'),
         ...at(
           2,
           'target',

@@ -11,6 +11,18 @@ describe('describeFault', () => {
     expect(words.status).toBe(403);
   });
 
+  it('says a script error is the script failing, with its message as detail (not a service error)', () => {
+    const words = describeFault(
+      makeFault('invalidArgument', 'script', { message: 'Error: boom at 2', reason: 'boom at 2' }),
+    );
+    expect(words).toMatchObject({
+      headline: 'The script threw an error.',
+      detail: 'boom at 2',
+      errCode: 'service.invalidArgument.script',
+      status: 400,
+    });
+  });
+
   it('lets a known child fault explain its parent', () => {
     const locked = makeFault('accessDenied', 'accountLocked');
     const words = describeFault(makeFault('accessDenied', 'invalidCredentials', { faults: [locked] }));

@@ -33,6 +33,7 @@ const ERRCODE_WORDS: Readonly<Record<string, string>> = {
   'service.accessDenied.scope': 'Your account is not allowed to do this.',
   'service.throttled.policy': 'Too many requests. Wait a moment and try again.',
   'service.invalidArgument.query': 'The query is not valid.',
+  'service.invalidArgument.script': 'The script threw an error.',
   'service.validation.required': 'A required value is missing.',
   'service.exists': 'That already exists.',
 };

@@ -39,12 +39,15 @@ export interface ObjectChain {
   propertyPath: string | null;
 }
 
-/** `script`, `script.execute`, `script.execute.*`, `script.execute.route[.<id>]`, `script.execute.runner` */
+/**
+ * `script`, `script.*`, `script.execute`, `script.execute.*`, `script.execute.route[.<id>]`,
+ * `script.execute.runner`
+ */
 export interface ScriptChain {
   kind: 'script';
   source: string;
-  /** `execute`, or null for a bare `script`; the two grant the same. */
-  action: 'execute' | null;
+  /** `execute`, `*` (`script.*`, named in original-clients.md §C) or null for a bare `script`; all grant the same. */
+  action: '*' | 'execute' | null;
   /** `*`, `route` or `runner`; null when omitted, which grants the same as `*`. */
   target: '*' | 'route' | 'runner' | null;
   /** Only after `route`: one route by id or code; `*` or null = every route. */

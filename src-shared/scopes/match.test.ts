@@ -251,6 +251,8 @@ describe('checkScope: script, view, deployment and admin chains', () => {
 
   it.each<Case>([
     ['script', { kind: 'script', action: 'execute' }, true, 'allowed: "script" grants every script execution'],
+    ['script.*', route('c_sync'), true, 'allowed: "script.*" grants every script execution'],
+    ['script.*', { kind: 'script', action: 'runner' }, true, 'allowed: "script.*" grants every script execution'],
     [
       'script.execute',
       { kind: 'script', action: 'runner' },

@@ -19,9 +19,10 @@ import { emptySegmentReason, failAt, readIdentifier, type Segment } from './synt
 const IDENTIFIER_EXPECTATION = '*, a 24-character hex id or a code name (letters, digits, _ and -)';
 
 /**
- * `script[.execute[.<* | route | runner>[.<identifier>]]]`. The spec's row reads as a list that
- * narrows: script, script.execute, script.execute.*, then route or runner in place of the `*`,
- * and "an identifier limits use to one route", so only `route` takes one.
+ * `script[.execute[.<* | route | runner>[.<identifier>]]]` and `script.*`. The spec's row reads as a
+ * list that narrows: script, script.execute, script.execute.*, then route or runner in place of the
+ * `*`, and "an identifier limits use to one route", so only `route` takes one. original-clients.md
+ * §C names `script.*` among the prefixes covering a route: it grants what a bare `script` grants.
  */
 export function parseScriptChain(source: string, segments: Segment[]): ParsedChain {
   const [, actionSegment, targetSegment, identifierSegment, extra] = segments;
@@ -35,7 +36,12 @@ export function parseScriptChain(source: string, segments: Segment[]): ParsedCha
   if (action === 'route' || action === 'runner') {
     return failAt(actionSegment, `"${action}" goes after execute: write script.execute.${action}`);
   }
-  if (action !== 'execute') return failAt(actionSegment, `unknown script action "${action}"; expected execute`);
+  if (action === '*') {
+    chain.action = '*';
+    if (targetSegment) return failAt(targetSegment, 'script.* already covers every script; nothing may follow the "*"');
+    return { ok: true, chain };
+  }
+  if (action !== 'execute') return failAt(actionSegment, `unknown script action "${action}"; expected execute or *`);
   chain.action = 'execute';
   if (!targetSegment) return { ok: true, chain };
 

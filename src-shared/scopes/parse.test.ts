@@ -251,6 +251,7 @@ describe('object chains', () => {
 describe('script chains', () => {
   it.each<[string, Omit<Extract<ScopeChain, { kind: 'script' }>, 'kind' | 'source'>]>([
     ['script', { action: null, target: null, identifier: null }],
+    ['script.*', { action: '*', target: null, identifier: null }],
     ['script.execute', { action: 'execute', target: null, identifier: null }],
     ['script.execute.*', { action: 'execute', target: '*', identifier: null }],
     ['script.execute.route', { action: 'execute', target: 'route', identifier: null }],
@@ -269,8 +270,9 @@ describe('script chains', () => {
     ['script.', 'the chain ends with "."; the script action (execute) is missing after it', 7],
     ['script.route', '"route" goes after execute: write script.execute.route', 7],
     ['script.runner.x', '"runner" goes after execute: write script.execute.runner', 7],
-    ['script.run', 'unknown script action "run"; expected execute', 7],
-    ['script.*', 'unknown script action "*"; expected execute', 7],
+    ['script.run', 'unknown script action "run"; expected execute or *', 7],
+    ['script.*.route', 'script.* already covers every script; nothing may follow the "*"', 9],
+    ['script.*.', 'script.* already covers every script; nothing may follow the "*"', 9],
     ['script.execute.', 'the chain ends with "."; the script target (*, route or runner) is missing after it', 15],
     ['script.execute.library', 'unknown script target "library"; expected *, route or runner', 15],
     ['script.execute.*.c_x', 'script.execute.* already covers every script; nothing may follow the "*"', 17],

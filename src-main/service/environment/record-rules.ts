@@ -10,7 +10,8 @@ import { checkDeployment } from './deployment-rules.js';
 /**
  * Rules a record must meet beyond its definition, checked before it is written: a view must
  * compile (its query parses against its source object); a deployment must name existing orgs and
- * a manifest that parses. `current`: the stored record on update,
+ * a manifest that parses; then the validators registered for the type (`svc.recordValidators`: a
+ * script must compile, a route script needs a free method + path). `current`: the stored record on update,
  * so a PATCH is checked as the record it would leave.
  */
 export function checkRecordRules(
@@ -21,9 +22,9 @@ export function checkRecordRules(
   current?: { _id: string; doc: Doc },
   replace = false,
 ): void {
-  if (def.name !== VIEW_DEF.name && def.name !== DEPLOYMENT_DEF.name) return;
   const merged: Doc = replace || !current ? { ...values } : { ...current.doc, ...values };
   for (const [k, v] of Object.entries(merged)) if (v === null) delete merged[k];
   if (def.name === VIEW_DEF.name) compileView(svc, org, current?._id ?? '', merged);
-  else checkDeployment(svc, org, merged);
+  else if (def.name === DEPLOYMENT_DEF.name) checkDeployment(svc, org, merged);
+  svc.recordValidators.check(def.name, { org, merged, ...(current ? { selfId: current._id } : {}) });
 }

@@ -11,7 +11,7 @@ interface DriverParams {
   operation: string;
 }
 
-const NDJSON = 'application/x-ndjson';
+export const NDJSON = 'application/x-ndjson';
 
 /**
  * The driver API (original-clients.md §A): `POST /<org>/v2/<object>/db/<operation>`, the options
@@ -43,7 +43,8 @@ export function driverRoutes(svc: Service) {
   };
 }
 
-async function* ndjsonLines(items: AsyncIterable<unknown>): AsyncGenerator<string> {
+/** One JSON line per item; a fault after the first line is the stream's last line. */
+export async function* ndjsonLines(items: AsyncIterable<unknown>): AsyncGenerator<string> {
   try {
     for await (const item of items) yield `${JSON.stringify(item)}\n`;
   } catch (e) {

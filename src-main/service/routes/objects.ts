@@ -27,17 +27,8 @@ import {
 } from '../access/objects.js';
 import { requireCaller } from '../http/context.js';
 import { createRecord, deleteRecord, patchRecord } from '../driver/records.js';
-import {
-  applyPatch,
-  deleteOps,
-  parsePatchBody,
-  postOps,
-  putOps,
-  type JsonObject,
-  type PatchOp,
-} from '../objects/patch-ops.js';
+import { deleteOps, parsePatchBody, postOps, putOps, type PatchOp } from '../objects/patch-ops.js';
 import { rawListArgs } from './list-args.js';
-import { assertRouteConfig, assertScriptCompiles } from '../scripting/library.js';
 
 interface CollectionParams {
   collection: string;
@@ -100,11 +91,6 @@ export function objectRoutes(svc: Service) {
       const { org } = request.ctx;
       const caller = requireCaller(svc, request);
       const def = collectionDef(svc, org, request.params.collection);
-      if (def.name === 'script' && isPlainObject(request.body)) {
-        // Scripts are checked before the shared create path: compiling them is asynchronous.
-        await assertScriptCompiles(request.body);
-        assertRouteConfig(svc, org, request.body);
-      }
       // One implementation with the driver's insertOne (driver/records.ts).
       const record = await createRecord(svc, org, caller, def, request.body);
       return present(svc, org, caller, def, record);
@@ -121,7 +107,6 @@ export function objectRoutes(svc: Service) {
         const id = instanceId(request.params.id);
         const subPath = request.params['*'];
         const ops = toOps(request.body, subPath === '' ? undefined : subPath);
-        if (def.name === 'script') await assertScriptStillValid(svc, def, org, id, ops);
         const { record } = patchRecord(svc, org, caller, def, id, ops);
         return answer === 'result' ? { object: 'result', data: true } : present(svc, org, caller, def, record);
       };
@@ -247,24 +232,6 @@ function present(svc: Service, org: Org, caller: Caller, def: ObjectDef, record:
   return stripProperties(presentRecord(def, record, level), readableProperties(caller, def, record._id));
 }
 
-/**
- * A script edit is checked as the script it would leave (compiling is asynchronous, so this runs
- * before the write transaction; access is decided by patchRecord).
- */
-async function assertScriptStillValid(
-  svc: Service,
-  def: ObjectDef,
-  org: Org,
-  id: string,
-  ops: readonly PatchOp[],
-): Promise<void> {
-  const current = svc.store.get(org.id, def, id);
-  if (!current) return;
-  const next = applyPatch(current.doc as JsonObject, ops).doc;
-  await assertScriptCompiles(next);
-  assertRouteConfig(svc, org, next, id);
-}
-
 export function collectionDef(svc: Service, org: Org, collection: string): ObjectDef {
   const def = svc.defs.byCollection(org.id, collection);
   if (!def) throw fault('notFound', 'object', { reason: `There is no collection named ${collection.slice(0, 100)}.` });
@@ -281,7 +248,3 @@ function instanceId(id: string): string {
 
 const notFoundInstance = (def: ObjectDef, id: string) =>
   fault('notFound', 'instance', { reason: `No ${def.name} with _id ${id}.` });
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}

@@ -139,10 +139,27 @@ describe('ALL /routes/<path>', () => {
     const denied = await new BearerClient(h, other).get('/routes/scoped');
     expect(denied.statusCode).toBe(403);
     expect(denied.json().errCode).toBe('service.accessDenied.scope');
-    for (const scope of [`script.execute.route.${id}`, 'script.execute.route', 'script', '*']) {
+    for (const scope of [
+      `script.execute.route.${id}`,
+      'script.execute.route',
+      'script.execute.*',
+      'script.*',
+      'script',
+      '*',
+    ]) {
       const jwt = await mint(admin, aliceId, { app: h.consoleAppKey, scope: [scope] });
       expect((await new BearerClient(h, jwt).get('/routes/scoped')).statusCode, scope).toBe(200);
     }
+  });
+
+  it('script chains are accepted on roles as on tokens', async () => {
+    const id = await route({ path: '/role-scoped' }, 'return 1');
+    const chains = ['script', 'script.*', 'script.execute', `script.execute.route.${id}`, 'script.execute.runner'];
+    const res = await admin.post('/roles', { name: 'Script runner', code: 'c_script_runner', scopes: chains });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().scopes).toEqual(chains);
+    const bad = await admin.post('/roles', { name: 'Bad', code: 'c_bad_script', scopes: ['script.*.route'] });
+    expect(bad.json()).toMatchObject({ errCode: 'service.invalidArgument.authScope' });
   });
 
   it('runs as the route principal when set, else as the caller', async () => {
@@ -164,6 +181,16 @@ describe('access from scripts', () => {
     expect(asAdmin.json().data.length).toBeGreaterThanOrEqual(3);
   });
 
+  it('a returned cursor is answered like cursor, as the route principal, streamed with NDJSON', async () => {
+    await route({ path: '/cursor' }, 'return org.objects.accounts.find().paths("email")');
+    const listed = await alice.get('/routes/cursor');
+    expect(listed.json()).toMatchObject({ object: 'list', hasMore: false });
+    expect(listed.json().data.map((a: { email: string }) => a.email)).toEqual(['alice@example.test']);
+    const streamed = await alice.get('/routes/cursor', { accept: 'application/x-ndjson' });
+    expect(streamed.headers['content-type']).toContain('application/x-ndjson');
+    expect(JSON.parse(streamed.body.trim())).toMatchObject({ object: 'account', email: 'alice@example.test' });
+  });
+
   it('skipAcl works only for principals allowed to skip', async () => {
     await route({ path: '/skip' }, 'return org.objects.accounts.find().skipAcl(true).toArray().length');
     const plain = await alice.get('/routes/skip');
@@ -177,5 +204,75 @@ describe('access from scripts', () => {
     expect(allowed.statusCode, allowed.body).toBe(200);
     expect(allowed.json().data).toBeGreaterThanOrEqual(3);
     expect(adminId).toMatch(/^[0-9a-f]{24}$/);
+  });
+});
+
+describe('route settings: apiKey and authValidation (§C)', () => {
+  it('apiKey: only requests through that app reach the route', async () => {
+    const made = await admin.post('/apps', { label: 'Webhook app', kind: 'session' });
+    expect(made.statusCode, made.body).toBe(200);
+    const key = made.json().key as string;
+    await route({ path: '/app-only', acl: ['anonymous'], apiKey: key }, 'return "through the app"');
+    const viaApp = await new TestClient(h, key).get('/routes/app-only');
+    expect(viaApp.statusCode, viaApp.body).toBe(200);
+    expect(viaApp.json()).toEqual({ object: 'result', data: 'through the app' });
+    const viaConsole = await alice.get('/routes/app-only');
+    expect(viaConsole.statusCode).toBe(403);
+    expect(viaConsole.json()).toMatchObject({ object: 'fault', errCode: 'service.accessDenied.route' });
+    const noKey = await new TestClient(h, '').get('/routes/app-only');
+    expect(noKey.json()).toMatchObject({ errCode: 'service.accessDenied.route', status: 403 });
+  });
+
+  it('refuses an unknown authValidation and an apiKey that is not an app of the org', async () => {
+    const base = { label: 'cfg', type: 'route', script: 'return 1' };
+    const mode = await admin.post('/scripts', {
+      ...base,
+      configuration: { method: 'get', path: '/cfg-a', authValidation: 'sometimes' },
+    });
+    // The schema's enum (legacy | all | none) refuses it before the route rules run.
+    expect(mode.statusCode).toBe(400);
+    expect(mode.json().faults[0]).toMatchObject({ path: 'configuration.authValidation' });
+    const key = await admin.post('/scripts', {
+      ...base,
+      configuration: { method: 'get', path: '/cfg-b', apiKey: 'NoSuchAppKey0000000000' },
+    });
+    expect(key.json()).toMatchObject({ errCode: 'service.validation.invalidReference', path: 'configuration.apiKey' });
+  });
+
+  it('none: credentials are not used; the route runs as its principal or anonymous', async () => {
+    await route({ path: '/hook', acl: ['anonymous'], authValidation: 'none' }, 'return script.principal');
+    const asAlice = await alice.get('/routes/hook');
+    expect(asAlice.statusCode, asAlice.body).toBe(200);
+    expect(asAlice.json()).toEqual({ object: 'result', data: null });
+    await route({ path: '/hook-members', authValidation: 'none' }, 'return 1');
+    expect((await alice.get('/routes/hook-members')).json().errCode).toBe('service.accessDenied.route');
+    // A scope-limited token does not matter either: the caller is not used.
+    const narrow = await mint(admin, aliceId, { app: h.consoleAppKey, scope: ['object.read.account'] });
+    expect((await new BearerClient(h, narrow).get('/routes/hook')).statusCode).toBe(200);
+  });
+
+  it('all: an app is required and an unusable session is its fault; legacy runs it as anonymous', async () => {
+    await route(
+      { path: '/strict', acl: ['anonymous'], authValidation: 'all' },
+      'return script.principal ? script.principal.email : null',
+    );
+    await route({ path: '/lenient', acl: ['anonymous'] }, 'return script.principal ? script.principal.email : null');
+    const bob = new TestClient(h);
+    await bob.login('bob@example.test', USER_PASSWORD);
+    expect((await bob.get('/routes/strict')).json()).toEqual({ object: 'result', data: 'bob@example.test' });
+    const keyless = await new TestClient(h, '').get('/routes/strict');
+    expect(keyless.json()).toMatchObject({ errCode: 'service.accessDenied.app', status: 403 });
+    expect((await new TestClient(h, '').get('/routes/lenient')).json()).toEqual({ object: 'result', data: null });
+    // Every session goes stale: the strict route says so, the lenient one runs anonymously.
+    h.clock.advance(24 * 3600 * 1000);
+    try {
+      const strict = await bob.get('/routes/strict');
+      expect(strict.statusCode).toBe(403);
+      expect(strict.json()).toMatchObject({ errCode: 'service.accessDenied.sessionExpired', code: 'kSessionExpired' });
+      expect((await bob.get('/routes/lenient')).json()).toEqual({ object: 'result', data: null });
+    } finally {
+      await admin.login();
+      await alice.login('alice@example.test', USER_PASSWORD);
+    }
   });
 });

@@ -4,9 +4,10 @@ import type { Service } from '../service.js';
 import type { Org } from '../orgs/orgs.js';
 import { callerOf, type Caller } from '../access/caller.js';
 import { lookupAccountPrincipal } from '../apps/principal.js';
-import { requireCaller } from '../http/context.js';
+import { requireCaller, type RequestContext } from '../http/context.js';
 import { matchRoutes, type RouteScript } from '../scripting/library.js';
 import { runScriptFor, scriptHost } from '../scripting/script-host.js';
+import { answerCursor } from './script-cursor.js';
 import { SANDBOX_STATS_HEADER, envelope, requireScriptScope, scriptRequestOf } from './script-runner.js';
 
 const FORBIDDEN_HEADERS = new Set(['set-cookie', 'content-length', 'transfer-encoding', 'connection']);
@@ -27,8 +28,10 @@ export function scriptRoutes(svc: Service) {
         throw fault('notFound', 'route', {
           reason: `No route script handles ${request.method} /${path.slice(0, 200)}.`,
         });
-      const caller = request.ctx.principal ? requireCaller(svc, request) : undefined;
+      const requestCaller = request.ctx.principal ? requireCaller(svc, request) : undefined;
       for (const { route, params } of matches) {
+        assertRouteApp(route, request.ctx.app?.key);
+        const caller = routeCaller(route, request.ctx, requestCaller);
         if (caller) requireScriptScope(caller, { action: 'route', identifier: route._id });
         if (!aclAllows(route, caller)) {
           throw fault('accessDenied', 'route', { reason: 'The route does not admit this caller.' });
@@ -48,7 +51,9 @@ export function scriptRoutes(svc: Service) {
         if (answer.next) continue;
         if (answer.status !== undefined) reply.code(answer.status);
         for (const [name, value] of Object.entries(answer.headers)) reply.header(name, value);
-        return answer.hasBody ? answer.body : envelope(result.value);
+        if (answer.hasBody) return answer.body;
+        if (result.cursor) return answerCursor(svc, org, runAs, result.cursor, request, reply);
+        return envelope(result.value);
       }
       throw fault('notFound', 'route', { reason: 'Every matching route script passed the request on.' });
     });
@@ -85,6 +90,43 @@ function responseHost(answer: RouteAnswer) {
       answer.next = true;
     },
   };
+}
+
+/** `apiKey` (§C "app restriction"): only requests made through that app (client key or token issuer). */
+function assertRouteApp(route: RouteScript, appKey: string | undefined): void {
+  const wanted = route.config.apiKey;
+  if (wanted === undefined || appKey === wanted) return;
+  throw fault('accessDenied', 'route', {
+    reason: appKey
+      ? 'The route accepts requests from another application only.'
+      : 'The route accepts requests from one application only; send its Service-Client-Key.',
+  });
+}
+
+/**
+ * The caller as the route's `authValidation` (§C) sees it:
+ * - `legacy` (the default): as the request authenticated it; a session that can no longer be used
+ *   (expired, ended elsewhere, locked) leaves the caller anonymous and the acl decides.
+ * - `all`: every credential must hold: the request comes through an app, and a presented session
+ *   that cannot be used is its fault (`accessDenied.sessionExpired`, …), never an anonymous call.
+ * - `none`: credentials are not used; the route runs as its principal, or anonymous (so its acl
+ *   must admit `anonymous`).
+ */
+function routeCaller(route: RouteScript, ctx: RequestContext, caller: Caller | undefined): Caller | undefined {
+  const mode = route.config.authValidation ?? 'legacy';
+  if (mode === 'none') return undefined;
+  if (mode === 'all') {
+    if (!ctx.app) {
+      throw fault('accessDenied', 'app', {
+        reason: 'The route validates every credential: send the Service-Client-Key of an app.',
+      });
+    }
+    if (!caller && ctx.sessionProblem) {
+      const { errCode, reason } = ctx.sessionProblem;
+      throw fault('accessDenied', errCode.split('.').pop(), reason === undefined ? {} : { reason });
+    }
+  }
+  return caller;
 }
 
 /**

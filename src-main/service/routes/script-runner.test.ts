@@ -49,14 +49,42 @@ describe('POST /sys/script_runner', () => {
     expect(failed.json()).toMatchObject({ object: 'fault', logs: [{ level: 'warn', message: 'before' }] });
   });
 
-  it('turns a script error into a fault with a trace naming the line', async () => {
+  it('turns a script error into a fault with a trace naming the line, not a server error', async () => {
     const res = await run('var a = 1;\nvar b = 2;\nthrow new Error("boom");');
-    expect(res.statusCode).toBe(500);
+    expect(res.statusCode).toBe(400);
     const body = res.json();
-    expect(body.object).toBe('fault');
-    expect(body.errCode).toBe('service.error.script');
-    expect(body.trace).toMatch(/main Script:3/);
+    expect(body).toMatchObject({
+      object: 'fault',
+      name: 'error',
+      code: 'kInvalidArgument',
+      errCode: 'service.invalidArgument.script',
+      status: 400,
+      reason: 'boom',
+    });
+    expect(body.trace).toBe('Error: boom\n\tmain Script:3');
+    expect(body.requestId).toBeUndefined();
     expect(res.headers['service-sandbox-stats']).toBeDefined();
+  });
+
+  it('a fault the script raises keeps its own errCode, code and status', async () => {
+    const res = await run(
+      'var e = new Error("no such thing");\ne.errCode = "service.notFound.thing";\ne.path = "id";\nthrow e;',
+    );
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toMatchObject({
+      object: 'fault',
+      code: 'kNotFound',
+      errCode: 'service.notFound.thing',
+      status: 404,
+      reason: 'no such thing',
+      path: 'id',
+      trace: 'Error: no such thing\n\tmain Script:1',
+    });
+    const plain = await run('throw { errCode: "service.conflict.busy", reason: "try later" }');
+    expect(plain.statusCode).toBe(409);
+    expect(plain.json()).toMatchObject({ errCode: 'service.conflict.busy', code: 'kConflict', reason: 'try later' });
+    const unknown = await run('throw { errCode: "service.bogus.x" }');
+    expect(unknown.json()).toMatchObject({ errCode: 'service.invalidArgument.script', status: 400 });
   });
 
   it('shows the principal, env, org and the request to the script', async () => {
@@ -93,7 +121,7 @@ describe('POST /sys/script_runner', () => {
     const denied = await run('return 1', {}, new BearerClient(h, narrow));
     expect(denied.statusCode).toBe(403);
     expect(denied.json().errCode).toBe('service.accessDenied.scope');
-    for (const scope of ['script.execute.runner', 'script.execute', 'script', '*']) {
+    for (const scope of ['script.execute.runner', 'script.execute', 'script.execute.*', 'script.*', 'script', '*']) {
       const jwt = await mint(admin, adminId, { app: h.consoleAppKey, scope: [scope] });
       const ok = await run('return 7', {}, new BearerClient(h, jwt));
       expect(ok.statusCode, scope).toBe(200);
@@ -122,6 +150,63 @@ describe('limits', () => {
       expect(otherMs).toBeLessThan(1500);
     } finally {
       h.svc.orgs.updateSettings(h.svc.orgs.byCode('demo')!, { scriptLimits: {} });
+    }
+  });
+});
+
+describe('a returned cursor (§B: streamed like cursor)', () => {
+  const emails = async () => {
+    const res = await run('return org.objects.accounts.find().sort({ email: 1 }).paths("email").toArray()');
+    return (res.json().data as { email: string }[]).map((a) => a.email);
+  };
+
+  it('streams one raw record per line with Accept: application/x-ndjson', async () => {
+    const all = await emails();
+    expect(all.length).toBeGreaterThanOrEqual(2);
+    const res = await admin.post(
+      '/sys/script_runner',
+      { script: 'const c = org.objects.accounts.find().sort({ email: 1 }).paths("email");\nc.next();\nreturn c;' },
+      { accept: 'application/x-ndjson' },
+    );
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.headers['content-type']).toContain('application/x-ndjson');
+    const lines = res.body
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { email: string; object?: string });
+    // The record the script read is not sent again; no envelope, no fault line.
+    expect(lines.map((l) => l.email)).toEqual(all.slice(1));
+    expect(lines.every((l) => l.object === 'account')).toBe(true);
+    expect(res.headers['service-sandbox-stats']).toBeDefined();
+  });
+
+  it('answers the list envelope otherwise, limit and skip included, as the run principal sees it', async () => {
+    const all = await emails();
+    const res = await run('return org.objects.accounts.find().sort({ email: 1 }).paths("email").skip(1).limit(1)');
+    expect(res.json()).toMatchObject({ object: 'list', hasMore: false });
+    expect(res.json().data.map((a: { email: string }) => a.email)).toEqual(all.slice(1, 2));
+    const asAlice = await run(
+      'return script.as("alice@example.test", {}, function () { return org.objects.accounts.find() })',
+    );
+    // script.as ended before the cursor was answered: the rest is read as the run's caller.
+    expect(asAlice.json().data.length).toBe(all.length);
+  });
+
+  it('is not bound by the output limit: the records are streamed after the run', async () => {
+    const org = h.svc.orgs.byCode('demo')!;
+    h.svc.orgs.updateSettings(org, { scriptLimits: { maxOutputBytes: 300 } });
+    try {
+      const array = await run('return org.objects.accounts.find().toArray()');
+      expect(array.json().errCode).toBe('service.tooLarge.script.output');
+      const cursor = await admin.post(
+        '/sys/script_runner',
+        { script: 'return org.objects.accounts.find()' },
+        { accept: 'application/x-ndjson' },
+      );
+      expect(cursor.statusCode, cursor.body).toBe(200);
+      expect(cursor.body.trim().split('\n').length).toBeGreaterThanOrEqual(2);
+    } finally {
+      h.svc.orgs.updateSettings(org, { scriptLimits: {} });
     }
   });
 });

@@ -7,6 +7,7 @@ import { requireCaller } from '../http/context.js';
 import { runScriptFor } from '../scripting/script-host.js';
 import type { RunResult } from '../scripting/runner.js';
 import type { ScriptRequest } from '../scripting/protocol.js';
+import { answerCursor } from './script-cursor.js';
 
 export const SANDBOX_STATS_HEADER = 'Service-Sandbox-Stats';
 
@@ -32,7 +33,11 @@ export function scriptRunnerRoutes(svc: Service) {
         arguments: input.arguments,
         request: scriptRequestOf(request, input.body),
       });
-      return presentRun(reply, result);
+      const answer = presentRun(reply, result);
+      if (result.ok && result.cursor) {
+        return answerCursor(svc, request.ctx.org, caller, result.cursor, request, reply, logsOf(result));
+      }
+      return answer;
     });
   };
 }
@@ -92,17 +97,24 @@ export function scriptRequestOf(
   };
 }
 
-/** §B: primitives `{object:"result", data}`, arrays as a list, objects as they are; faults with `trace`. */
+/**
+ * §B: primitives `{object:"result", data}`, arrays as a list, objects as they are; faults with
+ * `trace`. A returned cursor is answered by `answerCursor` (the caller checks `result.cursor`).
+ */
 export function presentRun(reply: FastifyReply, result: RunResult): unknown {
   reply.header(SANDBOX_STATS_HEADER, JSON.stringify(result.stats));
   reply.header('Access-Control-Expose-Headers', SANDBOX_STATS_HEADER);
   // Captured console output travels with the answer (the console shows it beside the result).
-  const logs = result.logs.length > 0 ? { logs: result.logs } : {};
+  const logs = logsOf(result);
   if (!result.ok) throw new FaultError({ ...(result.fault as FaultBody), ...logs });
   const answer = envelope(result.value);
   const enveloped =
     (answer as { object?: unknown }).object === 'result' || (answer as { object?: unknown }).object === 'list';
   return enveloped ? { ...(answer as object), ...logs } : answer;
+}
+
+function logsOf(result: RunResult): { logs?: RunResult['logs'] } {
+  return result.logs.length > 0 ? { logs: result.logs } : {};
 }
 
 export function envelope(value: unknown): unknown {

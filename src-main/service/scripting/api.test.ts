@@ -217,16 +217,21 @@ describe('script API', () => {
     expect(r.fault.trace).toBe('Error: No such object.\n\tload Script:4\n\tmain Script:6');
   });
 
-  it('a script error becomes service.error.script with the line in its trace', async () => {
+  it('a script error becomes service.invalidArgument.script with the line in its trace', async () => {
     const r = await runner.run({ source: 'const a = 1;\nconst b = 2;\n\n\n\n\n\nthrow new Error("bad thing")' });
     expect(r.ok).toBe(false);
     if (r.ok) return;
-    expect(r.fault).toMatchObject({ name: 'error', errCode: 'service.error.script', reason: 'bad thing' });
+    expect(r.fault).toMatchObject({
+      name: 'error',
+      errCode: 'service.invalidArgument.script',
+      status: 400,
+      reason: 'bad thing',
+    });
     expect(r.fault.trace).toBe('Error: bad thing\n\tmain Script:8');
     const te = await runner.run({ source: '\nnull.x' });
     expect(!te.ok && te.fault.trace).toBe("TypeError: cannot read property 'x' of null\n\tmain Script:2");
     const syntax = await runner.run({ source: 'let x = ;' });
-    expect(!syntax.ok && syntax.fault.errCode).toBe('service.error.script');
+    expect(!syntax.ok && syntax.fault.errCode).toBe('service.invalidArgument.script');
   });
 
   it('an unknown host call is a notImplemented fault; host internals are not shown', async () => {

@@ -11,7 +11,13 @@ import {
   type QuickJSRuntime,
   type QuickJSWASMModule,
 } from 'quickjs-emscripten-core';
-import { makeFault, isFaultBody, type FaultBody } from '../../../src-shared/faults.js';
+import {
+  FAULT_CATEGORIES,
+  makeFault,
+  isFaultBody,
+  type FaultBody,
+  type FaultCategory,
+} from '../../../src-shared/faults.js';
 import type { ScriptLimits } from './limits.js';
 import {
   PRELUDE_FILENAME,
@@ -30,6 +36,8 @@ export interface HostBridge {
 export interface EngineResult {
   ok: boolean;
   valueJson?: string;
+  /** The script returned a cursor: `valueJson` is its `ReturnedCursor` (protocol.ts). */
+  cursor?: boolean;
   fault?: ScriptFault;
   logs: LogLine[];
   stats: WorkerStats;
@@ -169,7 +177,9 @@ export function runInEngine(
     rt.dispose();
   }
 
-  function finishValue(json: string): EngineResult {
+  function finishValue(encoded: string): EngineResult {
+    const cursor = encoded.startsWith('C');
+    const json = cursor ? encoded.slice(1) : encoded;
     const bytes = Buffer.byteLength(json);
     if (bytes > limits.maxOutputBytes) {
       return {
@@ -179,7 +189,7 @@ export function runInEngine(
         stats,
       };
     }
-    return { ok: true, valueJson: json, logs, stats };
+    return { ok: true, valueJson: json, ...(cursor ? { cursor } : {}), logs, stats };
   }
 
   /**
@@ -253,7 +263,13 @@ function dumpError(vm: QuickJSContext, h: QuickJSHandle): unknown {
   }
 }
 
-/** Turns what the script threw into a fault: a host fault keeps its own codes, anything else is service.error.script. */
+/**
+ * Turns what the script threw into a fault (§B: "a script error is a fault with a trace"). A host
+ * fault keeps its own codes; an error or object the script throws with an `errCode` of the form
+ * `service.<category>[.<detail>]` keeps that errCode, with its category's code and status; anything
+ * else (a TypeError, `throw new Error(…)`, a syntax error) is `service.invalidArgument.script`
+ * (400): the script failed, not the service, so it is never answered as a server error.
+ */
 export function errorToFault(error: unknown): ScriptFault {
   const e = (typeof error === 'object' && error !== null ? error : { message: String(error) }) as Record<
     string,
@@ -281,6 +297,8 @@ export function errorToFault(error: unknown): ScriptFault {
     if (typeof e.path === 'string') candidate.path = e.path;
     if (isFaultBody(candidate)) return { ...candidate, trace };
   }
+  const own = scriptFault(e);
+  if (own) return { ...own, trace };
   if (error === null || typeof error !== 'object' || !('message' in e)) {
     // `throw "text"` or `throw {…}`: keep what was thrown as the reason.
     let reason: string;
@@ -289,9 +307,25 @@ export function errorToFault(error: unknown): ScriptFault {
     } catch {
       reason = String(error);
     }
-    return { ...makeFault('error', 'script', { message: 'Script error.', reason }), trace: 'Error' };
+    return { ...makeFault('invalidArgument', 'script', { message: 'Script error.', reason }), trace: 'Error' };
   }
-  return { ...makeFault('error', 'script', { message: `${name}: ${message}`, reason: message }), trace };
+  return { ...makeFault('invalidArgument', 'script', { message: `${name}: ${message}`, reason: message }), trace };
+}
+
+const SCRIPT_ERRCODE = /^service\.([A-Za-z]+)(?:\.([A-Za-z0-9_.-]{1,100}))?$/;
+
+/** A fault the script raised itself (`e.errCode = 'service.notFound.thing'`), rebuilt from its category. */
+function scriptFault(e: Record<string, unknown>): FaultBody | undefined {
+  if (typeof e.errCode !== 'string') return undefined;
+  const m = SCRIPT_ERRCODE.exec(e.errCode);
+  const category = m?.[1];
+  if (!m || category === undefined || !Object.hasOwn(FAULT_CATEGORIES, category)) return undefined;
+  const reason = typeof e.reason === 'string' ? e.reason : typeof e.message === 'string' ? e.message : '';
+  return makeFault(category as FaultCategory, m[2], {
+    ...(typeof e.message === 'string' && e.message !== '' ? { message: e.message.slice(0, 1000) } : {}),
+    ...(reason ? { reason: reason.slice(0, 4000) } : {}),
+    ...(typeof e.path === 'string' ? { path: e.path.slice(0, 200) } : {}),
+  });
 }
 
 /**

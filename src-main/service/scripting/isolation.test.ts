@@ -49,7 +49,7 @@ describe('sandbox isolation', () => {
     const r = await runner.run({ source: "return this.constructor.constructor('return process')()" });
     expect(r.ok).toBe(false);
     // Either `this` is undefined in the wrapper (TypeError) or process is undefined (ReferenceError).
-    expect(!r.ok && r.fault.errCode).toBe('service.error.script');
+    expect(!r.ok && r.fault.errCode).toBe('service.invalidArgument.script');
     const viaObject = await runner.run({ source: "return ({}).constructor.constructor('return process')()" });
     expect(!viaObject.ok && viaObject.fault.reason).toMatch(/process/);
   });
@@ -83,7 +83,7 @@ describe('sandbox isolation', () => {
     // import() yields a promise that never resolves to a module (no loader is installed).
     expect(dyn.ok ? dyn.value : dyn.fault.errCode).not.toBe('loaded');
     const stat = await runner.run({ source: "import fs from 'fs';\nreturn 1" });
-    expect(!stat.ok && stat.fault.errCode).toBe('service.error.script');
+    expect(!stat.ok && stat.fault.errCode).toBe('service.invalidArgument.script');
   });
 
   it('prototype tricks stay inside the run: changes to intrinsics do not leak into the next run', async () => {

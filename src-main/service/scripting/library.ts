@@ -6,7 +6,7 @@ import { fault } from '../../../src-shared/faults.js';
 import type { Service } from '../service.js';
 import type { Org } from '../orgs/orgs.js';
 import type { Doc } from '../objects/validate.js';
-import { checkSyntax } from './syntax.js';
+import { checkSyntaxSync } from './syntax.js';
 
 export interface RouteConfig {
   method: string;
@@ -32,10 +32,24 @@ export interface RouteMatch {
 
 const PATH_PATTERN = /^\/?[A-Za-z0-9_\-.~:*]+(\/[A-Za-z0-9_\-.~:*]+)*\/?$/;
 
-/** Async part of saving a script: the source compiles (fault with line and column otherwise). */
-export async function assertScriptCompiles(values: Record<string, unknown>): Promise<void> {
+/**
+ * Makes every write of a script record (REST, driver API, scripts' `org.objects.scripts`) check it
+ * through the shared write path's registry (objects/record-validators.ts). Idempotent.
+ */
+export function registerScriptRecordRules(svc: Service): void {
+  svc.recordValidators.register('script', 'library', ({ org, merged, selfId }) => {
+    assertScriptCompiles(merged);
+    assertRouteConfig(svc, org, merged, selfId);
+  });
+}
+
+/** The source compiles (fault with line and column otherwise); `loadSyntaxChecker` must have run. */
+export function assertScriptCompiles(values: Record<string, unknown>): void {
   if (typeof values.script !== 'string') return;
-  const check = await checkSyntax(values.script);
+  const check = checkSyntaxSync(values.script);
+  if (check === null) {
+    throw fault('error', 'script.syntaxCheck', { reason: 'The script checker is not loaded yet; try again.' });
+  }
   if (!check.ok) {
     throw fault('validation', 'script', {
       path: 'script',
@@ -45,8 +59,8 @@ export async function assertScriptCompiles(values: Record<string, unknown>): Pro
 }
 
 /**
- * Sync part, run right before the write: a route script has a method and a valid path, and no other
- * route script has the same method and path (§C).
+ * A route script has a method and a valid path, and no other route script has the same method and
+ * path (§C).
  */
 export function assertRouteConfig(svc: Service, org: Org, merged: Record<string, unknown>, selfId?: string): void {
   if (merged.type !== 'route') return;
@@ -55,6 +69,12 @@ export function assertRouteConfig(svc: Service, org: Org, merged: Record<string,
     throw fault('validation', 'invalidPath', {
       path: 'configuration.path',
       reason: 'A route script needs a path such as /patients/:id.',
+    });
+  }
+  if (config.apiKey !== undefined && svc.apps.byKey(config.apiKey)?.orgId !== org.id) {
+    throw fault('validation', 'invalidReference', {
+      path: 'configuration.apiKey',
+      reason: 'apiKey must be the key of an app of this org.',
     });
   }
   const clash = routeScripts(svc, org, false).find(

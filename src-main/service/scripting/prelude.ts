@@ -93,6 +93,27 @@ export const PRELUDE_SOURCE = String.raw`(function (g) {
   Cursor.prototype.forEach = function (fn) { while (this.hasNext()) fn(this.next()); };
   Cursor.prototype.map = function (fn) { var out = []; while (this.hasNext()) out.push(fn(this.next())); return out; };
   Cursor.prototype.toJSON = function () { return this.toArray(); };
+  // The part of the query this cursor has not fetched yet, as driver options; null when exhausted.
+  Cursor.prototype._rest = function () {
+    if (this._done) return null;
+    var rest = assign({}, this._opts, { skip: (this._opts.skip || 0) + this._fetched });
+    if (typeof this._opts.limit === 'number') {
+      rest.limit = this._opts.limit - this._fetched;
+      if (rest.limit <= 0) return null;
+    } else rest.limit = false;
+    return rest;
+  };
+
+  // What a run answers: JSON text, or for a returned cursor (§B: "streamed like cursor") 'C' and
+  // the cursor's unread records and remaining query, which the service streams after the run.
+  // JSON text never starts with 'C', so the mark cannot be produced by any other value.
+  function encodeResult(v) {
+    if (v instanceof Cursor) {
+      return 'C' + stringify({ object: v._object, options: v._rest(), buffered: v._buf.slice(v._pos) });
+    }
+    var s = stringify(v);
+    return s === undefined ? 'null' : s;
+  }
 
   function Operation(object, operation, opts) {
     this._object = object;
@@ -191,7 +212,7 @@ export const PRELUDE_SOURCE = String.raw`(function (g) {
   readOnly('env', freeze(ctx.env || {}));
   readOnly('org', freeze(ctx.org || {}));
   readOnly('exit', freeze(function exit(v) {
-    exitNative(stringify(v === undefined ? null : v));
+    exitNative(encodeResult(v === undefined ? null : v));
     throw EXIT;
   }));
   readOnly('as', freeze(function as(who, options, fn) {
@@ -207,7 +228,6 @@ export const PRELUDE_SOURCE = String.raw`(function (g) {
   Object.preventExtensions(script);
 
   return function invoke(main) {
-    var s = stringify(main(script, consoleObj, require, org));
-    return s === undefined ? 'null' : s;
+    return encodeResult(main(script, consoleObj, require, org));
   };
 })(globalThis)`;

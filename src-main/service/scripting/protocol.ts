@@ -67,6 +67,8 @@ export type WorkerToMain =
       ok: boolean;
       /** JSON text of the result (`null` for undefined). */
       valueJson?: string;
+      /** The script returned a cursor: `valueJson` holds a `ReturnedCursor`. */
+      cursor?: boolean;
       fault?: ScriptFault;
       logs: LogLine[];
       stats: WorkerStats;
@@ -86,3 +88,23 @@ export interface HostCallMessage {
 export type HostReplyMessage =
   | { type: 'reply'; seq: number; ok: true; valueJson: string }
   | { type: 'reply'; seq: number; ok: false; fault: FaultBody };
+
+/**
+ * A cursor a script returned (§B: "a cursor returned by the script is streamed like `cursor`"):
+ * the records it had fetched but not handed out, and the driver options of the rest of its query
+ * (null when it is exhausted). The service answers them after the run, as the run's principal.
+ */
+export interface ReturnedCursor {
+  object: string;
+  options: Record<string, unknown> | null;
+  buffered: unknown[];
+}
+
+/** A cursor descriptor from the sandbox, checked (it is script output); undefined when malformed. */
+export function readReturnedCursor(value: unknown): ReturnedCursor | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const { object, options, buffered } = value as Record<string, unknown>;
+  if (typeof object !== 'string' || !Array.isArray(buffered)) return undefined;
+  if (options !== null && (typeof options !== 'object' || Array.isArray(options))) return undefined;
+  return { object, options: options as Record<string, unknown> | null, buffered };
+}

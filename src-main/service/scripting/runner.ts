@@ -32,15 +32,17 @@ import type {
   HostCallMessage,
   HostReplyMessage,
   LogLine,
+  ReturnedCursor,
   RunMessage,
   ScriptContext,
   ScriptFault,
   WorkerInit,
   WorkerToMain,
 } from './protocol.js';
+import { readReturnedCursor } from './protocol.js';
 import { resolveWorkerUrl } from './worker-path.js';
 
-export type { ScriptContext, ScriptFault, LogLine } from './protocol.js';
+export type { ScriptContext, ScriptFault, LogLine, ReturnedCursor } from './protocol.js';
 export { DEFAULT_SCRIPT_LIMITS, type ScriptLimits } from './limits.js';
 
 export interface HostCallContext {
@@ -79,7 +81,15 @@ export interface RunStats {
 }
 
 export type RunResult =
-  | { ok: true; value: unknown; logs: LogLine[]; stats: RunStats }
+  | {
+      ok: true;
+      /** For a returned cursor: the records it had fetched and not handed out. */
+      value: unknown;
+      /** Set when the script returned a cursor: the caller answers it (streams the rest). */
+      cursor?: ReturnedCursor;
+      logs: LogLine[];
+      stats: RunStats;
+    }
   | { ok: false; fault: ScriptFault; logs: LogLine[]; stats: RunStats };
 
 export interface ScriptRunnerOptions {
@@ -313,13 +323,12 @@ export class ScriptRunner {
     const active = slot.active;
     if (!active || active.runId !== m.runId) return;
     const stats: RunStats = { ...m.stats, elapsedMs: round(performance.now() - active.started), callouts: 0 };
+    const value = m.ok && m.valueJson !== undefined ? (JSON.parse(m.valueJson) as unknown) : null;
+    const cursor = m.ok && m.cursor ? readReturnedCursor(value) : undefined;
     const result: RunResult = m.ok
-      ? {
-          ok: true,
-          value: m.valueJson === undefined ? null : (JSON.parse(m.valueJson) as unknown),
-          logs: m.logs,
-          stats,
-        }
+      ? cursor
+        ? { ok: true, value: cursor.buffered, cursor, logs: m.logs, stats }
+        : { ok: true, value, logs: m.logs, stats }
       : { ok: false, fault: m.fault ?? makeFault('error', 'script'), logs: m.logs, stats };
     // WebAssembly memory never shrinks: a worker that hosted a memory bomb is replaced.
     const recycle = !result.ok && result.fault.errCode === 'service.tooLarge.script.memory';

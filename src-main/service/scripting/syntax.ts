@@ -11,11 +11,28 @@ import { SCRIPT_FILENAME, SCRIPT_WRAPPER_HEAD, SCRIPT_WRAPPER_TAIL } from './pre
 export type SyntaxCheck = { ok: true } | { ok: false; line: number; column: number; message: string };
 
 let modulePromise: Promise<QuickJSWASMModule> | undefined;
+let loaded: QuickJSWASMModule | undefined;
+
+/**
+ * Loads the engine for `checkSyntaxSync` (instantiating WebAssembly is asynchronous). The server
+ * awaits this while it starts, so checks on the write path, which are synchronous, find it ready.
+ */
+export async function loadSyntaxChecker(): Promise<void> {
+  modulePromise ??= newQuickJSWASMModuleFromVariant(releaseSync);
+  loaded = await modulePromise;
+}
 
 export async function checkSyntax(
   source: string,
   maxChars = DEFAULT_SCRIPT_LIMITS.maxScriptChars,
 ): Promise<SyntaxCheck> {
+  await loadSyntaxChecker();
+  // Loaded just above, so never null here.
+  return checkSyntaxSync(source, maxChars) ?? { ok: false, line: 1, column: 1, message: 'The checker did not load.' };
+}
+
+/** `checkSyntax` without the wait; null when the engine is not loaded yet (see `loadSyntaxChecker`). */
+export function checkSyntaxSync(source: string, maxChars = DEFAULT_SCRIPT_LIMITS.maxScriptChars): SyntaxCheck | null {
   if (source.length > maxChars) {
     return {
       ok: false,
@@ -24,9 +41,8 @@ export async function checkSyntax(
       message: `The script has ${source.length} characters; the limit is ${maxChars}.`,
     };
   }
-  modulePromise ??= newQuickJSWASMModuleFromVariant(releaseSync);
-  const mod = await modulePromise;
-  const rt = mod.newRuntime();
+  if (!loaded) return null;
+  const rt = loaded.newRuntime();
   const deadline = performance.now() + 2000;
   rt.setInterruptHandler(() => performance.now() > deadline);
   rt.setMemoryLimit(DEFAULT_SCRIPT_LIMITS.memoryBytes);

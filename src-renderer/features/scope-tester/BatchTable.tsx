@@ -1,5 +1,12 @@
-import { OBJECT_OPERATIONS, type ObjectOperation } from '../../../src-shared/scopes';
-import { emptyRow, summarizeBatch, type RowResult, type TestRow, type Verdict } from './batch';
+import {
+  ROW_OPERATIONS,
+  emptyRow,
+  summarizeBatch,
+  type RowOperation,
+  type RowResult,
+  type TestRow,
+  type Verdict,
+} from './batch';
 import type { ServiceAnswer } from './service-check';
 
 interface BatchTableProps {
@@ -20,8 +27,8 @@ export function BatchTable({ rows, results, answers, onRows }: BatchTableProps) 
       <div className="grid-frame">
         <table className="grid batch" data-testid="tester-rows">
           <colgroup>
-            <col style={{ width: 96 }} />
-            <col style={{ width: 140 }} />
+            <col style={{ width: 108 }} />
+            <col style={{ width: 128 }} />
             <col style={{ width: 206 }} />
             <col />
             <col style={{ width: 100 }} />
@@ -64,9 +71,9 @@ export function BatchTable({ rows, results, answers, onRows }: BatchTableProps) 
                       aria-label={`Row ${index + 1} operation`}
                       data-testid="row-operation"
                       value={row.operation}
-                      onChange={(e) => update(index, { operation: e.target.value as ObjectOperation })}
+                      onChange={(e) => update(index, { operation: e.target.value as RowOperation })}
                     >
-                      {OBJECT_OPERATIONS.map((operation) => (
+                      {ROW_OPERATIONS.map((operation) => (
                         <option key={operation}>{operation}</option>
                       ))}
                     </select>
@@ -76,6 +83,7 @@ export function BatchTable({ rows, results, answers, onRows }: BatchTableProps) 
                       className="input input--mono"
                       aria-label={`Row ${index + 1} object type`}
                       data-testid="row-type"
+                      placeholder={row.operation === 'execute' ? 'runner, route, view…' : undefined}
                       value={row.objectType}
                       onChange={(e) => update(index, { objectType: e.target.value })}
                     />
@@ -85,7 +93,7 @@ export function BatchTable({ rows, results, answers, onRows }: BatchTableProps) 
                       className="input input--mono"
                       aria-label={`Row ${index + 1} instance id`}
                       data-testid="row-instance"
-                      placeholder="(list)"
+                      placeholder={row.operation === 'execute' ? '(any; or an id or code)' : '(list)'}
                       value={row.instanceId}
                       onChange={(e) => update(index, { instanceId: e.target.value })}
                     />

@@ -44,6 +44,39 @@ describe('evaluateBatch', () => {
   });
 });
 
+describe('execute rows: script chains in the tester', () => {
+  const exec = (objectType: string, instanceId = '') => row({ operation: 'execute', objectType, instanceId });
+
+  it('decides the runner, routes, views and deployments with the script, view and deployment chains', () => {
+    const rows = [exec('runner'), exec('route', 'c_sync'), exec('route', ID), exec('script'), exec('view', 'c_v')];
+    const verdicts = (chains: string[]) => evaluateBatch(chains, rows).map((r) => r.verdict);
+    expect(verdicts(['script.*'])).toEqual(['allowed', 'allowed', 'allowed', 'allowed', 'denied']);
+    expect(verdicts(['script'])).toEqual(['allowed', 'allowed', 'allowed', 'allowed', 'denied']);
+    expect(verdicts(['script.execute.runner'])).toEqual(['allowed', 'denied', 'denied', 'denied', 'denied']);
+    expect(verdicts([`script.execute.route.${ID}`])).toEqual(['denied', 'denied', 'allowed', 'denied', 'denied']);
+    expect(verdicts(['script.execute.route', 'view.execute.c_v'])).toEqual([
+      'denied',
+      'allowed',
+      'allowed',
+      'denied',
+      'allowed',
+    ]);
+    expect(evaluateBatch(['script.*'], [exec('route', 'c_sync')])[0]?.decision?.matchedChain).toBe('script.*');
+  });
+
+  it('reports execute rows that are not requests', () => {
+    expect(rowRequest(exec('runner', 'c_x'))).toMatchObject({ ok: false, problem: 'runner takes no identifier' });
+    expect(rowRequest(exec('account'))).toMatchObject({ ok: false });
+    expect(rowRequest(exec('view'))).toMatchObject({ ok: false });
+    expect(rowRequest(exec('route', 'bad id'))).toMatchObject({ ok: false });
+    expect(rowRequest({ ...exec('route'), propertyPath: 'name' })).toMatchObject({ ok: false });
+    expect(rowRequest(exec('route', ID.toUpperCase()))).toEqual({
+      ok: true,
+      request: { kind: 'script', action: 'route', identifier: ID },
+    });
+  });
+});
+
 describe('decodeTokenScope', () => {
   const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
   const jwt = (payload: unknown) => `${encode({ alg: 'PS512' })}.${encode(payload)}.c2ln`;

@@ -1,6 +1,7 @@
 /**
- * The tester's batch: object requests (operation, type, instance, property) decided against a set
- * of scope chains with the very matcher the service uses (`checkScope`, src-shared/scopes).
+ * The tester's batch: object requests (operation, type, instance, property) and executions (the
+ * script runner, a script route, a view, a deployment) decided against a set of scope chains with
+ * the very matcher the service uses (`checkScope`, src-shared/scopes).
  */
 import {
   OBJECT_OPERATIONS,
@@ -8,15 +9,23 @@ import {
   type ObjectOperation,
   type ObjectScopeRequest,
   type ScopeDecision,
+  type ScopeRequest,
 } from '../../../src-shared/scopes';
 
 export type Verdict = 'allowed' | 'denied';
 
+/** The object operations, plus `execute` (its "type" names what runs: see EXECUTE_TARGETS). */
+export const ROW_OPERATIONS = [...OBJECT_OPERATIONS, 'execute'] as const;
+export type RowOperation = (typeof ROW_OPERATIONS)[number];
+
+/** What an `execute` row runs; the instance column then names the route, view or deployment. */
+export const EXECUTE_TARGETS = ['runner', 'route', 'script', 'view', 'deployment'] as const;
+
 export interface TestRow {
-  operation: ObjectOperation;
-  /** `account`, or `type#subtype`. */
+  operation: RowOperation;
+  /** `account`, or `type#subtype`; for `execute`, one of EXECUTE_TARGETS. */
   objectType: string;
-  /** Empty for lists and creation. */
+  /** Empty for lists and creation; for `execute`, the route, view or deployment (id or code). */
   instanceId: string;
   /** Empty for the whole object. */
   propertyPath: string;
@@ -41,26 +50,65 @@ export function emptyRow(): TestRow {
   return { operation: 'read', objectType: 'account', instanceId: '', propertyPath: '' };
 }
 
-export function isOperation(value: unknown): value is ObjectOperation {
-  return typeof value === 'string' && (OBJECT_OPERATIONS as readonly string[]).includes(value);
+export function isOperation(value: unknown): value is RowOperation {
+  return typeof value === 'string' && (ROW_OPERATIONS as readonly string[]).includes(value);
 }
 
+const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/;
+
+export type RowAsked = { ok: true; request: ScopeRequest } | { ok: false; problem: string };
+
 /** The matcher's request for a row, or the reason the row is not a request. */
-export function rowRequest(row: TestRow): { ok: true; request: ObjectScopeRequest } | { ok: false; problem: string } {
+export function rowRequest(row: TestRow): RowAsked {
+  return row.operation === 'execute' ? executeRequest(row) : objectRequest(row, row.operation);
+}
+
+/**
+ * `execute` rows: `runner` (the ad-hoc script runner), `route` (a script route, optionally one by
+ * id or code), `script` (script execution in general), `view` / `deployment` (one by id or code).
+ */
+function executeRequest(row: TestRow): RowAsked {
+  const target = row.objectType.trim();
+  const identifier = row.instanceId.trim();
+  if (row.propertyPath.trim() !== '') return { ok: false, problem: 'an execution names no property' };
+  if (identifier !== '' && !ID.test(identifier) && !IDENTIFIER.test(identifier)) {
+    return { ok: false, problem: `"${identifier}" is not an id or a code name` };
+  }
+  const named = identifier === '' ? {} : { identifier: ID.test(identifier) ? identifier.toLowerCase() : identifier };
+  switch (target) {
+    case 'runner':
+    case 'script':
+      if (identifier !== '') return { ok: false, problem: `${target} takes no identifier` };
+      return { ok: true, request: { kind: 'script', action: target === 'runner' ? 'runner' : 'execute' } };
+    case 'route':
+      return { ok: true, request: { kind: 'script', action: 'route', ...named } };
+    case 'view':
+    case 'deployment':
+      if (identifier === '') return { ok: false, problem: `name the ${target} (id or code) in the instance column` };
+      return { ok: true, request: { kind: target, identifier: named.identifier ?? identifier } };
+    default:
+      return { ok: false, problem: `to execute, the type is one of ${EXECUTE_TARGETS.join(', ')}` };
+  }
+}
+
+function objectRequest(
+  row: TestRow,
+  operation: ObjectOperation,
+): { ok: true; request: ObjectScopeRequest } | { ok: false; problem: string } {
   const type = row.objectType.trim();
   if (!TYPE.test(type))
     return { ok: false, problem: `"${type}" is not an object type name (e.g. account, c_patientfile)` };
   const instanceId = row.instanceId.trim();
   if (instanceId !== '' && !ID.test(instanceId))
     return { ok: false, problem: 'the instance id must be 24 hex characters' };
-  if (instanceId !== '' && row.operation === 'create') {
+  if (instanceId !== '' && operation === 'create') {
     return { ok: false, problem: 'a create names no instance (it does not exist yet)' };
   }
   const propertyPath = row.propertyPath.trim();
   if (propertyPath !== '' && !PATH.test(propertyPath))
     return { ok: false, problem: `"${propertyPath}" is not a property path` };
   const [objectType = type, subtype] = type.split('#');
-  const request: ObjectScopeRequest = { kind: 'object', operation: row.operation, objectType };
+  const request: ObjectScopeRequest = { kind: 'object', operation, objectType };
   if (subtype) request.subtype = subtype;
   if (instanceId !== '') request.instanceId = instanceId.toLowerCase();
   if (propertyPath !== '') request.propertyPath = propertyPath;

@@ -13,6 +13,13 @@ const row = (over: Partial<TestRow>): TestRow => ({
 const collectionOf = (name: string) => ({ account: 'accounts', c_thing: 'c_things' })[name];
 
 describe('serviceRequestFor', () => {
+  it('does not send execute rows (running a script to test a scope would have effects)', () => {
+    expect(serviceRequestFor(row({ operation: 'execute', objectType: 'runner' }), collectionOf)).toEqual({
+      ok: false,
+      reason: 'executions are decided here only; not sent',
+    });
+  });
+
   it('reads one instance or a list of one, patches {} for update', () => {
     expect(serviceRequestFor(row({ instanceId: ID }), collectionOf)).toEqual({
       ok: true,

@@ -35,6 +35,7 @@ export function serviceRequestFor(
 ): { ok: true; request: ServiceRequest } | { ok: false; reason: string } {
   const asked = rowRequest(row);
   if (!asked.ok) return { ok: false, reason: asked.problem };
+  if (asked.request.kind !== 'object') return { ok: false, reason: 'executions are decided here only; not sent' };
   const { operation, objectType, instanceId } = asked.request;
   if (asked.request.subtype)
     return { ok: false, reason: 'subtypes are not sent (the request names the collection only)' };

@@ -11,6 +11,7 @@ describe('tester route', () => {
       rows: [
         { operation: 'read', objectType: 'account', instanceId: '', propertyPath: 'name', expected: 'allowed' },
         { operation: 'update', objectType: 'c_x#y', instanceId: '0123456789abcdef01234567', propertyPath: '' },
+        { operation: 'execute', objectType: 'route', instanceId: 'c_sync', propertyPath: '', expected: 'denied' },
       ],
     };
     const params = new URLSearchParams();
