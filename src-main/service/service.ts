@@ -15,6 +15,7 @@ import { AccountTokenRepository } from './auth/sessions/password-reset.js';
 import { LocationRepository } from './auth/sessions/location.js';
 import { OutboxRepository } from './accounts/outbox.js';
 import { ScriptRunner } from './scripting/runner.js';
+import { ViewCache } from './views/view-cache.js';
 
 export interface ServiceDeps {
   db: Db;
@@ -45,6 +46,8 @@ export class Service {
   readonly versions: DataVersion;
   /** Bearer tokens whose signature was verified, until the data version moves (verified-tokens.ts). */
   readonly verifiedTokens: VerifiedTokenCache;
+  /** Compiled views, one compile per view version (views/view-cache.ts). */
+  readonly views = new ViewCache();
 
   constructor(deps: ServiceDeps) {
     this.db = deps.db;
