@@ -73,7 +73,7 @@ export async function runEnvCommand(
         backup: values.backup,
       }),
     );
-    const counts = { added: 0, changed: 0, removed: 0, unchanged: 0 };
+    const counts = { added: 0, changed: 0, kept: 0, unchanged: 0 };
     for (const c of result.changes) {
       counts[c.change]++;
       if (c.change !== 'unchanged') write(`${c.change.padEnd(8)} ${c.resource}\n`);

@@ -33,6 +33,9 @@ export interface LogEntry {
   resource?: string;
   change?: string;
   message?: string;
+  /** Dry runs only: the target's document now (changed, kept, unchanged) and the incoming one (added, changed), for a side-by-side diff. */
+  before?: unknown;
+  after?: unknown;
 }
 
 export interface ImportResult {
@@ -104,7 +107,12 @@ export async function importEnvironment(
       svc.versions.bump();
       if (!(err instanceof DryRunDone)) throw err;
     }
-    for (const c of changes) note({ type: 'resource', resource: c.resource, change: c.change });
+    for (const c of changes) {
+      const docs = opts.dryRun
+        ? { ...(c.before ? { before: c.before } : {}), ...(c.after ? { after: c.after } : {}) }
+        : {};
+      note({ type: 'resource', resource: c.resource, change: c.change, ...docs });
+    }
     note({ type: 'status', stage: 'complete', message: opts.dryRun ? 'Dry run: nothing was written.' : undefined });
     return { changes, log, ...(backupFile ? { backupFile } : {}) };
   } finally {

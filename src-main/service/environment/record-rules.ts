@@ -5,13 +5,13 @@ import type { Doc, Json } from '../objects/validate.js';
 import { compileView } from '../views/compile-view.js';
 import { VIEW_DEF } from '../objects/view-def.js';
 import { DEPLOYMENT_DEF } from '../objects/deployment-def.js';
-import { checkDeployment } from './deployment-rules.js';
+import { checkDeployment, sealDeploymentSecret } from './deployment-rules.js';
 
 /**
  * Rules a record must meet beyond its definition, checked before it is written: a view must
  * compile (its query parses against its source object); a deployment must name existing orgs and
- * a manifest that parses. `current`: the stored record on update,
- * so a PATCH is checked as the record it would leave.
+ * a manifest that parses, and its target secret is encrypted before it is stored. `current`: the
+ * stored record on update, so a PATCH is checked as the record it would leave.
  */
 export function checkRecordRules(
   svc: Service,
@@ -25,5 +25,8 @@ export function checkRecordRules(
   const merged: Doc = replace || !current ? { ...values } : { ...current.doc, ...values };
   for (const [k, v] of Object.entries(merged)) if (v === null) delete merged[k];
   if (def.name === VIEW_DEF.name) compileView(svc, org, current?._id ?? '', merged);
-  else checkDeployment(svc, org, merged);
+  else {
+    checkDeployment(svc, org, merged);
+    sealDeploymentSecret(svc, values);
+  }
 }

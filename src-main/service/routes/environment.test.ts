@@ -193,6 +193,34 @@ describe('environment import', () => {
     expect(await exportOf(b)).toEqual(before);
   });
 
+  it('never deletes: what the manifest selects but the stream lacks is reported kept, and stays', async () => {
+    await configureA();
+    expect((await b.post('/roles', { name: 'Local', code: 'local_only', scopes: [] })).statusCode).toBe(200);
+    const fromA = await exportOf(a, { roles: { includes: ['*'] } });
+    const dry = lines((await importInto(b, fromA, '?dryRun=true')).body);
+    expect(dry).toContainEqual(
+      expect.objectContaining({
+        resource: 'role.local_only',
+        change: 'kept',
+        before: expect.objectContaining({ code: 'local_only' }),
+      }),
+    );
+    expect(dry.some((l) => l.change === 'removed')).toBe(false);
+    // a dry run carries both sides of each change, for a side-by-side diff
+    expect(dry).toContainEqual(
+      expect.objectContaining({
+        resource: 'role.reader',
+        change: 'added',
+        after: expect.objectContaining({ name: 'Reader' }),
+      }),
+    );
+    const log = lines((await importInto(b, fromA)).body);
+    expect(log).toContainEqual(expect.objectContaining({ resource: 'role.local_only', change: 'kept' }));
+    expect(log.find((l) => l.resource === 'role.reader')).not.toHaveProperty('after'); // applied runs: the diff only
+    const codes = (await b.get('/roles')).json().data.map((r: { code?: string }) => r.code);
+    expect(codes).toEqual(expect.arrayContaining(['local_only', 'reader', 'analyst']));
+  });
+
   it('refuses a concurrent import (the lock is a database row) and keeps a backup when asked', async () => {
     await configureA();
     const fromA = await exportOf(a);
