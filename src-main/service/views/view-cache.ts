@@ -6,12 +6,12 @@
  * they change. Lives on the Service like every other cache.
  */
 import type { ObjectDef } from '../../../src-shared/schema/types.js';
-import type { CompiledView } from './compile-view.js';
 
 interface Entry {
   text: string;
   source: ObjectDef | undefined;
-  view: CompiledView;
+  /** A CompiledView (compile-view.ts); typed by the caller, so the Service does not import the compiler. */
+  view: unknown;
 }
 
 export class ViewCache {
@@ -22,15 +22,15 @@ export class ViewCache {
   constructor(private readonly max = 1000) {}
 
   /** The cached compile of this version of the view, else `compile()` remembered. */
-  get(
+  get<View>(
     orgId: number,
     record: { _id: string; text: string },
     source: ObjectDef | undefined,
-    compile: () => CompiledView,
-  ): CompiledView {
+    compile: () => View,
+  ): View {
     const key = `${orgId}:${record._id}`;
     const hit = this.map.get(key);
-    if (hit && hit.text === record.text && hit.source === source) return hit.view;
+    if (hit && hit.text === record.text && hit.source === source) return hit.view as View;
     const view = compile();
     this.compiles++;
     if (this.map.size >= this.max) this.map.delete(this.map.keys().next().value!);
