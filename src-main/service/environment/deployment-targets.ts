@@ -125,6 +125,8 @@ async function importRemote(svc: Service, input: DeployInput): Promise<TargetCha
         [SIGNATURE_VERSION_HEADER]: '2',
       },
       body,
+      // The signed request goes to the address the administrator stored, nowhere else.
+      redirect: 'error',
       signal: AbortSignal.timeout(REMOTE_TIMEOUT_MS),
     });
     text = await res.text();
