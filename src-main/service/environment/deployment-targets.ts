@@ -22,6 +22,7 @@ import { administratorOf } from './actor.js';
 import { importEnvironment } from './import.js';
 import { targetKindOf, unsealDeploymentSecret } from './deployment-rules.js';
 import type { Manifest } from './manifest.js';
+import type { ScriptRules } from './apply.js';
 import type { ResourceDoc } from './resources.js';
 
 export interface TargetChange {
@@ -46,22 +47,25 @@ export interface DeployInput {
 /** Opens another data folder (never creating one); the caller closes it. Given by the host, which knows how folders open. */
 export type FolderOpener = (dir: string, clock: Clock) => Service;
 
+/** What a deployment needs from outside the environment code: how folders open, how scripts are checked. */
+export interface DeploymentHost {
+  openFolder: FolderOpener;
+  scripts: ScriptRules;
+}
+
 /** How long the other service may take to answer an import. */
 const REMOTE_TIMEOUT_MS = 5 * 60_000;
 
-export async function deployToTarget(
-  svc: Service,
-  input: DeployInput,
-  openFolder: FolderOpener,
-): Promise<TargetChange[]> {
+export async function deployToTarget(svc: Service, input: DeployInput, host: DeploymentHost): Promise<TargetChange[]> {
   const code = String(input.doc.targetOrg);
   switch (targetKindOf(input.doc)) {
     case 'org':
-      return importHere(svc, requireOrg(svc, code, 'in this data folder'), input);
+      return importHere(svc, requireOrg(svc, code, 'in this data folder'), input, host.scripts);
     case 'folder': {
-      const other = openFolder(String(input.doc.targetDataDir), svc.clock);
+      const other = host.openFolder(String(input.doc.targetDataDir), svc.clock);
       try {
-        return await importHere(other, requireOrg(other, code, `in ${String(input.doc.targetDataDir)}`), input);
+        const target = requireOrg(other, code, `in ${String(input.doc.targetDataDir)}`);
+        return await importHere(other, target, input, host.scripts);
       } finally {
         other.db.close();
       }
@@ -77,13 +81,18 @@ function requireOrg(svc: Service, code: string, where: string): Org {
   return org;
 }
 
-async function importHere(svc: Service, target: Org, input: DeployInput): Promise<TargetChange[]> {
+async function importHere(
+  svc: Service,
+  target: Org,
+  input: DeployInput,
+  scripts: ScriptRules,
+): Promise<TargetChange[]> {
   const actorId = administratorOf(svc, target, input.callerEmail);
   const result = await importEnvironment(
     svc,
     target,
     { resources: input.resources, manifest: input.manifest },
-    { actorId, dryRun: input.dryRun },
+    { actorId, dryRun: input.dryRun, scripts },
   );
   return result.changes.map((c) => ({
     resource: c.resource,

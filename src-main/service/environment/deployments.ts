@@ -15,7 +15,7 @@ import type { StoredRecord } from '../objects/store.js';
 import { parseManifest } from './manifest.js';
 import { checkDeployment } from './deployment-rules.js';
 import { exportDocuments } from './export.js';
-import { deployToTarget, type FolderOpener, type TargetChange } from './deployment-targets.js';
+import { deployToTarget, type DeploymentHost, type TargetChange } from './deployment-targets.js';
 import { DEPLOYMENT_DEF } from '../objects/deployment-def.js';
 import type { ResourceDoc } from './resources.js';
 
@@ -52,7 +52,7 @@ export async function runDeployment(
   callerEmail: string,
   nameOrId: string,
   dryRun: boolean,
-  openFolder: FolderOpener,
+  host: DeploymentHost,
 ): Promise<DeploymentRun> {
   const record = findDeployment(svc, org, nameOrId);
   if (caller.scopes !== undefined) {
@@ -73,7 +73,7 @@ export async function runDeployment(
     const changes = await deployToTarget(
       svc,
       { doc: record.doc, docs, resources, manifest, callerEmail, dryRun },
-      openFolder,
+      host,
     );
     // The log keeps the diff (resource and change); the documents themselves come with a dry run's answer only.
     const run = logRun(svc, org, {

@@ -53,6 +53,7 @@ function manifestFor(docs: ResourceDoc[]): Manifest {
     role: 'roles',
     app: 'apps',
     view: 'views',
+    script: 'scripts',
     org: 'settings',
   };
   const manifest: Manifest = { source: {}, sections: {}, records: new Map() };

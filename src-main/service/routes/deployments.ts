@@ -5,6 +5,7 @@ import { requireCaller, requirePrincipal } from '../http/context.js';
 import { ADMIN_ONLY } from '../http/org-scope.js';
 import { deploymentRuns, findDeployment, runDeployment } from '../environment/deployments.js';
 import { openExistingDataFolder } from '../open-service.js';
+import { SCRIPT_RULES } from './environment.js';
 
 /**
  * Deployments are records at `/deployments` (object routes: create, list, edit, delete). Here:
@@ -21,15 +22,10 @@ export function deploymentRoutes(svc: Service) {
         throw fault('invalidArgument', 'dryRun', { path: 'dryRun', reason: 'dryRun is true or false.' });
       }
       const caller = requireCaller(svc, request);
-      return runDeployment(
-        svc,
-        request.ctx.org,
-        caller,
-        principal.email,
-        request.params.id,
-        body.dryRun === true,
-        openExistingDataFolder,
-      );
+      return runDeployment(svc, request.ctx.org, caller, principal.email, request.params.id, body.dryRun === true, {
+        openFolder: openExistingDataFolder,
+        scripts: SCRIPT_RULES,
+      });
     });
 
     server.get<{ Params: { id: string } }>('/deployments/:id/runs', ADMIN_ONLY, async (request) => {
