@@ -29,6 +29,7 @@ await Promise.all([
       'bench/token-verify': 'src-main/bench/token-verify.ts',
       'bench/profile-layers': 'src-main/bench/profile-layers.ts',
       'bench/scripts': 'src-main/bench/scripts.ts',
+      'bench/views': 'src-main/bench/views.ts',
     },
     outdir: 'dist/main',
   }),

@@ -23,7 +23,7 @@ const USAGE = `usage: npm run admin -- <command> --data-dir DIR --org ORG [optio
   org set KEY VALUE
   org create --code C --admin-email E --admin-password P [--name N]   (no --org needed)
   env export [--manifest m.json] [--out FILE|DIR]                    configuration as NDJSON
-  env import --in FILE [--dry-run] [--backup] [--as ADMIN_EMAIL]     prints added/changed/removed per resource
+  env import --in FILE [--dry-run] [--backup] [--as ADMIN_EMAIL]     prints added/changed/kept per resource
   backup  --out FILE [--force]           online, while the service runs (the master key is not included)
   restore --from FILE [--force]          only while no service runs on the data dir`;
 

@@ -1,8 +1,9 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
+import { fault } from '../../src-shared/faults.js';
 import { join } from 'node:path';
 import { openDatabase, type SynchronousMode } from './db/open.js';
 import { ensurePrivateFile, makeDatabaseFilesPrivate } from './db/private-files.js';
-import { SecretCipher, loadMasterKey } from './crypto/cipher.js';
+import { SecretCipher, loadMasterKey, MASTER_KEY_ENV } from './crypto/cipher.js';
 import { Service } from './service.js';
 import type { Clock } from './clock.js';
 import { registerQueryFunctions } from './query/compile.js';
@@ -38,4 +39,26 @@ export function openService(opts: OpenServiceOptions): Service {
   const svc = new Service({ db, cipher, ...(opts.clock ? { clock: opts.clock } : {}) });
   addMissingBuiltinDefinitions(svc);
   return svc;
+}
+
+/**
+ * Opens a data folder that already holds a service database (a deployment's folder target),
+ * never creating one, and only when its master key can be read without making a new one (the
+ * environment's key, or the folder's `master.key`): secrets written with a fresh key would be
+ * unreadable to the folder's own service. The caller closes it (`svc.db.close()`).
+ */
+export function openExistingDataFolder(dataDir: string, clock?: Clock): Service {
+  if (!existsSync(join(dataDir, DB_FILE))) {
+    throw fault('notFound', 'dataFolder', {
+      path: 'targetDataDir',
+      reason: `${dataDir} holds no service database (${DB_FILE}).`,
+    });
+  }
+  if (!process.env[MASTER_KEY_ENV] && !existsSync(join(dataDir, 'master.key'))) {
+    throw fault('invalidArgument', 'dataFolder', {
+      path: 'targetDataDir',
+      reason: `${dataDir} has no master.key (a desktop app keeps it in the OS keychain): run the deployment where its key is available.`,
+    });
+  }
+  return openService({ dataDir, ...(clock ? { clock } : {}) });
 }

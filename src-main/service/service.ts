@@ -18,6 +18,7 @@ import { RequestCounterRepository } from './accounts/anonymous-limits.js';
 import { UnknownEmailLockoutRepository } from './auth/sessions/unknown-email-lockout.js';
 import { ScriptRunner } from './scripting/runner.js';
 import { RecordValidators } from './objects/record-validators.js';
+import { ViewCache } from './views/view-cache.js';
 
 export interface ServiceDeps {
   db: Db;
@@ -54,6 +55,8 @@ export class Service {
   readonly verifiedTokens: VerifiedTokenCache;
   /** Pre-write checks per object type, registered by the modules owning the types (scripts). */
   readonly recordValidators = new RecordValidators();
+  /** Compiled views, one compile per view version (views/view-cache.ts). */
+  readonly views = new ViewCache();
 
   constructor(deps: ServiceDeps) {
     this.db = deps.db;

@@ -18,7 +18,7 @@ import type { AppKind } from '../apps/apps.js';
 import { checkRecordRules } from './record-rules.js';
 import { VIEW_DEF } from '../objects/view-def.js';
 import { findView } from '../views/run-view.js';
-import { allRecords, roleKey, type ResourceDoc } from './resources.js';
+import { allRecords, roleKey, scriptKey, type ResourceDoc } from './resources.js';
 
 export interface ApplyContext {
   svc: Service;
@@ -27,10 +27,22 @@ export interface ApplyContext {
   actorId: string;
   /** Key pairs generated before the transaction, one per app the import creates. */
   pairs: RsaKeyPair[];
+  /** Script checks; without them scripts are refused rather than written unchecked. */
+  scripts?: ScriptRules;
+}
+
+/**
+ * The checks a script record passes on save (its source compiles; a route script's method and
+ * path are free), which live with the scripting code: the caller of an import hands them in
+ * (scripting/library.ts `assertScriptCompiles`, `assertRouteConfig`).
+ */
+export interface ScriptRules {
+  compiles(doc: Record<string, unknown>): Promise<void>;
+  route(svc: Service, org: Org, doc: Record<string, unknown>, selfId?: string): void;
 }
 
 /** Order of kinds: what others refer to comes first. */
-const KIND_ORDER = ['object', 'role', 'org', 'app', 'view'];
+const KIND_ORDER = ['object', 'role', 'org', 'app', 'view', 'script'];
 export const kindRank = (doc: ResourceDoc) => {
   const i = KIND_ORDER.indexOf(doc.object);
   return i === -1 ? KIND_ORDER.length : i;
@@ -50,7 +62,7 @@ export function applyResource(ctx: ApplyContext, doc: ResourceDoc): void {
     case 'view':
       return applyView(ctx, doc);
     case 'script':
-      throw fault('unsupportedOperation', 'import', { reason: 'This service has no scripts to import into.' });
+      return applyScript(ctx, doc);
     default:
       return applyRecord(ctx, doc);
   }
@@ -203,6 +215,43 @@ function applyView(ctx: ApplyContext, doc: ResourceDoc): void {
     svc.store.update(org.id, def, where._id, values, { updaterId: ctx.actorId, replace: true, keep: ['owner'] });
   else
     svc.store.insert(org.id, def, { ...values, owner: reference('account', ctx.actorId) }, { updaterId: ctx.actorId });
+}
+
+/** A script by name (else by `_id`); its source was compiled before the transaction (import.ts). */
+function applyScript(ctx: ApplyContext, doc: ResourceDoc): void {
+  const { svc, org } = ctx;
+  if (!ctx.scripts) throw fault('unsupportedOperation', 'import', { reason: 'This import cannot check scripts.' });
+  const def = svc.defs.byName(org.id, 'script');
+  if (!def) throw invalid('object', 'This org has no script type.');
+  const key = keyOf(doc);
+  const byId = OBJECT_ID_PATTERN.test(key);
+  const { object: _o, resource: _r, _id, ...body } = doc;
+  if (byId ? _id !== key : body.name !== key) {
+    throw invalid('name', `The resource is script.${key} but the script's name (or _id) is not ${key}.`);
+  }
+  const { values, faults } = validateInput(def, body, 'create');
+  if (faults.length > 0)
+    throw fault('validation', 'import', { faults, path: faults[0]!.path, reason: faults[0]!.reason });
+  const config = values.configuration as Record<string, Json> | null | undefined;
+  if (config && typeof config.principal === 'string' && !OBJECT_ID_PATTERN.test(config.principal)) {
+    const account = svc.credentials.byEmail(org.id, config.principal);
+    if (!account) throw invalid('configuration.principal', `No account ${config.principal} in this org.`);
+    values.configuration = { ...config, principal: account.account_id };
+  }
+  const existing = byId
+    ? svc.store.get(org.id, def, key)
+    : [...allRecords(svc, org, def)].find((r) => scriptKey(r._id, r.doc) === key);
+  ctx.scripts.route(svc, org, values, existing?._id);
+  if (existing) {
+    svc.store.update(org.id, def, existing._id, values, { updaterId: ctx.actorId, replace: true, keep: ['owner'] });
+  } else {
+    svc.store.insert(
+      org.id,
+      def,
+      { ...values, owner: reference('account', ctx.actorId) },
+      { ...(byId ? { _id: key } : {}), updaterId: ctx.actorId },
+    );
+  }
 }
 
 function applyRecord(ctx: ApplyContext, doc: ResourceDoc): void {

@@ -1,7 +1,8 @@
 /**
  * Running a deployment: export the source org with the stored manifest, diff it against the
- * target, and (unless a dry run) apply it through the import path, all or nothing. Every run is
- * logged with who ran it, when, the diff and the result.
+ * target, and (unless a dry run) apply it through the import path, all or nothing, in whichever
+ * kind of target it names (deployment-targets.ts). Every run is logged in the org holding the
+ * deployment with who ran it, when, the diff and the result.
  */
 import { fault, FaultError } from '../../../src-shared/faults.js';
 import { checkScope } from '../../../src-shared/scopes/index.js';
@@ -14,8 +15,7 @@ import type { StoredRecord } from '../objects/store.js';
 import { parseManifest } from './manifest.js';
 import { checkDeployment } from './deployment-rules.js';
 import { exportDocuments } from './export.js';
-import { importEnvironment } from './import.js';
-import { administratorOf } from './actor.js';
+import { deployToTarget, type DeploymentHost, type TargetChange } from './deployment-targets.js';
 import { DEPLOYMENT_DEF } from '../objects/deployment-def.js';
 import type { ResourceDoc } from './resources.js';
 
@@ -29,7 +29,8 @@ export interface DeploymentRun {
   dryRun: boolean;
   result: 'dry-run' | 'complete' | 'failed';
   reason?: string;
-  changes: { resource: string; change: string }[];
+  /** Per resource: added, changed, unchanged or kept; a dry run's answer also carries `before` / `after`. */
+  changes: TargetChange[];
 }
 
 export function findDeployment(svc: Service, org: Org, nameOrId: string): StoredRecord | undefined {
@@ -51,6 +52,7 @@ export async function runDeployment(
   callerEmail: string,
   nameOrId: string,
   dryRun: boolean,
+  host: DeploymentHost,
 ): Promise<DeploymentRun> {
   const record = findDeployment(svc, org, nameOrId);
   if (caller.scopes !== undefined) {
@@ -60,19 +62,26 @@ export async function runDeployment(
   }
   if (!caller.orgAdmin) throw fault('accessDenied', 'principal', { reason: 'Org administrators only.' });
   if (!record) throw fault('notFound', 'deployment', { reason: `There is no deployment ${nameOrId.slice(0, 100)}.` });
-  checkDeployment(svc, org, record.doc);
-  const source = svc.orgs.byCode(typeof record.doc.sourceOrg === 'string' ? record.doc.sourceOrg : org.code)!;
-  const target = svc.orgs.byCode(String(record.doc.targetOrg))!;
-  const actorId = administratorOf(svc, target, callerEmail);
-  const docs = exportDocuments(svc, source, parseManifest(JSON.parse(String(record.doc.manifest))));
-  const manifest = parseManifest(docs.find((d) => d.object === 'manifest'));
-  const resources = docs.filter((d) => typeof d.resource === 'string') as ResourceDoc[];
   const started = svc.nowIso();
   const base = { deployment: record._id, by: callerEmail, started, dryRun };
   try {
-    const result = await importEnvironment(svc, target, { resources, manifest }, { actorId, dryRun });
-    const changes = result.changes.map((c) => ({ resource: c.resource, change: c.change }));
-    return logRun(svc, org, { ...base, result: dryRun ? 'dry-run' : 'complete', changes });
+    checkDeployment(svc, org, record.doc);
+    const source = svc.orgs.byCode(typeof record.doc.sourceOrg === 'string' ? record.doc.sourceOrg : org.code)!;
+    const docs = exportDocuments(svc, source, parseManifest(JSON.parse(String(record.doc.manifest))));
+    const manifest = parseManifest(docs.find((d) => d.object === 'manifest'));
+    const resources = docs.filter((d) => typeof d.resource === 'string') as ResourceDoc[];
+    const changes = await deployToTarget(
+      svc,
+      { doc: record.doc, docs, resources, manifest, callerEmail, dryRun },
+      host,
+    );
+    // The log keeps the diff (resource and change); the documents themselves come with a dry run's answer only.
+    const run = logRun(svc, org, {
+      ...base,
+      result: dryRun ? 'dry-run' : 'complete',
+      changes: changes.map((c) => ({ resource: c.resource, change: c.change })),
+    });
+    return dryRun ? { ...run, changes } : run;
   } catch (err) {
     const reason = err instanceof FaultError ? (err.fault.reason ?? err.fault.message) : (err as Error).message;
     logRun(svc, org, { ...base, result: 'failed', reason, changes: [] });

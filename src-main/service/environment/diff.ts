@@ -4,12 +4,18 @@ import { type CONFIG_SECTIONS, type Manifest } from './manifest.js';
 import { exportResources } from './export.js';
 import type { ResourceDoc } from './resources.js';
 
-export type ChangeKind = 'added' | 'changed' | 'removed' | 'unchanged';
+/**
+ * `kept`: in the target and selected by the manifest, but not in the source. Imports never delete
+ * (original-clients.md §E: an import ingests and applies the documents it is given, and says
+ * nothing of removing others), so such a resource stays as it is and the diff says so rather than
+ * claiming a removal that would not happen.
+ */
+export type ChangeKind = 'added' | 'changed' | 'kept' | 'unchanged';
 
 export interface ResourceChange {
   resource: string;
   change: ChangeKind;
-  /** The target's current document (changed, removed). */
+  /** The target's current document (changed, kept, unchanged). */
   before?: ResourceDoc;
   /** The incoming document (added, changed). */
   after?: ResourceDoc;
@@ -18,8 +24,8 @@ export interface ResourceChange {
 /**
  * What an import would do to an org, per resource. The target is exported with the stream's own
  * manifest (else every section the stream touches), so both sides are in the same normal form.
- * `removed`: in the target and selected by the manifest, but not in the stream. Imports never
- * delete; removals are reported so a reviewer sees the drift.
+ * `kept`: in the target and selected by the manifest, but not in the stream; it is reported so a
+ * reviewer sees the drift, and left alone.
  */
 export function diffImport(svc: Service, org: Org, incoming: ResourceDoc[], manifest?: Manifest): ResourceChange[] {
   const current = exportResources(svc, org, manifest ?? manifestFor(incoming));
@@ -36,7 +42,7 @@ export function diffImport(svc: Service, org: Org, incoming: ResourceDoc[], mani
   });
   const names = new Set(incoming.map((d) => d.resource));
   for (const doc of current)
-    if (!names.has(doc.resource)) out.push({ resource: doc.resource, change: 'removed', before: doc });
+    if (!names.has(doc.resource)) out.push({ resource: doc.resource, change: 'kept', before: doc });
   return out;
 }
 
@@ -47,6 +53,7 @@ function manifestFor(docs: ResourceDoc[]): Manifest {
     role: 'roles',
     app: 'apps',
     view: 'views',
+    script: 'scripts',
     org: 'settings',
   };
   const manifest: Manifest = { source: {}, sections: {}, records: new Map() };

@@ -7,6 +7,7 @@ import {
   exportObjects,
   exportRecords,
   exportRoles,
+  exportScripts,
   exportSettings,
   exportViews,
   type ResourceDoc,
@@ -14,9 +15,8 @@ import {
 
 /**
  * The resources a manifest selects, in the order an import applies them (object types, roles,
- * settings, apps, views, records), each section sorted by resource name so two exports of equal
- * configurations are equal line for line. Scripts: there is no script object type yet, so the
- * `scripts` section selects nothing.
+ * settings, apps, views, scripts, records), each section sorted by resource name so two exports of
+ * equal configurations are equal line for line.
  */
 export function exportResources(svc: Service, org: Org, manifest: Manifest): ResourceDoc[] {
   const byName = (a: ResourceDoc, b: ResourceDoc) => (a.resource < b.resource ? -1 : a.resource > b.resource ? 1 : 0);
@@ -26,6 +26,7 @@ export function exportResources(svc: Service, org: Org, manifest: Manifest): Res
     ...exportSettings(org, manifest),
     ...exportApps(svc, org, manifest).sort(byName),
     ...exportViews(svc, org, manifest).sort(byName),
+    ...exportScripts(svc, org, manifest).sort(byName),
     ...exportRecords(svc, org, manifest),
   ];
 }

@@ -11,7 +11,14 @@ import { fault } from '../../../src-shared/faults.js';
 import type { Service } from '../service.js';
 import type { Org } from '../orgs/orgs.js';
 import { generateRsaKeyPair } from '../crypto/rsa.js';
-import { applyResource, applyRoleIncludes, kindRank, resourceFault, type ApplyContext } from './apply.js';
+import {
+  applyResource,
+  applyRoleIncludes,
+  kindRank,
+  resourceFault,
+  type ApplyContext,
+  type ScriptRules,
+} from './apply.js';
 import { diffImport, type ResourceChange } from './diff.js';
 import { acquireImportLock } from './lock.js';
 import type { ImportStream } from './ndjson-input.js';
@@ -22,6 +29,8 @@ export interface ImportOptions {
   dryRun?: boolean;
   /** Copy the database aside first (restorable with `npm run admin -- restore`). */
   backup?: boolean;
+  /** How script records are checked (apply.ts); without them a stream holding scripts is refused. */
+  scripts?: ScriptRules;
 }
 
 export interface LogEntry {
@@ -33,6 +42,9 @@ export interface LogEntry {
   resource?: string;
   change?: string;
   message?: string;
+  /** Dry runs only: the target's document now (changed, kept, unchanged) and the incoming one (added, changed), for a side-by-side diff. */
+  before?: unknown;
+  after?: unknown;
 }
 
 export interface ImportResult {
@@ -63,6 +75,21 @@ export async function importEnvironment(
     const existingLabels = new Set(svc.apps.list(org.id).map((a) => a.settings.label));
     const newApps = toApply.filter((d) => d.object === 'app' && !existingLabels.has(String(d.label))).length;
     const pairs = await Promise.all(Array.from({ length: newApps }, () => generateRsaKeyPair()));
+    // Compiling a script is asynchronous: every one is checked before the transaction starts.
+    const scriptFaults = [];
+    for (const doc of toApply.filter((d) => d.object === 'script' && opts.scripts)) {
+      try {
+        await opts.scripts!.compiles(doc);
+      } catch (err) {
+        scriptFaults.push(resourceFault(doc.resource, err));
+      }
+    }
+    if (scriptFaults.length > 0) {
+      throw fault('validation', 'import', {
+        faults: scriptFaults,
+        reason: `Nothing was imported: ${scriptFaults.map((f) => f.reason).join('; ')}`,
+      });
+    }
     let backupFile: string | undefined;
     if (opts.backup && !opts.dryRun) {
       note({ type: 'status', stage: 'backup' });
@@ -70,7 +97,13 @@ export async function importEnvironment(
       note({ type: 'status', stage: 'backup', message: `Backup written to ${backupFile}.` });
     }
     note({ type: 'status', stage: 'import' });
-    const ctx: ApplyContext = { svc, org: svc.orgs.byId(org.id) ?? org, actorId: opts.actorId, pairs };
+    const ctx: ApplyContext = {
+      svc,
+      org: svc.orgs.byId(org.id) ?? org,
+      actorId: opts.actorId,
+      pairs,
+      ...(opts.scripts ? { scripts: opts.scripts } : {}),
+    };
     try {
       svc.db
         .transaction(() => {
@@ -104,7 +137,12 @@ export async function importEnvironment(
       svc.versions.bump();
       if (!(err instanceof DryRunDone)) throw err;
     }
-    for (const c of changes) note({ type: 'resource', resource: c.resource, change: c.change });
+    for (const c of changes) {
+      const docs = opts.dryRun
+        ? { ...(c.before ? { before: c.before } : {}), ...(c.after ? { after: c.after } : {}) }
+        : {};
+      note({ type: 'resource', resource: c.resource, change: c.change, ...docs });
+    }
     note({ type: 'status', stage: 'complete', message: opts.dryRun ? 'Dry run: nothing was written.' : undefined });
     return { changes, log, ...(backupFile ? { backupFile } : {}) };
   } finally {

@@ -5,14 +5,15 @@ import type { Doc, Json } from '../objects/validate.js';
 import { compileView } from '../views/compile-view.js';
 import { VIEW_DEF } from '../objects/view-def.js';
 import { DEPLOYMENT_DEF } from '../objects/deployment-def.js';
-import { checkDeployment } from './deployment-rules.js';
+import { checkDeployment, sealDeploymentSecret } from './deployment-rules.js';
 
 /**
  * Rules a record must meet beyond its definition, checked before it is written: a view must
  * compile (its query parses against its source object); a deployment must name existing orgs and
- * a manifest that parses; then the validators registered for the type (`svc.recordValidators`: a
- * script must compile, a route script needs a free method + path). `current`: the stored record on update,
- * so a PATCH is checked as the record it would leave.
+ * a manifest that parses, and its target secret is encrypted before it is stored; then the
+ * validators registered for the type (`svc.recordValidators`: a script must compile, a route script
+ * needs a free method + path). `current`: the stored record on update, so a PATCH is checked as the
+ * record it would leave.
  */
 export function checkRecordRules(
   svc: Service,
@@ -25,6 +26,9 @@ export function checkRecordRules(
   const merged: Doc = replace || !current ? { ...values } : { ...current.doc, ...values };
   for (const [k, v] of Object.entries(merged)) if (v === null) delete merged[k];
   if (def.name === VIEW_DEF.name) compileView(svc, org, current?._id ?? '', merged);
-  else if (def.name === DEPLOYMENT_DEF.name) checkDeployment(svc, org, merged);
+  else if (def.name === DEPLOYMENT_DEF.name) {
+    checkDeployment(svc, org, merged);
+    sealDeploymentSecret(svc, values);
+  }
   svc.recordValidators.check(def.name, { org, merged, ...(current ? { selfId: current._id } : {}) });
 }

@@ -145,6 +145,29 @@ export function exportViews(svc: Service, org: Org, manifest: Manifest): Resourc
   return out;
 }
 
+/** A script's name in exports: its name, else its `_id` (kept on import, like a record's). */
+export function scriptKey(id: string, doc: Doc): string {
+  return typeof doc.name === 'string' && doc.name !== '' ? doc.name : id;
+}
+
+/** Scripts by name, with a route's principal by email (an `_id` means nothing in another org). */
+export function exportScripts(svc: Service, org: Org, manifest: Manifest): ResourceDoc[] {
+  const def = svc.defs.byName(org.id, 'script');
+  if (!def) return [];
+  const out: ResourceDoc[] = [];
+  for (const r of allRecords(svc, org, def)) {
+    const key = scriptKey(r._id, r.doc);
+    if (!selects(manifest.sections.scripts, key)) continue;
+    const doc = withoutMeta(r.doc);
+    const config = doc.configuration as Record<string, Json> | null | undefined;
+    if (config && typeof config.principal === 'string' && OBJECT_ID_PATTERN.test(config.principal)) {
+      doc.configuration = { ...config, principal: emailOf(svc, org, config.principal) ?? config.principal };
+    }
+    out.push({ object: 'script', resource: `script.${key}`, ...(key === r._id ? { _id: r._id } : {}), ...doc });
+  }
+  return out;
+}
+
 export function exportSettings(org: Org, manifest: Manifest): ResourceDoc[] {
   if (!selects(manifest.sections.settings, 'settings') && !selects(manifest.sections.settings, '*')) return [];
   const { consoleAppKey: _console, ...settings } = org.settings;
@@ -179,7 +202,7 @@ export function dependenciesOf(doc: ResourceDoc): string[] {
       .filter((p) => p.refObject)
       .map((p) => `object.${p.refObject!}`);
   }
-  if (!['app', 'org'].includes(doc.object)) return [`object.${doc.object}`];
+  if (!['app', 'org', 'script'].includes(doc.object)) return [`object.${doc.object}`];
   return [];
 }
 

@@ -9,7 +9,9 @@ const rawBodies = new WeakMap<FastifyRequest, Buffer>();
 
 /** The request body exactly as sent: the JSON bytes, a text body's UTF-8, or undefined. */
 export function rawBodyOf(request: FastifyRequest): Buffer | string | undefined {
-  return rawBodies.get(request) ?? (typeof request.body === 'string' ? request.body : undefined);
+  // Bodies read as bytes (an environment import's NDJSON or gzip) are their own raw form.
+  const body = request.body;
+  return rawBodies.get(request) ?? (typeof body === 'string' || Buffer.isBuffer(body) ? body : undefined);
 }
 
 /**

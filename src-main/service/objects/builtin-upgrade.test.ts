@@ -29,4 +29,32 @@ describe('built-in types added after an org was made', () => {
       reopened.db.close();
     }
   });
+
+  it('adds built-in properties added since to an existing built-in type, keeping custom ones', async () => {
+    const svc = openService({ dataDir, masterKey });
+    const { org } = await bootstrapOrg(svc, { code: 'demo', adminEmail: 'a@b.test', adminPassword: 'a long password' });
+    const def = svc.defs.byName(org.id, 'deployment')!;
+    // a deployment type from before targets in other folders or services
+    svc.defs.save(org.id, {
+      ...def,
+      properties: [
+        ...def.properties.filter((p) => !p.name.startsWith('target') || p.name === 'targetOrg'),
+        { name: 'c_note', type: 'String', custom: true },
+      ],
+    });
+    expect(svc.defs.byName(org.id, 'deployment')!.properties.map((p) => p.name)).not.toContain('targetUrl');
+    svc.db.close();
+    const reopened = openService({ dataDir, masterKey });
+    try {
+      const names = reopened.defs.byName(org.id, 'deployment')!.properties.map((p) => p.name);
+      expect(names).toEqual(
+        expect.arrayContaining(['targetKind', 'targetDataDir', 'targetUrl', 'targetSecret', 'c_note']),
+      );
+      expect(
+        reopened.defs.byName(org.id, 'deployment')!.properties.find((p) => p.name === 'targetSecret')?.hidden,
+      ).toBe(true);
+    } finally {
+      reopened.db.close();
+    }
+  });
 });

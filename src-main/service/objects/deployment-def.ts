@@ -1,9 +1,21 @@
 import type { ObjectDef } from '../../../src-shared/schema/types.js';
 
+/** Where a deployment goes: another org of this data folder, an org of another data folder, or an org of another service. */
+export const DEPLOYMENT_TARGET_KINDS = ['org', 'folder', 'url'] as const;
+export type DeploymentTargetKind = (typeof DEPLOYMENT_TARGET_KINDS)[number];
+
 /**
- * A deployment: a stored, named export (manifest + source org) and the org it goes to, in the
- * same data folder. Records of a built-in type with no ACL fallback, so only org administrators
- * (or tokens with `object.create.deployment` of one) make them; `deployment.execute.<_id>` runs one.
+ * A deployment: a stored, named export (manifest + source org) and where it goes. Records of a
+ * built-in type with no ACL fallback, so only org administrators (or tokens with
+ * `object.create.deployment` of one) make them; `deployment.execute.<_id>` runs one.
+ *
+ * Targets (`targetKind`, default `org`): `targetOrg` always names the org written to —
+ *   org:    an org of this data folder;
+ *   folder: an org of the data folder at `targetDataDir` (opened for the run);
+ *   url:    an org of the service at `targetUrl`, reached with requests signed (decisions §4,
+ *           version 2) by the signing app `targetAppKey` / `targetSecret` of that org, whose
+ *           principal must be an administrator there. The secret is encrypted at rest like app
+ *           secrets and never returned (`hidden`).
  */
 export const DEPLOYMENT_DEF: ObjectDef = {
   name: 'deployment',
@@ -17,6 +29,11 @@ export const DEPLOYMENT_DEF: ObjectDef = {
     /** Org code the configuration is exported from; absent: the org the deployment belongs to. */
     { name: 'sourceOrg', type: 'String', maxLength: 64 },
     { name: 'targetOrg', type: 'String', required: true, maxLength: 64 },
+    { name: 'targetKind', type: 'String', enum: [...DEPLOYMENT_TARGET_KINDS] },
+    { name: 'targetDataDir', type: 'String', maxLength: 4096 },
+    { name: 'targetUrl', type: 'String', maxLength: 2048 },
+    { name: 'targetAppKey', type: 'String', maxLength: 64 },
+    { name: 'targetSecret', type: 'String', maxLength: 512, hidden: true },
     /** The export manifest, as JSON text (manifests are free-form, so not a typed document). */
     { name: 'manifest', type: 'String', required: true, maxLength: 100_000 },
   ],

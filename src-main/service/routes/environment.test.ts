@@ -51,6 +51,16 @@ async function configureA() {
     }),
   );
   await ok(a.post('/c_conversations', { c_title: 'Hello', c_status: 'open' }));
+  await ok(a.post('/scripts', { name: 'c_helpers', label: 'Helpers', type: 'library', script: 'return 1 + 1' }));
+  await ok(
+    a.post('/scripts', {
+      name: 'c_hello',
+      type: 'route',
+      active: true,
+      script: 'return "hello"',
+      configuration: { method: 'get', path: '/hello', principal: ADMIN_EMAIL },
+    }),
+  );
 }
 
 async function exportOf(client: TestClient, manifest: unknown = everything) {
@@ -139,6 +149,10 @@ describe('environment import', () => {
     expect(log.at(-1)).toMatchObject({ type: 'status', stage: 'complete' });
     expect(log.filter((l) => l.type === 'status').map((l) => l.stage)).toEqual(['ingest', 'import', 'complete']);
     expect(log).toContainEqual(expect.objectContaining({ resource: 'view.open_convs', change: 'added' }));
+    // every section: object types, roles, apps, settings, views, scripts, records
+    const kinds = new Set(lines(fromA).map((d) => d.object));
+    for (const kind of ['object', 'role', 'app', 'org', 'view', 'script', 'c_conversation'])
+      expect(kinds).toContain(kind);
     expect(lines(await exportOf(b))).toEqual(lines(fromA));
     // and what was imported works: the view runs in B
     expect((await b.get('/views/open_convs?status=open')).json()).toMatchObject({
@@ -173,6 +187,20 @@ describe('environment import', () => {
     expect(h.svc.defs.byName(h.svc.orgs.byCode('other')!.id, 'c_thing')).toBeUndefined();
   });
 
+  it('checks scripts like a save does: one that does not compile writes nothing, and is named', async () => {
+    await configureA();
+    const docs = lines(await exportOf(a));
+    const script = docs.find((d) => d.resource === 'script.c_helpers')!;
+    script.script = 'return (1 +';
+    const before = await exportOf(b);
+    const res = await importInto(b, docs.map((d) => JSON.stringify(d)).join('\n'));
+    expect(res.json()).toMatchObject({ errCode: 'service.validation.import' });
+    expect(res.json().faults).toEqual([
+      expect.objectContaining({ path: 'script.c_helpers', reason: expect.stringContaining('SyntaxError') }),
+    ]);
+    expect(await exportOf(b)).toEqual(before);
+  });
+
   it('refuses an incomplete stream (no manifest-exports) before anything else', async () => {
     await configureA();
     const truncated = (await exportOf(a)).trim().split('\n').slice(0, -1).join('\n');
@@ -191,6 +219,34 @@ describe('environment import', () => {
     expect(log).toContainEqual(expect.objectContaining({ resource: 'object.c_thing', change: 'added' }));
     expect(log).toContainEqual(expect.objectContaining({ resource: 'role.administrator', change: 'unchanged' }));
     expect(await exportOf(b)).toEqual(before);
+  });
+
+  it('never deletes: what the manifest selects but the stream lacks is reported kept, and stays', async () => {
+    await configureA();
+    expect((await b.post('/roles', { name: 'Local', code: 'local_only', scopes: [] })).statusCode).toBe(200);
+    const fromA = await exportOf(a, { roles: { includes: ['*'] } });
+    const dry = lines((await importInto(b, fromA, '?dryRun=true')).body);
+    expect(dry).toContainEqual(
+      expect.objectContaining({
+        resource: 'role.local_only',
+        change: 'kept',
+        before: expect.objectContaining({ code: 'local_only' }),
+      }),
+    );
+    expect(dry.some((l) => l.change === 'removed')).toBe(false);
+    // a dry run carries both sides of each change, for a side-by-side diff
+    expect(dry).toContainEqual(
+      expect.objectContaining({
+        resource: 'role.reader',
+        change: 'added',
+        after: expect.objectContaining({ name: 'Reader' }),
+      }),
+    );
+    const log = lines((await importInto(b, fromA)).body);
+    expect(log).toContainEqual(expect.objectContaining({ resource: 'role.local_only', change: 'kept' }));
+    expect(log.find((l) => l.resource === 'role.reader')).not.toHaveProperty('after'); // applied runs: the diff only
+    const codes = (await b.get('/roles')).json().data.map((r: { code?: string }) => r.code);
+    expect(codes).toEqual(expect.arrayContaining(['local_only', 'reader', 'analyst']));
   });
 
   it('refuses a concurrent import (the lock is a database row) and keeps a backup when asked', async () => {

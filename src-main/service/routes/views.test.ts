@@ -165,6 +165,50 @@ describe('running a view', () => {
     });
   });
 
+  it('objectAcl gives the account the view runs as access to the instances it reads, only through the view', async () => {
+    const id = await createView({ ...openByStatus, principal: null });
+    const token = new BearerClient(h, await mint(admin, aliceId, { app: app.key, scope: ['view.execute'] }));
+    expect((await token.get('/views/convs_by_status?status=open')).json().data).toEqual([]);
+    // an entry for a role alice does not hold changes nothing
+    expect((await admin.patch(`/views/${id}`, { objectAcl: [{ type: 'role', target: 'provider' }] })).statusCode).toBe(
+      200,
+    );
+    expect((await token.get('/views/convs_by_status?status=open')).json().data).toEqual([]);
+    // one naming her (by email) lets her read through the view
+    const patched = await admin.patch(`/views/${id}`, {
+      objectAcl: [{ type: 'account', target: 'alice@example.test', allow: 3 }],
+    });
+    expect(patched.statusCode, patched.body).toBe(200);
+    expect(titles(await token.get('/views/convs_by_status?status=open'))).toEqual(['Alpha', 'Charlie']);
+    // a level below read (public) does not make the records readable
+    expect(
+      (await admin.patch(`/views/${id}`, { objectAcl: [{ type: 'account', target: '*', allow: 1 }] })).statusCode,
+    ).toBe(200);
+    expect((await token.get('/views/convs_by_status?status=open')).json().data).toEqual([]);
+    // and it never reaches the object routes: her session still reads nothing there
+    expect((await admin.patch(`/views/${id}`, { objectAcl: [{ type: 'account', target: '*' }] })).statusCode).toBe(200);
+    expect(titles(await token.get('/views/convs_by_status?status=open'))).toEqual(['Alpha', 'Charlie']);
+    const alice = new TestClient(h);
+    await alice.login('alice@example.test', USER_PASSWORD);
+    expect((await alice.get('/c_conversations')).json().data).toEqual([]);
+  });
+
+  it('matches objectAcl against the view principal when it has one', async () => {
+    await createUser(admin, 'bob@example.test');
+    const id = await createView({ ...openByStatus, principal: 'bob@example.test' });
+    const token = new BearerClient(h, await mint(admin, aliceId, { app: app.key, scope: ['view.execute'] }));
+    expect((await token.get('/views/convs_by_status?status=open')).json().data).toEqual([]);
+    expect(
+      (await admin.patch(`/views/${id}`, { objectAcl: [{ type: 'account', target: 'alice@example.test' }] }))
+        .statusCode,
+    ).toBe(200);
+    expect((await token.get('/views/convs_by_status?status=open')).json().data).toEqual([]); // runs as bob
+    expect(
+      (await admin.patch(`/views/${id}`, { objectAcl: [{ type: 'account', target: 'bob@example.test' }] })).statusCode,
+    ).toBe(200);
+    expect(titles(await token.get('/views/convs_by_status?status=open'))).toEqual(['Alpha', 'Charlie']);
+  });
+
   it('answers notFound.view for an unknown view', async () => {
     expect((await admin.get('/views/nothing')).json()).toMatchObject({ errCode: 'service.notFound.view' });
   });
@@ -204,6 +248,52 @@ describe('administering views', () => {
     const alice = new TestClient(h);
     await alice.login('alice@example.test', USER_PASSWORD);
     expect((await alice.post('/views', openByStatus)).json()).toMatchObject({ object: 'fault', status: 403 });
+  });
+
+  it('compiles a view once per version: runs hit the cache, an edit invalidates it', async () => {
+    const id = await createView();
+    const before = h.svc.views.compiles;
+    expect(titles(await admin.get('/views/convs_by_status?status=open'))).toEqual(['Alpha', 'Charlie']);
+    expect(h.svc.views.compiles).toBe(before + 1);
+    for (const status of ['open', 'closed', 'open']) await admin.get(`/views/convs_by_status?status=${status}`);
+    await admin.get(`/views/${id}?status=open`);
+    expect(h.svc.views.compiles).toBe(before + 1); // variables filled per run, never recompiled
+    // an edit in the same millisecond still makes a new version
+    expect((await admin.patch(`/views/${id}`, { limit: { settable: true, defaultValue: 1, max: 3 } })).statusCode).toBe(
+      200,
+    );
+    expect(titles(await admin.get('/views/convs_by_status?status=open'))).toEqual(['Alpha']);
+    expect(h.svc.views.compiles).toBe(before + 2);
+    await admin.get('/views/convs_by_status?status=open');
+    expect(h.svc.views.compiles).toBe(before + 2);
+    // a change of the source definition is a new version too
+    expect(
+      (await admin.post('/schemas/c_conversation/properties', { name: 'c_extra', type: 'String' })).statusCode,
+    ).toBe(200);
+    await admin.get('/views/convs_by_status?status=open');
+    expect(h.svc.views.compiles).toBe(before + 3);
+  });
+
+  it('refuses an objectAcl naming nobody or an unknown level on save', async () => {
+    expect(
+      (await admin.post('/views', { ...openByStatus, objectAcl: [{ type: 'role', target: 'nope' }] })).json(),
+    ).toMatchObject({ errCode: 'service.validation.view', path: 'objectAcl[0].target' });
+    expect(
+      (await admin.post('/views', { ...openByStatus, objectAcl: [{ type: 'account', target: '*', allow: 9 }] })).json(),
+    ).toMatchObject({ errCode: 'service.validation.view', path: 'objectAcl[0].allow' });
+  });
+
+  it('refuses map, group and pipeline components on save with unsupportedOperation.viewComponent', async () => {
+    for (const name of ['map', 'group', 'pipeline']) {
+      const res = await admin.post('/views', {
+        ...openByStatus,
+        query: [...openByStatus.query, { name, value: '{"c_title": 1}' }],
+      });
+      expect(res.json()).toMatchObject({
+        errCode: 'service.unsupportedOperation.viewComponent',
+        path: 'query[2].name',
+      });
+    }
   });
 
   it('recompiles a view after it changes (the cache follows the record version)', async () => {

@@ -13,6 +13,7 @@ import type { Service } from '../service.js';
 import type { Org } from '../orgs/orgs.js';
 import type { Doc, Json } from '../objects/validate.js';
 import { OBJECT_ID_PATTERN } from '../objects/ids.js';
+import { ACCESS } from '../access/levels.js';
 import { fillAll, fillTemplate, parseTemplate, type Template } from './template.js';
 
 /** A view name is a scope code (`view.execute.<name>`) and must not look like an `_id`. */
@@ -30,6 +31,11 @@ export interface ViewAclEntry {
   target: string;
 }
 
+/** An `objectAcl` entry: the level it gives on every instance the view reads (see run-view.ts). */
+export interface ViewObjectAclEntry extends ViewAclEntry {
+  allow: number;
+}
+
 export interface CompiledView {
   _id: string;
   name: string;
@@ -40,6 +46,7 @@ export interface CompiledView {
   skip: Range;
   paths: { settable: boolean; defaultValue?: string[]; limitTo?: string[] };
   acl: ViewAclEntry[];
+  objectAcl: ViewObjectAclEntry[];
   where?: Template;
   sort?: Template;
   /** Parsed once when the component has no variables. */
@@ -70,7 +77,8 @@ export function compileView(svc: Service, org: Org, _id: string, doc: Doc): Comp
     limit: range(doc.limit, 'limit', 1, MAX_LIMIT, DEFAULT_LIMIT),
     skip: range(doc.skip, 'skip', 0, MAX_SKIP, 0),
     paths: pathsSetting(doc.paths, source),
-    acl: aclEntries(svc, org, doc.acl),
+    acl: aclEntries(svc, org, doc.acl, 'acl'),
+    objectAcl: objectAclEntries(svc, org, doc.objectAcl),
   };
   if (typeof doc.principal === 'string' && doc.principal !== '') {
     if (!resolvePrincipal(svc, org, doc.principal)) {
@@ -181,7 +189,7 @@ function pathsSetting(value: Json | undefined, def: ObjectDef): CompiledView['pa
   return out;
 }
 
-function aclEntries(svc: Service, org: Org, value: Json | undefined): ViewAclEntry[] {
+function aclEntries(svc: Service, org: Org, value: Json | undefined, key: string): ViewAclEntry[] {
   if (!Array.isArray(value)) return [];
   return value.map((raw, i) => {
     const e = raw as { type?: string; target?: string };
@@ -189,12 +197,31 @@ function aclEntries(svc: Service, org: Org, value: Json | undefined): ViewAclEnt
       if (e.target === '*' || (typeof e.target === 'string' && resolvePrincipal(svc, org, e.target))) {
         return { type: 'account', target: e.target };
       }
-      throw invalid(`acl[${i}].target`, 'An account entry names an account (by _id or email) or *.');
+      throw invalid(`${key}[${i}].target`, 'An account entry names an account (by _id or email) or *.');
     }
     if (e.type === 'role' && typeof e.target === 'string' && resolveRole(svc, org, e.target)) {
       return { type: 'role', target: e.target };
     }
-    throw invalid(`acl[${i}].target`, `No role ${String(e.target)} in this org.`);
+    throw invalid(`${key}[${i}].target`, `No role ${String(e.target)} in this org.`);
+  });
+}
+
+/**
+ * `objectAcl` entries: who they match is checked like `acl`; `allow` is an access level (1 public …
+ * 8 admin, default read). A view only reads, so a level above read gives no more than read.
+ */
+function objectAclEntries(svc: Service, org: Org, value: Json | undefined): ViewObjectAclEntry[] {
+  const entries = aclEntries(svc, org, value, 'objectAcl');
+  return entries.map((e, i) => {
+    const allow = (value as { allow?: unknown }[])[i]?.allow;
+    if (
+      allow !== undefined &&
+      allow !== null &&
+      (typeof allow !== 'number' || allow < ACCESS.public || allow > ACCESS.admin)
+    ) {
+      throw invalid(`objectAcl[${i}].allow`, `allow is an access level from ${ACCESS.public} to ${ACCESS.admin}.`);
+    }
+    return { ...e, allow: Math.min(typeof allow === 'number' ? allow : ACCESS.read, ACCESS.read) };
   });
 }
 

@@ -15,23 +15,22 @@ import type { Caller } from '../access/caller.js';
 import { levelsOf, readableCondition } from '../access/acl.js';
 import { resolveRoles } from '../access/roles.js';
 import { accountSnapshot } from '../access/account-snapshot.js';
-import { MAX_SHARED_LEVEL } from '../access/levels.js';
+import { ACCESS, MAX_SHARED_LEVEL } from '../access/levels.js';
 import { BUILTIN_ROLES } from '../objects/builtin-defs.js';
 import { OBJECT_ID_PATTERN } from '../objects/ids.js';
 import { presentRecord } from '../objects/present.js';
 import type { StoredRecord } from '../objects/store.js';
 import type { Json } from '../objects/validate.js';
-import { compileView, resolvePrincipal, resolveRole, runQuery, type CompiledView, type Range } from './compile-view.js';
+import {
+  compileView,
+  resolvePrincipal,
+  resolveRole,
+  runQuery,
+  type CompiledView,
+  type Range,
+  type ViewAclEntry,
+} from './compile-view.js';
 import { VIEW_DEF } from '../objects/view-def.js';
-
-interface CacheEntry {
-  /** The stored text: `updated` alone misses two edits within one millisecond. */
-  text: string;
-  source: unknown;
-  view: CompiledView;
-}
-/** One compile per view version: keyed on the record's `_id`, checked against its stored text and source definition. */
-const compiled = new WeakMap<Service, Map<string, CacheEntry>>();
 
 type ViewRecord = StoredRecord & { text: string };
 
@@ -64,7 +63,10 @@ export function runView(
   const limit = clamp(view.limit, args.limit, 'limit');
   const skip = clamp(view.skip, args.skip, 'skip');
   const paths = pathsOf(view, args);
-  const condition = readableCondition(svc, org, runner, view.source);
+  // objectAcl lifts the runner's level on every instance the view reads (never lowers it).
+  const extra = objectAclLevel(svc, org, runner, view);
+  const floor = runner.grant !== undefined && runner.grant >= ACCESS.read ? ACCESS.public : ACCESS.read;
+  const condition = extra >= floor ? undefined : readableCondition(svc, org, runner, view.source);
   const { rows, hasMore } = svc.store.list(
     org.id,
     view.source,
@@ -73,7 +75,7 @@ export function runView(
   );
   const levels = levelsOf(svc, org, runner, view.source, rows);
   const data = rows.map((r, i) => {
-    const out = presentRecord(view.source, r, levels[i] ?? 0);
+    const out = presentRecord(view.source, r, Math.max(levels[i] ?? 0, extra));
     return paths ? (projectPaths(out, paths) as Record<string, Json>) : out;
   });
   return { data, hasMore };
@@ -88,42 +90,47 @@ export function findView(svc: Service, org: Org, nameOrId: string): ViewRecord |
 }
 
 function compiledView(svc: Service, org: Org, record: ViewRecord): CompiledView {
-  let cache = compiled.get(svc);
-  if (!cache) {
-    cache = new Map();
-    compiled.set(svc, cache);
-  }
-  const key = `${org.id}:${record._id}`;
   const source =
     svc.defs.byName(org.id, String(record.doc.sourceObject)) ??
     svc.defs.byCollection(org.id, String(record.doc.sourceObject));
-  const hit = cache.get(key);
-  // Definitions are replaced (never mutated) when they change, so identity tells a schema change.
-  if (hit && hit.text === record.text && hit.source === source) return hit.view;
-  let view: CompiledView;
-  try {
-    view = compileView(svc, org, record._id, record.doc);
-  } catch (err) {
-    // Saved views compile; one that no longer does (its source changed) cannot run.
-    throw fault('invalidArgument', 'view', {
-      reason: `The view ${String(record.doc.name)} no longer compiles: ${(err as Error).message}`,
-    });
-  }
-  if (cache.size > 1000) cache.clear();
-  cache.set(key, { text: record.text, source, view });
-  return view;
+  return svc.views.get(org.id, record, source, () => {
+    try {
+      return compileView(svc, org, record._id, record.doc);
+    } catch (err) {
+      // Saved views compile; one that no longer does (its source changed) cannot run.
+      throw fault('invalidArgument', 'view', {
+        reason: `The view ${String(record.doc.name)} no longer compiles: ${(err as Error).message}`,
+      });
+    }
+  });
 }
 
 /** Org administrators may run every view; others need an entry. An empty acl is for administrators only. */
 function aclAllows(svc: Service, org: Org, caller: Caller, view: CompiledView): boolean {
   if (caller.orgAdmin) return true;
-  return view.acl.some((entry) => {
-    if (entry.type === 'account') {
-      return entry.target === '*' || resolvePrincipal(svc, org, entry.target) === caller.accountId;
-    }
-    const role = resolveRole(svc, org, entry.target);
-    return role !== undefined && caller.roles.has(role._id);
-  });
+  return view.acl.some((entry) => entryMatches(svc, org, caller, entry));
+}
+
+/**
+ * The level the view's `objectAcl` gives the account the query runs as (its principal, else the
+ * caller) on every instance of the source object it reads: the highest `allow` of the entries that
+ * match it (a role it holds, its account, or `*`), capped at read when saved; 0 when none match.
+ * So a view can show analysts records their own ACL would not, and only through the view.
+ */
+function objectAclLevel(svc: Service, org: Org, runner: Caller, view: CompiledView): number {
+  let level = 0;
+  for (const entry of view.objectAcl) {
+    if (entry.allow <= level) continue;
+    if (entryMatches(svc, org, runner, entry)) level = entry.allow;
+  }
+  return level;
+}
+
+function entryMatches(svc: Service, org: Org, who: Caller, entry: ViewAclEntry): boolean {
+  if (entry.type === 'account')
+    return entry.target === '*' || resolvePrincipal(svc, org, entry.target) === who.accountId;
+  const role = resolveRole(svc, org, entry.target);
+  return role !== undefined && who.roles.has(role._id);
 }
 
 /** Who the query runs as: the view's principal or the caller, never scope-limited, with the caller's grant and skipAcl. */

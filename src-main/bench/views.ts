@@ -1,0 +1,143 @@
+/**
+ * `npm run bench:views` (issue #17 speed): a view against the same query sent directly. A view
+ * `where {"c_status": "{{status}}"}, sort {"c_title": 1}, limit 100` over N conversations, run as
+ * `GET /views/<name>?status=open`, against `GET /c_conversations?where=…&sort=…&limit=100` — the
+ * same rows (checked), the same indexes, an in-process service (Fastify inject, so the figures are
+ * the service's, not a network stack's). Rounds alternate which side goes first; each round's
+ * figure is the mean per request of a batch; the verdict is the ratio of the medians. Also
+ * reports how many times the view was compiled (one compile per view version: 1).
+ *
+ *   npm run bench:views [-- --records 20000 --rounds 15 --batch 100 --max-ratio 1.10]
+ *
+ * Exit code 1 when the ratio is above --max-ratio.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import { openService } from '../service/open-service.js';
+import { bootstrapOrg } from '../service/bootstrap.js';
+import { buildServer } from '../service/server.js';
+
+const args = process.argv.slice(2);
+const arg = (name: string, fallback: number) => {
+  const i = args.indexOf(`--${name}`);
+  return i === -1 ? fallback : Number(args[i + 1]);
+};
+const RECORDS = arg('records', 20_000);
+const ROUNDS = arg('rounds', 15);
+const BATCH = arg('batch', 100);
+const MAX_RATIO = arg('max-ratio', 1.1);
+const EMAIL = 'bench@example.test';
+const PASSWORD = 'a bench password that is long';
+const STATUSES = ['open', 'closed', 'pending', 'archived'];
+
+const dataDir = mkdtempSync(join(tmpdir(), 'bench-views-'));
+const svc = openService({ dataDir, masterKey: randomBytes(32) });
+try {
+  const { org, consoleAppKey } = await bootstrapOrg(svc, { code: 'bench', adminEmail: EMAIL, adminPassword: PASSWORD });
+  const def = svc.defs.byName(org.id, 'c_conversation')!;
+  svc.db.transaction(() => {
+    for (let i = 0; i < RECORDS; i++) {
+      svc.store.insert(org.id, def, {
+        c_title: `conversation ${String((i * 7919) % RECORDS).padStart(6, '0')}`,
+        c_status: STATUSES[i % STATUSES.length]!,
+      });
+    }
+  })();
+  const server = await buildServer(svc);
+  const headers: Record<string, string> = { host: '127.0.0.1:7788', 'service-client-key': consoleAppKey };
+  const login = await server.inject({
+    method: 'POST',
+    url: '/bench/v2/accounts/login',
+    headers,
+    payload: { email: EMAIL, password: PASSWORD },
+  });
+  if (login.statusCode !== 200) throw new Error(`login failed: ${login.body}`);
+  headers.cookie = login.cookies.map((c) => `${c.name}=${c.value}`).join('; ');
+  const csrf = login.headers['service-csrf-token'];
+  if (typeof csrf === 'string') headers['service-csrf-token'] = csrf;
+
+  const created = await server.inject({
+    method: 'POST',
+    url: '/bench/v2/views',
+    headers,
+    payload: {
+      name: 'by_status',
+      sourceObject: 'c_conversation',
+      principal: EMAIL,
+      acl: [{ type: 'account', target: '*' }],
+      limit: { settable: true, defaultValue: 100, min: 1, max: 1000 },
+      query: [
+        { name: 'where', value: '{"c_status": "{{status}}"}' },
+        { name: 'sort', value: '{"c_title": 1}' },
+      ],
+    },
+  });
+  if (created.statusCode !== 200) throw new Error(`view not created: ${created.body}`);
+
+  const viewUrl = '/bench/v2/views/by_status?status=open&limit=100';
+  const directUrl = `/bench/v2/c_conversations?where=${encodeURIComponent('{"c_status":"open"}')}&sort=${encodeURIComponent('{"c_title":1}')}&limit=100`;
+  const get = async (url: string) => {
+    const res = await server.inject({ method: 'GET', url, headers });
+    if (res.statusCode !== 200) throw new Error(`${url}: ${res.statusCode} ${res.body}`);
+    return res;
+  };
+  const ids = (body: string) => (JSON.parse(body) as { data: { _id: string }[] }).data.map((r) => r._id).join();
+  const [v, d] = [await get(viewUrl), await get(directUrl)];
+  if (ids(v.body) !== ids(d.body) || ids(v.body) === '') throw new Error('the view and the direct query differ');
+
+  const batch = async (url: string) => {
+    const started = performance.now();
+    for (let i = 0; i < BATCH; i++) await get(url);
+    return (performance.now() - started) / BATCH;
+  };
+  const compilesBefore = svc.views.compiles;
+  // warm-up: statement caches, JIT
+  await batch(viewUrl);
+  await batch(directUrl);
+  const viewMs: number[] = [];
+  const directMs: number[] = [];
+  for (let r = 0; r < ROUNDS; r++) {
+    if (r % 2 === 0) {
+      viewMs.push(await batch(viewUrl));
+      directMs.push(await batch(directUrl));
+    } else {
+      directMs.push(await batch(directUrl));
+      viewMs.push(await batch(viewUrl));
+    }
+  }
+  const median = (xs: number[]) => {
+    const s = [...xs].sort((a, b) => a - b);
+    const m = s.length >> 1;
+    return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+  };
+  const view = median(viewMs);
+  const direct = median(directMs);
+  const ratio = view / direct;
+  const round3 = (x: number) => Math.round(x * 1000) / 1000;
+  console.log(
+    JSON.stringify(
+      {
+        records: RECORDS,
+        rowsPerAnswer: 100,
+        rounds: ROUNDS,
+        batch: BATCH,
+        viewMedianMs: round3(view),
+        directMedianMs: round3(direct),
+        ratio: round3(ratio),
+        compilesDuringRuns: svc.views.compiles - compilesBefore,
+        loadavg1m: round3(loadavg()[0]!),
+        verdict: ratio <= MAX_RATIO ? `ok (≤ ${MAX_RATIO})` : `over ${MAX_RATIO}`,
+      },
+      null,
+      2,
+    ),
+  );
+  await server.close();
+  if (ratio > MAX_RATIO) process.exitCode = 1;
+} finally {
+  svc.db.close();
+  rmSync(dataDir, { recursive: true, force: true });
+}
