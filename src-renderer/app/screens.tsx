@@ -26,6 +26,10 @@ import { ScriptsScreen } from '../features/scripts/ScriptsScreen';
 import { parseScriptsParams, writeScriptsParams } from '../features/scripts/scripts-route';
 import { SignedRequestsScreen } from '../features/signed-requests/SignedRequestsScreen';
 import { parseSignedParams, writeSignedParams } from '../features/signed-requests/signed-route';
+import { ViewsScreen } from '../features/views/ViewsScreen';
+import { parseViewsParams, writeViewsParams } from '../features/views/views-route';
+import { ConfigurationScreen } from '../features/configuration/ConfigurationScreen';
+import { parseConfigurationParams, writeConfigurationParams } from '../features/configuration/configuration-route';
 import { TokenLabScreen } from '../features/tokens/TokenLabScreen';
 import { parseTokensParams, writeTokensParams } from '../features/tokens/tokens-route';
 import {
@@ -90,6 +94,20 @@ export const SCREENS: ScreenTable = {
     parse: parseScriptsParams,
     write: writeScriptsParams,
     Component: ScriptsScreen,
+  },
+  views: {
+    label: 'Views',
+    section: 'Data',
+    parse: parseViewsParams,
+    write: writeViewsParams,
+    Component: ViewsScreen,
+  },
+  configuration: {
+    label: 'Configuration',
+    section: 'Model',
+    parse: parseConfigurationParams,
+    write: writeConfigurationParams,
+    Component: ConfigurationScreen,
   },
   'demo-data': { label: 'Demo data', section: 'Model', parse: nothing, write: writeNothing, Component: DemoDataScreen },
   apps: {

@@ -8,6 +8,7 @@
  *   #/demo-data                            demo-data seeding
  *   #/accounts-admin?q=…&id=…              account administration; #/roles?id=… roles
  *   #/scope-tester?chain=…&rows=…          scope-chain tester; #/signed-requests?app=…&path=… composer
+ *   #/views?name=…                         views; #/configuration?tab=…&deployment=… export/import, deployments
  *
  * `org` is written only when it is not the default org (the first org the service lists).
  * Setup and login are not routes: they follow from the service's state, and after signing in the
@@ -25,6 +26,8 @@ import type { RolesState } from '../features/roles/roles-route';
 import type { TesterState } from '../features/scope-tester/tester-route';
 import type { SignedRequestState } from '../features/signed-requests/signed-route';
 import type { ScriptsState } from '../features/scripts/scripts-route';
+import type { ViewsState } from '../features/views/views-route';
+import type { ConfigurationState } from '../features/configuration/configuration-route';
 
 export interface NavigateOptions {
   /** Replace the history entry instead of adding one (for corrections, not user moves). */
@@ -112,6 +115,18 @@ export interface ScriptsRoute extends ScriptsState {
   org?: string;
 }
 
+/** Views: stored queries, their runs and view tokens (features/views/views-route.ts). */
+export interface ViewsRoute extends ViewsState {
+  screen: 'views';
+  org?: string;
+}
+
+/** Configuration export/import and deployments (features/configuration/configuration-route.ts). */
+export interface ConfigurationRoute extends ConfigurationState {
+  screen: 'configuration';
+  org?: string;
+}
+
 export type Route =
   | AccountsRoute
   | BrowseRoute
@@ -124,7 +139,9 @@ export type Route =
   | RolesRoute
   | ScopeTesterRoute
   | SignedRequestsRoute
-  | ScriptsRoute;
+  | ScriptsRoute
+  | ViewsRoute
+  | ConfigurationRoute;
 export type Screen = Route['screen'];
 
 export const DEFAULT_ROUTE: AccountsRoute = { screen: 'accounts', skip: 0, limit: DEFAULT_PAGE_SIZE };

@@ -8,11 +8,11 @@ import { schemaDef, type Schema } from '../../api/schemas';
 import { FaultMessage } from '../../components/FaultMessage';
 import type { BrowseRoute, Route } from '../../routing/route';
 import { RecordActions, RecordEditor, type EditorMode } from './records/RecordEditor';
-import { allColumns, columnsForProjection, visibleColumns } from './result-grid/columns';
+import { allColumns, columnsForProjection, visibleColumns } from '../../components/result-grid/columns';
 import { ColumnPicker } from './result-grid/ColumnPicker';
 import { ExportControl } from './result-grid/ExportControl';
 import { RecordDrawer } from './result-grid/RecordDrawer';
-import { ResultGrid } from './result-grid/ResultGrid';
+import { ResultGrid } from '../../components/result-grid/ResultGrid';
 import { pagerFor, type BaseQuery, type PagePlan } from './paging';
 
 const PAGE_SIZES = [10, 25, 50, 100, 250, 500, 1000];

@@ -3,9 +3,9 @@ import type { ObjectDef } from '../../../../src-shared/schema/types';
 import type { ListPage } from '../../../api/types';
 import type { ObjectRecord } from '../../../api/records';
 import { checkSortText, checkWhereText } from '../query-builder/validate-text';
-import { Cell } from './Cell';
-import { allColumns, defaultColumnPaths } from './columns';
-import { valueAt } from './encode';
+import { Cell } from '../../../components/result-grid/Cell';
+import { allColumns, defaultColumnPaths } from '../../../components/result-grid/columns';
+import { valueAt } from '../../../components/result-grid/encode';
 
 /** The arguments of one list property, sent prefixed (`connections.where`, decisions.md §8). */
 export interface ListPropertyArgs {

@@ -1,0 +1,3 @@
+export function ConfigurationScreen() {
+  return null;
+}
