@@ -104,9 +104,17 @@ export type ChangeKind = 'added' | 'changed' | 'removed' | 'unchanged';
 export async function importEnvironment(
   orgClient: OrgClient,
   file: Blob,
-  options: { dryRun: boolean; backup?: boolean },
+  options: { dryRun: boolean; backup?: boolean; onLog?: (entries: ImportLogEntry[]) => void },
 ): Promise<ImportLogEntry[]> {
+  const onLog = options.onLog;
   const text = await orgClient.requestText('POST', 'developer/environment/import', {
+    // Only whole lines: the last one may still be arriving.
+    ...(onLog
+      ? {
+          onProgress: (soFar: string) =>
+            onLog(parseNdjson<ImportLogEntry>(soFar.slice(0, soFar.lastIndexOf('\n') + 1))),
+        }
+      : {}),
     body: file,
     contentType: 'application/x-ndjson',
     accept: 'application/x-ndjson',

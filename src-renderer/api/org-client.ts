@@ -82,6 +82,8 @@ export class OrgClient {
       contentType?: string;
       accept?: string;
       query?: Readonly<Record<string, QueryValue>>;
+      /** Called with the text received so far as the answer streams in (NDJSON progress). */
+      onProgress?: (textSoFar: string) => void;
     } = {},
   ): Promise<string> {
     const headers: Record<string, string> = { [APP_KEY_HEADER]: this.appKey, Accept: options.accept ?? '*/*' };
@@ -94,7 +96,7 @@ export class OrgClient {
       const init: RequestInit = { method, headers, credentials: 'same-origin' };
       if (options.body !== undefined) init.body = options.body;
       response = await this.fetchImpl(url, init);
-      text = await response.text();
+      text = options.onProgress ? await readProgressively(response, options.onProgress) : await response.text();
     } catch (error) {
       throw toApiError(error);
     }
@@ -140,4 +142,16 @@ function parseFault(text: string): FaultBody | undefined {
   return typeof body === 'object' && body !== null && (body as { object?: unknown }).object === 'fault'
     ? (body as FaultBody)
     : undefined;
+}
+
+async function readProgressively(response: Response, onProgress: (textSoFar: string) => void): Promise<string> {
+  if (!response.body) return response.text();
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  let text = '';
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return text;
+    text += value;
+    onProgress(text);
+  }
 }

@@ -6,6 +6,7 @@ import { queryKeys } from '../../api/query-keys';
 import { fetchListPage, listPageQuery, type ObjectRecord } from '../../api/records';
 import { schemaDef, type Schema } from '../../api/schemas';
 import { FaultMessage } from '../../components/FaultMessage';
+import { SaveAsViewButton } from '../../components/SaveAsViewDialog';
 import type { BrowseRoute, Route } from '../../routing/route';
 import { RecordActions, RecordEditor, type EditorMode } from './records/RecordEditor';
 import { allColumns, columnsForProjection, visibleColumns } from '../../components/result-grid/columns';
@@ -88,6 +89,11 @@ export function ResultsSection({ orgClient, route, navigate, schema, schemas, ba
           columns={available.map((c) => c.path)}
           fetchPage={(request, signal) => fetchListPage(orgClient, schema.collection, request, signal)}
           disabled={!page.isSuccess}
+        />
+        <SaveAsViewButton
+          orgClient={orgClient}
+          routeOrg={route.org}
+          query={{ objectName: schema.name, where: base.where, sort: base.sort, paths: base.paths, limit: base.limit }}
         />
         <span className="query-panel__spacer" />
         <button
