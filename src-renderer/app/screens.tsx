@@ -81,6 +81,13 @@ export const SCREENS: ScreenTable = {
     write: writeBrowseParams,
     Component: BrowseScreen,
   },
+  views: {
+    label: 'Views',
+    section: 'Data',
+    parse: parseViewsParams,
+    write: writeViewsParams,
+    Component: ViewsScreen,
+  },
   schemas: {
     label: 'Schemas',
     section: 'Model',
@@ -94,13 +101,6 @@ export const SCREENS: ScreenTable = {
     parse: parseScriptsParams,
     write: writeScriptsParams,
     Component: ScriptsScreen,
-  },
-  views: {
-    label: 'Views',
-    section: 'Data',
-    parse: parseViewsParams,
-    write: writeViewsParams,
-    Component: ViewsScreen,
   },
   configuration: {
     label: 'Configuration',
