@@ -27,7 +27,7 @@ const TAB_LABELS: Record<ConfigurationTab, string> = {
 export function ConfigurationScreen({ orgClient, route, navigate }: ConfigurationScreenProps) {
   const schemas = useQuery(schemasQuery(orgClient));
   return (
-    <section className="screen screen--scroll" aria-labelledby="configuration-title">
+    <section className="screen screen--scroll config-screen" aria-labelledby="configuration-title">
       <div className="screen__header">
         <div>
           <h1 className="screen__title" id="configuration-title">

@@ -39,8 +39,9 @@ export function ViewTokenPanel({ orgClient, view }: { orgClient: OrgClient; view
     <form className="panel" aria-label="View token" data-testid="view-token-panel" onSubmit={submit}>
       <p className="panel__title">Share with a token</p>
       <p className="note">
-        A token limited to <code>{viewScope(view.name)}</code> runs this view and reads nothing else: not even{' '}
-        <code>/{view.sourceObject}</code>. Other claims of the account (its roles) still apply to the view&apos;s acl.
+        A token limited to <code>{viewScope(view.name)}</code> runs this view and reads nothing else: a direct read of{' '}
+        {view.sourceObject} records is refused. The account&apos;s other claims (its roles) still apply to the
+        view&apos;s acl.
       </p>
       <div className="view-run__form">
         <label className="field">

@@ -27,7 +27,7 @@ export function ViewsScreen({ orgClient, route, navigate }: ViewsScreenProps) {
   const ready = views.data && schemas.data;
 
   return (
-    <section className="screen screen--scroll" aria-labelledby="views-title">
+    <section className="screen screen--scroll views-screen" aria-labelledby="views-title">
       <div className="screen__header">
         <div>
           <h1 className="screen__title" id="views-title">
