@@ -71,6 +71,12 @@ function JsonDiff({ change }: { change: ResourceChange }) {
   return (
     <div className="json-diff__wrap" data-testid="json-diff" data-resource={change.resource}>
       <table className="json-diff">
+        <colgroup>
+          <col className="json-diff__n-col" />
+          <col />
+          <col className="json-diff__n-col" />
+          <col />
+        </colgroup>
         <thead>
           <tr>
             <th colSpan={2}>This org{change.before ? '' : ' (none)'}</th>

@@ -210,7 +210,7 @@ function DeploymentDetail({ orgClient, deployment }: { orgClient: OrgClient; dep
       )}
       {run.isError && <FaultMessage fault={faultOf(run.error)} compact />}
       {preview && (
-        <div data-testid="deployment-result" data-result={preview.result}>
+        <div className="config-result" data-testid="deployment-result" data-result={preview.result}>
           <p className="panel__heading">
             {preview.dryRun ? 'Preview (nothing written)' : 'Run'}: <ResultBadge run={preview} />
           </p>

@@ -68,7 +68,7 @@ export function ExportPanel({ orgClient, schemas }: { orgClient: OrgClient; sche
       <input
         className="input input--mono"
         aria-label={`${key}: names to include`}
-        placeholder="all (*) — or names, /regex/"
+        placeholder="all, or names, /regex/"
         data-testid="manifest-section-names"
         disabled={!choice.on}
         value={choice.names.join(', ')}
@@ -122,7 +122,7 @@ export function ExportPanel({ orgClient, schemas }: { orgClient: OrgClient; sche
         </div>
         {exporter.isError && <FaultMessage fault={faultOf(exporter.error)} compact />}
         {exporter.data && (
-          <div data-testid="export-result">
+          <div className="config-result" data-testid="export-result">
             <p className={complete ? 'note note--ok' : 'note note--warn'} data-testid="export-summary">
               {resources.length} resources
               {complete ? ', complete (ends with manifest-exports).' : ': incomplete, no manifest-exports line.'}

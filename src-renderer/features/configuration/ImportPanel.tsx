@@ -135,7 +135,7 @@ export function ImportPanel({ orgClient }: { orgClient: OrgClient }) {
         </>
       )}
       {(apply.isPending || apply.isSuccess || apply.isError) && (
-        <div data-testid="import-progress">
+        <div className="config-result" data-testid="import-progress">
           <div className="config-stages">
             {STAGES.filter((s) => s !== 'backup' || backup).map((s) => (
               <span
