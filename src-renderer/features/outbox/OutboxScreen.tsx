@@ -14,7 +14,8 @@ import {
 } from '../../api/outbox';
 import { FaultMessage } from '../../components/FaultMessage';
 import { Pager } from '../../components/Pager';
-import type { OutboxRoute, Route } from '../../routing/route';
+import type { Route } from '../../routing/route';
+import type { OutboxRoute } from './outbox-route';
 import '../../styles/keys.css';
 import { OUTBOX_PAGE_SIZES, isOutboxPageSize, nextOutboxPage, previousOutboxPage } from './outbox-route';
 
