@@ -2,6 +2,8 @@
  * Configuration in the URL:  #/configuration?tab=export|import|deployments&deployment=<_id>
  * Trust boundary: hash input, shape-checked only. Files and diffs stay in memory.
  */
+import type { ScreenRoute } from '../../routing/route';
+
 export const CONFIGURATION_TABS = ['export', 'import', 'deployments'] as const;
 export type ConfigurationTab = (typeof CONFIGURATION_TABS)[number];
 
@@ -10,6 +12,14 @@ export interface ConfigurationState {
   /** The deployment open on the deployments tab. */
   deployment?: string;
 }
+
+declare module '../../routing/route' {
+  interface ScreenStates {
+    configuration: ConfigurationState;
+  }
+}
+
+export type ConfigurationRoute = ScreenRoute<'configuration'>;
 
 const ID = /^[0-9a-f]{24}$/i;
 
