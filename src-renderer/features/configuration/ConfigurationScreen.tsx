@@ -1,8 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
-import { faultOf } from '../../api/api-error';
 import type { OrgClient } from '../../api/org-client';
 import { schemasQuery } from '../../api/schemas';
-import { FaultMessage } from '../../components/FaultMessage';
+import { QueryState } from '../../components/QueryState';
+import { ScreenHeader } from '../../components/ScreenHeader';
 import type { Route } from '../../routing/route';
 import type { ConfigurationRoute } from './configuration-route';
 import { CONFIGURATION_TABS, type ConfigurationTab } from './configuration-route';
@@ -29,17 +29,16 @@ export function ConfigurationScreen({ orgClient, route, navigate }: Configuratio
   const schemas = useQuery(schemasQuery(orgClient));
   return (
     <section className="screen screen--scroll config-screen" aria-labelledby="configuration-title">
-      <div className="screen__header">
-        <div>
-          <h1 className="screen__title" id="configuration-title">
-            Configuration
-          </h1>
-          <p className="screen__subtitle">
+      <ScreenHeader
+        title="Configuration"
+        titleId="configuration-title"
+        description={
+          <>
             Object definitions, roles, apps, scripts, views and settings as NDJSON files:{' '}
             <code>/{orgClient.org}/v2/developer/environment/export | import</code>
-          </p>
-        </div>
-      </div>
+          </>
+        }
+      />
       <div className="segmented config-tabs" role="tablist" aria-label="Configuration">
         {CONFIGURATION_TABS.map((tab) => (
           <button
@@ -55,10 +54,11 @@ export function ConfigurationScreen({ orgClient, route, navigate }: Configuratio
           </button>
         ))}
       </div>
-      {route.tab === 'export' && schemas.isError && (
-        <FaultMessage fault={faultOf(schemas.error)} onRetry={() => void schemas.refetch()} />
+      {route.tab === 'export' && (
+        <QueryState query={schemas} loading="Loading object definitions…">
+          {(data) => <ExportPanel orgClient={orgClient} schemas={data} />}
+        </QueryState>
       )}
-      {route.tab === 'export' && schemas.data && <ExportPanel orgClient={orgClient} schemas={schemas.data} />}
       {route.tab === 'import' && <ImportPanel orgClient={orgClient} />}
       {route.tab === 'deployments' && (
         <DeploymentsPanel

@@ -14,6 +14,7 @@ import {
 } from '../../api/environment';
 import type { OrgClient } from '../../api/org-client';
 import { FaultMessage } from '../../components/FaultMessage';
+import { QueryState } from '../../components/QueryState';
 import { formatTimestamp } from '../../components/format-cells';
 import { ChangeCounts } from './ChangeReview';
 
@@ -43,47 +44,42 @@ export function DeploymentsPanel({ orgClient, selectedId, onSelect }: Deployment
             New deployment
           </button>
         </div>
-        {deployments.isPending && (
-          <p className="status-line" role="status">
-            <span className="spinner" aria-hidden="true" /> Loading deployments…
-          </p>
-        )}
-        {deployments.isError && (
-          <FaultMessage fault={faultOf(deployments.error)} onRetry={() => void deployments.refetch()} />
-        )}
-        {deployments.data && deployments.data.length === 0 && (
-          <p className="note" data-testid="deployments-empty">
-            No deployments yet: a deployment is a stored export (a manifest) that runs into another org.
-          </p>
-        )}
-        {deployments.data && deployments.data.length > 0 && (
-          <table className="config-table" data-testid="deployments-table">
-            <thead>
-              <tr>
-                <th>Name</th>
-                <th>Target</th>
-                <th>Last run</th>
-              </tr>
-            </thead>
-            <tbody>
-              {deployments.data.map((d) => (
-                <tr key={d._id} aria-selected={d._id === selectedId} data-testid="deployment-row" data-name={d.name}>
-                  <td>
-                    <button type="button" className="row-link" onClick={() => onSelect(d._id)}>
-                      {d.label || d.name}
-                    </button>
-                  </td>
-                  <td>
-                    <TargetText deployment={d} />
-                  </td>
-                  <td>
-                    <LastRun orgClient={orgClient} id={d._id} />
-                  </td>
+        <QueryState
+          query={deployments}
+          loading="Loading deployments…"
+          isEmpty={(data) => data.length === 0}
+          emptyTestId="deployments-empty"
+          empty={<p>No deployments yet: a deployment is a stored export (a manifest) that runs into another org.</p>}
+        >
+          {(data) => (
+            <table className="config-table" data-testid="deployments-table">
+              <thead>
+                <tr>
+                  <th>Name</th>
+                  <th>Target</th>
+                  <th>Last run</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
+              </thead>
+              <tbody>
+                {data.map((d) => (
+                  <tr key={d._id} aria-selected={d._id === selectedId} data-testid="deployment-row" data-name={d.name}>
+                    <td>
+                      <button type="button" className="row-link" onClick={() => onSelect(d._id)}>
+                        {d.label || d.name}
+                      </button>
+                    </td>
+                    <td>
+                      <TargetText deployment={d} />
+                    </td>
+                    <td>
+                      <LastRun orgClient={orgClient} id={d._id} />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+        </QueryState>
         {creating && (
           <NewDeploymentForm
             orgClient={orgClient}

@@ -6,6 +6,7 @@ import { schemaDef, type Schema } from '../../api/schemas';
 import { runArguments, runView, viewKeys, viewRunUrl, viewVariables, type ViewRecord } from '../../api/views';
 import { CopyButton } from '../../components/CopyButton';
 import { FaultMessage } from '../../components/FaultMessage';
+import { Pager } from '../../components/Pager';
 import { allColumns, type Column } from '../../components/result-grid/columns';
 import { ResultGrid } from '../../components/result-grid/ResultGrid';
 
@@ -103,33 +104,17 @@ export function ViewRunner({ orgClient, view, schema }: ViewRunnerProps) {
       )}
       {run.data && (
         <>
-          <div className="pager view-run__pager">
-            <span className="pager__range" data-testid="view-run-range">
-              {rows.length === 0 ? 'No rows' : `Rows ${skip + 1}–${skip + rows.length}`}
-              {run.data.hasMore ? ' · more follow' : ''}
-            </span>
-            {skipSettable && (
-              <span className="pager__buttons">
-                <button
-                  type="button"
-                  className="button button--secondary button--small"
-                  data-testid="view-run-previous"
-                  disabled={skip === 0 || run.isFetching}
-                  onClick={() => goTo(Math.max(0, skip - Math.max(pageSize, 1)))}
-                >
-                  Previous
-                </button>
-                <button
-                  type="button"
-                  className="button button--secondary button--small"
-                  data-testid="view-run-next"
-                  disabled={!run.data.hasMore || run.isFetching}
-                  onClick={() => goTo(skip + pageSize)}
-                >
-                  Next
-                </button>
-              </span>
-            )}
+          <div className="view-run__pager">
+            <Pager
+              testId="view-run"
+              small
+              label="Pages of the view"
+              range={`${rows.length === 0 ? 'No rows' : `Rows ${skip + 1}–${skip + rows.length}`}${run.data.hasMore ? ' · more follow' : ''}`}
+              canPrevious={skipSettable && skip > 0 && !run.isFetching}
+              canNext={skipSettable && run.data.hasMore && !run.isFetching}
+              onPrevious={() => goTo(Math.max(0, skip - Math.max(pageSize, 1)))}
+              onNext={() => goTo(skip + pageSize)}
+            />
           </div>
           {rows.length > 0 && (
             <div className="view-run__grid">

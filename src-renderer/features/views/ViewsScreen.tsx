@@ -1,9 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
-import { faultOf } from '../../api/api-error';
 import type { OrgClient } from '../../api/org-client';
 import { schemasQuery } from '../../api/schemas';
 import { viewsQuery, viewVariables } from '../../api/views';
 import { FaultMessage } from '../../components/FaultMessage';
+import { QueryState } from '../../components/QueryState';
+import { ScreenHeader } from '../../components/ScreenHeader';
 import type { Route } from '../../routing/route';
 import type { ViewsRoute } from './views-route';
 import { ViewEditor } from './ViewEditor';
@@ -29,32 +30,37 @@ export function ViewsScreen({ orgClient, route, navigate }: ViewsScreenProps) {
 
   return (
     <section className="screen screen--scroll views-screen" aria-labelledby="views-title">
-      <div className="screen__header">
-        <div>
-          <h1 className="screen__title" id="views-title">
-            Views
-          </h1>
-          <p className="screen__subtitle">
+      <ScreenHeader
+        title="Views"
+        titleId="views-title"
+        description={
+          <>
             Stored queries run by URL, <code>/{orgClient.org}/v2/views/&lt;name&gt;?variable=…</code>, with only{' '}
             <code>view.execute.&lt;name&gt;</code> needed.
-          </p>
-        </div>
-        <button
-          type="button"
-          className="button button--primary"
-          data-testid="view-new"
-          onClick={() => navigate({ ...route, name: 'new' })}
-        >
-          New view
-        </button>
-      </div>
-      {(views.isPending || schemas.isPending) && (
-        <p className="status-line" role="status">
-          <span className="spinner" aria-hidden="true" /> Loading views…
-        </p>
+          </>
+        }
+        actions={
+          <button
+            type="button"
+            className="button button--primary"
+            data-testid="view-new"
+            onClick={() => navigate({ ...route, name: 'new' })}
+          >
+            New view
+          </button>
+        }
+      />
+      {/* Content needs both answers; whichever is missing shows its loading or fault state. */}
+      {!views.data && (
+        <QueryState query={views} loading="Loading views…">
+          {() => null}
+        </QueryState>
       )}
-      {views.isError && <FaultMessage fault={faultOf(views.error)} onRetry={() => void views.refetch()} />}
-      {schemas.isError && <FaultMessage fault={faultOf(schemas.error)} onRetry={() => void schemas.refetch()} />}
+      {views.data && !schemas.data && (
+        <QueryState query={schemas} loading="Loading object definitions…">
+          {() => null}
+        </QueryState>
+      )}
       {ready && (
         <div className="access-split access-split--roles">
           <ul className="schemas__list" data-testid="views-list" aria-label="Views">
