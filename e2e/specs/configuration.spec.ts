@@ -78,8 +78,16 @@ test('export with a manifest, import into another org with a dry-run diff, apply
   // Into staging (the org picker lists both orgs of the data folder), as a gzip file.
   const gz = testInfo.outputPath('demo-roles.ndjson.gz');
   writeFileSync(gz, gzipSync(readFileSync(file)));
+  // An org created while the console is open is listed once the picker shows again.
+  const qa = await demo.send('POST', 'developer/orgs', {
+    code: 'qa',
+    name: 'QA',
+    adminEmail: EMAIL,
+    adminPassword: PASSWORD,
+  });
+  expect(qa.status, JSON.stringify(qa.body)).toBe(200);
   await console_.logout();
-  await expect(config.orgPicker().locator('option')).toHaveText(['demo (demo)', 'Staging (staging)']);
+  await expect(config.orgPicker().locator('option')).toHaveText(['demo (demo)', 'Staging (staging)', 'QA (qa)']);
   await config.orgPicker().selectOption('staging');
   await console_.login(EMAIL, PASSWORD);
   await config.open();
