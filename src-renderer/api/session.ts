@@ -50,4 +50,7 @@ export function markSignedOut(queryClient: QueryClient, org: string, endedBy?: F
   });
   const state: SessionState = endedBy ? { loggedin: false, endedBy } : { loggedin: false };
   queryClient.setQueryData<SessionState>(queryKeys.session(org), state);
+  // The login screen's org picker lists every org of the data folder, including any created
+  // (by API or CLI) since the console loaded.
+  void queryClient.invalidateQueries({ queryKey: queryKeys.serviceInfo() });
 }

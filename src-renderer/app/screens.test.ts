@@ -42,8 +42,10 @@ describe('screen registry', () => {
     expect(SCREEN_IDS).toEqual([
       'accounts',
       'browse',
+      'views',
       'schemas',
       'scripts',
+      'configuration',
       'demo-data',
       'apps',
       'tokens',

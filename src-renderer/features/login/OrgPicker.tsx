@@ -20,7 +20,12 @@ export function OrgPicker({ orgs, current, onSelect }: OrgPickerProps) {
   return (
     <label className="inline-select">
       to org{' '}
-      <select className="select" value={current} onChange={(event) => onSelect(event.target.value)}>
+      <select
+        className="select"
+        data-testid="org-picker"
+        value={current}
+        onChange={(event) => onSelect(event.target.value)}
+      >
         {orgs.map((org) => (
           <option key={org.code} value={org.code}>
             {org.name} ({org.code})

@@ -6,13 +6,15 @@ import { queryKeys } from '../../api/query-keys';
 import { fetchListPage, listPageQuery, type ObjectRecord } from '../../api/records';
 import { schemaDef, type Schema } from '../../api/schemas';
 import { FaultMessage } from '../../components/FaultMessage';
+import { SaveAsViewButton } from '../../components/SaveAsViewDialog';
+import { Pager } from '../../components/Pager';
 import type { BrowseRoute, Route } from '../../routing/route';
 import { RecordActions, RecordEditor, type EditorMode } from './records/RecordEditor';
-import { allColumns, columnsForProjection, visibleColumns } from './result-grid/columns';
+import { allColumns, columnsForProjection, visibleColumns } from '../../components/result-grid/columns';
 import { ColumnPicker } from './result-grid/ColumnPicker';
 import { ExportControl } from './result-grid/ExportControl';
 import { RecordDrawer } from './result-grid/RecordDrawer';
-import { ResultGrid } from './result-grid/ResultGrid';
+import { ResultGrid } from '../../components/result-grid/ResultGrid';
 import { pagerFor, type BaseQuery, type PagePlan } from './paging';
 
 const PAGE_SIZES = [10, 25, 50, 100, 250, 500, 1000];
@@ -89,6 +91,11 @@ export function ResultsSection({ orgClient, route, navigate, schema, schemas, ba
           fetchPage={(request, signal) => fetchListPage(orgClient, schema.collection, request, signal)}
           disabled={!page.isSuccess}
         />
+        <SaveAsViewButton
+          orgClient={orgClient}
+          routeOrg={route.org}
+          query={{ objectName: schema.name, where: base.where, sort: base.sort, paths: base.paths, limit: base.limit }}
+        />
         <span className="query-panel__spacer" />
         <button
           type="button"
@@ -141,45 +148,19 @@ export function ResultsSection({ orgClient, route, navigate, schema, schemas, ba
         )}
       </div>
 
-      <div className="pager" role="group" aria-label="Paging">
-        <label className="pager__size">
-          Page size
-          <select
-            className="select"
-            data-testid="result-page-size"
-            value={route.limit}
-            onChange={(e) => go({ limit: Number(e.target.value), skip: 0, cursor: undefined })}
-          >
-            {[...new Set([...PAGE_SIZES, route.limit])]
-              .sort((a, b) => a - b)
-              .map((size) => (
-                <option key={size} value={size}>
-                  {size}
-                </option>
-              ))}
-          </select>
-        </label>
-        <div className="pager__buttons">
-          <button
-            type="button"
-            className="button button--secondary"
-            data-testid="result-prev"
-            disabled={!pager?.previous}
-            onClick={() => pager?.previous && go({ ...pager.previous, record: undefined })}
-          >
-            ‹ Previous
-          </button>
-          <button
-            type="button"
-            className="button button--secondary"
-            data-testid="result-next"
-            disabled={!pager?.next}
-            onClick={() => pager?.next && go({ ...pager.next, record: undefined })}
-          >
-            Next ›
-          </button>
-        </div>
-      </div>
+      <Pager
+        testId="result"
+        pageSize={{
+          value: route.limit,
+          options: [...new Set([...PAGE_SIZES, route.limit])].sort((a, b) => a - b),
+          label: 'Page size',
+          onChange: (limit) => go({ limit, skip: 0, cursor: undefined }),
+        }}
+        canPrevious={Boolean(pager?.previous)}
+        canNext={Boolean(pager?.next)}
+        onPrevious={() => pager?.previous && go({ ...pager.previous, record: undefined })}
+        onNext={() => pager?.next && go({ ...pager.next, record: undefined })}
+      />
 
       {route.record && !editor && (
         <RecordDrawer

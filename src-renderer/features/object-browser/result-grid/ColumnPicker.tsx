@@ -1,4 +1,4 @@
-import type { Column } from './columns';
+import type { Column } from '../../../components/result-grid/columns';
 
 /** Chooses the visible columns; the choice lives in the URL (`cols=`). */
 export function ColumnPicker({

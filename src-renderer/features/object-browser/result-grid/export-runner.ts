@@ -6,7 +6,7 @@ import { MAX_LIMIT, MAX_SKIP } from '../../../../src-shared/query/limits';
 import type { ListRequest, ObjectRecord } from '../../../api/records';
 import type { ListPage } from '../../../api/types';
 import { planPage, type BaseQuery } from '../paging';
-import { csvHeader, csvRows, ndjsonRows } from './encode';
+import { csvHeader, csvRows, ndjsonRows } from '../../../components/result-grid/encode';
 
 export type ExportFormat = 'csv' | 'ndjson';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ObjectDef } from '../../../../src-shared/schema/types';
+import type { ObjectDef } from '../../../src-shared/schema/types';
 import { allColumns, columnsForProjection, defaultColumnPaths, visibleColumns } from './columns';
 
 const def: ObjectDef = {

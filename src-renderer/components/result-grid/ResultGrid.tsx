@@ -1,6 +1,6 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useRef, useState, type KeyboardEvent } from 'react';
-import type { ObjectRecord } from '../../../api/records';
+import type { ObjectRecord } from '../../api/records';
 import { Cell } from './Cell';
 import type { Column } from './columns';
 import { valueAt } from './encode';

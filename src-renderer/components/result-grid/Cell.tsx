@@ -1,4 +1,4 @@
-import { formatTimestamp } from '../../../components/format-cells';
+import { formatTimestamp } from '../format-cells';
 import type { Column } from './columns';
 
 /** A reference `{_id, object, path}` as the service returns it. */

@@ -1,5 +1,5 @@
 /** Which columns the result grid can show for a definition, and which it shows by default. */
-import { propertyPaths, type ObjectDef } from '../../../../src-shared/schema/types';
+import { propertyPaths, type ObjectDef } from '../../../src-shared/schema/types';
 
 export interface Column {
   path: string;

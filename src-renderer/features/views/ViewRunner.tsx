@@ -1,0 +1,145 @@
+import { useQuery } from '@tanstack/react-query';
+import { useMemo, useState, type FormEvent } from 'react';
+import { faultOf } from '../../api/api-error';
+import type { OrgClient } from '../../api/org-client';
+import { schemaDef, type Schema } from '../../api/schemas';
+import { runArguments, runView, viewKeys, viewRunUrl, viewVariables, type ViewRecord } from '../../api/views';
+import { CopyButton } from '../../components/CopyButton';
+import { FaultMessage } from '../../components/FaultMessage';
+import { Pager } from '../../components/Pager';
+import { allColumns, type Column } from '../../components/result-grid/columns';
+import { ResultGrid } from '../../components/result-grid/ResultGrid';
+
+interface ViewRunnerProps {
+  orgClient: OrgClient;
+  view: ViewRecord;
+  schema: Schema | undefined;
+}
+
+/** The run form: variables (and limit/skip where the view lets callers set them) → the rows, paged. */
+export function ViewRunner({ orgClient, view, schema }: ViewRunnerProps) {
+  const variables = viewVariables(view);
+  const [values, setValues] = useState<Record<string, string>>({});
+  const [limit, setLimit] = useState('');
+  // The arguments of the run shown; undefined until the first Run.
+  const [ran, setRan] = useState<Record<string, string> | undefined>(undefined);
+  const [skip, setSkip] = useState(0);
+  const limitSettable = view.limit?.settable === true;
+  const skipSettable = view.skip?.settable === true;
+
+  const args = (at: number) =>
+    runArguments({
+      ...values,
+      ...(limitSettable ? { limit } : {}),
+      ...(skipSettable && at > 0 ? { skip: String(at) } : {}),
+    });
+  const url = viewRunUrl(window.location.origin, orgClient.org, view.name, ran ?? args(0));
+
+  const run = useQuery({
+    queryKey: viewKeys.run(orgClient.org, view.name, ran ?? {}),
+    queryFn: ({ signal }) => runView(orgClient, view.name, ran!, signal),
+    enabled: ran !== undefined,
+    retry: false,
+  });
+  const rows = useMemo(() => run.data?.rows ?? [], [run.data]);
+  const columns = useMemo(() => columnsFor(rows, schema), [rows, schema]);
+  const pageSize = rows.length;
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    setSkip(0);
+    setRan(args(0));
+  };
+  const goTo = (at: number) => {
+    setSkip(at);
+    setRan(args(at));
+  };
+
+  return (
+    <section className="panel" aria-label="Run the view" data-testid="view-runner">
+      <p className="panel__title">Run</p>
+      <form className="view-run__form" onSubmit={submit}>
+        {variables.map((name) => (
+          <label key={name} className="field">
+            <span className="field__label">
+              <code>{name}</code>
+            </span>
+            <input
+              className="input input--mono"
+              data-testid="view-var"
+              data-name={name}
+              value={values[name] ?? ''}
+              onChange={(e) => setValues((v) => ({ ...v, [name]: e.target.value }))}
+            />
+          </label>
+        ))}
+        {limitSettable && (
+          <label className="field">
+            <span className="field__label">
+              limit ({view.limit?.min ?? 1}–{view.limit?.max ?? 'max'})
+            </span>
+            <input
+              className="input input--mono"
+              inputMode="numeric"
+              data-testid="view-run-limit"
+              value={limit}
+              placeholder={String(view.limit?.defaultValue ?? '')}
+              onChange={(e) => setLimit(e.target.value)}
+            />
+          </label>
+        )}
+        <button type="submit" className="button button--primary" data-testid="view-run">
+          Run
+        </button>
+      </form>
+      <div className="view-url">
+        <code data-testid="view-url">GET {url}</code>
+        <CopyButton text={url} testId="view-url-copy" label="Copy URL" />
+      </div>
+      {run.isError && <FaultMessage fault={faultOf(run.error)} compact />}
+      {run.isFetching && (
+        <p className="status-line" role="status">
+          <span className="spinner" aria-hidden="true" /> Running…
+        </p>
+      )}
+      {run.data && (
+        <>
+          <div className="view-run__pager">
+            <Pager
+              testId="view-run"
+              small
+              label="Pages of the view"
+              range={`${rows.length === 0 ? 'No rows' : `Rows ${skip + 1}–${skip + rows.length}`}${run.data.hasMore ? ' · more follow' : ''}`}
+              canPrevious={skipSettable && skip > 0 && !run.isFetching}
+              canNext={skipSettable && run.data.hasMore && !run.isFetching}
+              onPrevious={() => goTo(Math.max(0, skip - Math.max(pageSize, 1)))}
+              onNext={() => goTo(skip + pageSize)}
+            />
+          </div>
+          {rows.length > 0 && (
+            <div className="view-run__grid">
+              <ResultGrid
+                rows={rows}
+                columns={columns}
+                org={orgClient.org}
+                stale={run.isFetching}
+                onOpen={() => undefined}
+              />
+            </div>
+          )}
+        </>
+      )}
+    </section>
+  );
+}
+
+/** The schema's columns the rows carry (views may limit paths), or plain text columns without one. */
+function columnsFor(rows: { [key: string]: unknown }[], schema: Schema | undefined): Column[] {
+  const keys = new Set(rows.flatMap((r) => Object.keys(r)));
+  keys.delete('object');
+  if (!schema) return [...keys].map((path) => ({ path, width: path === '_id' ? 220 : 180, kind: 'text' }));
+  const known = allColumns(schemaDef(schema)).filter((c) => keys.has(c.path.split('.')[0]!));
+  const rank = (c: Column) =>
+    c.path === '_id' ? 0 : ['created', 'updated', 'updater', 'creator', 'owner'].includes(c.path) ? 2 : 1;
+  return known.sort((a, b) => rank(a) - rank(b));
+}
