@@ -37,7 +37,7 @@ export interface ApplyContext {
  * (scripting/library.ts `assertScriptCompiles`, `assertRouteConfig`).
  */
 export interface ScriptRules {
-  compiles(doc: Record<string, unknown>): Promise<void>;
+  compiles(doc: Record<string, unknown>): void | Promise<void>;
   route(svc: Service, org: Org, doc: Record<string, unknown>, selfId?: string): void;
 }
 
