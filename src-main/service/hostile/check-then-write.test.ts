@@ -51,15 +51,11 @@ async function send(
   body?: unknown,
   headers: Record<string, string> = { 'service-client-key': onA.appKey },
 ): Promise<Answer> {
-  const res = await fetch(
-    `${target.base}/demo/v2${path}`,
-    {
-      method,
-      headers: { ...headers, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-    },
-    90_000,
-  );
+  const res = await fetch(`${target.base}/demo/v2${path}`, {
+    method,
+    headers: { ...headers, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+  });
   const cookie = res.headers
     .getSetCookie()
     .map((c) => c.split(';')[0])
