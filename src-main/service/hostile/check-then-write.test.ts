@@ -99,7 +99,7 @@ describe('two processes, one data folder: check-then-write (issue #13 item 11)',
     for (const r of results.filter((x) => x.status !== 200)) {
       expect(r.body.errCode).toBe('service.accessDenied.invalidToken');
     }
-  });
+  }, 90_000);
 
   it('uses an email-verification ticket exactly once when 20 uses race', async () => {
     const email = 'verify.racer@example.test';
@@ -109,7 +109,7 @@ describe('two processes, one data folder: check-then-write (issue #13 item 11)',
     const results = await race(20, (t) => send(t, 'POST', '/accounts/verify', { token }));
     expect(results.filter((r) => r.status === 200)).toHaveLength(1);
     expect(results.filter((r) => r.body.errCode === 'service.accessDenied.invalidToken')).toHaveLength(19);
-  });
+  }, 90_000);
 
   it('leaves exactly one live session when 10 logins of one account race', async () => {
     const email = 'session.racer@example.test';
@@ -124,7 +124,7 @@ describe('two processes, one data folder: check-then-write (issue #13 item 11)',
     for (const r of alive.filter((x) => x.status !== 200)) {
       expect(r.body.errCode).toBe('service.accessDenied.loggedInElsewhere');
     }
-  });
+  }, 90_000);
 
   it('never evaluates more than a new-location code’s five tries when 12 logins with wrong codes race', async () => {
     const password = 'a racing location password';
@@ -153,7 +153,7 @@ describe('two processes, one data folder: check-then-write (issue #13 item 11)',
     } finally {
       await orgSet('verifyNewLocations', 'false');
     }
-  });
+  }, 90_000);
 
   it('keeps every change when PATCH and PUT of one record race, on a type made through the other process', async () => {
     const made = await asAdmin(a, 'POST', '/schemas', {
@@ -178,7 +178,7 @@ describe('two processes, one data folder: check-then-write (issue #13 item 11)',
     const final = (await asAdmin(a, 'GET', `/c_races/${id}`)).body;
     expect([...(final.c_tags as string[])].sort()).toEqual(Array.from({ length: 20 }, (_, i) => `t${i}`).sort());
     for (let i = 0; i < 6; i++) expect(final[`c_p${i}`]).toBe(i);
-  });
+  }, 90_000);
 
   it('keeps every change when app settings patches race, and when admin CLI processes set org settings at once', async () => {
     const created = await asAdmin(a, 'POST', '/apps', { label: 'patched', kind: 'session' });
@@ -203,5 +203,5 @@ describe('two processes, one data folder: check-then-write (issue #13 item 11)',
       anonymousRequestsPerEmail: 7,
       lockDuration: 20,
     });
-  });
+  }, 90_000);
 });

@@ -108,13 +108,14 @@ describe('lock-out for unknown emails (issue #13 item 7)', () => {
     ]);
     // Both locks run out at the same instant.
     h.clock.advance(15 * 60_000 - 1);
-    expect(await guess(UNKNOWN)).toEqual(await guess(KNOWN));
-    expect((await guess(UNKNOWN)).body.faults).toBeDefined();
+    const stillLocked = await guess(UNKNOWN);
+    expect(stillLocked).toEqual(await guess(KNOWN));
+    expect(stillLocked.body.faults).toBeDefined();
     h.clock.advance(1);
-    const again = await answers();
-    expect(again.unknown).toEqual(again.known);
-    expect(again.known[0]!.body.faults).toBeUndefined();
-  });
+    const unlocked = await guess(UNKNOWN);
+    expect(unlocked).toEqual(await guess(KNOWN));
+    expect(unlocked.body.faults).toBeUndefined();
+  }, 90_000);
 
   it('counts unknown-email guesses sent at once like an account’s: at most lockAttempts evaluated', async () => {
     setOrg({ lockAttempts: 3 });
@@ -124,7 +125,7 @@ describe('lock-out for unknown emails (issue #13 item 7)', () => {
     const [known, unknown] = await Promise.all([burst(KNOWN), burst(UNKNOWN)]);
     expect(summary(unknown)).toEqual(summary(known));
     expect(summary(known).filter((s) => s === 'wrong')).toHaveLength(3);
-  });
+  }, 90_000);
 
   it('stores no email in clear and stays bounded', async () => {
     await guess('Typo.Person@Example.test');
