@@ -1,0 +1,128 @@
+/**
+ * The spec's loose ends (issue #15 item 6): each test here failed before its fix.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createHarness, listQuery, TestClient, type Harness } from '../testing/harness.js';
+import { BearerClient, createUser, mint, USER_PASSWORD } from '../testing/token-testing.js';
+
+let h: Harness;
+let admin: TestClient;
+beforeEach(async () => {
+  h = await createHarness();
+  admin = new TestClient(h);
+  await admin.login();
+});
+afterEach(async () => h.close());
+
+/** How often `"key":` occurs at the top level of each object in a JSON text (duplicates show up raw). */
+function countKey(text: string, key: string): number {
+  return text.split(`"${key}":`).length - 1;
+}
+
+async function patientFileWithConnections(levels: number[]) {
+  const file = (await admin.post('/c_patientfiles', { c_name: 'File' })).json();
+  for (const access of levels) {
+    const res = await admin.post('/connections', { context: { _id: file._id, object: 'c_patientfile' }, access });
+    expect(res.statusCode, res.body).toBe(200);
+  }
+  return file._id as string;
+}
+
+describe('connection records: the caller level and the stored level have a key each', () => {
+  it('a connection shows its stored `access` once and the caller level as `accessLevel`', async () => {
+    const fileId = await patientFileWithConnections([3]);
+    // The collection list (written out from stored text) and a single read.
+    const list = await admin.get('/connections');
+    expect(countKey(list.body, 'access')).toBe(1);
+    expect(list.json().data[0]).toMatchObject({ access: 3, accessLevel: 8 });
+    const id = list.json().data[0]._id as string;
+    const one = await admin.get(`/connections/${id}`);
+    expect(countKey(one.body, 'access')).toBe(1);
+    expect(one.json()).toMatchObject({ access: 3, accessLevel: 8 });
+    // As a list property of the patient file.
+    const file = await admin.get(`/c_patientfiles/${fileId}`);
+    expect(file.json().access).toBe(8);
+    expect(file.json().connections.data[0]).toMatchObject({ access: 3, accessLevel: 8 });
+    // Other objects keep `access` as the caller's level and carry no `accessLevel`.
+    expect(file.json().accessLevel).toBeUndefined();
+  });
+});
+
+describe('GET /accounts/me and list properties', () => {
+  it('honours paths[] and can project access and owner', async () => {
+    const me = await admin.get(`/accounts/me?${listQuery({ paths: ['email', 'access'] })}`);
+    expect(me.statusCode, me.body).toBe(200);
+    expect(Object.keys(me.json()).sort()).toEqual(['_id', 'access', 'email', 'object']);
+    const conv = (await admin.post('/c_conversations', { c_title: 'x' })).json();
+    const read = await admin.get(`/c_conversations/${conv._id}?${listQuery({ paths: ['owner', 'access'] })}`);
+    expect(read.statusCode, read.body).toBe(200);
+    expect(Object.keys(read.json()).sort()).toEqual(['_id', 'access', 'object', 'owner']);
+    const list = await admin.get(`/c_conversations?${listQuery({ paths: ['owner'] })}`);
+    expect(list.json().data[0].owner).toMatchObject({ object: 'account' });
+    expect(list.json().data[0].c_title).toBeUndefined();
+  });
+
+  it('collection lists include list properties when paths[] names them, bounded', async () => {
+    await patientFileWithConnections([3, 4, 5]);
+    const plain = (await admin.get('/c_patientfiles')).json();
+    expect(plain.data[0].connections).toBeUndefined();
+    const withLists = await admin.get(
+      `/c_patientfiles?${listQuery({ paths: ['c_name', 'connections'] })}&${listQuery({ limit: 2, sort: { access: 1 } }, 'connections.')}`,
+    );
+    expect(withLists.statusCode, withLists.body).toBe(200);
+    const nested = withLists.json().data[0].connections;
+    expect(nested).toMatchObject({ object: 'list', hasMore: true });
+    expect(nested.data.map((c: { access: number }) => c.access)).toEqual([3, 4]);
+    // limit × connections.limit above 10,000 is refused, naming the list property's argument.
+    const tooMany = await admin.get(
+      `/c_patientfiles?${listQuery({ paths: ['connections'], limit: 1000 })}&connections.limit=11`,
+    );
+    expect(tooMany.statusCode).toBe(400);
+    expect(tooMany.json()).toMatchObject({ errCode: 'service.invalidArgument.query', path: 'connections.limit' });
+  });
+
+  it('list-property faults carry the full path', async () => {
+    const fileId = await patientFileWithConnections([3]);
+    const res = await admin.get(`/c_patientfiles/${fileId}?connections.limit=5000`);
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ errCode: 'service.invalidArgument.query', path: 'connections.limit' });
+    const where = await admin.get(`/c_patientfiles/${fileId}?connections.where=${encodeURIComponent('{"nope":1}')}`);
+    expect(where.statusCode).toBe(400);
+    expect(String(where.json().path)).toMatch(/^connections\.where/);
+  });
+});
+
+describe('scopes and levels agree everywhere', () => {
+  it('a token with no scopes gets accessDenied.scope from /accounts/me, like from the record', async () => {
+    const aliceId = await createUser(admin, 'alice@example.test');
+    const token = await mint(admin, aliceId, { app: h.consoleAppKey, scope: [] });
+    const bearer = new BearerClient(h, token);
+    const byId = await bearer.get(`/accounts/${aliceId}`);
+    expect(byId.json()).toMatchObject({ errCode: 'service.accessDenied.scope' });
+    const me = await bearer.get('/accounts/me');
+    expect(me.statusCode).toBe(403);
+    expect(me.json()).toMatchObject({ errCode: 'service.accessDenied.scope' });
+    // A token that may read the name gets just that.
+    const named = new BearerClient(
+      h,
+      await mint(admin, aliceId, { app: h.consoleAppKey, scope: ['object.read.account.*.name'] }),
+    );
+    const mine = (await named.get('/accounts/me')).json();
+    expect(mine.name).toBeDefined();
+    expect(mine.email).toBeUndefined();
+  });
+
+  it("an administrator's level is 8 at login as in every read; a user's is the same at login and in reads", async () => {
+    await createUser(admin, 'bob@example.test');
+    const fresh = new TestClient(h);
+    const login = (await fresh.login()).json();
+    expect(login.access).toBe(8);
+    expect((await fresh.get('/accounts/me')).json().access).toBe(8);
+    expect((await fresh.get(`/accounts/${login._id}`)).json().access).toBe(8);
+
+    const bob = new TestClient(h);
+    const bobLogin = (await bob.login('bob@example.test', USER_PASSWORD)).json();
+    const bobMe = (await bob.get('/accounts/me')).json();
+    expect(bobLogin.access).toBe(bobMe.access);
+  });
+});
