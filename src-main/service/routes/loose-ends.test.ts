@@ -218,3 +218,27 @@ describe('object definitions set their default and create ACLs, enforced', () =>
     expect(refused.json().faults[0]).toMatchObject({ path: 'createAcl' });
   });
 });
+
+describe('account key.fingerprint', () => {
+  const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+  it('is generated as a UUID for every new account, and a malformed one is a validation fault', async () => {
+    const id = await createUser(admin, 'keyed@example.test');
+    const account = (await admin.get(`/accounts/${id}`)).json();
+    expect(account.key.fingerprint).toMatch(UUID);
+    const other = await createUser(admin, 'keyed2@example.test');
+    expect((await admin.get(`/accounts/${other}`)).json().key.fingerprint).not.toBe(account.key.fingerprint);
+
+    const bad = await admin.post('/accounts', {
+      email: 'badkey@example.test',
+      password: USER_PASSWORD,
+      key: { fingerprint: 'not a uuid' },
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().faults[0]).toMatchObject({ path: 'key.fingerprint', errCode: 'service.validation.format' });
+    const patched = await admin.patch(`/accounts/${id}`, { key: { fingerprint: 'free text' } });
+    expect(patched.statusCode).toBe(400);
+    const good = await admin.patch(`/accounts/${id}`, { key: { fingerprint: '0f8fad5b-d9cb-469f-a165-70867728950e' } });
+    expect(good.statusCode, good.body).toBe(200);
+  });
+});
