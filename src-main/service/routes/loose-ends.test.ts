@@ -242,3 +242,31 @@ describe('account key.fingerprint', () => {
     expect(good.statusCode, good.body).toBe(200);
   });
 });
+
+describe('inherited_roles', () => {
+  it('is filled from the role graph and follows changes to it', async () => {
+    const base = (await admin.post('/roles', { name: 'Base', scopes: [] })).json();
+    const mid = (await admin.post('/roles', { name: 'Mid', include: [base._id] })).json();
+    const top = (await admin.post('/roles', { name: 'Top', include: [mid._id] })).json();
+    const id = await createUser(admin, 'graph@example.test', { roles: [top._id] });
+    const inherited = async () => (await admin.get(`/accounts/${id}`)).json().inherited_roles as string[];
+    expect((await inherited()).sort()).toEqual([base._id, mid._id].sort());
+    // In lists too (written out from stored text).
+    const listed = (await admin.get(`/accounts?${listQuery({ where: { email: 'graph@example.test' } })}`)).json();
+    expect(listed.data[0].inherited_roles.sort()).toEqual([base._id, mid._id].sort());
+
+    // The graph changes: Mid no longer includes Base.
+    expect((await admin.patch(`/roles/${mid._id}`, { include: [] })).statusCode).toBe(200);
+    expect(await inherited()).toEqual([mid._id]);
+    // A role deleted from the graph leaves it.
+    expect((await admin.delete(`/roles/${mid._id}`)).statusCode).toBe(200);
+    expect(await inherited()).toEqual([]);
+    // Roles held directly are not inherited; the account's own role change re-derives.
+    expect((await admin.patch(`/accounts/${id}`, { roles: [top._id, base._id] })).statusCode).toBe(200);
+    expect(await inherited()).toEqual([]);
+    await admin.patch(`/roles/${top._id}`, { include: [base._id] });
+    expect(await inherited()).toEqual([]);
+    expect((await admin.patch(`/accounts/${id}`, { roles: [top._id] })).statusCode).toBe(200);
+    expect(await inherited()).toEqual([base._id]);
+  });
+});
