@@ -4,7 +4,6 @@ import type { SecretCipher } from './crypto/cipher.js';
 import { OrgRepository } from './orgs/orgs.js';
 import { DefinitionRepository } from './objects/definitions.js';
 import { ObjectStore } from './objects/store.js';
-import { inheritedRoleDerivations } from './access/inherited-roles.js';
 import { AppRepository } from './apps/apps.js';
 import { CredentialRepository } from './accounts/credentials.js';
 import { SessionRepository } from './auth/sessions/sessions.js';
@@ -55,7 +54,6 @@ export class Service {
     this.orgs = new OrgRepository(this.db, this.versions);
     this.defs = new DefinitionRepository(this.db, this.versions);
     this.store = new ObjectStore(this.db, this.clock, this.versions);
-    this.store.derivations = inheritedRoleDerivations(this);
     this.apps = new AppRepository(this.db, this.cipher, this.versions);
     this.credentials = new CredentialRepository(this.db);
     this.sessions = new SessionRepository(this.db, this.versions);
