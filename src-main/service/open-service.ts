@@ -8,6 +8,7 @@ import { Service } from './service.js';
 import type { Clock } from './clock.js';
 import { registerQueryFunctions } from './query/compile.js';
 import { addMissingBuiltinDefinitions } from './objects/builtin-upgrade.js';
+import { inheritedRoleDerivations } from './access/inherited-roles.js';
 
 export interface OpenServiceOptions {
   dataDir: string;
@@ -37,6 +38,9 @@ export function openService(opts: OpenServiceOptions): Service {
   registerQueryFunctions(db);
   const cipher = new SecretCipher(opts.masterKey ?? loadMasterKey(opts.dataDir));
   const svc = new Service({ db, cipher, ...(opts.clock ? { clock: opts.clock } : {}) });
+  // Derived properties (an account's inherited_roles) are wired here: the store stays below the
+  // access model that computes them, and service.ts imports none of it.
+  svc.store.derivations = inheritedRoleDerivations(svc);
   addMissingBuiltinDefinitions(svc);
   return svc;
 }

@@ -42,7 +42,8 @@ export function schemasQuery(orgClient: OrgClient) {
   return queryOptions({
     queryKey: queryKeys.schemas(orgClient.org),
     queryFn: async ({ signal }): Promise<Schema[]> => {
-      const envelope = await orgClient.get<ListEnvelope<Schema>>('schemas', { signal });
+      // GET /schemas is a list like any other (default page 100): ask for the largest page.
+      const envelope = await orgClient.get<ListEnvelope<Schema>>('schemas', { signal, query: { limit: 1000 } });
       return envelope.data;
     },
     staleTime: 60_000,

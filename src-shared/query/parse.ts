@@ -58,6 +58,13 @@ export function parseLimit(text: string | undefined): number {
   return n;
 }
 
+/**
+ * Members every presented record may carry without being properties of its definition: the
+ * caller's level (`access`, or `accessLevel` where `access` is stored, as on connections) and the
+ * creator (`owner`). They can be projected like properties, never matched or sorted.
+ */
+const PRESENTED_MEMBERS = new Set(['access', 'accessLevel', 'owner']);
+
 /** Each path must resolve through the definition (indexed or not); duplicates are dropped. */
 export function parsePaths(paths: string[] | undefined, def: ObjectDef): string[] | undefined {
   if (paths === undefined || paths.length === 0) return undefined;
@@ -66,7 +73,8 @@ export function parsePaths(paths: string[] | undefined, def: ObjectDef): string[
   }
   const out: string[] = [];
   paths.forEach((path, i) => {
-    if (!resolvePath(def, path)) throw queryFault(`Unknown property "${path}" in paths[].`, indexPath('paths', i));
+    if (!PRESENTED_MEMBERS.has(path) && !resolvePath(def, path))
+      throw queryFault(`Unknown property "${path}" in paths[].`, indexPath('paths', i));
     if (!out.includes(path)) out.push(path);
   });
   return out;

@@ -32,6 +32,8 @@ export interface PropertyDef {
   enum?: string[];
   /** Maximum length for String properties. */
   maxLength?: number;
+  /** A String property's value has this form (`uuid`: 8-4-4-4-12 hexadecimal digits). */
+  format?: 'uuid';
   /** Document: its nested properties. */
   properties?: PropertyDef[];
   /** Reference / List: the object type referenced or listed (e.g. `connection`). */

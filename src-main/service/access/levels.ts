@@ -8,6 +8,7 @@
  */
 import type { ObjectDef } from '../../../src-shared/schema/types.js';
 import { OBJECT_ID_PATTERN } from '../objects/ids.js';
+import { makeFault, type FaultBody } from '../../../src-shared/faults.js';
 
 export const ACCESS = {
   public: 1,
@@ -82,4 +83,57 @@ export function readEntries(value: unknown): AclEntry[] {
       return [{ type, target, allow }];
     return [];
   });
+}
+
+/** At most this many entries in one ACL. */
+export const MAX_ACL_ENTRIES = 100;
+
+/**
+ * Trust boundary: an ACL sent by an administrator (`POST/PATCH /schemas`, `defaultAcl` or
+ * `createAcl`). Each entry is `{type: 'role' | 'account' | 'owner', target?, allow}`; `allow` is a
+ * level from 1 to 7 (admin, 8, is for org administrators alone); a create ACL may leave it out.
+ * Problems are child faults naming the entry (`defaultAcl[2].allow`); `roleExists` decides
+ * whether a role target names a role of the org.
+ */
+export function checkAclInput(
+  value: unknown,
+  path: 'defaultAcl' | 'createAcl',
+  roleExists: (id: string) => boolean,
+  faults: FaultBody[],
+): AclEntry[] {
+  const bad = (at: string, reason: string) => faults.push(makeFault('validation', 'acl', { path: at, reason }));
+  if (!Array.isArray(value)) {
+    bad(path, `${path} must be an array of entries.`);
+    return [];
+  }
+  if (value.length > MAX_ACL_ENTRIES) {
+    bad(path, `${path} holds at most ${MAX_ACL_ENTRIES} entries.`);
+    return [];
+  }
+  const out: AclEntry[] = [];
+  value.forEach((raw: unknown, i) => {
+    const at = `${path}[${i}]`;
+    if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return bad(at, 'An entry is an object.');
+    const { type, target } = raw as Record<string, unknown>;
+    let allow = (raw as Record<string, unknown>).allow;
+    if (allow === undefined && path === 'createAcl') allow = ACCESS.public;
+    if (typeof allow !== 'number' || !Number.isInteger(allow) || allow < ACCESS.public || allow > MAX_SHARED_LEVEL) {
+      return bad(`${at}.allow`, `allow is a level from ${ACCESS.public} to ${MAX_SHARED_LEVEL}.`);
+    }
+    if (type === 'owner') return void out.push({ type, allow });
+    if (type === 'role') {
+      if (typeof target !== 'string' || !OBJECT_ID_PATTERN.test(target) || !roleExists(target)) {
+        return bad(`${at}.target`, 'target must be the _id of a role of this org.');
+      }
+      return void out.push({ type, target, allow });
+    }
+    if (type === 'account') {
+      if (typeof target !== 'string' || !(target === '*' || OBJECT_ID_PATTERN.test(target))) {
+        return bad(`${at}.target`, 'target must be an account _id, or * for every logged-in account.');
+      }
+      return void out.push({ type, target, allow });
+    }
+    return bad(`${at}.type`, 'type is role, account or owner.');
+  });
+  return out;
 }

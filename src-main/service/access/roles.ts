@@ -31,7 +31,7 @@ const caches = new WeakMap<Service, VersionedCache<string, ResolvedRoles>>();
  * Follows `include` from the given role ids (cycles are harmless: each role is visited once).
  * Every request resolves its caller's roles, so answers are cached until anything is written.
  */
-export function resolveRoles(svc: Service, org: Org, roleIds: readonly string[]): ResolvedRoles {
+export function resolveRoles(svc: Service, org: Pick<Org, 'id'>, roleIds: readonly string[]): ResolvedRoles {
   let cache = caches.get(svc);
   if (!cache) {
     cache = new VersionedCache(svc.versions, 1000);
@@ -40,7 +40,7 @@ export function resolveRoles(svc: Service, org: Org, roleIds: readonly string[])
   return cache.get(`${org.id}:${[...roleIds].sort().join(',')}`, () => walkRoles(svc, org, roleIds));
 }
 
-function walkRoles(svc: Service, org: Org, roleIds: readonly string[]): ResolvedRoles {
+function walkRoles(svc: Service, org: Pick<Org, 'id'>, roleIds: readonly string[]): ResolvedRoles {
   const def = svc.defs.byName(org.id, 'role');
   const seen = new Set<string>();
   const scopes = new Set<string>();

@@ -18,7 +18,7 @@ import type { Json } from '../objects/validate.js';
 import type { Caller } from './caller.js';
 
 /** Identity of a returned object, never stripped: without them the rest cannot be addressed. */
-const ALWAYS_VISIBLE = new Set(['_id', 'object', 'access']);
+const ALWAYS_VISIBLE = new Set(['_id', 'object', 'access', 'accessLevel']);
 
 /**
  * Throws `accessDenied.scope` unless the caller's scopes allow the operation (on the instance,

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { fault } from '../../../src-shared/faults.js';
 import type { ObjectDef } from '../../../src-shared/schema/types.js';
 import type { Org } from '../orgs/orgs.js';
@@ -21,6 +22,18 @@ export function accountDef(svc: Service, org: Org): ObjectDef {
   const def = svc.defs.byName(org.id, 'account');
   if (!def) throw new Error(`org ${org.code} has no account definition`);
   return def;
+}
+
+/**
+ * Every account's `key.fingerprint` is a UUID the service generates (service-interface.md, Account:
+ * "fingerprint (string, UUID form)"); one given is kept and validated like any property. A `key`
+ * that is not an object is left for validation to refuse.
+ */
+function withFingerprint(key: unknown): unknown {
+  if (key === undefined || key === null) return { fingerprint: randomUUID() };
+  if (typeof key !== 'object' || Array.isArray(key)) return key;
+  const given = key as Record<string, unknown>;
+  return given.fingerprint === undefined ? { ...given, fingerprint: randomUUID() } : given;
 }
 
 /** The one gate for every new password: setup, registration, admin-created accounts and changes. */
@@ -49,7 +62,13 @@ export function prepareAccount(svc: Service, org: Org, input: NewAccount): Prepa
   const password = checkPasswordStrength(input.password);
   const { password: _omit, ...fields } = input;
   const def = accountDef(svc, org);
-  const body = { state: 'unverified', roles: [], ...fields, email: normaliseEmail(input.email) };
+  const body = {
+    state: 'unverified',
+    roles: [],
+    ...fields,
+    key: withFingerprint(fields.key),
+    email: normaliseEmail(input.email),
+  };
   const { values, faults } = validateInput(def, body, 'create');
   if (faults.length > 0) throw fault('validation', undefined, { faults, reason: 'The account is not valid.' });
   return { values: values as PreparedAccount['values'], password };

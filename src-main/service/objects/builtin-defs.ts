@@ -40,7 +40,7 @@ const account: ObjectDef = {
     {
       name: 'key',
       type: 'Document',
-      properties: [str('fingerprint', { maxLength: 64 }), str('secret', { maxLength: 128 })],
+      properties: [str('fingerprint', { format: 'uuid', maxLength: 36 }), str('secret', { maxLength: 128 })],
     },
   ],
 };

@@ -57,4 +57,24 @@ describe('built-in types added after an org was made', () => {
       reopened.db.close();
     }
   });
+
+  it("give an older org's account key.fingerprint the UUID format", async () => {
+    const svc = openService({ dataDir, masterKey });
+    const { org } = await bootstrapOrg(svc, { code: 'demo', adminEmail: 'a@b.test', adminPassword: 'a long password' });
+    const old = structuredClone(svc.defs.byName(org.id, 'account')!);
+    const fingerprint = old.properties
+      .find((p) => p.name === 'key')!
+      .properties!.find((p) => p.name === 'fingerprint')!;
+    delete fingerprint.format;
+    fingerprint.maxLength = 64;
+    svc.defs.save(org.id, old);
+    svc.db.close();
+    const reopened = openService({ dataDir, masterKey });
+    try {
+      const key = reopened.defs.byName(org.id, 'account')!.properties.find((p) => p.name === 'key')!;
+      expect(key.properties!.find((p) => p.name === 'fingerprint')).toMatchObject({ format: 'uuid', maxLength: 36 });
+    } finally {
+      reopened.db.close();
+    }
+  });
 });

@@ -1,4 +1,5 @@
 import type { Service } from '../service.js';
+import type { ObjectDef } from '../../../src-shared/schema/types.js';
 import { initialDefinitions } from './builtin-defs.js';
 
 /**
@@ -18,5 +19,25 @@ export function addMissingBuiltinDefinitions(svc: Service): void {
       const missing = def.properties.filter((p) => !p.custom && !existing.properties.some((e) => e.name === p.name));
       if (missing.length > 0) svc.defs.save(org.id, { ...existing, properties: [...existing.properties, ...missing] });
     }
+    const account = svc.defs.byName(org.id, 'account');
+    if (account) {
+      const upgraded = withUuidFingerprint(account);
+      if (upgraded) svc.defs.save(org.id, upgraded);
+    }
   }
+}
+
+/**
+ * Orgs made before `key.fingerprint` was a UUID (issue #15 item 6) had it as free text: the stored
+ * account definition gains the format; undefined when it has it already (or has no such property).
+ */
+function withUuidFingerprint(def: ObjectDef): ObjectDef | undefined {
+  const key = def.properties.find((p) => p.name === 'key');
+  const fingerprint = key?.properties?.find((p) => p.name === 'fingerprint');
+  if (!fingerprint || fingerprint.format === 'uuid') return undefined;
+  const next = structuredClone(def);
+  const target = next.properties.find((p) => p.name === 'key')!.properties!.find((p) => p.name === 'fingerprint')!;
+  target.format = 'uuid';
+  target.maxLength = 36;
+  return next;
 }

@@ -2,6 +2,7 @@ import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import type { Service } from '../service.js';
 import type { Org } from '../orgs/orgs.js';
+import { levelKey } from './present.js';
 import type { ObjectDef } from '../../../src-shared/schema/types.js';
 import { FaultError } from '../../../src-shared/faults.js';
 import { normaliseDate, validateInput, type Json } from './validate.js';
@@ -17,7 +18,7 @@ export interface ImportReport {
 const BATCH = 1000;
 const MAX_REPORTED = 100;
 /** Properties an export writes that are computed or managed, not imported as values. */
-const COMPUTED = new Set(['object', 'access', 'updater']);
+const COMPUTED = ['object', 'updater'];
 
 /**
  * Trust boundary: loads NDJSON (one JSON object per line) into a collection. Each record is checked
@@ -77,7 +78,8 @@ function importLine(svc: Service, org: Org, def: ObjectDef, text: string): void 
   const { _id, created, updated, ...rest } = parsed as Record<string, unknown>;
   if (rest.object !== undefined && rest.object !== def.name)
     throw new Error(`object is ${String(rest.object)}, not ${def.name}`);
-  for (const key of COMPUTED) delete rest[key];
+  // The caller's level as exported (`access`, or `accessLevel` where `access` is stored: connections).
+  for (const key of [...COMPUTED, levelKey(def)]) delete rest[key];
   if (_id !== undefined && (typeof _id !== 'string' || !OBJECT_ID_PATTERN.test(_id))) {
     throw new Error('_id must be 24 lower-case hexadecimal characters');
   }

@@ -14,9 +14,26 @@ function hiddenProperties(def: ObjectDef): Set<string> {
   return hidden;
 }
 
-/** The API form of a stored record: `_id`, `object`, the caller's `access`, then its properties. */
+const levelKeyByDef = new WeakMap<ObjectDef, string>();
+
+/**
+ * The key of the caller's level in a presented record: `access` (decisions §7), except on objects
+ * that store a property of that name themselves: a connection's `access` is the level it grants
+ * (service-interface.md, "Other objects seen"; clients create connections with it), so there the
+ * caller's own level is `accessLevel`. One key each, never the same key twice in one object.
+ */
+export function levelKey(def: ObjectDef): string {
+  let key = levelKeyByDef.get(def);
+  if (key === undefined) {
+    key = def.properties.some((p) => p.name === 'access') ? 'accessLevel' : 'access';
+    levelKeyByDef.set(def, key);
+  }
+  return key;
+}
+
+/** The API form of a stored record: `_id`, `object`, the caller's level (see levelKey), then its properties. */
 export function presentRecord(def: ObjectDef, record: StoredRecord, access: number): Record<string, Json> {
-  const out: Record<string, Json> = { _id: record._id, object: def.name, access };
+  const out: Record<string, Json> = { _id: record._id, object: def.name, [levelKey(def)]: access };
   const hidden = hiddenProperties(def);
   for (const [k, v] of Object.entries(record.doc)) if (hidden.size === 0 || !hidden.has(k)) out[k] = v;
   return out;
@@ -29,7 +46,7 @@ export function presentRecord(def: ObjectDef, record: StoredRecord, access: numb
  * property-limited scope).
  */
 export function presentRecordText(def: ObjectDef, record: { _id: string; text: string }, access: number): string {
-  const head = `{"_id":${JSON.stringify(record._id)},"object":${JSON.stringify(def.name)},"access":${access}`;
+  const head = `{"_id":${JSON.stringify(record._id)},"object":${JSON.stringify(def.name)},"${levelKey(def)}":${access}`;
   return record.text === '{}' ? `${head}}` : `${head},${record.text.slice(1)}`;
 }
 

@@ -19,6 +19,17 @@ export interface StoredRecord {
   doc: Doc;
 }
 
+/**
+ * Properties the service derives from other records (an account's `inherited_roles` from the role
+ * graph): `derive` fills them into a document about to be stored; `afterWrite` runs after a
+ * record of `def` was written or deleted (a role change re-derives the accounts that hold roles).
+ * Wired by service.ts, so the store stays below the access model it serves.
+ */
+export interface Derivations {
+  derive(orgId: number, def: ObjectDef, doc: Doc): void;
+  afterWrite(orgId: number, def: ObjectDef): void;
+}
+
 export interface WriteMeta {
   updaterId?: string;
   /** Import keeps these when given. */
@@ -47,6 +58,8 @@ export class ObjectStore {
   private generation = 0;
   /** Tables in a bulk load: their non-unique indexes wait until the load ends. */
   private readonly bulkTables = new Set<string>();
+  /** Set once by the service that owns this store. */
+  derivations: Derivations | undefined;
 
   constructor(
     private readonly db: Db,
@@ -135,7 +148,9 @@ export class ObjectStore {
       updated: meta.updated ?? meta.created ?? now,
     };
     if (meta.updaterId) doc.updater = reference('account', meta.updaterId);
+    this.derivations?.derive(orgId, def, doc);
     this.run(`INSERT INTO "${table}" (_id, doc) VALUES (?, ?)`, [_id, JSON.stringify(doc)]);
+    this.derivations?.afterWrite(orgId, def);
     return { _id, doc };
   }
 
@@ -190,14 +205,18 @@ export class ObjectStore {
       doc.created = current.doc.created ?? new Date(this.clock.now()).toISOString();
       doc.updated = new Date(this.clock.now()).toISOString();
       if (meta.updaterId) doc.updater = reference('account', meta.updaterId);
+      this.derivations?.derive(orgId, def, doc);
       this.run(`UPDATE "${table}" SET doc = ? WHERE _id = ?`, [JSON.stringify(doc), id]);
+      this.derivations?.afterWrite(orgId, def);
       return { _id: id, doc };
     })();
   }
 
   delete(orgId: number, def: ObjectDef, id: string): boolean {
     const table = this.ensureCollection(orgId, def);
-    return this.run(`DELETE FROM "${table}" WHERE _id = ?`, [id]).changes > 0;
+    const deleted = this.run(`DELETE FROM "${table}" WHERE _id = ?`, [id]).changes > 0;
+    if (deleted) this.derivations?.afterWrite(orgId, def);
+    return deleted;
   }
 
   count(orgId: number, def: ObjectDef): number {
@@ -254,13 +273,31 @@ export class ObjectStore {
     return Math.max(0, row.n - query.skip);
   }
 
+  /**
+   * The `_id` and values of records in which any of the named top-level array properties is not
+   * empty (the accounts that hold roles): one scan, paths bound.
+   */
+  withNonEmptyArrays(orgId: number, def: ObjectDef, names: readonly string[]): StoredRecord[] {
+    const table = this.ensureCollection(orgId, def);
+    if (names.length === 0 || names.some((n) => !TYPE_NAME.test(n))) return [];
+    const test = names.map(() => `coalesce(json_array_length(doc, ?), 0) > 0`).join(' OR ');
+    const rows = this.statements
+      .dynamic(`SELECT _id, doc FROM "${table}" WHERE ${test}`)
+      .all(...names.map((n) => `$.${n}`)) as { _id: string; doc: string }[];
+    return rows.map((r) => ({ _id: r._id, doc: JSON.parse(r.doc) as Doc }));
+  }
+
   /** Bulk insert in one transaction (seeding, import); returns the ids written. */
   insertMany(orgId: number, def: ObjectDef, records: { _id: string; doc: Doc }[]): void {
     const table = this.ensureCollection(orgId, def);
     const stmt = this.statements.dynamic(`INSERT INTO "${table}" (_id, doc) VALUES (?, ?)`);
     this.versions?.bump();
     this.db.transaction(() => {
-      for (const r of records) this.translate(() => stmt.run(r._id, JSON.stringify(r.doc)));
+      for (const r of records) {
+        this.derivations?.derive(orgId, def, r.doc);
+        this.translate(() => stmt.run(r._id, JSON.stringify(r.doc)));
+      }
+      this.derivations?.afterWrite(orgId, def);
     })();
   }
 

@@ -88,6 +88,8 @@ function validateLevel(
   }
 }
 
+const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 function coerceValue(prop: PropertyDef, value: unknown, path: string, faults: FaultBody[]): Json | undefined {
   const bad = (what: string): undefined => {
     faults.push(child('invalidType', path, `${path} must be ${what}.`));
@@ -103,6 +105,10 @@ function coerceValue(prop: PropertyDef, value: unknown, path: string, faults: Fa
       }
       if (prop.enum && !prop.enum.includes(value)) {
         faults.push(child('enum', path, `${path} must be one of ${prop.enum.join(', ')}.`));
+        return undefined;
+      }
+      if (prop.format === 'uuid' && !UUID_PATTERN.test(value)) {
+        faults.push(child('format', path, `${path} must be a UUID (8-4-4-4-12 hexadecimal digits).`));
         return undefined;
       }
       return value;

@@ -9,7 +9,11 @@ import type { Org } from '../orgs/orgs.js';
 import { VERIFY_TICKET_TTL_MS } from '../auth/sessions/account-tickets.js';
 import { newLocationFault, TwoFactor } from '../auth/sessions/two-factor.js';
 import { presentRecord } from '../objects/present.js';
-import { levelOf, readableProperties, stripProperties } from '../access/objects.js';
+import { levelOf, readableProperties, requireScope, stripProperties } from '../access/objects.js';
+import { callerOf } from '../access/caller.js';
+import { parsePaths } from '../../../src-shared/query/parse.js';
+import { projectPaths } from '../../../src-shared/query/project.js';
+import { rawListArgs } from './list-args.js';
 import type { StoredRecord } from '../objects/store.js';
 import type { ObjectDef } from '../../../src-shared/schema/types.js';
 import { requireCaller, requirePrincipal } from '../http/context.js';
@@ -102,12 +106,17 @@ export function accountSessionRoutes(svc: Service) {
       return { object: 'result', data: true };
     });
 
+    // Read like GET /accounts/<own _id>: the token's scopes must allow reading the account
+    // (no scopes: accessDenied.scope, not an empty shell), and `paths[]` projects.
     server.get('/accounts/me', async (request) => {
       const principal = requirePrincipal(request);
       const def = accountDef(svc, request.ctx.org);
+      requireScope(requireCaller(svc, request), 'read', def, principal.accountId);
+      const paths = parsePaths(rawListArgs(request.query as Record<string, unknown>, '').paths, def);
       const record = svc.store.get(request.ctx.org.id, def, principal.accountId);
       if (!record) throw fault('notFound', 'instance', { reason: 'The account no longer exists.' });
-      return presentForCaller(svc, request, def, record);
+      const out = presentForCaller(svc, request, def, record);
+      return paths ? projectPaths(out, paths) : out;
     });
 
     server.get('/accounts/status', async (request) => {
@@ -173,7 +182,7 @@ async function register(svc: Service, request: FastifyRequest<{ Body: RegisterBo
     return presentRecord(def, { _id: svc.store.newId(), doc: { ...values, created: at, updated: at } }, 5);
   }
   startSession(svc, request, reply, app, created._id, fingerprint);
-  return presentRecord(def, created, 5);
+  return presentAsOwnSession(svc, org, def, created);
 }
 
 function verificationMessage(org: Org, accountId: string, email: string, ticket: string): NewMessage {
@@ -268,7 +277,16 @@ async function login(
 
   unlockAccount(svc, org, cred.account_id);
   startSession(svc, request, reply, app, cred.account_id, fingerprint);
-  return presentRecord(def, { ...record, doc: { ...record.doc, locked: false } }, 5);
+  return presentAsOwnSession(svc, org, def, { ...record, doc: { ...record.doc, locked: false } });
+}
+
+/**
+ * The account a login or registration just started a session for, with the level the session's
+ * reads will show (an administrator's is 8 here too, not a fixed 5).
+ */
+function presentAsOwnSession(svc: Service, org: Org, def: ObjectDef, record: StoredRecord) {
+  const caller = callerOf(svc, { org, principal: { accountId: record._id, email: '', roles: [] } });
+  return presentRecord(def, record, levelOf(svc, org, caller, def, record));
 }
 
 /**

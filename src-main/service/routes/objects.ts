@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { fault } from '../../../src-shared/faults.js';
+import { fault, FaultError, type FaultBody } from '../../../src-shared/faults.js';
 import type { ObjectDef } from '../../../src-shared/schema/types.js';
 import { parseListQuery } from '../../../src-shared/query/parse.js';
 import { projectPaths } from '../../../src-shared/query/project.js';
@@ -70,20 +70,7 @@ export function objectRoutes(svc: Service) {
       }
       let out = stripProperties(presentRecord(def, record, level), allowed);
       if (paths) out = projectPaths(out, parseListQuery({ paths }, def).paths ?? []) as typeof out;
-      for (const prop of def.properties) {
-        if (!isListProperty(prop)) continue;
-        if (paths && !paths.some((p) => p === prop.name || p.startsWith(`${prop.name}.`))) continue;
-        if (allowed !== 'all' && !allowed.some((p) => p === prop.name || p.startsWith(`${prop.name}.`))) continue;
-        const listDef = svc.defs.byName(org.id, prop.refObject);
-        if (!listDef || !scopeAllows(caller, 'read', listDef)) continue;
-        // Whoever may share the instance sees all of its connections; others only those they may read.
-        const contextual = level >= ACCESS.share;
-        out[prop.name] = listRecords(svc, org, caller, listDef, query, {
-          prefix: `${prop.name}.`,
-          where: [ObjectStore.contextEquals(id)],
-          contextual,
-        }) as unknown as Json;
-      }
+      addListProperties(svc, org, caller, def, out, { level, allowed, paths, query });
       reply.send(out); // a sync handler answers through reply and returns nothing
     });
 
@@ -148,6 +135,8 @@ interface ListOptions {
   contextual?: boolean;
   /** Whole records may be answered as one JSON text built from their stored text. */
   asText?: boolean;
+  /** Page size when the caller gives none (list properties inside a collection list). */
+  defaultLimit?: number;
 }
 
 /** A collection's own list: the hottest list there is, so its options are built once. */
@@ -160,9 +149,12 @@ const COLLECTION_LIST: ListOptions = { asText: true };
 function listRecords(svc: Service, org: Org, caller: Caller, def: ObjectDef, queryString: unknown, opts: ListOptions) {
   const { prefix = '', where: extra = [], contextual = false, asText = false } = opts;
   const listAllowed = requireScope(caller, 'read', def);
-  const query = parseListQuery(rawListArgs(queryString as Record<string, unknown>, prefix), def, {
-    allowNegations: !org.settings.disableNegation,
-  });
+  const raw = rawListArgs(queryString as Record<string, unknown>, prefix);
+  if (opts.defaultLimit !== undefined && raw.limit === undefined) raw.limit = String(opts.defaultLimit);
+  // A list property's faults name its argument in full (`connections.limit`), as the caller wrote it.
+  const query = withPathPrefix(prefix, () =>
+    parseListQuery(raw, def, { allowNegations: !org.settings.disableNegation }),
+  );
   assertQueryable(listAllowed, query);
   const condition = contextual ? undefined : readableCondition(svc, org, caller, def);
   const where = [...(condition ? [condition] : []), ...extra];
@@ -182,13 +174,95 @@ function listRecords(svc: Service, org: Org, caller: Caller, def: ObjectDef, que
     return presentListText(def, spliced, levelsOf(svc, org, caller, def, rows), hasMore);
   }
   const levels = levelsOf(svc, org, caller, def, rows);
+  // A collection's own list carries list properties only when `paths[]` names them, bounded (below).
+  const nested = asText && query.paths ? requestedListProperties(def, query.paths) : [];
+  if (nested.length > 0) assertNestedListsBounded(queryString, query.limit, nested);
   const data = rows.map((r, i) => {
     const level = contextual ? Math.max(levels[i] ?? 0, ACCESS.read) : (levels[i] ?? 0);
     const presented = presentRecord(def, r, level);
-    const obj = listAllowed === 'all' ? presented : stripProperties(presented, readableProperties(caller, def, r._id));
-    return query.paths ? projectPaths(obj, query.paths) : obj;
+    const allowed = listAllowed === 'all' ? 'all' : readableProperties(caller, def, r._id);
+    const obj = allowed === 'all' ? presented : stripProperties(presented, allowed);
+    const out = query.paths ? (projectPaths(obj, query.paths) as Record<string, Json>) : obj;
+    if (nested.length > 0) {
+      addListProperties(svc, org, caller, def, out, {
+        level,
+        allowed,
+        paths: query.paths,
+        query: queryString,
+        defaultLimit: NESTED_DEFAULT_LIMIT,
+      });
+    }
+    return out;
   });
   return { object: 'list', data, hasMore };
+}
+
+/** A list property's default page size inside a collection list (one record's own read: 100). */
+const NESTED_DEFAULT_LIMIT = 10;
+/** At most this many nested records in one collection page: page limit × list-property limit. */
+export const MAX_NESTED_RECORDS = 10_000;
+
+function requestedListProperties(def: ObjectDef, paths: readonly string[]) {
+  return def.properties.filter(
+    (p) => isListProperty(p) && paths.some((path) => path === p.name || path.startsWith(`${p.name}.`)),
+  );
+}
+
+/**
+ * A collection page that includes list properties stays bounded: its limit times each list
+ * property's limit (`connections.limit`, default 10) is at most MAX_NESTED_RECORDS.
+ */
+function assertNestedListsBounded(queryString: unknown, pageLimit: number, props: readonly { name: string }[]) {
+  const q = (queryString ?? {}) as Record<string, unknown>;
+  for (const prop of props) {
+    const raw = q[`${prop.name}.limit`];
+    const limit = typeof raw === 'string' && /^\d{1,6}$/.test(raw) ? Number(raw) : NESTED_DEFAULT_LIMIT;
+    if (pageLimit * limit > MAX_NESTED_RECORDS) {
+      throw fault('invalidArgument', 'query', {
+        path: `${prop.name}.limit`,
+        reason: `A page that includes ${prop.name} holds at most ${MAX_NESTED_RECORDS} of them: limit × ${prop.name}.limit is ${pageLimit * limit}.`,
+      });
+    }
+  }
+}
+
+interface NestedListArgs {
+  /** The caller's level on the record. */
+  level: number;
+  /** The properties the caller's scopes let them read on the record. */
+  allowed: AllowedProperties;
+  paths: readonly string[] | undefined;
+  /** The request's query string: each list property reads its own `<name>.` arguments. */
+  query: unknown;
+  defaultLimit?: number;
+}
+
+/** Adds each list property (a patient file's `connections`) the caller asked for and may read, as a list envelope. */
+function addListProperties(
+  svc: Service,
+  org: Org,
+  caller: Caller,
+  def: ObjectDef,
+  out: Record<string, Json>,
+  args: NestedListArgs,
+): void {
+  const { level, allowed, paths, query } = args;
+  const id = out._id as string;
+  for (const prop of def.properties) {
+    if (!isListProperty(prop)) continue;
+    if (paths && !paths.some((p) => p === prop.name || p.startsWith(`${prop.name}.`))) continue;
+    if (allowed !== 'all' && !allowed.some((p) => p === prop.name || p.startsWith(`${prop.name}.`))) continue;
+    const listDef = svc.defs.byName(org.id, prop.refObject);
+    if (!listDef || !scopeAllows(caller, 'read', listDef)) continue;
+    // Whoever may share the instance sees all of its connections; others only those they may read.
+    const contextual = level >= ACCESS.share;
+    out[prop.name] = listRecords(svc, org, caller, listDef, query, {
+      prefix: `${prop.name}.`,
+      where: [ObjectStore.contextEquals(id)],
+      contextual,
+      ...(args.defaultLimit !== undefined ? { defaultLimit: args.defaultLimit } : {}),
+    }) as unknown as Json;
+  }
 }
 
 /**
@@ -248,3 +322,23 @@ function instanceId(id: string): string {
 
 const notFoundInstance = (def: ObjectDef, id: string) =>
   fault('notFound', 'instance', { reason: `No ${def.name} with _id ${id}.` });
+
+/** Runs `fn`; a fault it throws with a `path` gets `prefix` in front of that path (and its children's). */
+function withPathPrefix<T>(prefix: string, fn: () => T): T {
+  if (prefix === '') return fn();
+  try {
+    return fn();
+  } catch (err) {
+    if (!(err instanceof FaultError)) throw err;
+    const prefixed = (f: FaultBody): FaultBody => ({
+      ...f,
+      ...(f.path !== undefined ? { path: `${prefix}${f.path}` } : {}),
+      ...(f.faults ? { faults: f.faults.map(prefixed) } : {}),
+    });
+    throw new FaultError(prefixed(err.fault));
+  }
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

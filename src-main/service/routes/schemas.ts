@@ -4,9 +4,14 @@ import { propertyPaths, type ObjectDef } from '../../../src-shared/schema/types.
 import type { Service } from '../service.js';
 import type { Org } from '../orgs/orgs.js';
 import { requirePrincipal } from '../http/context.js';
+import { checkAclInput, createAcl, defaultAcl, type AclFields } from '../access/levels.js';
 import { ADMIN_ONLY } from '../http/org-scope.js';
 import { addProperty, checkNewObject, checkPropertyDef } from '../objects/definition-rules.js';
 import type { FaultBody } from '../../../src-shared/faults.js';
+import { parseListQuery } from '../../../src-shared/query/parse.js';
+import { runListQuery } from '../../../src-shared/query/evaluate.js';
+import { projectPaths } from '../../../src-shared/query/project.js';
+import { rawListArgs } from './list-args.js';
 
 /** The API form of a definition: its properties and every fully qualified property path. */
 export function presentSchema(def: ObjectDef) {
@@ -16,6 +21,9 @@ export function presentSchema(def: ObjectDef) {
     collection: def.collection,
     label: def.label,
     custom: def.custom,
+    // The ACLs in force: the definition's own, or the built-in fallback (access/levels.ts).
+    defaultAcl: defaultAcl(def),
+    createAcl: createAcl(def),
     properties: def.properties,
     paths: propertyPaths(def).map((p) => ({
       path: p.path,
@@ -29,10 +37,59 @@ export function presentSchema(def: ObjectDef) {
   };
 }
 
+/**
+ * The presented schema as a definition, so `GET /schemas` parses its list arguments like any list:
+ * scalar members can be matched and sorted, the rest projected.
+ */
+const SCHEMA_LIST_DEF: ObjectDef = {
+  name: 'schema',
+  collection: 'schemas',
+  label: 'Schema',
+  custom: false,
+  properties: [
+    { name: 'name', type: 'String', indexed: true },
+    { name: 'collection', type: 'String', indexed: true },
+    { name: 'label', type: 'String', indexed: true },
+    { name: 'custom', type: 'Boolean', indexed: true },
+    { name: 'properties', type: 'Document', array: true, properties: [{ name: 'name', type: 'String' }] },
+    {
+      name: 'paths',
+      type: 'Document',
+      array: true,
+      properties: [
+        { name: 'path', type: 'String', indexed: true },
+        { name: 'type', type: 'String', indexed: true },
+      ],
+    },
+    { name: 'defaultAcl', type: 'Document', array: true, properties: [{ name: 'type', type: 'String' }] },
+    { name: 'createAcl', type: 'Document', array: true, properties: [{ name: 'type', type: 'String' }] },
+  ],
+};
+
 /** The body of `PATCH /schemas/:name`, as its schema below admits it. */
 interface DefinitionPatch {
   label?: string;
+  defaultAcl?: unknown;
+  createAcl?: unknown;
   properties?: Record<string, { label?: string; indexed?: boolean; unique?: boolean }>;
+}
+
+/**
+ * The `defaultAcl` and `createAcl` of a schema body, checked (each problem a child fault); only
+ * those the body gives. Enforced by access/acl.ts and access/objects.ts `canCreate`.
+ */
+function checkAcls(svc: Service, org: Org, body: unknown): AclFields {
+  const input = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
+  const roleDef = svc.defs.byName(org.id, 'role');
+  const roleExists = (id: string) => roleDef !== undefined && svc.store.get(org.id, roleDef, id) !== undefined;
+  const faults: FaultBody[] = [];
+  const out: AclFields = {};
+  for (const key of ['defaultAcl', 'createAcl'] as const) {
+    if (input[key] !== undefined) out[key] = checkAclInput(input[key], key, roleExists, faults);
+  }
+  if (faults.length > 0)
+    throw fault('validation', undefined, { faults, reason: 'The access control list is not valid.' });
+  return out;
 }
 
 /** `/schemas`: read for any logged-in caller; define custom objects and properties for admins. */
@@ -44,9 +101,15 @@ export function schemaRoutes(svc: Service) {
   };
 
   return async (server: FastifyInstance) => {
+    // A list like every other (service-interface.md "All list endpoints accept the query
+    // arguments"): where, sort, skip, limit and paths[] over the presented schemas, in memory (an
+    // org has few definitions), with the same parser, limits and faults as record lists.
     server.get('/schemas', async (request) => {
       requirePrincipal(request);
-      return { object: 'list', data: svc.defs.all(request.ctx.org.id).map(presentSchema), hasMore: false };
+      const query = parseListQuery(rawListArgs(request.query as Record<string, unknown>, ''), SCHEMA_LIST_DEF);
+      const all = svc.defs.all(request.ctx.org.id).map(presentSchema) as unknown as Record<string, unknown>[];
+      const { data, hasMore } = runListQuery(all, query);
+      return { object: 'list', data: query.paths ? data.map((d) => projectPaths(d, query.paths!)) : data, hasMore };
     });
 
     server.get<{ Params: { name: string } }>('/schemas/:name', async (request) => {
@@ -56,7 +119,7 @@ export function schemaRoutes(svc: Service) {
 
     server.post('/schemas', ADMIN_ONLY, async (request) => {
       const { org } = request.ctx;
-      const def = checkNewObject(request.body);
+      const def: ObjectDef = { ...checkNewObject(request.body), ...checkAcls(svc, org, request.body) };
       if (svc.defs.byName(org.id, def.name)) throw fault('exists', 'object', { reason: `${def.name} already exists.` });
       svc.db.transaction(() => {
         svc.defs.save(org.id, def);
@@ -89,6 +152,8 @@ export function schemaRoutes(svc: Service) {
             additionalProperties: false,
             properties: {
               label: { type: 'string', minLength: 1, maxLength: 200 },
+              defaultAcl: { type: 'array' },
+              createAcl: { type: 'array' },
               properties: {
                 type: 'object',
                 additionalProperties: {
@@ -110,6 +175,7 @@ export function schemaRoutes(svc: Service) {
         const def = structuredClone(find(org, request.params.name));
         const { body } = request;
         if (body.label) def.label = body.label;
+        Object.assign(def, checkAcls(svc, org, body));
         for (const [name, change] of Object.entries(body.properties ?? {})) {
           const prop = def.properties.find((p) => p.name === name);
           if (!prop)
