@@ -7,7 +7,8 @@ import { ObjectStore } from './objects/store.js';
 import { AppRepository } from './apps/apps.js';
 import { CredentialRepository } from './accounts/credentials.js';
 import { SessionRepository } from './auth/sessions/sessions.js';
-import { DataVersion } from './db/data-version.js';
+import { DataVersion, VersionedCache } from './db/data-version.js';
+import type { PrincipalLookup } from './apps/principal.js';
 import { VerifiedTokenCache } from './auth/tokens/verified-tokens.js';
 import { TokenStore } from './auth/tokens/token-store.js';
 import { ReplayStore } from './auth/signatures/replay-store.js';
@@ -45,6 +46,8 @@ export class Service {
   readonly versions: DataVersion;
   /** Bearer tokens whose signature was verified, until the data version moves (verified-tokens.ts). */
   readonly verifiedTokens: VerifiedTokenCache;
+  /** Whom a signed request acts as, by `<orgId>:<account id or email>`, until the data version moves. */
+  readonly signingPrincipals: VersionedCache<string, PrincipalLookup>;
 
   constructor(deps: ServiceDeps) {
     this.db = deps.db;
@@ -63,6 +66,7 @@ export class Service {
     this.locations = new LocationRepository(this.db);
     this.outbox = new OutboxRepository(this.db, this.cipher);
     this.verifiedTokens = new VerifiedTokenCache(this.versions);
+    this.signingPrincipals = new VersionedCache(this.versions, 1000);
   }
 
   private runner?: ScriptRunner;

@@ -99,6 +99,8 @@ export class AppRepository {
   private readonly byKeyCache: VersionedCache<string, App | undefined>;
   /** Every bearer token names its app's current key: read once per data version, not per request. */
   private readonly signingKeyCache: VersionedCache<number, SealedSigningKey | undefined>;
+  /** Every signed request needs its app's secret: read once per data version, kept encrypted. */
+  private readonly secretCache: VersionedCache<number, string | null>;
 
   constructor(
     private readonly db: Db,
@@ -108,6 +110,7 @@ export class AppRepository {
     this.statements = statements(db);
     this.byKeyCache = new VersionedCache(versions, 1000);
     this.signingKeyCache = new VersionedCache(versions, 1000);
+    this.secretCache = new VersionedCache(versions, 1000);
   }
 
   /**
@@ -305,8 +308,11 @@ export class AppRepository {
 
   /** The decrypted secret, for signature checks only; never logged or returned after creation. */
   secret(app: App): string | undefined {
-    const row = this.stmt('SELECT secret_enc FROM apps WHERE id = ?').get(app.id) as
-      { secret_enc: string | null } | undefined;
-    return row?.secret_enc ? this.cipher.decrypt(row.secret_enc) : undefined;
+    const sealed = this.secretCache.get(app.id, () => {
+      const row = this.stmt('SELECT secret_enc FROM apps WHERE id = ?').get(app.id) as
+        { secret_enc: string | null } | undefined;
+      return row?.secret_enc ?? null;
+    });
+    return sealed ? this.cipher.decrypt(sealed) : undefined;
   }
 }

@@ -117,7 +117,10 @@ function signedPrincipal(svc: Service, org: Org, app: App, override: string | un
     name = override;
   }
   if (name === null) return undefined;
-  const found = lookupAccountPrincipal(svc, org, name);
+  // Cached per data version: any account write (a lock, a role change) or another process's
+  // commit empties it, so the lookup is as current as reading the account on every request.
+  const lookup = name;
+  const found = svc.signingPrincipals.get(`${org.id}:${name}`, () => lookupAccountPrincipal(svc, org, lookup));
   if ('problem' in found) throw fault('accessDenied', 'principal', { reason: found.problem });
   return found.principal;
 }
