@@ -49,16 +49,6 @@ async function signingApp(label: string): Promise<{ key: string; secret: string;
 const v1App = await signingApp('bench signed v1');
 const v2App = await signingApp('bench signed v2');
 
-// Live nonces of other requests, as a busy window leaves them.
-const now = h.clock.now();
-for (const app of [v1App, v2App]) {
-  h.svc.db.transaction(() => {
-    for (let i = 0; i < replayFill; i++) {
-      h.svc.replays.remember(app.id, `fill${i.toString(36).padStart(12, '0')}`, now, now + SIGNATURE_WINDOW_MS);
-    }
-  })();
-}
-
 const host = '127.0.0.1:7788';
 let nonces = 0;
 function signedRead(app: { key: string; secret: string }, version: 1 | 2, url: string) {
@@ -111,6 +101,16 @@ if (profileWay !== undefined) {
   }
   await h.close();
   process.exit(0);
+}
+
+// Live nonces of other requests, as a busy window leaves them.
+const now = h.clock.now();
+for (const app of [v1App, v2App]) {
+  h.svc.db.transaction(() => {
+    for (let i = 0; i < replayFill; i++) {
+      h.svc.replays.remember(app.id, `fill${i.toString(36).padStart(12, '0')}`, now, now + SIGNATURE_WINDOW_MS);
+    }
+  })();
 }
 
 const totals = new Map<string, number[]>(Object.keys(ways).map((k) => [k, []]));
