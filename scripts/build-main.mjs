@@ -28,6 +28,7 @@ await Promise.all([
       'bench/load': 'src-main/bench/load.ts',
       'bench/token-verify': 'src-main/bench/token-verify.ts',
       'bench/signed-verify': 'src-main/bench/signed-verify.ts',
+      'bench/alternate': 'src-main/bench/alternate.ts',
       'bench/profile-layers': 'src-main/bench/profile-layers.ts',
       'bench/scripts': 'src-main/bench/scripts.ts',
     },
