@@ -8,7 +8,7 @@ import { AppRepository } from './apps/apps.js';
 import { CredentialRepository } from './accounts/credentials.js';
 import { SessionRepository } from './auth/sessions/sessions.js';
 import { DataVersion, VersionedCache } from './db/data-version.js';
-import type { PrincipalLookup } from './apps/principal.js';
+import type { PrincipalLookup } from './access/principal.js';
 import { VerifiedTokenCache } from './auth/tokens/verified-tokens.js';
 import { TokenStore } from './auth/tokens/token-store.js';
 import { ReplayStore } from './auth/signatures/replay-store.js';
