@@ -27,6 +27,8 @@ await Promise.all([
       'bench/console': 'e2e/perf/first-page.ts',
       'bench/load': 'src-main/bench/load.ts',
       'bench/token-verify': 'src-main/bench/token-verify.ts',
+      'bench/signed-verify': 'src-main/bench/signed-verify.ts',
+      'bench/alternate': 'src-main/bench/alternate.ts',
       'bench/profile-layers': 'src-main/bench/profile-layers.ts',
       'bench/scripts': 'src-main/bench/scripts.ts',
       'bench/views': 'src-main/bench/views.ts',

@@ -9,6 +9,7 @@
  *   --sizes 100000,1000000   --ways session,token-ps512,token-rs512,signed-v1,signed-v2
  *   --queries q1,q2,q2p,q3,q4,q5   --rounds 5   --duration 2 (s per round)   --connections 4
  *   --walks 3   --data-dir DIR --password P (reuse a seeded dir; one size)
+ *   --profile-dir DIR (a CPU profile of the service process, for profile-layers.js)
  * Quick run while developing: --sizes 20000 --duration 1 --rounds 2 --walks 1
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -19,7 +20,7 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { median, send } from './http-client.js';
 import { floorUrls, serviceUrls, WALK_PAGE } from './workloads.js';
-import { wayIn, WAYS_IN, type Credentials } from './ways-in.js';
+import { adminSetup, wayIn, WAYS_IN, type Credentials } from './ways-in.js';
 
 const { values } = parseArgs({
   options: {
@@ -32,6 +33,8 @@ const { values } = parseArgs({
     walks: { type: 'string', default: '3' },
     'data-dir': { type: 'string' },
     password: { type: 'string' },
+    /** Writes a V8 CPU profile of the service process here (for `profile-layers.js`). */
+    'profile-dir': { type: 'string' },
   },
 });
 const list = (s: string) => s.split(',').filter(Boolean);
@@ -166,20 +169,29 @@ async function measure(label: string, targets: Target[], pathOf: (t: Target) => 
   );
 }
 
-async function walk(t: Target): Promise<{ ms: number; records: number }> {
-  const t0 = performance.now();
-  let after: string | undefined;
-  let records = 0;
-  for (;;) {
-    const url = t.url('q2', after);
-    const res = await send(t.port, url, { headers: t.headers(url) });
-    if (res.status !== 200) throw new Error(`walk ${t.name}: ${res.status} ${res.body.slice(0, 200)}`);
-    const page = JSON.parse(res.body) as { data: { _id: string }[]; hasMore: boolean };
-    records += page.data.length;
-    if (!page.hasMore || page.data.length === 0) break;
-    after = page.data[page.data.length - 1]!._id;
+/**
+ * One keyset walk of the whole table on every side at once, page by page in turn (floor's page 1,
+ * each way's page 1, floor's page 2, …), so a change in the machine's speed during a walk (other
+ * tenants) falls on every side alike. Each side's time is the sum of its own page times, its
+ * client-side JSON parse of each page included (the same work for every side).
+ */
+async function walkAll(targets: Target[]): Promise<Map<string, { ms: number; records: number }>> {
+  const state = targets.map((t) => ({ t, after: undefined as string | undefined, done: false, ms: 0, records: 0 }));
+  while (state.some((s) => !s.done)) {
+    for (const s of state) {
+      if (s.done) continue;
+      const t0 = performance.now();
+      const url = s.t.url('q2', s.after);
+      const res = await send(s.t.port, url, { headers: s.t.headers(url) });
+      if (res.status !== 200) throw new Error(`walk ${s.t.name}: ${res.status} ${res.body.slice(0, 200)}`);
+      const page = JSON.parse(res.body) as { data: { _id: string }[]; hasMore: boolean };
+      s.ms += performance.now() - t0;
+      s.records += page.data.length;
+      if (!page.hasMore || page.data.length === 0) s.done = true;
+      else s.after = page.data[page.data.length - 1]!._id;
+    }
   }
-  return { ms: performance.now() - t0, records };
+  return new Map(state.map((s) => [s.t.name, { ms: s.ms, records: s.records }]));
 }
 
 async function idsOf(t: Target, q: Query, arg?: string): Promise<string[]> {
@@ -220,7 +232,15 @@ async function benchSize(size: number): Promise<SizeReport> {
   }
 
   const svc = await startChild(
-    [cli, 'serve', '--data-dir', dataDir, '--port', '0'],
+    [
+      ...(values['profile-dir'] ? ['--cpu-prof', '--cpu-prof-dir', values['profile-dir']] : []),
+      cli,
+      'serve',
+      '--data-dir',
+      dataDir,
+      '--port',
+      '0',
+    ],
     /Service:\s+http:\/\/127\.0\.0\.1:(\d+)\//,
   );
   let floor: Awaited<ReturnType<typeof startChild>> | undefined;
@@ -234,7 +254,7 @@ async function benchSize(size: number): Promise<SizeReport> {
   try {
     floor = await startChild([join(here, 'floor.js'), join(dataDir, 'service.db'), 'o1_account'], /FLOOR_PORT=(\d+)/);
     const port = Number(svc.match[1]);
-    const setup = await adminSetup(port);
+    const setup = await adminSetup(port, BASE, PASSWORD);
     const floorT: Target = {
       name: 'floor',
       port: Number(floor.match[1]),
@@ -291,12 +311,11 @@ async function benchSize(size: number): Promise<SizeReport> {
     if (QUERIES.has('q2') && WALKS > 0) {
       const times = new Map<string, number[]>(targets.map((t) => [t.name, []]));
       for (let w = 0; w < WALKS; w++) {
-        for (const t of targets) {
-          progress(`[${label}] q2 walk ${w + 1}/${WALKS}, ${t.name}`);
-          const { ms, records } = await walk(t);
-          if (walked !== 0 && records !== walked) throw new Error(`walk ${t.name}: ${records} records, not ${walked}`);
+        progress(`[${label}] q2 walk ${w + 1}/${WALKS}, every side page by page`);
+        for (const [name, { ms, records }] of await walkAll(targets)) {
+          if (walked !== 0 && records !== walked) throw new Error(`walk ${name}: ${records} records, not ${walked}`);
           walked = records;
-          times.get(t.name)!.push(ms);
+          times.get(name)!.push(ms);
         }
       }
       progressDone();
@@ -312,33 +331,13 @@ async function benchSize(size: number): Promise<SizeReport> {
     return { size, ...(seedSeconds !== undefined ? { seedSeconds } : {}), walked, rows, peak };
   } finally {
     clearInterval(sampler);
+    const exited = new Promise((resolve) => svc.child.once('exit', resolve));
     svc.child.kill();
     floor?.child.kill();
+    // The service writes its CPU profile as it exits.
+    if (values['profile-dir']) await exited;
     if (!values['data-dir']) rmSync(dataDir, { recursive: true, force: true });
   }
-}
-
-/** Logs the administrator in to the console app. */
-async function adminSetup(port: number) {
-  const info = JSON.parse((await send(port, '/_service/info')).body) as { data: { orgs: { consoleAppKey: string }[] } };
-  const consoleAppKey = info.data.orgs[0]!.consoleAppKey;
-  const login = await send(port, `${BASE}/accounts/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'service-client-key': consoleAppKey },
-    body: JSON.stringify({ email: 'admin@demo.example', password: PASSWORD }),
-  });
-  if (login.status !== 200) throw new Error(`login failed: ${login.body}`);
-  const cookie = ([] as string[])
-    .concat(login.headers['set-cookie'] ?? [])
-    .map((c) => c.split(';')[0])
-    .join('; ');
-  const admin = {
-    'service-client-key': consoleAppKey,
-    'service-csrf-token': String(login.headers['service-csrf-token']),
-    cookie,
-  };
-  const me = JSON.parse((await send(port, `${BASE}/accounts/me`, { headers: admin })).body) as { _id: string };
-  return { port, base: BASE, admin, adminId: me._id, consoleAppKey };
 }
 
 const mark = (ok: boolean) => (ok ? '✓' : '✗');

@@ -28,6 +28,29 @@ export interface WayIn {
   prepare(setup: Setup): Promise<Credentials>;
 }
 
+/** Logs the seeded administrator (`admin@demo.example`) in to the console app. */
+export async function adminSetup(port: number, base: string, password: string): Promise<Setup> {
+  const info = JSON.parse((await send(port, '/_service/info')).body) as { data: { orgs: { consoleAppKey: string }[] } };
+  const consoleAppKey = info.data.orgs[0]!.consoleAppKey;
+  const login = await send(port, `${base}/accounts/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'service-client-key': consoleAppKey },
+    body: JSON.stringify({ email: 'admin@demo.example', password }),
+  });
+  if (login.status !== 200) throw new Error(`login failed: ${login.body}`);
+  const cookie = ([] as string[])
+    .concat(login.headers['set-cookie'] ?? [])
+    .map((c) => c.split(';')[0])
+    .join('; ');
+  const admin = {
+    'service-client-key': consoleAppKey,
+    'service-csrf-token': String(login.headers['service-csrf-token']),
+    cookie,
+  };
+  const me = JSON.parse((await send(port, `${base}/accounts/me`, { headers: admin })).body) as { _id: string };
+  return { port, base, admin, adminId: me._id, consoleAppKey };
+}
+
 async function post(setup: Setup, path: string, body: unknown): Promise<Record<string, unknown>> {
   const res = await send(setup.port, `${setup.base}${path}`, {
     method: 'POST',

@@ -7,7 +7,8 @@ import { ObjectStore } from './objects/store.js';
 import { AppRepository } from './apps/apps.js';
 import { CredentialRepository } from './accounts/credentials.js';
 import { SessionRepository } from './auth/sessions/sessions.js';
-import { DataVersion } from './db/data-version.js';
+import { DataVersion, VersionedCache } from './db/data-version.js';
+import type { PrincipalLookup } from './access/principal.js';
 import { VerifiedTokenCache } from './auth/tokens/verified-tokens.js';
 import { TokenStore } from './auth/tokens/token-store.js';
 import { ReplayStore } from './auth/signatures/replay-store.js';
@@ -57,6 +58,8 @@ export class Service {
   readonly recordValidators = new RecordValidators();
   /** Compiled views, one compile per view version (views/view-cache.ts). */
   readonly views = new ViewCache();
+  /** Whom a signed request acts as, by `<orgId>:<account id or email>`, until the data version moves. */
+  readonly signingPrincipals: VersionedCache<string, PrincipalLookup>;
 
   constructor(deps: ServiceDeps) {
     this.db = deps.db;
@@ -77,6 +80,7 @@ export class Service {
     this.requestCounters = new RequestCounterRepository(this.db);
     this.unknownEmails = new UnknownEmailLockoutRepository(this.db);
     this.verifiedTokens = new VerifiedTokenCache(this.versions);
+    this.signingPrincipals = new VersionedCache(this.versions, 1000);
   }
 
   private runner?: ScriptRunner;

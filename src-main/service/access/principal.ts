@@ -4,3 +4,6 @@ export interface Principal {
   email: string;
   roles: readonly string[];
 }
+
+/** Whom an app or a principal override names: the principal, or why it cannot be one. */
+export type PrincipalLookup = { principal: Principal } | { problem: string };

@@ -1,3 +1,4 @@
+import { createSecretKey, type KeyObject } from 'node:crypto';
 import type { Db } from '../db/open.js';
 import { fault } from '../../../src-shared/faults.js';
 import { statements, type Statements } from '../db/statements.js';
@@ -6,6 +7,7 @@ import type { SecretCipher } from '../crypto/cipher.js';
 import { randomAlphanumeric } from '../crypto/random.js';
 import { generateRsaKeyPair, type RsaKeyPair } from '../crypto/rsa.js';
 import type { AppKind, AppSettings, SigningAlg } from '../../../src-shared/contracts/apps.js';
+import { signatureKey } from '../../../src-shared/contracts/signing.js';
 
 export type { AppKind, AppSettings } from '../../../src-shared/contracts/apps.js';
 
@@ -99,6 +101,11 @@ export class AppRepository {
   private readonly byKeyCache: VersionedCache<string, App | undefined>;
   /** Every bearer token names its app's current key: read once per data version, not per request. */
   private readonly signingKeyCache: VersionedCache<number, SealedSigningKey | undefined>;
+  /**
+   * Every signed request needs its app's HMAC key: decrypted once per data version and kept as a
+   * KeyObject (native memory, never a string a log line or heap dump shows).
+   */
+  private readonly hmacKeyCache: VersionedCache<number, KeyObject | null>;
 
   constructor(
     private readonly db: Db,
@@ -108,6 +115,7 @@ export class AppRepository {
     this.statements = statements(db);
     this.byKeyCache = new VersionedCache(versions, 1000);
     this.signingKeyCache = new VersionedCache(versions, 1000);
+    this.hmacKeyCache = new VersionedCache(versions, 1000);
   }
 
   /**
@@ -308,5 +316,14 @@ export class AppRepository {
     const row = this.stmt('SELECT secret_enc FROM apps WHERE id = ?').get(app.id) as
       { secret_enc: string | null } | undefined;
     return row?.secret_enc ? this.cipher.decrypt(row.secret_enc) : undefined;
+  }
+
+  /** The key signed requests of a signing app are checked with (HMAC over `key + secret`). */
+  signatureHmacKey(app: App): KeyObject | undefined {
+    const key = this.hmacKeyCache.get(app.id, () => {
+      const secret = this.secret(app);
+      return secret === undefined ? null : createSecretKey(Buffer.from(signatureKey(app.key, secret), 'utf8'));
+    });
+    return key ?? undefined;
   }
 }

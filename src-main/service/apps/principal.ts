@@ -1,12 +1,12 @@
 import type { Service } from '../service.js';
 import type { Org } from '../orgs/orgs.js';
-import type { Principal } from '../access/principal.js';
+import type { PrincipalLookup } from '../access/principal.js';
 import { BUILTIN_ROLES } from '../objects/builtin-defs.js';
 
 const OBJECT_ID = /^[0-9a-f]{24}$/i;
 const BUILTIN_ROLE_IDS = new Set<string>(Object.values(BUILTIN_ROLES));
 
-export type PrincipalLookup = { principal: Principal } | { problem: string };
+export type { PrincipalLookup };
 
 /**
  * Resolves the account an app or a principal override names (an account _id or an email) to a

@@ -202,6 +202,29 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX outbox_created ON outbox(created);
       CREATE INDEX account_tickets_expires ON account_tickets(expires);
       CREATE INDEX location_verifications_expires ON location_verifications(expires);
+      `,
+  },
+  {
+    // A signed request checks its app's share of the replay store: counting the app's nonces cost
+    // one row visit per live nonce (tens of thousands under load), so triggers keep the count.
+    version: 8,
+    name: 'replay store: nonces counted per app',
+    sql: `
+      CREATE TABLE replay_counts (
+        app_id INTEGER PRIMARY KEY,
+        n INTEGER NOT NULL
+      );
+      INSERT INTO replay_counts (app_id, n)
+        SELECT app_id, count(*) FROM replay_entries WHERE kind = 'nonce' GROUP BY app_id;
+      CREATE TRIGGER replay_entries_counted AFTER INSERT ON replay_entries WHEN new.kind = 'nonce'
+      BEGIN
+        INSERT INTO replay_counts (app_id, n) VALUES (new.app_id, 1)
+          ON CONFLICT (app_id) DO UPDATE SET n = n + 1;
+      END;
+      CREATE TRIGGER replay_entries_uncounted AFTER DELETE ON replay_entries WHEN old.kind = 'nonce'
+      BEGIN
+        UPDATE replay_counts SET n = n - 1 WHERE app_id = old.app_id;
+      END;
     `,
   },
 ];

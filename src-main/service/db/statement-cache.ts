@@ -6,6 +6,8 @@ export class StatementCache {
   constructor(
     private readonly db: Database.Database,
     private readonly max: number,
+    /** Statements answer rows as arrays of column values (better-sqlite3's raw mode). */
+    private readonly raw = false,
   ) {}
 
   get(sql: string): Database.Statement {
@@ -14,6 +16,7 @@ export class StatementCache {
       this.map.delete(sql);
     } else {
       stmt = this.db.prepare(sql);
+      if (this.raw) stmt.raw(true);
       if (this.map.size >= this.max) this.map.delete(this.map.keys().next().value as string);
     }
     this.map.set(sql, stmt);

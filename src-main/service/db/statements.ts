@@ -14,9 +14,11 @@ const DYNAMIC_LIMIT = 500;
 export class Statements {
   private readonly fixedByText = new Map<string, Database.Statement>();
   private readonly dynamicByText: StatementCache;
+  private readonly dynamicRawByText: StatementCache;
 
   constructor(private readonly db: Db) {
     this.dynamicByText = new StatementCache(db, DYNAMIC_LIMIT);
+    this.dynamicRawByText = new StatementCache(db, DYNAMIC_LIMIT, true);
   }
 
   /** A statement for SQL text written in the source (a finite set): prepared on first use, then kept. */
@@ -32,6 +34,15 @@ export class Statements {
   /** A statement for SQL text built at run time (compiler output): least recently used evicted. */
   dynamic(sql: string): Database.Statement {
     return this.dynamicByText.get(sql);
+  }
+
+  /**
+   * The same, answering rows as arrays of column values: no object with named keys per row (a
+   * 1,000-row list page reads about twice as fast). Kept apart from `dynamic`, since a statement's
+   * mode is a property of the statement and callers of one text must not see each other's.
+   */
+  dynamicRaw(sql: string): Database.Statement {
+    return this.dynamicRawByText.get(sql);
   }
 }
 

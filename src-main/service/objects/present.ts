@@ -46,19 +46,43 @@ export function presentRecord(def: ObjectDef, record: StoredRecord, access: numb
  * property-limited scope).
  */
 export function presentRecordText(def: ObjectDef, record: { _id: string; text: string }, access: number): string {
-  const head = `{"_id":${JSON.stringify(record._id)},"object":${JSON.stringify(def.name)},"${levelKey(def)}":${access}`;
+  return recordText(objectMember(def), record, access);
+}
+
+const objectMembers = new WeakMap<ObjectDef, string>();
+
+/** `,"object":"<name>","<level key>":` of a definition, built once (lists write it per record). */
+function objectMember(def: ObjectDef): string {
+  let member = objectMembers.get(def);
+  if (member === undefined) {
+    member = `,"object":${JSON.stringify(def.name)},"${levelKey(def)}":`;
+    objectMembers.set(def, member);
+  }
+  return member;
+}
+
+function recordText(member: string, record: { _id: string; text: string }, access: number): string {
+  const head = `{"_id":${JSON.stringify(record._id)}${member}${access}`;
   return record.text === '{}' ? `${head}}` : `${head},${record.text.slice(1)}`;
 }
 
-/** A list page's JSON text from its records' stored text, as `presentRecordText` builds each. */
+/**
+ * A list page's JSON text from its records' stored text, as `presentRecordText` builds each:
+ * appended to one string (V8 keeps it as a rope until it is written out), no array of items.
+ */
 export function presentListText(
   def: ObjectDef,
-  rows: { _id: string; text: string }[],
-  levels: number[],
+  rows: readonly { _id: string; text: string }[],
+  levels: readonly number[],
   hasMore: boolean,
 ): string {
-  const items = rows.map((r, i) => presentRecordText(def, r, levels[i] ?? 0));
-  return `{"object":"list","data":[${items.join(',')}],"hasMore":${hasMore}}`;
+  const member = objectMember(def);
+  let out = '{"object":"list","data":[';
+  for (let i = 0; i < rows.length; i++) {
+    if (i > 0) out += ',';
+    out += recordText(member, rows[i]!, levels[i] ?? 0);
+  }
+  return `${out}],"hasMore":${hasMore}}`;
 }
 
 /** Whether records of this definition may be written out from their stored text as they are. */

@@ -3,12 +3,14 @@
  * Statement methods: a warm bearer-token read runs what a session read runs — the record read and
  * nothing else (app, key, verified token, account and roles all come from caches that follow the
  * data version). And a token of scope `*` gets list pages written from the stored text, byte for
- * byte what a session gets.
+ * byte what a session gets. A warm signed request adds exactly one statement, the replay store's
+ * INSERT (its nonce must be on record, across processes, before the request is answered).
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type Database from 'better-sqlite3';
 import { createHarness, TestClient, type Harness } from '../testing/harness.js';
 import { BearerClient, createUser, mint } from '../testing/token-testing.js';
+import { signRequest } from '../auth/signatures/signature.js';
 
 let h: Harness;
 let admin: TestClient;
@@ -69,6 +71,60 @@ describe('statements per request', () => {
     expect(await statementsOf(() => token.get(`/accounts/${aliceId}`))).toHaveLength(1);
     expect(await statementsOf(() => admin.get('/accounts?limit=3'))).toHaveLength(1);
     expect(await statementsOf(() => token.get('/accounts?limit=3'))).toHaveLength(1);
+  });
+});
+
+/** A GET signed as a client signs it (a fresh nonce each time), through a signing app. */
+function signedGet(app: { key: string; secret: string }, version: 1 | 2, extra: Record<string, string> = {}) {
+  let n = 0;
+  return (path: string) => {
+    const url = `/${h.org}/v2${path}`;
+    const nonce = `count${String(++n).padStart(11, '0')}`;
+    const timestampMs = h.clock.now();
+    return h.server.inject({
+      method: 'GET',
+      url,
+      headers: {
+        host: '127.0.0.1',
+        'service-client-key': app.key,
+        'service-client-signature': signRequest({
+          apiKey: app.key,
+          apiSecret: app.secret,
+          url,
+          method: 'GET',
+          timestampMs,
+          version,
+          nonce,
+        }),
+        'service-client-timestamp': String(timestampMs),
+        'service-client-nonce': nonce,
+        ...(version === 2 ? { 'service-client-signature-version': '2' } : {}),
+        ...extra,
+      },
+    });
+  };
+}
+
+describe('statements per signed request', () => {
+  it('a warm signed read and list page run the replay INSERT and the record query, nothing else', async () => {
+    const aliceId = await createUser(admin, 'alice@example.test');
+    for (const n of [1, 2, 3]) await createUser(admin, `user${n}@example.test`);
+    const id = await adminId();
+    for (const [version, settings, extra] of [
+      [1, { principalId: id }, {}],
+      // Named by email through a principal override: the credentials lookup is cached too.
+      [2, { principalOverride: true }, { 'service-client-account': 'admin@example.test' }],
+    ] as const) {
+      const created = await admin.post('/apps', { kind: 'signing', label: `v${version}`, ...settings });
+      expect(created.statusCode, created.body).toBe(200);
+      const app = created.json() as { key: string; secret: string };
+      const get = signedGet(app, version, extra);
+      for (const path of [`/accounts/${aliceId}`, '/accounts?limit=3']) {
+        const ran = await statementsOf(() => get(path));
+        expect(ran, ran.join('\n')).toHaveLength(2);
+        expect(ran[0]).toMatch(/^INSERT INTO replay_entries/);
+      }
+    }
   });
 });
 

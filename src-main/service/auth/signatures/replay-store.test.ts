@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FaultError } from '../../../../src-shared/faults.js';
 import { openDatabase, type Db } from '../../db/open.js';
-import { MAX_REPLAY_NONCES_PER_APP, ReplayStore } from './replay-store.js';
+import { MAX_REPLAY_NONCES_PER_APP, REPLAY_PRUNE_INTERVAL_MS, ReplayStore } from './replay-store.js';
 
 const NOW = 1_700_000_000_000;
 const LATER = NOW + 15 * 60_000;
@@ -15,7 +15,9 @@ beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'replay-test-'));
   db = openDatabase({ file: join(dir, 'service.db') });
 });
+const restoreLater: (() => void)[] = [];
 afterEach(() => {
+  for (const restore of restoreLater.splice(0)) restore();
   db.close();
   rmSync(dir, { recursive: true, force: true });
 });
@@ -91,6 +93,77 @@ describe('ReplayStore', () => {
     // Every earlier entry is still there.
     expect(store.liveRows()).toBe(6);
     expect(store.remember(1, 'nonce0xxxxxxxxxx', LATER + 1, LATER + 2)).toBe('fresh');
+  });
+
+  it("keeps each app's count equal to its rows through inserts, replays, prunes and forgetting", () => {
+    const store = new ReplayStore(db);
+    for (let i = 0; i < 5; i++) store.remember(1, `a${i}`.padEnd(16, 'x'), NOW, LATER + i);
+    for (let i = 0; i < 3; i++) store.remember(2, `b${i}`.padEnd(16, 'x'), NOW, LATER);
+    store.remember(1, 'a0'.padEnd(16, 'x'), NOW, LATER);
+    const agree = () => {
+      for (const app of [1, 2]) expect(store.countedNonces(app)).toBe(store.liveNonces(app));
+    };
+    agree();
+    expect(store.countedNonces(1)).toBe(5);
+    store.prune(LATER + 2); // a0, a1 and all of app 2 end
+    agree();
+    expect(store.countedNonces(1)).toBe(3);
+    store.forgetApp(1);
+    agree();
+    expect(store.countedNonces(1)).toBe(0);
+  });
+
+  it('takes over an expired nonce that was not pruned yet (no false replay)', () => {
+    const store = new ReplayStore(db);
+    store.remember(1, 'aaaaaaaaaaaaaaaa', NOW, NOW + 10);
+    // Within the prune interval: the expired row is still there when the nonce comes again.
+    const soon = NOW + 11;
+    expect(soon - NOW).toBeLessThan(REPLAY_PRUNE_INTERVAL_MS);
+    expect(store.liveRows()).toBe(1);
+    expect(store.remember(1, 'aaaaaaaaaaaaaaaa', soon, LATER)).toBe('fresh');
+    expect(store.remember(1, 'aaaaaaaaaaaaaaaa', soon, LATER)).toBe('replayed');
+    expect(store.countedNonces(1)).toBe(1);
+  });
+
+  it('does not count expired rows against a full share (no false throttling)', () => {
+    const store = new ReplayStore(db, 2);
+    store.remember(1, 'aaaaaaaaaaaaaaaa', NOW, NOW + 10);
+    store.remember(1, 'bbbbbbbbbbbbbbbb', NOW, LATER);
+    // a… has expired but is still counted: the share is decided again after pruning.
+    expect(store.remember(1, 'cccccccccccccccc', NOW + 11, LATER)).toBe('fresh');
+    expect(() => store.remember(1, 'dddddddddddddddd', NOW + 12, LATER)).toThrow(FaultError);
+    expect(store.countedNonces(1)).toBe(2);
+  });
+
+  it('records a fresh nonce with one statement when the store is warm', () => {
+    const store = new ReplayStore(db);
+    store.remember(1, 'aaaaaaaaaaaaaaaa', NOW, LATER); // prunes once
+    // Every run of every statement, counted on better-sqlite3's Statement prototype.
+    const proto = Object.getPrototypeOf(db.prepare('SELECT 1')) as Record<string, (...a: unknown[]) => unknown>;
+    const ran: string[] = [];
+    for (const method of ['get', 'all', 'run', 'iterate']) {
+      const original = proto[method]!;
+      proto[method] = function (this: { source: string }, ...a: unknown[]) {
+        ran.push(this.source);
+        return original.apply(this, a);
+      };
+      restoreLater.push(() => (proto[method] = original));
+    }
+    expect(store.remember(1, 'bbbbbbbbbbbbbbbb', NOW + 1, LATER)).toBe('fresh');
+    expect(ran).toHaveLength(1);
+    expect(ran[0]).toMatch(/^INSERT INTO replay_entries/);
+  });
+
+  it('counts the nonces already stored when the count table is added (migration 7)', () => {
+    const store = new ReplayStore(db);
+    store.remember(3, 'aaaaaaaaaaaaaaaa', NOW, LATER);
+    store.remember(3, 'bbbbbbbbbbbbbbbb', NOW, LATER);
+    // What migration 7 runs on a database that already holds nonces.
+    db.exec('DELETE FROM replay_counts');
+    db.exec(
+      "INSERT INTO replay_counts (app_id, n) SELECT app_id, count(*) FROM replay_entries WHERE kind = 'nonce' GROUP BY app_id",
+    );
+    expect(store.countedNonces(3)).toBe(2);
   });
 
   it('bounds each app at a named limit', () => {

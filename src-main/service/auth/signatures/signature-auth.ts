@@ -7,12 +7,12 @@ import type { Authentication, RequestInput } from '../authentication.js';
 import { lookupAccountPrincipal } from '../../apps/principal.js';
 import { parseSignatureVersion } from '../../../../src-shared/contracts/signing.js';
 import {
-  computeSignature,
   messageFor,
   NONCE_PATTERN,
   SIGNATURE_PATTERN,
   SIGNATURE_WINDOW_MS,
   signaturesMatch,
+  signWithKey,
   TIMESTAMP_PATTERN,
 } from './signature.js';
 
@@ -77,8 +77,8 @@ export function authenticateSignature(
     });
   }
 
-  const secret = svc.apps.secret(app);
-  if (secret === undefined) throw invalid('This application has no signing secret.');
+  const hmacKey = svc.apps.signatureHmacKey(app);
+  if (hmacKey === undefined) throw invalid('This application has no signing secret.');
   const message = messageFor(version, {
     url: request.url,
     method: request.method,
@@ -87,7 +87,7 @@ export function authenticateSignature(
     ...(request.body === undefined ? {} : { body: request.body }),
   });
   if (message === null) throw invalid('The query string is not valid percent-encoded UTF-8, so it cannot be signed.');
-  if (!signaturesMatch(computeSignature(app.key, secret, message), signature)) {
+  if (!signaturesMatch(signWithKey(hmacKey, message), signature)) {
     throw invalid('The request signature does not match.');
   }
 
@@ -117,7 +117,10 @@ function signedPrincipal(svc: Service, org: Org, app: App, override: string | un
     name = override;
   }
   if (name === null) return undefined;
-  const found = lookupAccountPrincipal(svc, org, name);
+  // Cached per data version: any account write (a lock, a role change) or another process's
+  // commit empties it, so the lookup is as current as reading the account on every request.
+  const lookup = name;
+  const found = svc.signingPrincipals.get(`${org.id}:${name}`, () => lookupAccountPrincipal(svc, org, lookup));
   if ('problem' in found) throw fault('accessDenied', 'principal', { reason: found.problem });
   return found.principal;
 }

@@ -1,4 +1,4 @@
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, timingSafeEqual, type KeyObject } from 'node:crypto';
 
 /**
  * The request-signature algorithm of decisions §4, with no I/O: the service verifies with it and
@@ -45,7 +45,12 @@ export function commandFromUrl(url: string): string {
 
 /** Lowercase hex HMAC-SHA256 of the message under `apiKey + apiSecret`. */
 export function computeSignature(apiKey: string, apiSecret: string, message: string): string {
-  return createHmac('sha256', signatureKey(apiKey, apiSecret)).update(message, 'utf8').digest('hex');
+  return signWithKey(signatureKey(apiKey, apiSecret), message);
+}
+
+/** The same under a key already made (the service keeps each app's as a KeyObject). */
+export function signWithKey(key: KeyObject | string, message: string): string {
+  return createHmac('sha256', key).update(message, 'utf8').digest('hex');
 }
 
 /** Lowercase hex SHA-256 of the body bytes as sent; of no bytes when there is no body. */

@@ -110,6 +110,19 @@ describe('RFC 8725 attacks', () => {
     await expectRefused(await signWithAppKey(claims(), { jwk }), 'service.accessDenied.invalidJwt');
   });
 
+  it("checks a cached token's audience against the Host of every request", async () => {
+    const token = await signWithAppKey(claims({ aud: 'http://127.0.0.1:7788/demo/v2' }));
+    expect((await use(token)).statusCode).toBe(200); // verified and cached from 127.0.0.1:7788
+    expect((await use(token)).statusCode).toBe(200); // a hit from the same host
+    await expectRefused(token, 'service.accessDenied.invalidJwt', { host: '127.0.0.1:7789' });
+    await expectRefused(token, 'service.accessDenied.invalidJwt', { host: 'localhost:7788' });
+    expect((await use(token)).statusCode).toBe(200);
+    // The port-less audience of older tokens fits any loopback host.
+    const legacy = await signWithAppKey(claims());
+    for (const host of ['127.0.0.1:7788', '127.0.0.1:7789', '127.0.0.1:7788'])
+      expect((await use(legacy, { host })).statusCode).toBe(200);
+  });
+
   it('refuses a wrong audience: another org, a lookalike and none at all', async () => {
     for (const aud of [orgAudience('other'), 'http://127.0.0.1/demo/v2/', 'http://evil.test/demo/v2']) {
       await expectRefused(await signWithAppKey(claims({ aud })), 'service.accessDenied.invalidJwt');

@@ -26,7 +26,7 @@ import { resolveRoles } from '../../access/roles.js';
 import { accountSnapshot } from '../../access/account-snapshot.js';
 import { legacyOrgAudience, orgAudience, readServiceClaims } from './token-claims.js';
 import { currentAppKey, verificationKey, type AppSigningKey } from './token-keys.js';
-import type { VerifiedTokenCache } from './verified-tokens.js';
+import type { VerifiedToken, VerifiedTokenCache } from './verified-tokens.js';
 import { accountLockedFault, lockedNow } from '../sessions/credential-lockout.js';
 
 /** Our tokens are well under 2 KB; anything this large is not one of them. */
@@ -104,7 +104,7 @@ async function verifiedToken(
   const cache = tokenCache(svc);
   const hit = cache.get(token);
   // The audience depends on the Host the token is presented to, so a hit is checked against it too.
-  if (hit !== undefined && hit.orgId === org.id && audienceMatches(hit.payload.aud, org, host)) {
+  if (hit !== undefined && hit.orgId === org.id && audienceMatchesCached(hit, org, host)) {
     const app = issuingApp(svc, org, hit.payload.iss);
     const key = currentAppKey(svc.apps, app.id);
     if (app.id === hit.appId && key?.kid === hit.kid && key.alg === hit.alg) {
@@ -127,9 +127,21 @@ async function verifiedToken(
   return { app, payload };
 }
 
-function audienceMatches(aud: JWTPayload['aud'], org: Org, host: string | undefined): boolean {
-  const allowed = [orgAudience(org.code, host), legacyOrgAudience(org.code)];
-  return Array.isArray(aud) ? aud.some((a) => allowed.includes(a)) : typeof aud === 'string' && allowed.includes(aud);
+/**
+ * Whether a cached token's audience fits the Host it is presented to. Checked on every hit, so the
+ * usual case (the host it matched last time; the entry is for this org) compares one string and
+ * allocates nothing.
+ */
+function audienceMatchesCached(hit: VerifiedToken, org: Org, host: string | undefined): boolean {
+  if (host !== undefined && hit.audienceHost === host) return true;
+  if (!audienceMatches(hit.payload.aud, orgAudience(org.code, host), legacyOrgAudience(org.code))) return false;
+  hit.audienceHost = host;
+  return true;
+}
+
+function audienceMatches(aud: JWTPayload['aud'], current: string, legacy: string): boolean {
+  if (typeof aud === 'string') return aud === current || aud === legacy;
+  return Array.isArray(aud) && aud.some((a) => a === current || a === legacy);
 }
 
 /** `exp` and `nbf` as jose checks them (whole seconds, no tolerance), for a cached token. */

@@ -20,6 +20,11 @@ export interface VerifiedToken {
   kid: string;
   alg: string;
   payload: JWTPayload;
+  /**
+   * The last Host header the token's audience was found to match (the audience depends on it), so
+   * a hit from the same host skips building the audience strings; undefined until one matched.
+   */
+  audienceHost?: string | undefined;
 }
 
 /** Bounded, least recently used first out. */

@@ -1,0 +1,152 @@
+/**
+ * Per-request cost on a loaded machine: starts the floor and one or more builds of the service on
+ * one seeded data dir, then sends requests of each workload through each way in, one at a time, in
+ * batches that alternate between the sides, and reports for each side the **CPU time its server
+ * process spent per request** (every thread of it, from /proc/<pid>/task/<tid>/schedstat, in ns) —
+ * what a request costs the server, whatever else the machine is doing — beside the wall-clock
+ * median (which on a shared machine is mostly waiting for a core). Medians over the rounds.
+ *
+ *   node dist/main/cli.js seed --data-dir DIR --accounts 20000 --admin-password P
+ *   node dist/main/bench/alternate.js --data-dir DIR --password P [--queries q2p,q5]
+ *     [--ways session,signed-v1] [--requests 200] [--cli OTHER/cli.js]  (another build, e.g. before a change)
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { median, send } from './http-client.js';
+import { floorUrls, serviceUrls } from './workloads.js';
+import { adminSetup, wayIn, type Credentials } from './ways-in.js';
+
+const { values } = parseArgs({
+  options: {
+    'data-dir': { type: 'string' },
+    password: { type: 'string', default: 'bench password 123' },
+    queries: { type: 'string', default: 'q2p,q5' },
+    ways: { type: 'string', default: 'session,signed-v1' },
+    requests: { type: 'string', default: '100' },
+    rounds: { type: 'string', default: '7' },
+    cli: { type: 'string', multiple: true, default: [] },
+  },
+});
+if (!values['data-dir']) throw new Error('--data-dir DIR (seeded with `cli seed`) is required');
+const dataDir = values['data-dir'];
+const BASE = '/demo/v2';
+const here = new URL('.', import.meta.url).pathname;
+const clis = [join(here, '..', 'cli.js'), ...values.cli];
+const N = Number(values.requests);
+const ROUNDS = Number(values.rounds);
+
+/** CPU time (ns) every thread of a process has run so far. */
+function cpuNs(pid: number): number {
+  let total = 0;
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      total += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
+    } catch {
+      // the thread ended between the listing and the read
+    }
+  }
+  return total;
+}
+
+function startChild(args: string[], ready: RegExp): Promise<{ child: ChildProcess; port: number }> {
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  return new Promise((resolve, reject) => {
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = ready.exec(out);
+      if (m) resolve({ child, port: Number(m[1]) });
+    });
+    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}: ${out}`)));
+  });
+}
+
+const children: ChildProcess[] = [];
+try {
+  const services = [];
+  for (const cli of clis) {
+    const s = await startChild(
+      [cli, 'serve', '--data-dir', dataDir, '--port', '0'],
+      /Service:\s+http:\/\/127\.0\.0\.1:(\d+)\//,
+    );
+    children.push(s.child);
+    services.push({ label: clis.length === 1 ? 'service' : cli, port: s.port, pid: s.child.pid! });
+  }
+  const floor = await startChild(
+    [join(here, 'floor.js'), join(dataDir, 'service.db'), 'o1_account'],
+    /FLOOR_PORT=(\d+)/,
+  );
+  children.push(floor.child);
+
+  // Credentials live in the database, so one set serves every build.
+  const setup = await adminSetup(services[0]!.port, BASE, values.password);
+  const ways: { name: string; creds: Credentials }[] = [];
+  for (const name of values.ways.split(',')) ways.push({ name, creds: await wayIn(name).prepare(setup) });
+  const ids = (JSON.parse((await send(floor.port, floorUrls.q2())).body) as { data: { _id: string }[] }).data.map(
+    (d) => d._id,
+  );
+
+  interface Side {
+    name: string;
+    pid: number;
+    get(q: string, id: string): Promise<number>;
+  }
+  const timed = async (port: number, path: string, headers: Record<string, string>) => {
+    const t0 = performance.now();
+    const res = await send(port, path, { headers });
+    const ms = performance.now() - t0;
+    if (res.status !== 200) throw new Error(`${path}: ${res.status} ${res.body.slice(0, 200)}`);
+    return ms;
+  };
+  const sides: Side[] = [
+    {
+      name: 'floor',
+      pid: floor.child.pid!,
+      get: (q, id) => timed(floor.port, q === 'q5' ? floorUrls.q5(id) : floorUrls.q2(), {}),
+    },
+    ...services.flatMap((s) =>
+      ways.map((w): Side => ({
+        name: `${w.name}${services.length > 1 ? ` @ ${s.label}` : ''}`,
+        pid: s.pid,
+        get: (q, id) => {
+          const path = q === 'q5' ? serviceUrls.q5(id) : serviceUrls.q2();
+          return timed(s.port, BASE + path, w.creds.headers(path, 'GET'));
+        },
+      })),
+    ),
+  ];
+
+  for (const q of values.queries.split(',')) {
+    const batch = q === 'q5' ? N * 10 : N;
+    const cpu = new Map<string, number[]>(sides.map((s) => [s.name, []]));
+    const wall = new Map<string, number[]>(sides.map((s) => [s.name, []]));
+    for (let r = -1; r < ROUNDS; r++) {
+      // Each round starts with another side: the first batch a process serves after a pause pays
+      // more (a collection, cold caches), which must not always fall on the same side.
+      const start = Math.max(0, r) % sides.length;
+      for (const side of [...sides.slice(start), ...sides.slice(0, start)]) {
+        const before = cpuNs(side.pid);
+        const ms: number[] = [];
+        for (let i = 0; i < batch; i++) ms.push(await side.get(q, ids[(i * 37 + r * 11 + 11) % ids.length]!));
+        const used = (cpuNs(side.pid) - before) / batch / 1000;
+        if (r < 0) continue; // the first round warms up
+        cpu.get(side.name)!.push(used);
+        wall.get(side.name)!.push(median(ms) * 1000);
+      }
+    }
+    const floorCpu = median(cpu.get('floor')!);
+    console.log(`\n${q}: ${ROUNDS} rounds of ${batch} requests per side, sides alternating; medians\n`);
+    console.log('| side | server CPU µs per request | − floor | ÷ floor | wall p50 µs |');
+    console.log('|---|---|---|---|---|');
+    for (const side of sides) {
+      const c = median(cpu.get(side.name)!);
+      console.log(
+        `| ${side.name} | ${c.toFixed(0)} | ${side.name === 'floor' ? '' : (c - floorCpu).toFixed(0)} | ${(c / floorCpu).toFixed(2)} | ${median(wall.get(side.name)!).toFixed(0)} |`,
+      );
+    }
+  }
+} finally {
+  for (const c of children) c.kill();
+}
