@@ -361,7 +361,9 @@ describe('sessions (administrators)', () => {
   it('lists live sessions by an opaque id, never the cookie or its lookup hash', async () => {
     const userId = await addUser();
     const u = new TestClient(h);
-    const sid = sidOf(await u.login(USER, USER_PASSWORD))!;
+    const sid = sidOf(
+      await u.post('/accounts/login', { email: USER, password: USER_PASSWORD }, { 'user-agent': 'Probe/1.0' }),
+    )!;
     const a = await admin();
     const res = await a.get('/sessions');
     expect(res.json()).toMatchObject({ object: 'list', hasMore: false });
@@ -375,7 +377,13 @@ describe('sessions (administrators)', () => {
       app: h.consoleAppKey,
       created: new Date(h.clock.now()).toISOString(),
       lastSeen: new Date(h.clock.now()).toISOString(),
+      ip: '127.0.0.1',
+      userAgent: 'Probe/1.0',
+      current: false,
     });
+    // The administrator's own session is the one marked current.
+    expect(data.find((s) => s.account !== userId)).toMatchObject({ current: true });
+    expect((await u.get('/accounts/me')).statusCode).toBe(200);
     expect(res.body).not.toContain(sid);
     expect(res.body).not.toContain(hashSessionId(sid));
   });
