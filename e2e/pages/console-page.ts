@@ -14,6 +14,7 @@ export class ConsolePage {
     await this.page.getByTestId('setup-org').fill(org);
     await this.page.getByTestId('setup-email').fill(email);
     await this.page.getByTestId('setup-password').fill(password);
+    await this.page.getByTestId('setup-confirm').fill(password);
     await this.page.getByTestId('setup-submit').click();
   }
 
