@@ -27,7 +27,7 @@ export function EffectiveScopes({
   const { scopes } = resolveRoleScopes([draft, ...others], [draft._id]);
   return (
     <div className="panel__section" data-testid="role-effective">
-      <p className="panel__title">Effective scopes</p>
+      <p className="panel__heading">Effective scopes</p>
       {scopes.length === 0 ? (
         <p className="note">None: holding this role grants nothing.</p>
       ) : (
@@ -49,7 +49,7 @@ export function RoleMembers({ orgClient, role }: { orgClient: OrgClient; role: R
   const members = useQuery(roleMembersQuery(orgClient, role._id));
   return (
     <div className="panel__section" data-testid="role-members">
-      <p className="panel__title">Members</p>
+      <p className="panel__heading">Members</p>
       <QueryState
         query={members}
         loading="Loading members…"
