@@ -29,14 +29,21 @@ export class TokensPage {
     await this.page.getByTestId('mint-scope').fill(text);
   }
 
-  /** Mints with the form as it is and answers the token shown. */
-  async mint(): Promise<string> {
-    const shown = this.page.getByTestId('minted-token');
-    const before = (await shown.count()) > 0 ? await shown.inputValue() : '';
+  /** Mints with the form as it is; the token is shown in the minted dialog, left open. */
+  async mintShown(): Promise<string> {
     await this.page.getByTestId('mint-submit').click();
-    await expect(shown).toBeVisible();
-    await expect(shown).not.toHaveValue(before);
+    const shown = this.page.getByTestId('minted-token');
+    await expect(this.page.getByTestId('minted')).toBeVisible();
+    await expect(shown).not.toHaveValue('');
     return shown.inputValue();
+  }
+
+  /** Mints with the form as it is, closes the minted dialog ("I have copied it") and answers the token. */
+  async mint(): Promise<string> {
+    const token = await this.mintShown();
+    await this.page.getByTestId('minted-done').click();
+    await expect(this.page.getByTestId('minted')).toHaveCount(0);
+    return token;
   }
 
   claim(name: string) {

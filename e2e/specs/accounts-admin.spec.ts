@@ -126,3 +126,47 @@ test('deleting an account, and faults shown with their errCode', async ({ page }
   await page.goto(`${service.consoleUrl}#/accounts-admin?id=${id}`);
   await expect(page.getByTestId('fault-errcode')).toHaveText('service.notFound.instance');
 });
+
+test('set a password with the strength rule, search by name, see the account’s sessions and tokens', async ({
+  page,
+}) => {
+  service = await startHeadlessService(['--admin-email', EMAIL, '--admin-password', PASSWORD]);
+  const api = await checkerApi(service.url, EMAIL, PASSWORD);
+  const admin = await signIn(page);
+  const id = await admin.create({
+    email: 'grace@demo.test',
+    password: 'first password 1',
+    first: 'Grace',
+    last: 'Hopper',
+  });
+  const console_ = new ConsolePage(page);
+
+  // Search by name, not only by email.
+  await admin.search('hopp');
+  await expect(admin.row('grace@demo.test')).toBeVisible();
+  await expect(page.getByTestId('admin-account-row')).toHaveCount(1);
+
+  // A weak password is refused as typed (the service's rule); a strong one is set and works.
+  const detail = admin.detail();
+  await detail.getByTestId('account-password-open').click();
+  await detail.getByTestId('account-password').fill('password123');
+  await expect(detail.getByTestId('account-password-problem')).toContainText('common');
+  await expect(detail.getByTestId('account-password-save')).toBeDisabled();
+  await detail.getByTestId('account-password').fill('a fresh passphrase 7');
+  await detail.getByTestId('account-password-confirm').fill('a fresh passphrase 7');
+  await console_.screenshots('accounts-admin-password');
+  await detail.getByTestId('account-password-save').click();
+  await expect(detail.getByTestId('account-password-done')).toBeVisible();
+  expect((await loginStatus('grace@demo.test', 'first password 1')).status).toBeGreaterThanOrEqual(400);
+  expect((await loginStatus('grace@demo.test', 'a fresh passphrase 7')).status).toBe(200);
+
+  // Her session (started above) and a stored token minted for her show in the account's panel.
+  const minted = await api.send('POST', `accounts/${id}/tokens`, { app: api.key, scope: ['*'], permanent: true });
+  expect(minted.status).toBe(200);
+  await page.reload();
+  await expect(detail.getByTestId('account-sessions-table').getByTestId('session-row')).toHaveCount(1);
+  await expect(detail.getByTestId('account-sessions-table').getByTestId('session-ip')).toHaveText(/127\.0\.0\.1/);
+  await expect(detail.getByTestId('account-token-row')).toHaveCount(1);
+  await detail.getByTestId('account-sessions').scrollIntoViewIfNeeded();
+  await console_.screenshots('accounts-admin-activity');
+});

@@ -77,3 +77,43 @@ test('define a role with validated scopes and includes, edit it, delete it', asy
   expect((await api.get(`roles/${id}`)).status).toBe(404);
   await expect(roles.item('Name reader')).toHaveCount(0);
 });
+
+test('a role shows its members and effective scopes; chains naming missing types are flagged', async ({ page }) => {
+  service = await startHeadlessService(['--admin-email', EMAIL, '--admin-password', PASSWORD]);
+  const api = await checkerApi(service.url, EMAIL, PASSWORD);
+  const support = await api.get<{ scopes: string[] }>(`roles/${SUPPORT}`);
+  const role = await api.send<{ _id: string }>('POST', 'roles', {
+    name: 'Auditor',
+    code: 'auditor',
+    scopes: ['object.read.account.*.email'],
+    include: [SUPPORT],
+  });
+  expect(role.status).toBe(200);
+  const member = await api.send<{ _id: string }>('POST', 'accounts', {
+    email: 'audrey@demo.test',
+    password: 'audrey password 1',
+    roles: [role.body._id],
+  });
+  expect(member.status).toBe(200);
+
+  const console_ = new ConsolePage(page);
+  await console_.open(service.consoleUrl);
+  await console_.login(EMAIL, PASSWORD);
+  const roles = new RolesPage(page);
+  await roles.open();
+  await roles.item('Auditor').click();
+  await expect(roles.form().getByTestId('role-member')).toHaveText(['audrey@demo.test']);
+  const effective = roles.form().getByTestId('role-effective-item');
+  await expect(effective.first()).toHaveAttribute('data-from', 'self');
+  // Own chain first, then every chain the included Support role carries, resolved as the service does.
+  await expect(effective).toHaveCount(1 + new Set(support.body.scopes ?? []).size);
+  await expect(roles.form().getByTestId('role-scopes')).not.toHaveAttribute('placeholder');
+  await console_.screenshots('roles-members');
+
+  // A green check means the chain can grant something: a collection name where a type belongs is not.
+  await roles.fill({ scopes: ['object.read.accounts'] });
+  await expect(roles.scopeChecks().first()).toHaveAttribute('data-valid', 'false');
+  await expect(roles.scopeChecks().first()).toContainText('did you mean "account"');
+  await expect(roles.form().getByTestId('role-save')).toBeDisabled();
+  await console_.screenshots('roles-schema-check');
+});

@@ -50,8 +50,21 @@ test('mint with live scope checks and exclusions, decode, verify offline, try it
   await page.getByTestId('mint-maxUses').fill('3');
   await page.getByTestId('mint-grant').selectOption('3');
   await console_.screenshot('tokens-mint');
+  // The live check uses the service's schema rule: a collection name where a type belongs is flagged.
+  await lab.setScope('object.read.accounts');
+  await expect(page.getByTestId('mint-chain').first()).toHaveAttribute('data-ok', 'false');
+  await expect(page.getByTestId('mint-chain').first()).toContainText('did you mean "account"');
+  await expect(page.getByTestId('mint-submit')).toBeDisabled();
+  await lab.setScope('*');
 
-  const token = await lab.mint();
+  // The minted token appears in a dialog where the user is looking; Escape asks before closing.
+  const token = await lab.mintShown();
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('dialog-guard')).toBeVisible();
+  await expect(page.getByTestId('minted-token')).toHaveValue(token);
+  await console_.screenshots('tokens-minted-guard');
+  await page.getByTestId('dialog-guard-stay').click();
+  await expect(page.getByTestId('dialog-guard')).toHaveCount(0);
   expect(page.url()).not.toContain(token.slice(-20));
   const claims = jwtPayload(token);
   expect(claims).toMatchObject({ sub: ann.body._id, iss: app.body.key, 'service/cnt': 3, 'service/gnt': 3 });
@@ -62,7 +75,13 @@ test('mint with live scope checks and exclusions, decode, verify offline, try it
   await expect(lab.storedRow(jti).getByTestId('stored-remaining')).toHaveText('3');
 
   await page.getByTestId('minted-decode').click();
+  await expect(page.getByTestId('minted')).toHaveCount(0);
   await expect(lab.claim('service/cnt')).toContainText('at most 3 times');
+  // Decode takes the whole width: no stored-token column beside it.
+  await expect(page.getByTestId('stored-tokens')).toHaveCount(0);
+  const payloadBox = await page.getByTestId('decode-payload').boundingBox();
+  expect(payloadBox?.width ?? 0).toBeGreaterThan(550);
+  await console_.screenshots('tokens-decode-wide');
   await expect(lab.claim('service/gnt')).toContainText('level 3 (read)');
   await expect(lab.claim('iat').getByTestId('claim-date')).toBeVisible();
   await expect(lab.claim('exp')).toContainText('permanent');
@@ -76,9 +95,11 @@ test('mint with live scope checks and exclusions, decode, verify offline, try it
   await expect(lab.check('stored')).toContainText('3 uses remaining');
   await lab.tryIt();
   await expect(page.getByTestId('try-result')).toHaveAttribute('data-ok', 'true');
-  await expect(page.getByTestId('try-result')).toContainText('ann.smith@demo.test');
-  await page.getByTestId('stored-tokens').getByRole('button', { name: 'Refresh' }).click();
+  await expect(page.getByTestId('try-account')).toContainText('ann.smith@demo.test');
+  await expect(page.getByTestId('try-account')).toContainText(ann.body._id);
+  // The stored-token list follows the spent use without a manual refresh.
   await expect(lab.storedRow(jti).getByTestId('stored-remaining')).toHaveText('2');
+  await console_.screenshots('tokens-verify-tried');
   await console_.screenshot('tokens-verify');
 
   // Revoke it in the lab: the API refuses it from then on.

@@ -227,4 +227,12 @@ export const MIGRATIONS: readonly Migration[] = [
       END;
     `,
   },
+  {
+    version: 9,
+    name: 'session client address and user agent',
+    sql: `
+      ALTER TABLE sessions ADD COLUMN ip TEXT;
+      ALTER TABLE sessions ADD COLUMN user_agent TEXT;
+    `,
+  },
 ];

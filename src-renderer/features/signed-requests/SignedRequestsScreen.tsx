@@ -1,6 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { isFaultBody } from '../../../src-shared/faults';
 import { faultOf } from '../../api/api-error';
 import type { HttpMethod } from '../../api/http';
 import type { OrgClient } from '../../api/org-client';
@@ -13,9 +12,10 @@ import {
   sendSignedRequest,
   signingAppsQuery,
   type SignedRequestPlan,
-  type SignedResponse,
 } from '../../api/signing';
 import { FaultMessage } from '../../components/FaultMessage';
+import { ScreenHeader } from '../../components/ScreenHeader';
+import { ExchangeView, type Exchange } from './ExchangeView';
 import type { NavigateOptions, Route } from '../../routing/route';
 import type { SignedRequestsRoute } from './signed-route';
 import { copyText } from '../../components/download';
@@ -26,14 +26,6 @@ interface SignedRequestsScreenProps {
   orgClient: OrgClient;
   route: SignedRequestsRoute;
   navigate: (route: Route, options?: NavigateOptions) => void;
-}
-
-interface Exchange {
-  plan: SignedRequestPlan;
-  /** Whether the plan has been sent (a plan made for "Copy as curl" is not). */
-  response?: SignedResponse;
-  replay?: SignedResponse;
-  failure?: string;
 }
 
 /** Compose, sign (WebCrypto HMAC-SHA256, decisions.md §4), send and replay a signed request. */
@@ -87,17 +79,16 @@ export function SignedRequestsScreen({ orgClient, route, navigate }: SignedReque
 
   return (
     <section className="screen screen--scroll" aria-labelledby="signed-title">
-      <div className="screen__header">
-        <div>
-          <h1 className="screen__title" id="signed-title">
-            Signed requests
-          </h1>
-          <p className="screen__subtitle">
+      <ScreenHeader
+        title="Signed requests"
+        titleId="signed-title"
+        description={
+          <>
             <code>HMAC-SHA256(key + secret, command;METHOD;timestamp)</code> — signed in this page with WebCrypto, sent
             without the console's cookie.
-          </p>
-        </div>
-      </div>
+          </>
+        }
+      />
       {apps.isPending && (
         <p className="status-line" role="status">
           <span className="spinner" aria-hidden="true" /> Loading applications…
@@ -256,109 +247,5 @@ export function SignedRequestsScreen({ orgClient, route, navigate }: SignedReque
         </div>
       )}
     </section>
-  );
-}
-
-function ExchangeView({ exchange, curl }: { exchange: Exchange; curl: string | null }) {
-  const { plan } = exchange;
-  return (
-    <>
-      <div className="panel" data-testid="signed-plan">
-        <p className="panel__title">
-          {plan.method} <code>{new URL(plan.url).pathname + new URL(plan.url).search}</code>
-        </p>
-        <dl className="kv">
-          <dt>command</dt>
-          <dd data-testid="signed-command">{plan.command}</dd>
-          <dt>signed string</dt>
-          <dd data-testid="signed-message">{plan.message}</dd>
-          <dt>timestamp</dt>
-          <dd data-testid="signed-timestamp">
-            {plan.timestampMs} <span className="note">({new Date(plan.timestampMs).toISOString()})</span>
-          </dd>
-          <dt>nonce</dt>
-          <dd data-testid="signed-nonce">{plan.nonce}</dd>
-          <dt>signature</dt>
-          <dd data-testid="signed-signature">{plan.signature}</dd>
-        </dl>
-        <details>
-          <summary className="note">Headers sent</summary>
-          <dl className="kv">
-            {Object.entries(plan.headers).map(([name, value]) => (
-              <FragmentPair key={name} name={name} value={value} />
-            ))}
-          </dl>
-        </details>
-        {curl && (
-          <div className="field">
-            <span className="field__label">curl (copied; signed but not sent — it works once)</span>
-            <pre className="json-view response-box" data-testid="signed-curl">
-              {curl}
-            </pre>
-          </div>
-        )}
-      </div>
-      {exchange.failure && (
-        <FaultMessage
-          fault={{
-            object: 'fault',
-            name: 'error',
-            code: 'kError',
-            errCode: 'console.network.unreachable',
-            status: 0,
-            message: `The request could not be sent: ${exchange.failure}`,
-          }}
-        />
-      )}
-      {exchange.response && <ResponseView title="Response" response={exchange.response} testId="signed" plan={plan} />}
-      {exchange.replay && (
-        <ResponseView title="Replay (same headers)" response={exchange.replay} testId="replay" plan={plan} />
-      )}
-    </>
-  );
-}
-
-function FragmentPair({ name, value }: { name: string; value: string }) {
-  return (
-    <>
-      <dt>{name}</dt>
-      <dd>{value}</dd>
-    </>
-  );
-}
-
-function ResponseView({
-  title,
-  response,
-  testId,
-  plan,
-}: {
-  title: string;
-  response: SignedResponse;
-  testId: string;
-  plan: SignedRequestPlan;
-}) {
-  const ok = response.status >= 200 && response.status < 300;
-  const skew = response.serverTime !== null ? response.serverTime - plan.timestampMs : null;
-  return (
-    <div className="panel" data-testid={`${testId}-response`}>
-      <div className="access-toolbar">
-        <p className="panel__title">{title}</p>
-        <span
-          className={ok ? 'status-chip status-chip--ok' : 'status-chip status-chip--bad'}
-          data-testid={`${testId}-status`}
-        >
-          {response.status}
-        </span>
-        {response.errCode && <code data-testid={`${testId}-errcode`}>{response.errCode}</code>}
-        <span className="note">
-          {response.ms} ms{skew !== null && ` · server clock ${skew >= 0 ? '+' : ''}${skew} ms from the timestamp`}
-        </span>
-      </div>
-      {isFaultBody(response.body) && <FaultMessage fault={response.body} compact />}
-      <pre className="json-view response-box" data-testid={`${testId}-body`}>
-        {typeof response.body === 'string' ? response.body : JSON.stringify(response.body, null, 2)}
-      </pre>
-    </div>
   );
 }
