@@ -3,6 +3,7 @@ import type { OrgClient } from '../../api/org-client';
 import { schemasQuery } from '../../api/schemas';
 import { QueryState } from '../../components/QueryState';
 import { ScreenHeader } from '../../components/ScreenHeader';
+import { Tabs } from '../../components/Tabs';
 import type { Route } from '../../routing/route';
 import type { ConfigurationRoute } from './configuration-route';
 import { CONFIGURATION_TABS, type ConfigurationTab } from './configuration-route';
@@ -39,20 +40,15 @@ export function ConfigurationScreen({ orgClient, route, navigate }: Configuratio
           </>
         }
       />
-      <div className="segmented config-tabs" role="tablist" aria-label="Configuration">
-        {CONFIGURATION_TABS.map((tab) => (
-          <button
-            key={tab}
-            type="button"
-            role="tab"
-            aria-selected={route.tab === tab}
-            className={route.tab === tab ? 'segmented__item segmented__item--on' : 'segmented__item'}
-            data-testid={`config-tab-${tab}`}
-            onClick={() => navigate({ screen: 'configuration', tab, org: route.org })}
-          >
-            {TAB_LABELS[tab]}
-          </button>
-        ))}
+      <div className="config-tabs">
+        <Tabs
+          tabs={CONFIGURATION_TABS}
+          labels={TAB_LABELS}
+          current={route.tab}
+          label="Configuration"
+          testId="config-tab"
+          onChange={(tab) => navigate({ screen: 'configuration', tab, org: route.org })}
+        />
       </div>
       {route.tab === 'export' && (
         <QueryState query={schemas} loading="Loading object definitions…">

@@ -15,7 +15,7 @@ import {
 import type { OrgClient } from '../../api/org-client';
 import { FaultMessage } from '../../components/FaultMessage';
 import { QueryState } from '../../components/QueryState';
-import { formatTimestamp } from '../../components/format-cells';
+import { UtcTime } from '../../components/UtcTime';
 import { ChangeCounts } from './ChangeReview';
 
 interface DeploymentsPanelProps {
@@ -123,7 +123,7 @@ function LastRun({ orgClient, id }: { orgClient: OrgClient; id: string }) {
   if (!last) return <span className="note">never</span>;
   return (
     <span data-testid="deployment-last-run">
-      <ResultBadge run={last} /> {formatTimestamp(last.finished)}
+      <ResultBadge run={last} /> <UtcTime iso={last.finished} />
     </span>
   );
 }
@@ -239,7 +239,9 @@ function DeploymentDetail({ orgClient, deployment }: { orgClient: OrgClient; dep
           <tbody>
             {runs.data.map((r) => (
               <tr key={r._id} data-testid="deployment-run-row" data-result={r.result}>
-                <td>{formatTimestamp(r.started)}</td>
+                <td>
+                  <UtcTime iso={r.started} seconds />
+                </td>
                 <td>{r.by}</td>
                 <td>
                   <ResultBadge run={r} />
