@@ -229,7 +229,7 @@ export function accountLifecycleRoutes(svc: Service) {
         const accountId = existingAccount(svc, org, request.params.id);
         const next = checkPasswordStrength(request.body.password);
         svc.credentials.setPassword(org.id, accountId, await hashPassword(next));
-        svc.accountTokens.voidAll('reset', org.id, accountId);
+        svc.accountTickets.voidAll('reset', org.id, accountId);
         svc.sessions.endForAccount(org.id, accountId, 'passwordReset');
         return presentAccount(svc, org, accountId);
       },
