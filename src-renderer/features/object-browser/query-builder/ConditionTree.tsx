@@ -8,6 +8,7 @@ import {
   type ConditionNode,
   type GroupNode,
 } from './builder-state';
+import { conditionView } from './condition-view';
 import { OPERATOR_LABELS, operatorsFor, type FieldOperator, type QueryablePath } from './operators';
 import { ValueEditor } from './ValueEditor';
 import { adaptValue, defaultValue } from './values';
@@ -99,8 +100,12 @@ function Group({ node, ...props }: NodeProps & { node: GroupNode }) {
 }
 
 function Condition({ node, root, fields, onChange }: NodeProps & { node: ConditionNode }) {
-  const field = fields.find((f) => f.path === node.path);
-  const operators = field ? operatorsFor(field) : [node.op];
+  const view = conditionView(node, fields);
+  if (view.kind === 'json-only') {
+    return <JsonOnlyCondition node={node} reason={view.reason} onRemove={() => onChange(removeNode(root, node.id))} />;
+  }
+  const { field, operators } = view;
+  const offered = operatorsFor(field);
   const update = (next: Partial<ConditionNode>) =>
     onChange(updateNode(root, node.id, (n) => ({ ...n, ...next }) as BuilderNode));
 
@@ -122,7 +127,6 @@ function Condition({ node, root, fields, onChange }: NodeProps & { node: Conditi
         value={node.path}
         onChange={(e) => changePath(e.target.value)}
       >
-        {!field && <option value={node.path}>{node.path} (not queryable)</option>}
         {fields.map((f) => (
           <option key={f.path} value={f.path}>
             {f.path} · {f.container ? 'Document[]' : `${f.type}${f.isArray ? '[]' : ''}`}
@@ -142,6 +146,7 @@ function Condition({ node, root, fields, onChange }: NodeProps & { node: Conditi
         {operators.map((op) => (
           <option key={op} value={op}>
             {op} {OPERATOR_LABELS[op]}
+            {offered.includes(op) ? '' : ' (as written in JSON)'}
           </option>
         ))}
       </select>
@@ -159,6 +164,29 @@ function Condition({ node, root, fields, onChange }: NodeProps & { node: Conditi
         aria-label={`Remove condition on ${node.path}`}
         data-testid="qb-remove"
         onClick={() => onChange(removeNode(root, node.id))}
+      >
+        ×
+      </button>
+    </div>
+  );
+}
+
+/**
+ * A condition the service accepts but the builder cannot show exactly: shown as its JSON, read
+ * only, with the reason, so the builder never displays a different query from the one that runs.
+ */
+function JsonOnlyCondition({ node, reason, onRemove }: { node: ConditionNode; reason: string; onRemove: () => void }) {
+  const operand = node.written === 'bare' ? node.value : { [node.op]: node.value };
+  return (
+    <div className="qb-condition qb-condition--json-only" data-testid="qb-condition-json-only">
+      <code className="qb-condition__json">{JSON.stringify({ [node.path]: operand })}</code>
+      <span className="qb-hint">Edit this condition in the JSON view: {reason}</span>
+      <button
+        type="button"
+        className="icon-button icon-button--small"
+        aria-label={`Remove condition on ${node.path}`}
+        data-testid="qb-remove"
+        onClick={onRemove}
       >
         ×
       </button>

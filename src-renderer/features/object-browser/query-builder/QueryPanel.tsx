@@ -37,7 +37,7 @@ export function QueryPanel({ def, org, initial, requestUrl, appKey, onRun }: Que
 
   const [whereText, setWhereText] = useState(() => pretty(initial.where));
   const [root, setRoot] = useState<GroupNode>(() => initialTree(initial.where));
-  const [builderNote, setBuilderNote] = useState<string | null>(null);
+  const [builderNote, setBuilderNote] = useState<string | null>(() => initialNote(initial.where));
   const [sortKeys, setSortKeys] = useState<SortKey[]>(() => initialSort(initial.sort, def));
   const [paths, setPaths] = useState<string[]>(initial.paths);
   const [limitText, setLimitText] = useState(String(initial.limit));
@@ -88,7 +88,9 @@ export function QueryPanel({ def, org, initial, requestUrl, appKey, onRun }: Que
     try {
       parsed = JSON.parse(text);
     } catch {
-      return; // The JSON view shows the syntax error; the builder keeps the last good tree.
+      // The JSON view marks the syntax error; the builder shows no stale tree meanwhile.
+      setBuilderNote('The builder shows the query again once the JSON parses.');
+      return;
     }
     const result = fromWhere(parsed);
     if (result.ok) {
@@ -115,7 +117,13 @@ export function QueryPanel({ def, org, initial, requestUrl, appKey, onRun }: Que
       <div className="query-panel__where">
         <div className="query-panel__pane">
           <h2 className="pane-title">where · builder</h2>
-          <ConditionTree root={root} fields={fields} onChange={onTreeChange} />
+          {builderNote === null ? (
+            <ConditionTree root={root} fields={fields} onChange={onTreeChange} />
+          ) : (
+            <p className="qb-empty" data-testid="qb-builder-note" role="status">
+              {builderNote}
+            </p>
+          )}
         </div>
         <div className="query-panel__pane">
           <h2 className="pane-title">where · JSON</h2>
@@ -125,7 +133,6 @@ export function QueryPanel({ def, org, initial, requestUrl, appKey, onRun }: Que
             problem={whereCheck.ok ? null : whereCheck.problem}
             label="where as JSON"
             testId="qb-json"
-            note={builderNote}
           />
         </div>
       </div>
@@ -229,6 +236,16 @@ function pretty(text: string | undefined): string {
 function compact(value: unknown): string | undefined {
   const text = JSON.stringify(value);
   return text === '{}' ? undefined : text;
+}
+
+function initialNote(where: string | undefined): string | null {
+  if (where === undefined) return null;
+  try {
+    const result = fromWhere(JSON.parse(where));
+    return result.ok ? null : `The builder can't show this query: ${result.reason}`;
+  } catch {
+    return 'The builder shows the query again once the JSON parses.';
+  }
 }
 
 function initialTree(where: string | undefined): GroupNode {
