@@ -23,14 +23,15 @@ export function BrowseScreen({ orgClient, route, navigate }: BrowseScreenProps) 
   const schema = schemas.data?.find((s) => s.collection === route.collection);
 
   return (
-    <section className="screen screen--scroll" aria-labelledby="browse-title">
-      <div className="screen__header">
-        <div>
-          <h1 className="screen__title" id="browse-title">
-            Browse
-          </h1>
-          <p className="screen__subtitle">Query any collection with the same rules the service applies.</p>
-        </div>
+    <section className="screen browse" aria-labelledby="browse-title">
+      <div className="screen__header browse__header">
+        <h1
+          className="screen__title"
+          id="browse-title"
+          title="Query any collection with the same rules the service applies."
+        >
+          Browse
+        </h1>
         {schemas.data && (
           <CollectionPicker
             schemas={schemas.data}

@@ -61,6 +61,46 @@ export function ResultsSection({ orgClient, route, navigate, schema, schemas, ba
         <span className="pager__range" aria-live="polite" data-testid="result-range">
           {rangeText}
         </span>
+        <div className="pager pager--inline" role="group" aria-label="Paging">
+          <button
+            type="button"
+            className="button button--secondary button--small"
+            data-testid="result-prev"
+            aria-label="Previous page"
+            disabled={!pager?.previous}
+            onClick={() => pager?.previous && go({ ...pager.previous, record: undefined })}
+          >
+            ‹
+          </button>
+          <button
+            type="button"
+            className="button button--secondary button--small"
+            data-testid="result-next"
+            aria-label="Next page"
+            disabled={!pager?.next}
+            onClick={() => pager?.next && go({ ...pager.next, record: undefined })}
+          >
+            ›
+          </button>
+          <label className="pager__size">
+            <span className="visually-hidden">Page size</span>
+            <select
+              className="select select--small"
+              data-testid="result-page-size"
+              aria-label="Page size"
+              value={route.limit}
+              onChange={(e) => go({ limit: Number(e.target.value), skip: 0, cursor: undefined })}
+            >
+              {[...new Set([...PAGE_SIZES, route.limit])]
+                .sort((a, b) => a - b)
+                .map((size) => (
+                  <option key={size} value={size}>
+                    {size} / page
+                  </option>
+                ))}
+            </select>
+          </label>
+        </div>
         <div className="segmented" role="group" aria-label="View">
           <button
             type="button"
@@ -139,46 +179,6 @@ export function ResultsSection({ orgClient, route, navigate, schema, schemas, ba
             onOpen={(id) => go({ record: id })}
           />
         )}
-      </div>
-
-      <div className="pager" role="group" aria-label="Paging">
-        <label className="pager__size">
-          Page size
-          <select
-            className="select"
-            data-testid="result-page-size"
-            value={route.limit}
-            onChange={(e) => go({ limit: Number(e.target.value), skip: 0, cursor: undefined })}
-          >
-            {[...new Set([...PAGE_SIZES, route.limit])]
-              .sort((a, b) => a - b)
-              .map((size) => (
-                <option key={size} value={size}>
-                  {size}
-                </option>
-              ))}
-          </select>
-        </label>
-        <div className="pager__buttons">
-          <button
-            type="button"
-            className="button button--secondary"
-            data-testid="result-prev"
-            disabled={!pager?.previous}
-            onClick={() => pager?.previous && go({ ...pager.previous, record: undefined })}
-          >
-            ‹ Previous
-          </button>
-          <button
-            type="button"
-            className="button button--secondary"
-            data-testid="result-next"
-            disabled={!pager?.next}
-            onClick={() => pager?.next && go({ ...pager.next, record: undefined })}
-          >
-            Next ›
-          </button>
-        </div>
       </div>
 
       {route.record && !editor && (

@@ -5,7 +5,7 @@ import { Cell } from './Cell';
 import type { Column } from './columns';
 import { valueAt } from './encode';
 
-const ROW_HEIGHT = 30;
+const ROW_HEIGHT = 28;
 
 interface ResultGridProps {
   rows: ObjectRecord[];

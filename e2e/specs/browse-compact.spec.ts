@@ -1,0 +1,115 @@
+import { expect, test, type Page } from '@playwright/test';
+import { startHeadlessService, type HeadlessService } from '../fixtures/headless-service';
+import { ConsolePage } from '../pages/console-page';
+import { ObjectBrowserPage } from '../pages/object-browser-page';
+import { objectsApi, seedAccounts } from '../pages/objects-api';
+
+const EMAIL = 'admin@demo.test';
+const PASSWORD = 'a strong password';
+
+let service: HeadlessService;
+test.afterEach(async () => service?.stop());
+
+async function signIn(page: Page): Promise<ObjectBrowserPage> {
+  const console_ = new ConsolePage(page);
+  await console_.open(service.consoleUrl);
+  await console_.login(EMAIL, PASSWORD);
+  await expect(page.getByTestId('current-user')).toBeVisible();
+  return new ObjectBrowserPage(page);
+}
+
+function browseUrl(query: Record<string, string>): string {
+  return `${service.consoleUrl}#/browse?${new URLSearchParams(query).toString()}`;
+}
+
+/** Rows of the grid wholly inside its scroll area, as a person sees them. */
+async function fullyVisibleRows(page: Page): Promise<number> {
+  return page.getByTestId('result-grid').evaluate((grid) => {
+    const box = grid.getBoundingClientRect();
+    return [...grid.querySelectorAll('[data-testid="result-row"]')].filter((row) => {
+      const r = row.getBoundingClientRect();
+      return r.top >= box.top && r.bottom <= box.bottom + 0.5;
+    }).length;
+  });
+}
+
+test('the builder shows the query that runs: operators it does not offer stay as written (issue #18 item 1)', async ({
+  page,
+}) => {
+  service = await startHeadlessService(['--admin-email', EMAIL, '--admin-password', PASSWORD]);
+  await seedAccounts(await objectsApi(service.url, EMAIL, PASSWORD), 12);
+  const browser = await signIn(page);
+
+  await page.goto(browseUrl({ c: 'accounts', where: '{"favorite":{"$gt":false}}' }));
+  await browser.waitForRows();
+  await expect(page.getByTestId('qb-bar-where')).toHaveValue('{"favorite":{"$gt":false}}');
+  await browser.expandBuilder();
+  await expect(page.getByTestId('qb-operator')).toHaveValue('$gt');
+  await expect(page.getByTestId('qb-operator').locator('option:checked')).toContainText('as written in JSON');
+  await expect(page.getByTestId('qb-value')).toHaveValue('false');
+  // What runs is what is shown: every row is a favourite, and as many as the API answers.
+  expect(await browser.shownIds()).toEqual(await browser.apiIdsForShownRequest());
+  expect(await browser.shownIds()).toHaveLength(4);
+
+  // An explicit $eq and an explicit $and survive the builder untouched, also after an edit elsewhere.
+  await browser.typeJson('{"$and":[{"locale":{"$eq":"de_DE"}},{"favorite":true}]}');
+  await page.getByTestId('qb-bar-sort').fill('{"email":1}');
+  await expect(page.getByTestId('qb-bar-where')).toHaveValue('{"$and":[{"locale":{"$eq":"de_DE"}},{"favorite":true}]}');
+  await expect(page.getByTestId('qb-operator').first()).toHaveValue('$eq');
+
+  // A condition the builder can't show exactly says so instead of showing something else.
+  await browser.typeJson('{"created":{"$gt":"2024-05-01T12:00:00.123+02:00"}}');
+  await expect(page.getByTestId('qb-condition')).toHaveCount(1);
+  await expect(page.getByTestId('qb-value')).toHaveValue('2024-05-01T10:00:00.123');
+  await browser.screenshot('browse-builder-as-written');
+});
+
+test('compact query bar: one line, ≥ 15 rows at 1024×700, the builder on demand, sidebar folds (item 3)', async ({
+  page,
+}) => {
+  service = await startHeadlessService(['--admin-email', EMAIL, '--admin-password', PASSWORD]);
+  await seedAccounts(await objectsApi(service.url, EMAIL, PASSWORD), 30);
+  await page.setViewportSize({ width: 1024, height: 700 });
+  const browser = await signIn(page);
+  await page.goto(browseUrl({ c: 'accounts', limit: '100' }));
+  await browser.waitForRows();
+
+  // The bar is one line and the builder is folded: the grid gets the height.
+  const bar = await page.getByTestId('qb-bar-where').boundingBox();
+  const run = await page.getByTestId('qb-run').boundingBox();
+  expect(Math.abs((bar?.y ?? 0) - (run?.y ?? 100))).toBeLessThan(8);
+  await expect(page.getByTestId('qb-json')).toHaveCount(0);
+  expect(await fullyVisibleRows(page)).toBeGreaterThanOrEqual(15);
+  // One scroll area: the screen itself does not scroll.
+  const screenScrolls = await page
+    .locator('.browse')
+    .evaluate((el) => el.scrollHeight > el.clientHeight + 1 || getComputedStyle(el).overflowY === 'auto');
+  expect(screenScrolls).toBe(false);
+  await browser.screenshot('browse-1024-light');
+  await page.getByTestId('theme-toggle').click();
+  await browser.screenshot('browse-1024-dark');
+
+  // Typing in the bar runs the same query as the builder would.
+  await page.getByTestId('qb-bar-where').fill('{"locale":"de_DE"}');
+  await browser.run();
+  expect(await browser.shownIds()).toEqual(await browser.apiIdsForShownRequest());
+  expect(await browser.shownIds()).toHaveLength(15);
+  await browser.expandBuilder();
+  await expect(page.getByTestId('qb-property')).toHaveValue('locale');
+  await browser.screenshot('browse-1024-dark-builder');
+
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await browser.screenshot('browse-1440-dark-builder');
+  await page.getByTestId('theme-toggle').click();
+  await page.getByTestId('qb-toggle-builder').click();
+  await browser.screenshot('browse-1440-light');
+
+  // Narrow window: the sidebar folds behind the menu button.
+  await page.setViewportSize({ width: 900, height: 700 });
+  await expect(page.getByTestId('nav-browse')).toBeHidden();
+  await page.getByTestId('nav-toggle').click();
+  await expect(page.getByTestId('nav-browse')).toBeVisible();
+  await browser.screenshot('browse-900-nav-open');
+  await page.getByTestId('nav-browse').click();
+  await expect(page.getByTestId('nav-browse')).toBeHidden();
+});
