@@ -113,3 +113,91 @@ test('compact query bar: one line, ≥ 15 rows at 1024×700, the builder on dema
   await page.getByTestId('nav-browse').click();
   await expect(page.getByTestId('nav-browse')).toBeHidden();
 });
+
+test('grid: total from the count operation, header sort equals the API, widths kept per collection (item 4)', async ({
+  page,
+}) => {
+  service = await startHeadlessService(['--admin-email', EMAIL, '--admin-password', PASSWORD]);
+  const api = await objectsApi(service.url, EMAIL, PASSWORD);
+  await seedAccounts(api, 24);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  // The API's answers first: signing the console in ends this session (one session per account).
+  const where = { locale: 'de_DE' };
+  const counted = await api.send<{ data: number }>('POST', 'accounts/db/count', {});
+  expect(counted.status, JSON.stringify(counted.body)).toBe(200);
+  const narrowed = await api.send<{ data: number }>('POST', 'accounts/db/count', { where });
+  const sorted = async (dir: 1 | -1) =>
+    (
+      await api.get<{ data: { _id: string }[] }>(
+        `accounts?where=${encodeURIComponent(JSON.stringify(where))}&sort=${encodeURIComponent(JSON.stringify({ email: dir }))}&limit=10`,
+      )
+    ).body.data.map((r) => r._id);
+  const ascending = await sorted(1);
+  const descending = await sorted(-1);
+  expect(ascending).toHaveLength(10);
+
+  const browser = await signIn(page);
+  await page.goto(browseUrl({ c: 'accounts', limit: '10', skip: '0', sort: '{"email":1}' }));
+  await browser.waitForRows();
+  await expect(page.getByTestId('result-range')).toHaveText(`1–10 of ${counted.body.data}`);
+  await browser.next();
+  await expect(page.getByTestId('result-range')).toHaveText(`11–20 of ${counted.body.data}`);
+
+  // A where narrows the total to the API's count for the same where.
+  await page.goto(
+    browseUrl({
+      c: 'accounts',
+      limit: '10',
+      where: JSON.stringify(where),
+      cols: '_id,email,name.last,roles,c_study_groups',
+    }),
+  );
+  await browser.waitForRows();
+  await expect(page.getByTestId('result-range')).toHaveText(`1–10 of ${narrowed.body.data}`);
+
+  // Header sort: ascending, then descending, each equal to the API's sorted answer.
+  const header = (path: string) => page.locator(`[data-testid="result-header"][data-path="${path}"]`);
+  await header('email').getByTestId('result-sort').click();
+  await browser.waitForRows();
+  expect(decodeURIComponent(page.url())).toContain('sort={"email":1}');
+  await expect(header('email')).toHaveAttribute('aria-sort', 'ascending');
+  expect(await browser.shownIds()).toEqual(ascending);
+  await header('email').getByTestId('result-sort').click();
+  await browser.waitForRows();
+  await expect(header('email')).toHaveAttribute('aria-sort', 'descending');
+  expect(await browser.shownIds()).toEqual(descending);
+
+  // A column the service can't sort by is disabled and says why.
+  const unsortable = page.locator('[data-testid="result-sort"]:disabled');
+  expect(await unsortable.count()).toBeGreaterThan(0);
+  await expect(unsortable.first()).toHaveAttribute('title', /can't be sorted: the service sorts only by indexed/);
+  await expect(header('email').getByTestId('result-sort')).toBeEnabled();
+
+  // Drag a width; it stays across pages and reloads, for this collection only.
+  const before = (await header('email').boundingBox())?.width ?? 0;
+  const handle = header('email').getByTestId('result-resize');
+  const box = await handle.boundingBox();
+  if (!box) throw new Error('no resize handle');
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(box.x + 120, box.y + box.height / 2, { steps: 5 });
+  await page.mouse.up();
+  await expect.poll(async () => (await header('email').boundingBox())?.width ?? 0).toBeGreaterThan(before + 80);
+  const widened = (await header('email').boundingBox())?.width ?? 0;
+  await browser.next();
+  expect((await header('email').boundingBox())?.width).toBe(widened);
+  await page.reload();
+  await browser.waitForRows();
+  expect((await header('email').boundingBox())?.width).toBe(widened);
+
+  // The full value of a cut cell is on hover.
+  const idCell = page.getByTestId('result-row').first().getByRole('gridcell').first();
+  await expect(idCell).toHaveAttribute('title', /^[0-9a-f]{24}$/);
+  await browser.screenshot('browse-grid-sorted-1440-light');
+  await page.setViewportSize({ width: 1024, height: 700 });
+  await browser.screenshot('browse-grid-sorted-1024-light');
+  await page.getByTestId('theme-toggle').click();
+  await browser.screenshot('browse-grid-sorted-1024-dark');
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await browser.screenshot('browse-grid-sorted-1440-dark');
+});

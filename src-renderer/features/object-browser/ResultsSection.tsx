@@ -12,8 +12,11 @@ import { allColumns, columnsForProjection, visibleColumns } from './result-grid/
 import { ColumnPicker } from './result-grid/ColumnPicker';
 import { ExportControl } from './result-grid/ExportControl';
 import { RecordDrawer } from './result-grid/RecordDrawer';
-import { ResultGrid } from './result-grid/ResultGrid';
+import { useColumnWidths } from './result-grid/column-widths';
+import { ResultGrid, type HeaderSort } from './result-grid/ResultGrid';
+import { sortablePaths } from './query-builder/operators';
 import { pagerFor, type BaseQuery, type PagePlan } from './paging';
+import { countQuery, rangeLabel } from './result-count';
 
 const PAGE_SIZES = [10, 25, 50, 100, 250, 500, 1000];
 
@@ -41,19 +44,36 @@ export function ResultsSection({ orgClient, route, navigate, schema, schemas, ba
   }, [page.data, plan.reversed]);
 
   const settled = page.isSuccess && !page.isPlaceholderData;
+  const sortable = useMemo(() => new Set(sortablePaths(def)), [def]);
+  const headerSort = useMemo(() => headerSortOf(base.sort), [base.sort]);
+  const [widths, setWidth] = useColumnWidths(route.org ?? orgClient.org, schema.collection);
+
+  // The total: asked only once the page has shown, and cancellable (a count walks every match).
+  const countKey = JSON.stringify(base.where ?? {});
+  const [countOff, setCountOff] = useState<string | null>(null);
+  const countOptions = countQuery(orgClient, schema.collection, base.where);
+  const count = useQuery({ ...countOptions, enabled: settled && countOff !== countKey });
+  const cancelCount = () => {
+    setCountOff(countKey);
+    void queryClient.cancelQueries({ queryKey: countOptions.queryKey });
+  };
+  const total: number | 'counting' | 'cancelled' | null =
+    count.data !== undefined ? count.data : countOff === countKey ? 'cancelled' : count.isFetching ? 'counting' : null;
   const pager = settled ? pagerFor(plan, base, route.cursor, rows, page.data.hasMore) : null;
   const go = (patch: Partial<BrowseRoute>) => navigate({ ...route, ...patch });
   const closeDrawer = useCallback(() => navigate({ ...route, record: undefined }), [navigate, route]);
   const refresh = () =>
     queryClient.invalidateQueries({ queryKey: queryKeys.collection(orgClient.org, schema.collection) });
 
-  const rangeText = !settled
-    ? '\u00a0'
-    : rows.length === 0
-      ? 'No rows'
-      : plan.mode === 'skip'
-        ? `Rows ${base.skip + 1}–${base.skip + rows.length}`
-        : `${rows.length} ${rows.length === 1 ? 'row' : 'rows'} · keyset paging by _id${route.cursor ? ` ${route.cursor.dir} …${route.cursor.id.slice(-6)}` : ''}`;
+  const first = plan.mode === 'skip' ? base.skip + 1 : route.cursor ? null : 1;
+  const rangeText = !settled ? '\u00a0' : rangeLabel({ first, rows: rows.length, total });
+  const sortBy = (next: HeaderSort | null) =>
+    go({
+      sort: next ? JSON.stringify({ [next.path]: next.dir }) : undefined,
+      skip: 0,
+      cursor: undefined,
+      record: undefined,
+    });
 
   return (
     <section className="results" aria-label="Results">
@@ -61,6 +81,26 @@ export function ResultsSection({ orgClient, route, navigate, schema, schemas, ba
         <span className="pager__range" aria-live="polite" data-testid="result-range">
           {rangeText}
         </span>
+        {settled && total === 'counting' && (
+          <button type="button" className="button button--link" data-testid="count-cancel" onClick={cancelCount}>
+            Cancel count
+          </button>
+        )}
+        {settled && total === 'cancelled' && (
+          <button
+            type="button"
+            className="button button--link"
+            data-testid="count-run"
+            onClick={() => setCountOff(null)}
+          >
+            Count
+          </button>
+        )}
+        {count.isError && (
+          <span className="qb-inline-error" title={String(faultOf(count.error).message)}>
+            count failed
+          </span>
+        )}
         <div className="pager pager--inline" role="group" aria-label="Paging">
           <button
             type="button"
@@ -135,16 +175,19 @@ export function ResultsSection({ orgClient, route, navigate, schema, schemas, ba
           className="button button--secondary button--small"
           data-testid="record-new"
           onClick={() => setEditor({ kind: 'create' })}
+          title={`New ${schema.label}`}
         >
-          + New {schema.label}
+          + New
         </button>
         <button
           type="button"
           className="button button--ghost button--small"
           onClick={() => void page.refetch()}
           disabled={page.isFetching}
+          aria-label="Refresh"
+          title={page.isFetching ? 'Loading…' : 'Run the query again'}
         >
-          {page.isFetching ? 'Loading…' : 'Refresh'}
+          ↻
         </button>
       </div>
 
@@ -177,6 +220,11 @@ export function ResultsSection({ orgClient, route, navigate, schema, schemas, ba
             org={route.org}
             stale={page.isPlaceholderData}
             onOpen={(id) => go({ record: id })}
+            sortable={sortable}
+            sort={headerSort}
+            onSort={sortBy}
+            widths={widths}
+            onResize={setWidth}
           />
         )}
       </div>
@@ -219,4 +267,12 @@ export function ResultsSection({ orgClient, route, navigate, schema, schemas, ba
       )}
     </section>
   );
+}
+
+/** The header's sort indicator: shown when the query sorts by exactly one key. */
+function headerSortOf(sort: Record<string, 1 | -1> | undefined): HeaderSort | null {
+  const keys = Object.entries(sort ?? {});
+  if (keys.length !== 1) return null;
+  const [path, dir] = keys[0] ?? ['', 1];
+  return { path, dir: dir === -1 ? -1 : 1 };
 }
