@@ -1,14 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  DEFAULT_ROUTE,
-  MAX_SKIP,
-  nextPage,
-  previousPage,
-  withOrg,
-  withPageSize,
-  type AccountsRoute,
-} from '../routing/route';
-import { parseRoute, serializeRoute } from './screens';
+import { nextPage, previousPage, withPageSize } from '../features/accounts/accounts-route';
+import { MAX_SKIP, withOrg, type AccountsRoute } from '../routing/route';
+import { DEFAULT_ROUTE, parseRoute, serializeRoute } from './screens';
 
 describe('parseRoute', () => {
   it('reads screen, skip, limit and org', () => {

@@ -1,8 +1,9 @@
 /**
  * The one list of console screens. Each entry says how its route reads from and writes to the URL
  * hash, which component shows it, and where it sits in the sidebar; `parseRoute`, `serializeRoute`,
- * the org console and the sidebar all read this table. Adding a screen: its feature folder, its
- * route type in routing/route.ts, and one entry here (the mapped type refuses a missing one).
+ * the org console and the sidebar all read this table. Adding a screen: its feature folder (whose
+ * `*-route.ts` adds the screen's state to `ScreenStates`) and one entry here; the table's type
+ * refuses a screen declared without an entry, and the Route type follows from the states.
  */
 import type { ComponentType } from 'react';
 import type { OrgClient } from '../api/org-client';
@@ -13,6 +14,9 @@ import { AccountsScreen } from '../features/accounts/AccountsScreen';
 import { AppsScreen } from '../features/apps/AppsScreen';
 import { parseAppsParams, writeAppsParams } from '../features/apps/apps-route';
 import { DemoDataScreen } from '../features/demo-data/DemoDataScreen';
+import { parseDemoDataParams, writeDemoDataParams } from '../features/demo-data/demo-data-route';
+import { parseAccountsParams, writeAccountsParams } from '../features/accounts/accounts-route';
+import { parseSchemasParams, writeSchemasParams } from '../features/schemas/schemas-route';
 import { BrowseScreen } from '../features/object-browser/BrowseScreen';
 import { parseBrowseParams, writeBrowseParams } from '../features/object-browser/browse-route';
 import { OutboxScreen } from '../features/outbox/OutboxScreen';
@@ -29,37 +33,34 @@ import { parseSignedParams, writeSignedParams } from '../features/signed-request
 import { TokenLabScreen } from '../features/tokens/TokenLabScreen';
 import { parseTokensParams, writeTokensParams } from '../features/tokens/tokens-route';
 import {
-  DEFAULT_ROUTE,
-  parseAccountsParams,
-  parseSchemasParams,
+  DEFAULT_PAGE_SIZE,
   withOrgParam,
-  writeAccountsParams,
-  writeSchemasParams,
   type NavigateOptions,
   type Route,
   type Screen,
+  type ScreenRoute,
+  type ScreenStates,
 } from '../routing/route';
 
-export interface ScreenProps<R extends Route> {
+export interface ScreenProps<R> {
   orgClient: OrgClient;
   route: R;
   navigate: (route: Route, options?: NavigateOptions) => void;
 }
 
-export interface ScreenEntry<R extends Route> {
+export interface ScreenEntry<S extends Screen> {
   label: string;
   section: NavSection;
   /** The screen's state from the hash's query (the org aside). User input: anything odd gives defaults. */
-  parse: (params: URLSearchParams) => Omit<R, 'screen' | 'org'>;
-  write: (route: R, params: URLSearchParams) => void;
-  Component: ComponentType<ScreenProps<R>>;
+  parse: (params: URLSearchParams) => ScreenStates[S];
+  write: (state: ScreenStates[S], params: URLSearchParams) => void;
+  Component: ComponentType<ScreenProps<ScreenRoute<S>>>;
 }
 
-type RouteOf<S extends Screen> = Extract<Route, { screen: S }>;
-type ScreenTable = { [S in Screen]: ScreenEntry<RouteOf<S>> };
+type ScreenTable = { [S in Screen]: ScreenEntry<S> };
 
-const nothing = () => ({});
-const writeNothing = () => undefined;
+/** Where an empty or unknown hash leads. */
+export const DEFAULT_ROUTE: ScreenRoute<'accounts'> = { screen: 'accounts', skip: 0, limit: DEFAULT_PAGE_SIZE };
 
 /** In sidebar order. */
 export const SCREENS: ScreenTable = {
@@ -91,7 +92,13 @@ export const SCREENS: ScreenTable = {
     write: writeScriptsParams,
     Component: ScriptsScreen,
   },
-  'demo-data': { label: 'Demo data', section: 'Model', parse: nothing, write: writeNothing, Component: DemoDataScreen },
+  'demo-data': {
+    label: 'Demo data',
+    section: 'Model',
+    parse: parseDemoDataParams,
+    write: writeDemoDataParams,
+    Component: DemoDataScreen,
+  },
   apps: {
     label: 'Applications',
     section: 'Keys & tokens',
@@ -145,7 +152,7 @@ export const SCREENS: ScreenTable = {
 
 export const SCREEN_IDS = Object.keys(SCREENS) as Screen[];
 
-function entryOf<S extends Screen>(screen: S): ScreenEntry<RouteOf<S>> {
+function entryOf<S extends Screen>(screen: S): ScreenEntry<S> {
   return SCREENS[screen];
 }
 
@@ -159,7 +166,7 @@ export function parseRoute(hash: string): Route {
   const queryStart = text.indexOf('?');
   const path = queryStart === -1 ? text : text.slice(0, queryStart);
   const params = new URLSearchParams(queryStart === -1 ? '' : text.slice(queryStart + 1));
-  if (path === '') return withOrgParam({ screen: 'accounts', ...parseAccountsParams(params) }, params);
+  if (path === '') return withOrgParam({ ...DEFAULT_ROUTE, ...parseAccountsParams(params) }, params);
   if (!isScreen(path)) return withOrgParam({ ...DEFAULT_ROUTE }, params);
   return withOrgParam({ screen: path, ...entryOf(path).parse(params) } as Route, params);
 }

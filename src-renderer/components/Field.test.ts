@@ -22,3 +22,41 @@ describe('Field', () => {
     );
   });
 });
+
+describe('Field with a render function', () => {
+  it('wires the label to the control and the control to its note', () => {
+    const html = renderToStaticMarkup(
+      h(Field, {
+        label: 'Label',
+        hint: 'Say it',
+        children: (id: string, describedBy: string | undefined) => h('input', { id, 'aria-describedby': describedBy }),
+      }),
+    );
+    const id = /<label class="field__label" for="([^"]+)">Label<\/label>/.exec(html)?.[1];
+    expect(id).toBeTruthy();
+    expect(html).toContain(`<input id="${id}" aria-describedby="${id}-note"/>`);
+    expect(html).toContain(`<p class="field__hint" id="${id}-note">Say it</p>`);
+  });
+
+  it('shows the error instead of the hint, and no describedby without a note', () => {
+    const withError = renderToStaticMarkup(
+      h(Field, {
+        label: 'L',
+        hint: 'hint',
+        error: 'Too short',
+        errorTestId: 'field-error',
+        children: (id: string) => h('input', { id }),
+      }),
+    );
+    expect(withError).toMatch(/^<div class="field field--invalid">/);
+    expect(withError).toContain('data-testid="field-error">Too short</p>');
+    expect(withError).not.toContain('hint');
+    const bare = renderToStaticMarkup(
+      h(Field, {
+        label: 'L',
+        children: (id: string, describedBy: string | undefined) => h('input', { id, title: String(describedBy) }),
+      }),
+    );
+    expect(bare).toContain('title="undefined"');
+  });
+});

@@ -1,4 +1,5 @@
-import { useId, type InputHTMLAttributes } from 'react';
+import type { InputHTMLAttributes } from 'react';
+import { Field } from './Field';
 
 interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'id'> {
   label: string;
@@ -9,33 +10,18 @@ interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'id
 
 /** A labelled input whose hint and error are announced with it (aria-describedby). */
 export function TextField({ label, hint, error, testId, className, ...inputProps }: TextFieldProps) {
-  const id = useId();
-  const hintId = `${id}-hint`;
-  const errorId = `${id}-error`;
-  const describedBy = [hint ? hintId : null, error ? errorId : null].filter(Boolean).join(' ');
   return (
-    <div className={error ? 'field field--invalid' : 'field'}>
-      <label className="field__label" htmlFor={id}>
-        {label}
-      </label>
-      <input
-        {...inputProps}
-        id={id}
-        className={className ? `input ${className}` : 'input'}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy || undefined}
-        data-testid={testId}
-      />
-      {hint && !error && (
-        <p className="field__hint" id={hintId}>
-          {hint}
-        </p>
+    <Field label={label} hint={hint} error={error}>
+      {(id, describedBy) => (
+        <input
+          {...inputProps}
+          id={id}
+          className={className ? `input ${className}` : 'input'}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={describedBy}
+          data-testid={testId}
+        />
       )}
-      {error && (
-        <p className="field__error" id={errorId}>
-          {error}
-        </p>
-      )}
-    </div>
+    </Field>
   );
 }

@@ -16,16 +16,6 @@
  * Trust boundary: the hash is user input. Anything unrecognised parses to the default route, and
  * `useRoute` rewrites the address bar to the normalised form.
  */
-import type { BrowseState } from '../features/object-browser/browse-route';
-import type { AppsState } from '../features/apps/apps-route';
-import type { TokensState } from '../features/tokens/tokens-route';
-import type { OutboxState } from '../features/outbox/outbox-route';
-import type { AccountsAdminState } from '../features/accounts-admin/accounts-admin-route';
-import type { RolesState } from '../features/roles/roles-route';
-import type { TesterState } from '../features/scope-tester/tester-route';
-import type { SignedRequestState } from '../features/signed-requests/signed-route';
-import type { ScriptsState } from '../features/scripts/scripts-route';
-
 export interface NavigateOptions {
   /** Replace the history entry instead of adding one (for corrections, not user moves). */
   replace?: boolean;
@@ -38,131 +28,48 @@ export const DEFAULT_PAGE_SIZE: PageSize = 25;
 export const MAX_SKIP = 500_000;
 
 const ORG_CODE = /^[a-z0-9-]+$/;
-const SCHEMA_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 
-export interface AccountsRoute {
-  screen: 'accounts';
-  skip: number;
-  limit: PageSize;
-  org?: string;
-}
+/**
+ * Each screen's state in the URL, by screen id. Routing lists no screen itself: a feature adds
+ * its own entry from its `*-route.ts` file by augmenting this interface —
+ *
+ *   declare module '../../routing/route' { interface ScreenStates { apps: AppsState } }
+ *
+ * — and app/screens.tsx's table, typed over these ids, refuses a screen without an entry. So a
+ * new screen touches its feature folder and one registry entry, nothing here.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by augmentation
+export interface ScreenStates {}
 
-export interface BrowseRoute extends BrowseState {
-  screen: 'browse';
-  org?: string;
-}
+export type Screen = keyof ScreenStates & string;
 
-export interface SchemasRoute {
-  screen: 'schemas';
-  /** The definition shown, by object name. */
-  name?: string;
-  org?: string;
-}
+/** One screen's route: its id, its state, and the org when it is not the default one. */
+export type ScreenRoute<S extends Screen> = { screen: S; org?: string } & ScreenStates[S];
 
-export interface DemoDataRoute {
-  screen: 'demo-data';
-  org?: string;
-}
+/** Any screen's route. */
+export type Route = { [S in Screen]: ScreenRoute<S> }[Screen];
 
-/** Applications and keys (features/apps/apps-route.ts). */
-export interface AppsRoute extends AppsState {
-  screen: 'apps';
-  org?: string;
-}
-
-/** Token lab (features/tokens/tokens-route.ts); tokens themselves never go in the URL. */
-export interface TokensRoute extends TokensState {
-  screen: 'tokens';
-  org?: string;
-}
-
-/** Outbox and sessions (features/outbox/outbox-route.ts). */
-export interface OutboxRoute extends OutboxState {
-  screen: 'outbox';
-  org?: string;
-}
-
-/** Account administration (features/accounts-admin/accounts-admin-route.ts). */
-export interface AccountsAdminRoute extends AccountsAdminState {
-  screen: 'accounts-admin';
-  org?: string;
-}
-
-/** Roles and their scopes (features/roles/roles-route.ts). */
-export interface RolesRoute extends RolesState {
-  screen: 'roles';
-  org?: string;
-}
-
-/** Scope-chain tester (features/scope-tester/tester-route.ts); a pasted token never goes in the URL. */
-export interface ScopeTesterRoute extends TesterState {
-  screen: 'scope-tester';
-  org?: string;
-}
-
-/** Signed-request composer (features/signed-requests/signed-route.ts); the app secret never goes in the URL. */
-export interface SignedRequestsRoute extends SignedRequestState {
-  screen: 'signed-requests';
-  org?: string;
-}
-
-/** Scripts: runner, library, route scripts (features/scripts/scripts-route.ts); runs stay in memory. */
-export interface ScriptsRoute extends ScriptsState {
-  screen: 'scripts';
-  org?: string;
-}
-
-export type Route =
-  | AccountsRoute
-  | BrowseRoute
-  | SchemasRoute
-  | DemoDataRoute
-  | AppsRoute
-  | TokensRoute
-  | OutboxRoute
-  | AccountsAdminRoute
-  | RolesRoute
-  | ScopeTesterRoute
-  | SignedRequestsRoute
-  | ScriptsRoute;
-export type Screen = Route['screen'];
-
-export const DEFAULT_ROUTE: AccountsRoute = { screen: 'accounts', skip: 0, limit: DEFAULT_PAGE_SIZE };
-
-/** The accounts grid's page from the query (parseRoute and serializeRoute live in app/screens.tsx). */
-export function parseAccountsParams(params: URLSearchParams): Pick<AccountsRoute, 'skip' | 'limit'> {
-  return { skip: parseSkip(params.get('skip')), limit: parsePageSize(params.get('limit')) };
-}
-
-export function writeAccountsParams(route: AccountsRoute, params: URLSearchParams): void {
-  params.set('skip', String(route.skip));
-  params.set('limit', String(route.limit));
-}
-
-export function parseSchemasParams(params: URLSearchParams): Pick<SchemasRoute, 'name'> {
-  const name = params.get('name');
-  return name !== null && SCHEMA_NAME.test(name) ? { name } : {};
-}
-
-export function writeSchemasParams(route: SchemasRoute, params: URLSearchParams): void {
-  if (route.name !== undefined) params.set('name', route.name);
-}
+/** Names kept for files that import them; new code writes `ScreenRoute<'id'>`. */
+export type AccountsRoute = ScreenRoute<'accounts'>;
+export type BrowseRoute = ScreenRoute<'browse'>;
+export type SchemasRoute = ScreenRoute<'schemas'>;
+export type DemoDataRoute = ScreenRoute<'demo-data'>;
 
 export function isPageSize(value: number): value is PageSize {
   return (PAGE_SIZES as readonly number[]).includes(value);
 }
 
-export function nextPage(route: AccountsRoute): AccountsRoute {
-  return { ...route, skip: Math.min(route.skip + route.limit, MAX_SKIP) };
+/** A `skip` from the query: digits only, capped at the service's limit; anything else is 0. */
+export function parseSkip(raw: string | null): number {
+  if (raw === null || !/^\d{1,7}$/.test(raw)) return 0;
+  return Math.min(Number(raw), MAX_SKIP);
 }
 
-export function previousPage(route: AccountsRoute): AccountsRoute {
-  return { ...route, skip: Math.max(route.skip - route.limit, 0) };
-}
-
-/** Changing the page size keeps the first visible row on the new page (pages stay aligned). */
-export function withPageSize(route: AccountsRoute, limit: PageSize): AccountsRoute {
-  return { ...route, limit, skip: Math.floor(route.skip / limit) * limit };
+/** A page size from the query, one of PAGE_SIZES or the default. */
+export function parsePageSize(raw: string | null): PageSize {
+  if (raw === null || !/^\d{1,4}$/.test(raw)) return DEFAULT_PAGE_SIZE;
+  const size = Number(raw);
+  return isPageSize(size) ? size : DEFAULT_PAGE_SIZE;
 }
 
 /** Sets the org, leaving it out of the URL when it is the default org. */
@@ -178,15 +85,4 @@ export function withOrgParam<R extends Route>(route: R, params: URLSearchParams)
   const org = params.get('org');
   if (org !== null && ORG_CODE.test(org)) route.org = org;
   return route;
-}
-
-function parseSkip(raw: string | null): number {
-  if (raw === null || !/^\d{1,7}$/.test(raw)) return 0;
-  return Math.min(Number(raw), MAX_SKIP);
-}
-
-function parsePageSize(raw: string | null): PageSize {
-  if (raw === null || !/^\d{1,4}$/.test(raw)) return DEFAULT_PAGE_SIZE;
-  const size = Number(raw);
-  return isPageSize(size) ? size : DEFAULT_PAGE_SIZE;
 }

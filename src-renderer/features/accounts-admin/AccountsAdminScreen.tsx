@@ -16,7 +16,8 @@ import type { ListPage } from '../../api/types';
 import { FaultMessage } from '../../components/FaultMessage';
 import { RoleChecks } from '../../components/RoleChecks';
 import { NewAccountForm } from './NewAccountForm';
-import type { AccountsAdminRoute, NavigateOptions, Route } from '../../routing/route';
+import type { NavigateOptions, Route } from '../../routing/route';
+import type { AccountsAdminRoute } from './accounts-admin-route';
 import '../../styles/access.css';
 
 interface AccountsAdminScreenProps {

@@ -3,11 +3,20 @@
  * `q` is the search text (email prefix or an id), `id` the account open in the side panel.
  * Trust boundary: hash input, shape-checked only.
  */
+import type { ScreenRoute } from '../../routing/route';
 export interface AccountsAdminState {
   q?: string;
   skip: number;
   id?: string;
 }
+
+declare module '../../routing/route' {
+  interface ScreenStates {
+    'accounts-admin': AccountsAdminState;
+  }
+}
+
+export type AccountsAdminRoute = ScreenRoute<'accounts-admin'>;
 
 const ID = /^[0-9a-f]{24}$/i;
 const MAX_SKIP = 500_000;

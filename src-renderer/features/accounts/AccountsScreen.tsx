@@ -3,10 +3,11 @@ import { accountsPageQuery } from '../../api/accounts';
 import { faultOf } from '../../api/api-error';
 import type { OrgClient } from '../../api/org-client';
 import type { Account, ListPage } from '../../api/types';
-import { nextPage, previousPage, withPageSize, type AccountsRoute } from '../../routing/route';
+import { PAGE_SIZES, isPageSize, type AccountsRoute } from '../../routing/route';
+import { nextPage, previousPage, withPageSize } from './accounts-route';
 import { AccountsTable, type TableContent } from './AccountsTable';
 import { describeRowRange } from '../../components/format-cells';
-import { PagingBar } from './PagingBar';
+import { Pager } from '../../components/Pager';
 
 interface AccountsScreenProps {
   orgClient: OrgClient;
@@ -45,14 +46,18 @@ export function AccountsScreen({ orgClient, route, navigate }: AccountsScreenPro
       <div className="grid-frame">
         <AccountsTable content={content} stale={page.isPlaceholderData} />
       </div>
-      <PagingBar
-        rangeText={settled ? describeRowRange(route.skip, rowCount) : '\u00a0'}
-        pageSize={route.limit}
-        canGoBack={route.skip > 0 && !page.isPlaceholderData}
-        canGoForward={settled && page.data.hasMore}
+      <Pager
+        testId="grid"
+        range={settled ? describeRowRange(route.skip, rowCount) : '\u00a0'}
+        canPrevious={route.skip > 0 && !page.isPlaceholderData}
+        canNext={settled && page.data.hasMore}
         onPrevious={() => navigate(previousPage(route))}
         onNext={() => navigate(nextPage(route))}
-        onPageSize={(size) => navigate(withPageSize(route, size))}
+        pageSize={{
+          value: route.limit,
+          options: PAGE_SIZES,
+          onChange: (size) => isPageSize(size) && navigate(withPageSize(route, size)),
+        }}
       />
     </section>
   );

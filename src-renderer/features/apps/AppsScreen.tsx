@@ -17,7 +17,8 @@ import {
 } from '../../api/apps';
 import type { OrgClient } from '../../api/org-client';
 import { FaultMessage } from '../../components/FaultMessage';
-import type { AppsRoute, Route } from '../../routing/route';
+import type { Route } from '../../routing/route';
+import type { AppsRoute } from './apps-route';
 import { draftFromApp, emptyDraft, settingsPatch, splitSecret } from './app-form';
 import { AppSettingsForm } from './AppSettingsForm';
 import { CopyButton } from '../../components/CopyButton';

@@ -5,9 +5,9 @@
  */
 import type { FaultBody } from '../../../src-shared/faults';
 import type { AppKind, AppSettings, ServiceApp, TokenAlg } from '../../api/apps';
-import { fromLocalInput, toLocalInput } from '../../components/local-time';
+import { fromUtcInput, toUtcInput } from '../../components/utc-time';
 
-export { fromLocalInput, toLocalInput };
+export { fromUtcInput, toUtcInput };
 
 export const AUTH_DURATION = { min: 60, max: 86_400, default: 900 } as const;
 export const MAX_TOKENS = { min: 0, max: 100, default: 10 } as const;
@@ -19,7 +19,7 @@ export interface AppDraft {
   label: string;
   enabled: boolean;
   readOnly: boolean;
-  /** `YYYY-MM-DDTHH:mm` in local time, or '' for never. */
+  /** `YYYY-MM-DDTHH:mm` in UTC, or '' for never. */
   expires: string;
   authDuration: string;
   csrf: boolean;
@@ -69,7 +69,7 @@ export function draftFromApp(app: ServiceApp): AppDraft {
     label: app.label,
     enabled: app.enabled,
     readOnly: app.readOnly,
-    expires: app.expires === null ? '' : toLocalInput(app.expires),
+    expires: app.expires === null ? '' : toUtcInput(app.expires),
     authDuration: String(app.authDuration),
     csrf: app.csrf,
     allowUnsigned: app.allowUnsigned,
@@ -138,7 +138,7 @@ export function validateAppDraft(draft: AppDraft, kind: AppKind): FieldErrors {
   const label = draft.label.trim();
   if (label === '') errors.label = 'Give the app a name.';
   else if (label.length > MAX_LABEL) errors.label = `At most ${MAX_LABEL} characters.`;
-  if (draft.expires !== '' && fromLocalInput(draft.expires) === null) errors.expires = 'Pick a date and time.';
+  if (draft.expires !== '' && fromUtcInput(draft.expires) === null) errors.expires = 'Pick a date and time.';
   if (integerIn(draft.authDuration, AUTH_DURATION.min, AUTH_DURATION.max) === undefined) {
     errors.authDuration = `A whole number of seconds from ${AUTH_DURATION.min} to ${AUTH_DURATION.max.toLocaleString('en')}.`;
   }
@@ -167,7 +167,7 @@ export function draftToSettings(draft: AppDraft, kind: AppKind): AppSettings {
     label: draft.label.trim(),
     enabled: draft.enabled,
     readOnly: draft.readOnly,
-    expires: draft.expires === '' ? null : fromLocalInput(draft.expires),
+    expires: draft.expires === '' ? null : fromUtcInput(draft.expires),
     authDuration: Number(draft.authDuration.trim()),
     csrf: draft.csrf,
     allowUnsigned: kind === 'signing' && draft.allowUnsigned,
@@ -195,8 +195,8 @@ export function settingsPatch(app: ServiceApp, settings: AppSettings): Partial<A
   for (const name of Object.keys(settings) as (keyof AppSettings)[]) {
     if (name === 'alg') continue;
     if (name === 'expires') {
-      const before = app.expires === null ? '' : toLocalInput(app.expires);
-      const after = settings.expires === null ? '' : toLocalInput(settings.expires);
+      const before = app.expires === null ? '' : toUtcInput(app.expires);
+      const after = settings.expires === null ? '' : toUtcInput(settings.expires);
       if (before !== after) patch.expires = settings.expires;
       continue;
     }

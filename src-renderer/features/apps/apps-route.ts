@@ -7,12 +7,21 @@
  *
  * Trust boundary: the hash is user input; a key that is not 1–64 letters/digits is dropped.
  */
+import type { ScreenRoute } from '../../routing/route';
 const APP_KEY = /^[A-Za-z0-9]{1,64}$/;
 
 export interface AppsState {
   /** The key of the selected app. */
   key?: string;
 }
+
+declare module '../../routing/route' {
+  interface ScreenStates {
+    apps: AppsState;
+  }
+}
+
+export type AppsRoute = ScreenRoute<'apps'>;
 
 export function parseAppsParams(params: URLSearchParams): AppsState {
   const key = params.get('key');

@@ -6,6 +6,7 @@ import { queryKeys } from '../../api/query-keys';
 import { fetchListPage, listPageQuery, type ObjectRecord } from '../../api/records';
 import { schemaDef, type Schema } from '../../api/schemas';
 import { FaultMessage } from '../../components/FaultMessage';
+import { Pager } from '../../components/Pager';
 import type { BrowseRoute, Route } from '../../routing/route';
 import { RecordActions, RecordEditor, type EditorMode } from './records/RecordEditor';
 import { allColumns, columnsForProjection, visibleColumns } from './result-grid/columns';
@@ -78,9 +79,22 @@ export function ResultsSection({ orgClient, route, navigate, schema, schemas, ba
   return (
     <section className="results" aria-label="Results">
       <div className="results__toolbar">
-        <span className="pager__range" aria-live="polite" data-testid="result-range">
-          {rangeText}
-        </span>
+        <Pager
+          testId="result"
+          small
+          range={rangeText}
+          pageSize={{
+            value: route.limit,
+            options: [...new Set([...PAGE_SIZES, route.limit])].sort((a, b) => a - b),
+            label: 'Page size',
+            onChange: (limit) => go({ limit, skip: 0, cursor: undefined }),
+          }}
+          previousLabel="‹ Prev"
+          canPrevious={Boolean(pager?.previous)}
+          canNext={Boolean(pager?.next)}
+          onPrevious={() => pager?.previous && go({ ...pager.previous, record: undefined })}
+          onNext={() => pager?.next && go({ ...pager.next, record: undefined })}
+        />
         {settled && total === 'counting' && (
           <button type="button" className="button button--link" data-testid="count-cancel" onClick={cancelCount}>
             Cancel count
@@ -101,46 +115,6 @@ export function ResultsSection({ orgClient, route, navigate, schema, schemas, ba
             count failed
           </span>
         )}
-        <div className="pager pager--inline" role="group" aria-label="Paging">
-          <button
-            type="button"
-            className="button button--secondary button--small"
-            data-testid="result-prev"
-            aria-label="Previous page"
-            disabled={!pager?.previous}
-            onClick={() => pager?.previous && go({ ...pager.previous, record: undefined })}
-          >
-            ‹
-          </button>
-          <button
-            type="button"
-            className="button button--secondary button--small"
-            data-testid="result-next"
-            aria-label="Next page"
-            disabled={!pager?.next}
-            onClick={() => pager?.next && go({ ...pager.next, record: undefined })}
-          >
-            ›
-          </button>
-          <label className="pager__size">
-            <span className="visually-hidden">Page size</span>
-            <select
-              className="select select--small"
-              data-testid="result-page-size"
-              aria-label="Page size"
-              value={route.limit}
-              onChange={(e) => go({ limit: Number(e.target.value), skip: 0, cursor: undefined })}
-            >
-              {[...new Set([...PAGE_SIZES, route.limit])]
-                .sort((a, b) => a - b)
-                .map((size) => (
-                  <option key={size} value={size}>
-                    {size} / page
-                  </option>
-                ))}
-            </select>
-          </label>
-        </div>
         <div className="segmented" role="group" aria-label="View">
           <button
             type="button"

@@ -39,6 +39,12 @@ export interface BrowseState {
   record?: string;
 }
 
+declare module '../../routing/route' {
+  interface ScreenStates {
+    browse: BrowseState;
+  }
+}
+
 export const DEFAULT_BROWSE_STATE: BrowseState = { paths: [], limit: DEFAULT_BROWSE_LIMIT, skip: 0, view: 'table' };
 
 export function parseBrowseParams(params: URLSearchParams): BrowseState {

@@ -13,7 +13,9 @@ import {
   type OutboxMessage,
 } from '../../api/outbox';
 import { FaultMessage } from '../../components/FaultMessage';
-import type { OutboxRoute, Route } from '../../routing/route';
+import { Pager } from '../../components/Pager';
+import type { Route } from '../../routing/route';
+import type { OutboxRoute } from './outbox-route';
 import '../../styles/keys.css';
 import { OUTBOX_PAGE_SIZES, isOutboxPageSize, nextOutboxPage, previousOutboxPage } from './outbox-route';
 
@@ -92,49 +94,24 @@ function Outbox({ orgClient, route, navigate }: OutboxScreenProps) {
           </ol>
         )}
       </div>
-      <div className="pager" role="group" aria-label="Outbox paging">
-        <span className="pager__range" aria-live="polite" data-testid="outbox-range">
-          {settled && count > 0 ? `Messages ${route.skip + 1}–${route.skip + count}, newest first` : '\u00a0'}
-        </span>
-        <label className="pager__size">
-          Per page
-          <select
-            className="select"
-            value={route.limit}
-            data-testid="outbox-page-size"
-            onChange={(e) => {
-              const limit = Number(e.target.value);
-              if (isOutboxPageSize(limit)) navigate({ ...route, limit, skip: Math.floor(route.skip / limit) * limit });
-            }}
-          >
-            {OUTBOX_PAGE_SIZES.map((size) => (
-              <option key={size} value={size}>
-                {size}
-              </option>
-            ))}
-          </select>
-        </label>
-        <div className="pager__buttons">
-          <button
-            type="button"
-            className="button button--secondary"
-            data-testid="outbox-prev"
-            disabled={route.skip === 0 || page.isPlaceholderData}
-            onClick={() => navigate({ ...route, ...previousOutboxPage(route) })}
-          >
-            ‹ Newer
-          </button>
-          <button
-            type="button"
-            className="button button--secondary"
-            data-testid="outbox-next"
-            disabled={!settled || !page.data.hasMore}
-            onClick={() => navigate({ ...route, ...nextOutboxPage(route) })}
-          >
-            Older ›
-          </button>
-        </div>
-      </div>
+      <Pager
+        testId="outbox"
+        label="Outbox paging"
+        range={settled && count > 0 ? `Messages ${route.skip + 1}–${route.skip + count}, newest first` : '\u00a0'}
+        pageSize={{
+          value: route.limit,
+          options: OUTBOX_PAGE_SIZES,
+          label: 'Per page',
+          onChange: (limit) =>
+            isOutboxPageSize(limit) && navigate({ ...route, limit, skip: Math.floor(route.skip / limit) * limit }),
+        }}
+        canPrevious={route.skip > 0 && !page.isPlaceholderData}
+        canNext={settled && page.data.hasMore}
+        onPrevious={() => navigate({ ...route, ...previousOutboxPage(route) })}
+        onNext={() => navigate({ ...route, ...nextOutboxPage(route) })}
+        previousLabel="‹ Newer"
+        nextLabel="Older ›"
+      />
     </section>
   );
 }

@@ -5,6 +5,7 @@
  *
  * Trust boundary: the hash is user input; values out of range fall back to the defaults.
  */
+import type { ScreenRoute } from '../../routing/route';
 export const OUTBOX_PAGE_SIZES = [25, 50, 100] as const;
 export type OutboxPageSize = (typeof OUTBOX_PAGE_SIZES)[number];
 /** The service refuses a larger skip (decisions.md §8). */
@@ -14,6 +15,14 @@ export interface OutboxState {
   skip: number;
   limit: OutboxPageSize;
 }
+
+declare module '../../routing/route' {
+  interface ScreenStates {
+    outbox: OutboxState;
+  }
+}
+
+export type OutboxRoute = ScreenRoute<'outbox'>;
 
 export const DEFAULT_OUTBOX_STATE: OutboxState = { skip: 0, limit: 25 };
 

@@ -13,7 +13,8 @@ import {
   type RoleDraft,
 } from '../../api/roles';
 import { FaultMessage } from '../../components/FaultMessage';
-import type { Route, RolesRoute } from '../../routing/route';
+import type { Route } from '../../routing/route';
+import type { RolesRoute } from './roles-route';
 import { RoleChecks } from '../../components/RoleChecks';
 import { ChainChecks } from '../../components/ChainMark';
 import { splitChains } from '../../components/chain-segments';

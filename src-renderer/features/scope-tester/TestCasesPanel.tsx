@@ -1,6 +1,6 @@
 import { useRef, useState } from 'react';
 import { resolveRoleScopes, type Role } from '../../api/roles';
-import type { ScopeTesterRoute } from '../../routing/route';
+import type { ScopeTesterRoute } from './tester-route';
 import { downloadBlob } from '../../components/download';
 import { evaluateBatch, summarizeBatch, type BatchSummary } from './batch';
 import {

@@ -10,6 +10,7 @@
  * shared parser, rows by `rowRequest`); anything malformed is dropped.
  */
 import { isOperation, type TestRow } from './batch';
+import type { ScreenRoute } from '../../routing/route';
 
 export type TokenSource = 'chains' | 'token';
 
@@ -22,6 +23,14 @@ export interface TesterState {
   roles: string[];
   rows: TestRow[];
 }
+
+declare module '../../routing/route' {
+  interface ScreenStates {
+    'scope-tester': TesterState;
+  }
+}
+
+export type ScopeTesterRoute = ScreenRoute<'scope-tester'>;
 
 const MAX_TEXT = 20_000;
 const MAX_ROWS = 200;

@@ -16,7 +16,8 @@ import {
   type SignedResponse,
 } from '../../api/signing';
 import { FaultMessage } from '../../components/FaultMessage';
-import type { NavigateOptions, Route, SignedRequestsRoute } from '../../routing/route';
+import type { NavigateOptions, Route } from '../../routing/route';
+import type { SignedRequestsRoute } from './signed-route';
 import { copyText } from '../../components/download';
 import '../../styles/access.css';
 import { Field } from '../../components/Field';

@@ -7,6 +7,7 @@
  */
 import { SIGNED_METHODS } from '../../api/signing';
 import type { HttpMethod } from '../../api/http';
+import type { ScreenRoute } from '../../routing/route';
 
 export interface SignedRequestState {
   app?: string;
@@ -16,6 +17,14 @@ export interface SignedRequestState {
   /** Principal override (`Service-Client-Account`). */
   as: string;
 }
+
+declare module '../../routing/route' {
+  interface ScreenStates {
+    'signed-requests': SignedRequestState;
+  }
+}
+
+export type SignedRequestsRoute = ScreenRoute<'signed-requests'>;
 
 const APP_KEY = /^[A-Za-z0-9]{1,64}$/;
 const MAX_TEXT = 20_000;

@@ -6,7 +6,7 @@
  */
 import { MAX_CHAINS_PER_TOKEN, parseScopeChain, validateScopes } from '../../../src-shared/scopes';
 import type { MintRequest } from '../../api/tokens';
-import { fromLocalInput } from '../../components/local-time';
+import { fromUtcInput } from '../../components/utc-time';
 
 export const MAX_LIFETIME_SECONDS = 10 * 365 * 24 * 3600;
 export const MAX_USES = 1_000_000;
@@ -29,7 +29,7 @@ export interface MintDraft {
   start: StartMode;
   activatesIn: string;
   activatesUnit: TimeUnit;
-  /** `datetime-local` value, local time. */
+  /** `datetime-local` value, read as UTC. */
   validAt: string;
   expiry: ExpiryMode;
   expiresIn: string;
@@ -171,7 +171,7 @@ export function checkMintDraft(draft: MintDraft, appKey: string, nowMs: number):
     if (typeof seconds === 'string') errors.activatesIn = seconds;
     else request.activatesIn = seconds;
   } else if (start === 'validAt') {
-    const iso = fromLocalInput(draft.validAt);
+    const iso = fromUtcInput(draft.validAt);
     if (iso === null) errors.validAt = 'Pick a date and time.';
     else request.validAt = Math.floor(Date.parse(iso) / 1000);
     if (iso !== null && Date.parse(iso) > nowMs + MAX_LIFETIME_SECONDS * 1000)

@@ -6,6 +6,7 @@
  *
  * Trust boundary: the hash is user input; values of the wrong shape are dropped.
  */
+import type { ScreenRoute } from '../../routing/route';
 const OBJECT_ID = /^[0-9a-f]{24}$/;
 const APP_KEY = /^[A-Za-z0-9]{1,64}$/;
 
@@ -19,6 +20,14 @@ export interface TokensState {
   /** The key of the issuing app. */
   app?: string;
 }
+
+declare module '../../routing/route' {
+  interface ScreenStates {
+    tokens: TokensState;
+  }
+}
+
+export type TokensRoute = ScreenRoute<'tokens'>;
 
 export function parseTokensParams(params: URLSearchParams): TokensState {
   const pane = params.get('pane');

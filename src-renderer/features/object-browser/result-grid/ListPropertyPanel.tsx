@@ -3,6 +3,7 @@ import type { ObjectDef } from '../../../../src-shared/schema/types';
 import type { ListPage } from '../../../api/types';
 import type { ObjectRecord } from '../../../api/records';
 import { checkSortText, checkWhereText } from '../query-builder/validate-text';
+import { Pager } from '../../../components/Pager';
 import { Cell } from './Cell';
 import { allColumns, defaultColumnPaths } from './columns';
 import { valueAt } from './encode';
@@ -102,30 +103,15 @@ export function ListPropertyPanel({ name, def, page, args, onArgs, org }: ListPr
           </table>
         </div>
       )}
-      <div className="pager">
-        <span className="pager__range">
-          {page && page.items.length > 0 ? `Rows ${args.skip + 1}–${args.skip + page.items.length}` : '\u00a0'}
-        </span>
-        <div className="pager__buttons">
-          <button
-            type="button"
-            className="button button--secondary button--small"
-            disabled={args.skip === 0}
-            onClick={() => onArgs({ ...args, skip: Math.max(0, args.skip - args.limit) })}
-          >
-            ‹ Previous
-          </button>
-          <button
-            type="button"
-            className="button button--secondary button--small"
-            data-testid="list-next"
-            disabled={!page?.hasMore}
-            onClick={() => onArgs({ ...args, skip: args.skip + args.limit })}
-          >
-            Next ›
-          </button>
-        </div>
-      </div>
+      <Pager
+        testId="list"
+        small
+        range={page && page.items.length > 0 ? `Rows ${args.skip + 1}–${args.skip + page.items.length}` : '\u00a0'}
+        canPrevious={args.skip > 0}
+        canNext={Boolean(page?.hasMore)}
+        onPrevious={() => onArgs({ ...args, skip: Math.max(0, args.skip - args.limit) })}
+        onNext={() => onArgs({ ...args, skip: args.skip + args.limit })}
+      />
     </section>
   );
 }
