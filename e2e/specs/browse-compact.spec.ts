@@ -201,3 +201,54 @@ test('grid: total from the count operation, header sort equals the API, widths k
   await page.setViewportSize({ width: 1440, height: 900 });
   await browser.screenshot('browse-grid-sorted-1440-dark');
 });
+
+test('builder rows share one height, operator labels fit, focus follows edits and returns from the drawer (item 5)', async ({
+  page,
+}) => {
+  service = await startHeadlessService(['--admin-email', EMAIL, '--admin-password', PASSWORD]);
+  await seedAccounts(await objectsApi(service.url, EMAIL, PASSWORD), 5);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  const browser = await signIn(page);
+  await page.goto(browseUrl({ c: 'accounts' }));
+  await browser.waitForRows();
+  await browser.expandBuilder();
+
+  await page.getByTestId('qb-add-condition').first().click();
+  const first = page.getByTestId('qb-condition').first();
+  await expect(first.getByTestId('qb-property')).toBeFocused();
+  await first.getByTestId('qb-property').selectOption('created');
+  await first.getByTestId('qb-operator').selectOption('$gte');
+
+  // Property, operator and value: one height, one top edge; the operator's label is not cut.
+  const boxes = await Promise.all(
+    ['qb-property', 'qb-operator', 'qb-value'].map(async (id) => first.getByTestId(id).boundingBox()),
+  );
+  const heights = boxes.map((b) => Math.round(b?.height ?? 0));
+  const tops = boxes.map((b) => Math.round(b?.y ?? 0));
+  expect(new Set(heights).size).toBe(1);
+  expect(new Set(tops).size).toBe(1);
+  const fits = await first.getByTestId('qb-operator').evaluate((select) => {
+    const el = select as HTMLSelectElement;
+    const style = getComputedStyle(el);
+    const context = document.createElement('canvas').getContext('2d');
+    if (!context) return false;
+    context.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+    const text = el.selectedOptions[0]?.textContent ?? '';
+    const room = el.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+    return context.measureText(text).width <= room;
+  });
+  expect(fits).toBe(true);
+
+  // + Group focuses the new group's logic; removing it returns focus to the parent's "+ Condition".
+  await page.getByTestId('qb-add-group').first().click();
+  await expect(page.getByTestId('qb-logic').nth(1)).toBeFocused();
+  await page.getByTestId('qb-remove-group').click();
+  await expect(page.getByTestId('qb-add-condition').first()).toBeFocused();
+  await browser.screenshot('browse-builder-1440-light');
+
+  // Closing the record drawer gives the keyboard back to the grid.
+  await browser.openRow(0);
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('record-drawer')).toHaveCount(0);
+  await expect(page.getByTestId('result-grid')).toBeFocused();
+});

@@ -62,7 +62,11 @@ export function ResultsSection({ orgClient, route, navigate, schema, schemas, ba
     count.data !== undefined ? count.data : countOff === countKey ? 'cancelled' : count.isFetching ? 'counting' : null;
   const pager = settled ? pagerFor(plan, base, route.cursor, rows, page.data.hasMore) : null;
   const go = (patch: Partial<BrowseRoute>) => navigate({ ...route, ...patch });
-  const closeDrawer = useCallback(() => navigate({ ...route, record: undefined }), [navigate, route]);
+  // Closing the drawer returns the keyboard to the grid, on the row that was open.
+  const closeDrawer = useCallback(() => {
+    navigate({ ...route, record: undefined });
+    requestAnimationFrame(() => document.querySelector<HTMLElement>('[data-testid="result-grid"]')?.focus());
+  }, [navigate, route]);
   const refresh = () =>
     queryClient.invalidateQueries({ queryKey: queryKeys.collection(orgClient.org, schema.collection) });
 

@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react';
 import {
   appendChild,
   condition,
@@ -19,11 +20,23 @@ interface TreeProps {
   onChange: (root: GroupNode) => void;
 }
 
-/** The visual `where`: nested `$and` / `$or` groups of conditions. */
+/**
+ * The visual `where`: nested `$and` / `$or` groups of conditions. Keyboard focus follows edits:
+ * to a new condition's property, a new group's logic, or the group's "+ Condition" after a removal.
+ */
 export function ConditionTree({ root, fields, onChange }: TreeProps) {
+  const container = useRef<HTMLDivElement>(null);
+  const pendingFocus = useRef<string | null>(null);
+  useEffect(() => {
+    const target = pendingFocus.current;
+    if (target === null) return;
+    pendingFocus.current = null;
+    container.current?.querySelector<HTMLElement>(`[data-focus-id="${target}"]`)?.focus();
+  });
+  const focusAfter = (target: string) => (pendingFocus.current = target);
   return (
-    <div className="qb-tree" data-testid="qb-builder">
-      <Group node={root} root={root} fields={fields} onChange={onChange} depth={0} />
+    <div className="qb-tree" data-testid="qb-builder" ref={container}>
+      <Group node={root} root={root} fields={fields} onChange={onChange} depth={0} focusAfter={focusAfter} parentId={null} />
     </div>
   );
 }
@@ -33,15 +46,27 @@ interface NodeProps {
   fields: QueryablePath[];
   onChange: (root: GroupNode) => void;
   depth: number;
+  /** Asks for focus on the element with this `data-focus-id` after the next render. */
+  focusAfter: (target: string) => void;
+  /** The enclosing group's id (null for the root). */
+  parentId: string | null;
 }
 
 function Group({ node, ...props }: NodeProps & { node: GroupNode }) {
-  const { root, fields, onChange, depth } = props;
+  const { root, fields, onChange, depth, focusAfter, parentId } = props;
   const firstField = fields[0];
   const addCondition = () => {
     const op = firstField ? (operatorsFor(firstField)[0] ?? '$eq') : '$eq';
-    onChange(appendChild(root, node.id, condition(firstField?.path ?? '_id', op, defaultValue(firstField, op))));
+    const added = condition(firstField?.path ?? '_id', op, defaultValue(firstField, op));
+    focusAfter(`property:${added.id}`);
+    onChange(appendChild(root, node.id, added));
   };
+  const addGroup = () => {
+    const added = emptyGroup(node.logic === '$and' ? '$or' : '$and');
+    focusAfter(`logic:${added.id}`);
+    onChange(appendChild(root, node.id, added));
+  };
+  const childProps = { ...props, parentId: node.id };
   return (
     <fieldset className={`qb-group qb-group--${node.logic === '$or' ? 'or' : 'and'}`} data-testid="qb-group">
       <legend className="qb-group__legend">
@@ -49,6 +74,7 @@ function Group({ node, ...props }: NodeProps & { node: GroupNode }) {
           className="select"
           aria-label="Combine conditions with"
           data-testid="qb-logic"
+          data-focus-id={`logic:${node.id}`}
           value={node.logic}
           onChange={(e) => onChange(updateNode(root, node.id, (n) => ({ ...n, logic: e.target.value }) as GroupNode))}
         >
@@ -61,7 +87,10 @@ function Group({ node, ...props }: NodeProps & { node: GroupNode }) {
             className="icon-button icon-button--small"
             aria-label="Remove group"
             data-testid="qb-remove-group"
-            onClick={() => onChange(removeNode(root, node.id))}
+            onClick={() => {
+              if (parentId !== null) focusAfter(`add:${parentId}`);
+              onChange(removeNode(root, node.id));
+            }}
           >
             ×
           </button>
@@ -72,9 +101,9 @@ function Group({ node, ...props }: NodeProps & { node: GroupNode }) {
       )}
       {node.children.map((child) =>
         child.kind === 'group' ? (
-          <Group key={child.id} node={child} {...props} depth={depth + 1} />
+          <Group key={child.id} node={child} {...childProps} depth={depth + 1} />
         ) : (
-          <Condition key={child.id} node={child} {...props} />
+          <Condition key={child.id} node={child} {...childProps} />
         ),
       )}
       <div className="qb-group__actions">
@@ -82,6 +111,7 @@ function Group({ node, ...props }: NodeProps & { node: GroupNode }) {
           type="button"
           className="button button--ghost button--small"
           data-testid="qb-add-condition"
+          data-focus-id={`add:${node.id}`}
           onClick={addCondition}
         >
           + Condition
@@ -90,7 +120,7 @@ function Group({ node, ...props }: NodeProps & { node: GroupNode }) {
           type="button"
           className="button button--ghost button--small"
           data-testid="qb-add-group"
-          onClick={() => onChange(appendChild(root, node.id, emptyGroup(node.logic === '$and' ? '$or' : '$and')))}
+          onClick={addGroup}
         >
           + Group
         </button>
@@ -99,10 +129,14 @@ function Group({ node, ...props }: NodeProps & { node: GroupNode }) {
   );
 }
 
-function Condition({ node, root, fields, onChange }: NodeProps & { node: ConditionNode }) {
+function Condition({ node, root, fields, onChange, focusAfter, parentId }: NodeProps & { node: ConditionNode }) {
   const view = conditionView(node, fields);
+  const remove = () => {
+    if (parentId !== null) focusAfter(`add:${parentId}`);
+    onChange(removeNode(root, node.id));
+  };
   if (view.kind === 'json-only') {
-    return <JsonOnlyCondition node={node} reason={view.reason} onRemove={() => onChange(removeNode(root, node.id))} />;
+    return <JsonOnlyCondition node={node} reason={view.reason} onRemove={remove} />;
   }
   const { field, operators } = view;
   const offered = operatorsFor(field);
@@ -124,6 +158,7 @@ function Condition({ node, root, fields, onChange }: NodeProps & { node: Conditi
         className="select qb-property"
         aria-label="Property"
         data-testid="qb-property"
+        data-focus-id={`property:${node.id}`}
         value={node.path}
         onChange={(e) => changePath(e.target.value)}
       >
@@ -163,7 +198,7 @@ function Condition({ node, root, fields, onChange }: NodeProps & { node: Conditi
         className="icon-button icon-button--small"
         aria-label={`Remove condition on ${node.path}`}
         data-testid="qb-remove"
-        onClick={() => onChange(removeNode(root, node.id))}
+        onClick={remove}
       >
         ×
       </button>
