@@ -143,6 +143,7 @@ export function ResultsSection({ orgClient, route, navigate, schema, schemas, ba
         <ExportControl
           collection={schema.collection}
           query={{ where: base.where, sort: base.sort, paths: base.paths }}
+          visibleColumns={columns.map((c) => c.path)}
           columns={available.map((c) => c.path)}
           fetchPage={(request, signal) => fetchListPage(orgClient, schema.collection, request, signal)}
           disabled={!page.isSuccess}

@@ -36,7 +36,15 @@ export function ConditionTree({ root, fields, onChange }: TreeProps) {
   const focusAfter = (target: string) => (pendingFocus.current = target);
   return (
     <div className="qb-tree" data-testid="qb-builder" ref={container}>
-      <Group node={root} root={root} fields={fields} onChange={onChange} depth={0} focusAfter={focusAfter} parentId={null} />
+      <Group
+        node={root}
+        root={root}
+        fields={fields}
+        onChange={onChange}
+        depth={0}
+        focusAfter={focusAfter}
+        parentId={null}
+      />
     </div>
   );
 }

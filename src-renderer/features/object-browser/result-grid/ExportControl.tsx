@@ -9,14 +9,19 @@ import { exportFileName, runExport, type ExportFormat, type ExportProgress, type
 interface ExportControlProps {
   collection: string;
   query: Omit<BaseQuery, 'limit' | 'skip'>;
+  /** The grid's visible columns, in order. */
+  visibleColumns: string[];
+  /** Every column the query returns. */
   columns: string[];
   fetchPage: PageFetcher;
   disabled: boolean;
 }
 
 /** Exports every record of the current query to CSV or NDJSON, with progress and Cancel. */
-export function ExportControl({ collection, query, columns, fetchPage, disabled }: ExportControlProps) {
+export function ExportControl({ collection, query, visibleColumns, columns, fetchPage, disabled }: ExportControlProps) {
   const [format, setFormat] = useState<ExportFormat>('csv');
+  // What the person sees is what they export, unless they ask for everything the query returns.
+  const [scope, setScope] = useState<'visible' | 'query'>('visible');
   const [progress, setProgress] = useState<ExportProgress | null>(null);
   const [outcome, setOutcome] = useState<{ text: string } | { fault: FaultBody } | null>(null);
   const controller = useRef<AbortController | null>(null);
@@ -27,7 +32,16 @@ export function ExportControl({ collection, query, columns, fetchPage, disabled 
     setOutcome(null);
     setProgress({ records: 0, pages: 0 });
     try {
-      const result = await runExport(fetchPage, query, format, columns, setProgress, abort.signal);
+      const chosen = scope === 'visible' ? visibleColumns : columns;
+      const result = await runExport(
+        fetchPage,
+        query,
+        format,
+        chosen,
+        setProgress,
+        abort.signal,
+        scope === 'visible' ? visibleColumns : undefined,
+      );
       downloadBlob(
         new Blob(result.parts, { type: format === 'csv' ? 'text/csv' : 'application/x-ndjson' }),
         exportFileName(collection, format, new Date()),
@@ -56,6 +70,17 @@ export function ExportControl({ collection, query, columns, fetchPage, disabled 
       >
         <option value="csv">CSV</option>
         <option value="ndjson">NDJSON</option>
+      </select>
+      <select
+        className="select"
+        aria-label="Columns to export"
+        data-testid="export-scope"
+        value={scope}
+        disabled={progress !== null}
+        onChange={(e) => setScope(e.target.value === 'query' ? 'query' : 'visible')}
+      >
+        <option value="visible">visible columns ({visibleColumns.length})</option>
+        <option value="query">all query paths ({columns.length})</option>
       </select>
       {progress === null ? (
         <button
