@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
+import { readFileSync } from 'node:fs';
 import { startHeadlessService, type HeadlessService } from '../fixtures/headless-service';
 import { ConsolePage } from '../pages/console-page';
 import { ObjectBrowserPage } from '../pages/object-browser-page';
@@ -256,4 +257,46 @@ test('builder rows share one height, operator labels fit, focus follows edits an
   await page.keyboard.press('Escape');
   await expect(page.getByTestId('record-drawer')).toHaveCount(0);
   await expect(page.getByTestId('result-grid')).toBeFocused();
+});
+
+test('export honours the visible columns; drawer list tables page and are not clipped (item 6)', async ({ page }) => {
+  service = await startHeadlessService(['--admin-email', EMAIL, '--admin-password', PASSWORD]);
+  const api = await objectsApi(service.url, EMAIL, PASSWORD);
+  await seedAccounts(api, 6);
+  const file = await api.send<{ _id: string }>('POST', 'c_patientfiles', { c_name: 'Jane Roe', c_mrn: 'MRN-1' });
+  for (const access of [2, 3, 4, 5, 6, 7]) {
+    await api.send('POST', 'connections', {
+      context: { _id: file.body._id, object: 'c_patientfile' },
+      access: Math.min(access, 6),
+      email: `c${access}@demo.test`,
+    });
+  }
+  await page.setViewportSize({ width: 1024, height: 700 });
+  const browser = await signIn(page);
+
+  await page.goto(browseUrl({ c: 'accounts', cols: '_id,name.last,email' }));
+  await browser.waitForRows();
+  const csv = await browser.export('csv');
+  const header = readFileSync((await csv.path()) ?? '', 'utf8').split('\r\n')[0];
+  expect(header).toBe('_id,email,name.last');
+  await page.getByTestId('export-scope').selectOption('query');
+  const all = await browser.export('csv');
+  const allHeader = readFileSync((await all.path()) ?? '', 'utf8').split('\r\n')[0] ?? '';
+  expect(allHeader.split(',').length).toBeGreaterThan(3);
+
+  await page.goto(browseUrl({ c: 'c_patientfiles', limit: '10' }));
+  await browser.waitForRows();
+  await browser.openRow(0);
+  const connections = page.getByTestId('list-property-connections');
+  await expect(connections.getByTestId('list-row')).toHaveCount(6);
+  await connections.getByTestId('list-page-size').selectOption('5');
+  await expect(connections.getByTestId('list-row')).toHaveCount(5);
+  await connections.getByTestId('list-next').click();
+  await expect(connections.getByTestId('list-row')).toHaveCount(1);
+  const drawer = await page.getByTestId('record-drawer').boundingBox();
+  const panel = await connections.boundingBox();
+  expect((panel?.x ?? 0) + (panel?.width ?? 0)).toBeLessThanOrEqual((drawer?.x ?? 0) + (drawer?.width ?? 0) + 0.5);
+  await browser.screenshot('browse-drawer-list-1024-light');
+  await page.getByTestId('theme-toggle').click();
+  await browser.screenshot('browse-drawer-list-1024-dark');
 });
