@@ -7,6 +7,7 @@ import { queryKeys } from '../../api/query-keys';
 import { deleteSchema, type Schema } from '../../api/schemas';
 import { FaultMessage } from '../../components/FaultMessage';
 import { NewPropertyForm } from './PropertyForms';
+import { SchemaAnalysis } from './SchemaAnalysis';
 
 export function SchemaDetail({
   orgClient,
@@ -87,6 +88,7 @@ export function SchemaDetail({
           </tbody>
         </table>
       </div>
+      <SchemaAnalysis orgClient={orgClient} schema={schema} />
       <NewPropertyForm orgClient={orgClient} schema={schema} />
     </article>
   );
