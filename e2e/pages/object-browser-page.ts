@@ -42,6 +42,7 @@ export class ObjectBrowserPage {
   }
 
   async setLimit(limit: number): Promise<void> {
+    await this.expandBuilder();
     await this.page.getByTestId('qb-limit').fill(String(limit));
   }
 
@@ -113,6 +114,8 @@ export class ObjectBrowserPage {
   }
 
   async export(format: 'csv' | 'ndjson'): Promise<Download> {
+    const menu = this.page.getByTestId('export-menu');
+    if ((await menu.getAttribute('open')) === null) await menu.locator('summary').click();
     await this.page.getByTestId('export-format').selectOption(format);
     const download = this.page.waitForEvent('download');
     await this.page.getByTestId('export-button').click();

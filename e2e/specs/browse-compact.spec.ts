@@ -279,6 +279,8 @@ test('export honours the visible columns; drawer list tables page and are not cl
   const csv = await browser.export('csv');
   const header = readFileSync((await csv.path()) ?? '', 'utf8').split('\r\n')[0];
   expect(header).toBe('_id,email,name.last');
+  await page.getByTestId('export-menu').locator('summary').click();
+  await page.getByTestId('export-menu').locator('summary').click();
   await page.getByTestId('export-scope').selectOption('query');
   const all = await browser.export('csv');
   const allHeader = readFileSync((await all.path()) ?? '', 'utf8').split('\r\n')[0] ?? '';

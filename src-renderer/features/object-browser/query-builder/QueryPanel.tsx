@@ -148,19 +148,6 @@ export function QueryPanel({ def, org, initial, requestUrl, appKey, onRun }: Que
           />
         </label>
         <PathsPicker paths={paths} available={projectable} onChange={setPaths} />
-        <label className="query-bar__field query-bar__field--limit">
-          <span className="option-label">limit</span>
-          <input
-            className={
-              limitValid ? 'input input--mono input--narrow' : 'input input--mono input--narrow input--invalid'
-            }
-            data-testid="qb-limit"
-            inputMode="numeric"
-            aria-invalid={!limitValid || undefined}
-            value={limitText}
-            onChange={(e) => setLimitText(e.target.value)}
-          />
-        </label>
         <button
           type="button"
           className="button button--secondary button--small"
@@ -235,6 +222,20 @@ export function QueryPanel({ def, org, initial, requestUrl, appKey, onRun }: Que
                 {sortCheck.problem.message}
               </span>
             )}
+            <span className="query-panel__spacer" />
+            <label className="query-bar__field query-bar__field--limit">
+              <span className="option-label">limit</span>
+              <input
+                className={
+                  limitValid ? 'input input--mono input--narrow' : 'input input--mono input--narrow input--invalid'
+                }
+                data-testid="qb-limit"
+                inputMode="numeric"
+                aria-invalid={!limitValid || undefined}
+                value={limitText}
+                onChange={(e) => setLimitText(e.target.value)}
+              />
+            </label>
           </div>
         </div>
       )}

@@ -59,66 +59,73 @@ export function ExportControl({ collection, query, visibleColumns, columns, fetc
   };
 
   return (
-    <div className="export">
-      <select
-        className="select"
-        aria-label="Export format"
-        data-testid="export-format"
-        value={format}
-        disabled={progress !== null}
-        onChange={(e) => setFormat(e.target.value === 'ndjson' ? 'ndjson' : 'csv')}
-      >
-        <option value="csv">CSV</option>
-        <option value="ndjson">NDJSON</option>
-      </select>
-      <select
-        className="select"
-        aria-label="Columns to export"
-        data-testid="export-scope"
-        value={scope}
-        disabled={progress !== null}
-        onChange={(e) => setScope(e.target.value === 'query' ? 'query' : 'visible')}
-      >
-        <option value="visible">visible columns ({visibleColumns.length})</option>
-        <option value="query">all query paths ({columns.length})</option>
-      </select>
-      {progress === null ? (
-        <button
-          type="button"
-          className="button button--secondary button--small"
-          data-testid="export-button"
-          disabled={disabled}
-          onClick={() => void start()}
-          title="Export every record of this query, not just this page"
+    <details
+      className="popover export"
+      data-testid="export-menu"
+      open={progress !== null || outcome !== null || undefined}
+    >
+      <summary className="button button--secondary button--small">Export ▾</summary>
+      <div className="popover__body export__body" role="group" aria-label="Export">
+        <select
+          className="select"
+          aria-label="Export format"
+          data-testid="export-format"
+          value={format}
+          disabled={progress !== null}
+          onChange={(e) => setFormat(e.target.value === 'ndjson' ? 'ndjson' : 'csv')}
         >
-          Export all
-        </button>
-      ) : (
-        <>
-          <span className="export__progress" data-testid="export-progress" role="status">
-            <progress aria-label="Export progress" />
-            {progress.records.toLocaleString('en')} records · page {progress.pages + 1}
-          </span>
+          <option value="csv">CSV</option>
+          <option value="ndjson">NDJSON</option>
+        </select>
+        <select
+          className="select"
+          aria-label="Columns to export"
+          data-testid="export-scope"
+          value={scope}
+          disabled={progress !== null}
+          onChange={(e) => setScope(e.target.value === 'query' ? 'query' : 'visible')}
+        >
+          <option value="visible">visible columns ({visibleColumns.length})</option>
+          <option value="query">all query paths ({columns.length})</option>
+        </select>
+        {progress === null ? (
           <button
             type="button"
-            className="button button--ghost button--small"
-            data-testid="export-cancel"
-            onClick={() => controller.current?.abort()}
+            className="button button--secondary button--small"
+            data-testid="export-button"
+            disabled={disabled}
+            onClick={() => void start()}
+            title="Export every record of this query, not just this page"
           >
-            Cancel
+            Export all
           </button>
-        </>
-      )}
-      {outcome && 'text' in outcome && (
-        <span className="qb-hint" data-testid="export-result" role="status">
-          {outcome.text}
-        </span>
-      )}
-      {outcome && 'fault' in outcome && (
-        <div className="export__fault">
-          <FaultMessage fault={outcome.fault} compact />
-        </div>
-      )}
-    </div>
+        ) : (
+          <>
+            <span className="export__progress" data-testid="export-progress" role="status">
+              <progress aria-label="Export progress" />
+              {progress.records.toLocaleString('en')} records · page {progress.pages + 1}
+            </span>
+            <button
+              type="button"
+              className="button button--ghost button--small"
+              data-testid="export-cancel"
+              onClick={() => controller.current?.abort()}
+            >
+              Cancel
+            </button>
+          </>
+        )}
+        {outcome && 'text' in outcome && (
+          <span className="qb-hint" data-testid="export-result" role="status">
+            {outcome.text}
+          </span>
+        )}
+        {outcome && 'fault' in outcome && (
+          <div className="export__fault">
+            <FaultMessage fault={outcome.fault} compact />
+          </div>
+        )}
+      </div>
+    </details>
   );
 }
