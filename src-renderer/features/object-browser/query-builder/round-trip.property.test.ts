@@ -117,8 +117,9 @@ describe('builder round trip over every where the parser accepts', () => {
       }),
       { numRuns: 3000 },
     );
-    // The generator must reach accepted queries often enough for the property to mean something.
-    expect(checked).toBeGreaterThan(300);
+    // The generator must reach accepted queries often enough for the property to mean something
+    // (about one in ten of its documents is accepted: ~300 of 3000, never near 150).
+    expect(checked).toBeGreaterThan(150);
   });
 
   it('keeps {"favorite": {"$gt": false}}-style operators the builder does not offer, selected as written', () => {
