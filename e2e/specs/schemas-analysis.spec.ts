@@ -32,8 +32,10 @@ test('schema sample analysis, Reference properties, names that explain, demo-dat
   await expect(row('favorite')).toContainText('Boolean');
   await expect(row('favorite')).toContainText('false ×');
   await expect(row('created').locator('.histogram')).toBeVisible();
+  await row('email').scrollIntoViewIfNeeded();
   await schemas.screenshot('schemas-analysis-1440-light');
   await page.setViewportSize({ width: 1024, height: 700 });
+  await row('favorite').scrollIntoViewIfNeeded();
   await schemas.screenshot('schemas-analysis-1024-light');
   await page.getByTestId('theme-toggle').click();
   await schemas.screenshot('schemas-analysis-1024-dark');
