@@ -30,6 +30,12 @@ export class AppsPage {
     await this.page.getByTestId('app-save').click();
   }
 
+  /** Opens one of the selected app's tabs. */
+  async tab(tab: 'settings' | 'keys' | 'tokens' | 'sessions'): Promise<void> {
+    await this.page.getByTestId(`app-tab-${tab}`).click();
+    await expect(this.page.getByTestId(`app-panel-${tab}`)).toBeVisible();
+  }
+
   secretDialog() {
     return this.page.getByTestId('secret-dialog');
   }
@@ -52,6 +58,7 @@ export class AppsPage {
   }
 
   async regenerateRsa(label: string): Promise<void> {
+    await this.tab('tokens');
     await this.page.getByTestId('regenerate-rsa').click();
     const dialog = this.page.getByTestId('rsa-dialog');
     await expect(dialog.getByTestId('rotation-preview')).toBeVisible();

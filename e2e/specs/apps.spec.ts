@@ -59,10 +59,24 @@ test('create a signing app: the secret is shown once, edits get per-field faults
 
   await expect(apps.secretDialog()).toBeVisible();
   await console_.screenshot('apps-secret-once');
+  // One stray key press or click cannot lose the secret (issue #18 item 2): Escape and a click on
+  // the backdrop ask first, and "Keep it open" leaves the secret on screen.
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('dialog-guard')).toBeVisible();
+  await expect(page.getByTestId('secret-value')).toBeVisible();
+  await console_.screenshots('apps-secret-guard');
+  await page.getByTestId('dialog-guard-stay').click();
+  await expect(page.getByTestId('dialog-guard')).toHaveCount(0);
+  await page.mouse.click(4, 4);
+  await expect(page.getByTestId('dialog-guard')).toBeVisible();
+  await expect(apps.secretDialog()).toBeVisible();
+  await page.getByTestId('dialog-guard-stay').click();
   const secret = await apps.takeSecret();
   expect(secret).toMatch(/^[A-Za-z0-9]{64}$/);
   await expect(page.getByTestId('app-title')).toHaveText('Billing backend');
+  await apps.tab('keys');
   await expect(page.getByTestId('app-secret-masked')).toHaveText(`••••…${secret.slice(-4)}`);
+  await apps.tab('settings');
   // The secret is nowhere the page keeps state.
   expect(page.url()).not.toContain(secret);
   const stored = await page.evaluate(
@@ -85,18 +99,25 @@ test('create a signing app: the secret is shown once, edits get per-field faults
   const saved = await api.get<{ maxTokensPerPrincipal: number; corsOrigins: string[] }>(`apps/${created.key}`);
   expect(saved.body).toMatchObject({ maxTokensPerPrincipal: 25, corsOrigins: ['https://billing.example'] });
 
+  await apps.tab('keys');
   await page.getByTestId('rotate-secret').click();
   await expect(page.getByTestId('rotate-secret-dialog').getByTestId('rotation-preview')).toContainText(
     'stop verifying',
   );
   await page.getByTestId('rotate-secret-confirm').click();
-  const rotated = await apps.takeSecret();
+  // Confirming the guard closes the dialog: the secret is gone for good.
+  await expect(apps.secretDialog()).toBeVisible();
+  const rotated = (await page.getByTestId('secret-value').textContent()) ?? '';
+  await page.keyboard.press('Escape');
+  await page.getByTestId('dialog-guard-leave').click();
+  await expect(apps.secretDialog()).toHaveCount(0);
   expect(rotated).toMatch(/^[A-Za-z0-9]{64}$/);
   expect(rotated).not.toBe(secret);
   expect((await appByLabel(api, 'Billing backend')).secret).toBe(`••••…${rotated.slice(-4)}`);
 
   // The console app cannot be deleted or disabled.
   await apps.select('Admin console');
+  await apps.tab('settings');
   await expect(page.getByTestId('app-delete')).toHaveCount(0);
   await expect(page.getByTestId('app-enabled')).toBeDisabled();
 });
@@ -106,6 +127,9 @@ test('Expose Keys publishes the app’s JWK and PEM, and a minted token verifies
   await apps.startCreate('session', 'Mobile');
   await apps.save();
   await expect(page.getByTestId('app-title')).toHaveText('Mobile');
+  // One Expose keys control: on the Keys tab, not repeated in the settings form.
+  await expect(page.getByTestId('app-expose')).toHaveCount(0);
+  await apps.tab('keys');
   await expect(page.getByTestId('expose-off')).toBeVisible();
   const app = await appByLabel(api, 'Mobile');
   const before = await fetch(`${service.url}/demo/v2/auth/certs/jwk`).then((r) => r.json() as Promise<JSONWebKeySet>);
@@ -143,6 +167,8 @@ test('regenerating the RSA pair (typed confirmation) makes a minted token fail',
   expect((await bearerGet(service.url, stored)).status).toBe(200);
   expect((await bearerGet(service.url, ephemeral)).status).toBe(200);
 
+  await apps.tab('tokens');
+  await expect(page.getByTestId('app-token-count')).toHaveText('1');
   await page.getByTestId('regenerate-rsa').click();
   const dialog = page.getByTestId('rsa-dialog');
   await expect(dialog.getByTestId('preview-tokens')).toHaveText('1');
@@ -161,4 +187,44 @@ test('regenerating the RSA pair (typed confirmation) makes a minted token fail',
     expect(refused.body.object).toBe('fault');
     expect(String(refused.body.errCode)).toMatch(/^service\.(accessDenied|expired|invalidArgument)\./);
   }
+});
+
+test('tabs: the selection survives leaving and returning; sessions show where from and mark your own', async ({
+  page,
+}) => {
+  const { console_, apps, api } = await signIn(page);
+  await apps.startCreate('session', 'Kiosk');
+  await apps.save();
+  await expect(page.getByTestId('app-title')).toHaveText('Kiosk');
+  await apps.tab('tokens');
+  await console_.screenshots('apps-tokens-tab');
+
+  // Leave for another screen and come back through the sidebar: same app, same tab.
+  await page.getByTestId('nav-tokens').click();
+  await expect(page.getByTestId('mint-form')).toBeVisible();
+  await page.getByTestId('nav-apps').click();
+  await expect(page.getByTestId('app-title')).toHaveText('Kiosk');
+  await expect(page.getByTestId('app-tab-tokens')).toHaveAttribute('aria-selected', 'true');
+
+  // The console's own app: its live sessions, the console's own marked, with address and browser.
+  await apps.select('Admin console');
+  await apps.tab('sessions');
+  const own = page.getByTestId('app-sessions-table').locator('[data-current="true"]');
+  await expect(own).toHaveCount(1);
+  await expect(own.getByTestId('session-own')).toBeVisible();
+  await expect(own.getByTestId('session-ip')).toHaveText(/127\.0\.0\.1/);
+  const agent = await page.evaluate(() => navigator.userAgent);
+  await expect(own.getByTestId('session-ua')).toHaveText(agent.slice(0, 300));
+  const sessions = await api.get<{ data: { current: boolean; ip: string | null }[] }>('sessions');
+  expect(sessions.body.data.length).toBeGreaterThanOrEqual(2);
+  await console_.screenshots('apps-sessions-tab');
+
+  // Times are UTC on screen, local on hover.
+  await apps.tab('keys');
+  const created = page.getByTestId('app-panel-keys').locator('time').first();
+  await expect(created).toHaveText(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC$/);
+  await expect(created).toHaveAttribute('title', /local time/);
+  await console_.screenshots('apps-keys-tab');
+  await apps.tab('settings');
+  await console_.screenshots('apps-settings-tab');
 });

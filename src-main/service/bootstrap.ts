@@ -8,6 +8,8 @@ export interface BootstrapInput {
   name?: string;
   adminEmail: string;
   adminPassword: string;
+  /** The administrator's name; empty parts fall back to "Org Administrator". */
+  adminName?: { first?: string; last?: string };
 }
 
 /**
@@ -35,7 +37,10 @@ export async function bootstrapOrg(svc: Service, input: BootstrapInput): Promise
   await createAccount(svc, org, {
     email: input.adminEmail,
     password: input.adminPassword,
-    name: { first: 'Org', last: 'Administrator' },
+    name: {
+      first: input.adminName?.first?.trim() || 'Org',
+      last: input.adminName?.last?.trim() || 'Administrator',
+    },
     roles: [BUILTIN_ROLES.administrator],
     state: 'verified',
   });

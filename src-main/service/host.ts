@@ -56,7 +56,7 @@ export async function hostService(opts: HostOptions): Promise<RunningService> {
     await bootstrapOrg(svc, { code: opts.org, adminEmail: opts.adminEmail, adminPassword: opts.adminPassword });
     log(`Created org "${opts.org}" with administrator ${opts.adminEmail}.`);
   }
-  const server = await buildServer(svc, { consoleDir: opts.consoleDir ?? builtConsoleDir() });
+  const server = await buildServer(svc, { consoleDir: opts.consoleDir ?? builtConsoleDir(), defaultOrg: opts.org });
   let port: number;
   try {
     port = await listen(server, opts.port);

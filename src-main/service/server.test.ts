@@ -117,6 +117,40 @@ describe('first-run setup', () => {
   });
 });
 
+describe('first-run defaults', () => {
+  it('offers the org the service was started for and names the administrator as given', async () => {
+    const fresh = await createHarness({ bootstrap: false, defaultOrg: 'acme-labs' });
+    try {
+      const c = new TestClient(fresh, '');
+      expect((await c.get('/_service/info')).json().data).toMatchObject({
+        setupRequired: true,
+        defaultOrg: 'acme-labs',
+      });
+      const res = await c.post('/_service/setup', {
+        org: 'acme-labs',
+        name: 'Acme Labs',
+        email: 'boss@acme.test',
+        password: 'longenough',
+        adminName: { first: 'Ada', last: 'Lovelace' },
+      });
+      expect(res.statusCode).toBe(200);
+      const org = fresh.svc.orgs.byCode('acme-labs')!;
+      expect(org.name).toBe('Acme Labs');
+      const headers = { host: '127.0.0.1:7788', 'service-client-key': res.json().data.consoleAppKey as string };
+      const login = await fresh.server.inject({
+        method: 'POST',
+        url: '/acme-labs/v2/accounts/login',
+        headers,
+        payload: { email: 'boss@acme.test', password: 'longenough' },
+      });
+      expect(login.statusCode).toBe(200);
+      expect(login.json()).toMatchObject({ email: 'boss@acme.test', name: { first: 'Ada', last: 'Lovelace' } });
+    } finally {
+      await fresh.close();
+    }
+  });
+});
+
 describe('trailing slashes', () => {
   it('are dropped from API paths only', async () => {
     const { withoutApiTrailingSlash } = await import('./server.js');

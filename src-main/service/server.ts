@@ -39,6 +39,8 @@ export const MAX_HEADER_BYTES = MAX_URL_LENGTH + 16 * 1024;
 export interface ServerOptions {
   /** Folder of the built console, served at /console/. */
   consoleDir?: string;
+  /** The org code the service was started for (`--org`): first-run setup offers it. */
+  defaultOrg?: string;
   logger?: boolean;
   /** Where the cause of every 5xx answer is written (default: stderr). */
   errorLog?: ErrorLogSink;
@@ -87,7 +89,7 @@ export async function buildServer(svc: Service, opts: ServerOptions = {}): Promi
     done();
   });
   await server.register(fastifyCookie);
-  await server.register(serviceInfoRoutes(svc));
+  await server.register(serviceInfoRoutes(svc, opts.defaultOrg));
   await server.register(consoleStatic, { dir: opts.consoleDir });
   // The router prefers static segments over /:collection, so resource routes may come in any order.
   const orgRoutes = [

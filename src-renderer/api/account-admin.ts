@@ -32,12 +32,26 @@ export function regexLiteral(text: string): string {
   return text.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&');
 }
 
-/** The `where` for the search box: email prefix, case-insensitive; an id matches exactly. */
+/**
+ * The `where` for the search box, case-insensitive: an email prefix, or a first or last name
+ * prefix (a search by name, issue #18 item 10); an id matches exactly.
+ */
 export function searchWhere(search: string): Record<string, unknown> | undefined {
   const text = search.trim();
   if (text === '') return undefined;
   if (/^[0-9a-f]{24}$/i.test(text)) return { _id: text.toLowerCase() };
-  return { email: { $regex: `/^${regexLiteral(text.slice(0, 200))}/i` } };
+  const prefix = { $regex: `/^${regexLiteral(text.slice(0, 200))}/i` };
+  return { $or: [{ email: prefix }, { 'name.first': prefix }, { 'name.last': prefix }] };
+}
+
+/** An administrator sets an account's password (the service applies the strength rule). */
+export function useSetAccountPassword(orgClient: OrgClient) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, password }: { id: string; password: string }) =>
+      orgClient.post<AdminAccount>(`accounts/${encodeURIComponent(id)}/password`, { password }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['org', orgClient.org, 'sessions'] }),
+  });
 }
 
 export function adminAccountsQuery(orgClient: OrgClient, search: string, skip: number) {

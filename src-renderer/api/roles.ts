@@ -4,7 +4,7 @@
  */
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import type { OrgClient } from './org-client';
-import type { ListEnvelope, ResultEnvelope } from './types';
+import { normalizeList, type Account, type ListEnvelope, type ListPage, type ResultEnvelope } from './types';
 
 export interface Role {
   _id: string;
@@ -103,5 +103,20 @@ export function useDeleteRole(orgClient: OrgClient) {
   return useMutation({
     mutationFn: (id: string) => orgClient.request<ResultEnvelope<unknown>>('DELETE', `roles/${id}`),
     onSettled: () => queryClient.invalidateQueries({ queryKey: rolesKey(orgClient.org) }),
+  });
+}
+
+/** The accounts holding a role directly (first 50 by email), for the role's Members list. */
+export function roleMembersQuery(orgClient: OrgClient, roleId: string) {
+  return queryOptions({
+    queryKey: [...rolesKey(orgClient.org), 'members', roleId] as const,
+    queryFn: async ({ signal }): Promise<ListPage<Account>> =>
+      normalizeList(
+        await orgClient.get<ListEnvelope<Account>>('accounts', {
+          query: { where: { roles: { $in: [roleId] } }, paths: ['email', 'name'], sort: { email: 1 }, limit: 50 },
+          signal,
+        }),
+      ),
+    staleTime: 0,
   });
 }

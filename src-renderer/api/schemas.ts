@@ -1,5 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
-import type { ObjectDef, PropertyDef, PropertyType } from '../../src-shared/schema/types';
+import { propertyPaths, type ObjectDef, type PropertyDef, type PropertyType } from '../../src-shared/schema/types';
+import type { ScopeSchemaType } from '../../src-shared/scopes';
 import type { OrgClient } from './org-client';
 import { queryKeys } from './query-keys';
 import type { ListEnvelope } from './types';
@@ -77,4 +78,18 @@ export function addSchemaProperty(orgClient: OrgClient, name: string, property: 
 
 export function deleteSchema(orgClient: OrgClient, name: string): Promise<unknown> {
   return orgClient.request('DELETE', `schemas/${encodeURIComponent(name)}`);
+}
+
+/** The org's object types as the shared scope rule reads them (the service builds the same list). */
+export function scopeSchemaTypes(schemas: readonly Schema[]): ScopeSchemaType[] {
+  return schemas.map((schema) => ({
+    name: schema.name,
+    collection: schema.collection,
+    paths: propertyPaths(schemaDef(schema)).map((p) => p.path),
+  }));
+}
+
+/** The scope rule's view of the org's schemas, for live chain checks; undefined until loaded. */
+export function scopeSchemaQuery(orgClient: OrgClient) {
+  return queryOptions({ ...schemasQuery(orgClient), select: scopeSchemaTypes });
 }

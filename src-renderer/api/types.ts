@@ -31,12 +31,17 @@ export interface ServiceInfo {
   setupRequired: boolean;
   orgs: OrgSummary[];
   version: string;
+  /** The org code the service was started for (`--org`), proposed by first-run setup. */
+  defaultOrg?: string | null;
 }
 
 export interface SetupRequest {
   org: string;
   email: string;
   password: string;
+  /** The org's display name (defaults to its code). */
+  name?: string;
+  adminName?: { first?: string; last?: string };
 }
 
 export interface SetupResult {

@@ -29,7 +29,7 @@ export function App() {
   if (info.isError) {
     return <BootFailure title="Service unavailable" fault={faultOf(info.error)} onRetry={() => void info.refetch()} />;
   }
-  if (info.data.setupRequired) return <SetupScreen />;
+  if (info.data.setupRequired) return <SetupScreen defaultOrg={info.data.defaultOrg} />;
   if (!org) {
     return (
       <BootFailure

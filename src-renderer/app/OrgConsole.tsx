@@ -8,7 +8,11 @@ import { AppShell } from '../components/AppShell';
 import { LoginScreen } from '../features/login/LoginScreen';
 import type { NavigateOptions, Route } from '../routing/route';
 import { BootFailure, BootSplash } from './BootScreens';
-import { NAV_ITEMS, ScreenView } from './screens';
+import { LastRoutes } from './last-routes';
+import { NAV_ITEMS, ScreenView, serializeRoute } from './screens';
+
+/** Per window: where each screen was left, for the sidebar's links. */
+const lastRoutes = new LastRoutes();
 
 interface OrgConsoleProps {
   org: OrgSummary;
@@ -25,6 +29,7 @@ export function OrgConsole({ org, orgs, version, route, onSelectOrg, navigate }:
   const queryClient = useQueryClient();
   const session = useQuery(sessionQuery(orgClient));
   const logout = useLogoutMutation(orgClient);
+  useEffect(() => lastRoutes.remember(route), [route]);
 
   // Any request that finds the session gone (expired, signed in elsewhere) returns to login.
   useEffect(
@@ -54,7 +59,11 @@ export function OrgConsole({ org, orgs, version, route, onSelectOrg, navigate }:
       version={version}
       navItems={NAV_ITEMS}
       activeScreen={route.screen}
-      routeOrg={route.org}
+      hrefOf={(screen) => {
+        const last = lastRoutes.routeFor(screen, route.org);
+        if (last) return serializeRoute(last);
+        return `#/${screen}${route.org ? `?org=${encodeURIComponent(route.org)}` : ''}`;
+      }}
       onLogout={() => logout.mutate()}
       loggingOut={logout.isPending}
       logoutFault={logout.isError ? faultOf(logout.error) : null}

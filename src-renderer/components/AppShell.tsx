@@ -22,8 +22,8 @@ interface AppShellProps {
   userEmail: string;
   version: string;
   activeScreen: Screen;
-  /** Kept in the sidebar links, so switching screens stays in the same org. */
-  routeOrg: string | undefined;
+  /** A sidebar link's target: the screen as it was left (in the same org), or the screen itself. */
+  hrefOf: (screen: Screen) => string;
   onLogout: () => void;
   loggingOut: boolean;
   /** A failed logout: the session may still be open, so say so instead of pretending. */
@@ -83,7 +83,12 @@ export function AppShell(props: AppShellProps) {
                   {item.section}
                 </p>
               )}
-              <NavLink screen={item.screen} label={item.label} {...props} />
+              <NavLink
+                screen={item.screen}
+                label={item.label}
+                activeScreen={props.activeScreen}
+                href={props.hrefOf(item.screen)}
+              />
             </Fragment>
           );
         })}
@@ -105,15 +110,14 @@ function NavLink({
   screen,
   label,
   activeScreen,
-  routeOrg,
+  href,
 }: {
   screen: Screen;
   label: string;
   activeScreen: Screen;
-  routeOrg: string | undefined;
+  href: string;
 }) {
   const active = screen === activeScreen;
-  const href = `#/${screen}${routeOrg ? `?org=${encodeURIComponent(routeOrg)}` : ''}`;
   return (
     <a
       className={active ? 'shell__nav-link shell__nav-link--active' : 'shell__nav-link'}

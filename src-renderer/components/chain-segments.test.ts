@@ -58,3 +58,34 @@ describe('splitChains', () => {
     expect(splitChains(' a.b \n\n c, d ,')).toEqual(['a.b', 'c', 'd']);
   });
 });
+
+describe('describeChain with the org schema', () => {
+  const types = [
+    { name: 'account', collection: 'accounts', paths: ['_id', 'email', 'name', 'name.first'] },
+    { name: 'c_note', collection: 'c_notes', paths: ['_id', 'c_text'] },
+  ];
+
+  it('marks a chain naming a type the org lacks, with "did you mean"', () => {
+    const view = describeChain('object.read.accounts', types);
+    expect(view.ok).toBe(false);
+    if (view.ok) return;
+    expect(view.reason).toContain('did you mean "account"');
+    expect(view.mark).toBe('accounts');
+    expect(view.before).toBe('object.read.');
+  });
+
+  it('marks a missing property and points at it', () => {
+    const view = describeChain('object.read.account.*.Email', types);
+    expect(view.ok).toBe(false);
+    if (view.ok) return;
+    expect(view.reason).toContain('did you mean "email"');
+    expect(view.mark).toBe('Email');
+  });
+
+  it('accepts chains the schema can satisfy, and ignores the schema when not given', () => {
+    expect(describeChain('object.read.account.*.name.first', types).ok).toBe(true);
+    expect(describeChain('object.read.c_note', types).ok).toBe(true);
+    expect(describeChain('*', types).ok).toBe(true);
+    expect(describeChain('object.read.accounts').ok).toBe(true);
+  });
+});

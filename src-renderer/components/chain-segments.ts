@@ -3,7 +3,13 @@
  * from the shared parser's structure (src-shared/scopes), or the parser's reason with the exact
  * character where the chain went wrong.
  */
-import { parseScopeChain, type ScopeChain, type TargetIdentifier } from '../../src-shared/scopes';
+import {
+  chainSchemaProblem,
+  parseScopeChain,
+  type ScopeChain,
+  type ScopeSchemaType,
+  type TargetIdentifier,
+} from '../../src-shared/scopes';
 
 export interface ChainSegment {
   /** Text as written (a property path keeps its dots). */
@@ -31,8 +37,34 @@ export type ChainView =
       after: string;
     };
 
-export function describeChain(text: string): ChainView {
+/**
+ * A chain's parts, or where it goes wrong. With the org's object types (`types`), a chain that
+ * parses but names a type or property the org lacks is wrong too — the service's own rule
+ * (src-shared/scopes/schema-check.ts), so a valid mark means the chain can grant something.
+ */
+export function describeChain(text: string, types?: readonly ScopeSchemaType[]): ChainView {
   const parsed = parseScopeChain(text);
+  if (parsed.ok && types) {
+    const problem = chainSchemaProblem(text, types);
+    if (problem !== undefined) {
+      const segments = segmentsOf(parsed.chain, text);
+      const role = problem.startsWith('there is no object type') ? 'object type' : 'property path';
+      const index = Math.max(
+        0,
+        segments.findIndex((segment) => segment.role === role),
+      );
+      const at = segments[index] ?? { offset: 0, text };
+      return {
+        ok: false,
+        reason: `can grant nothing: ${problem}`,
+        position: at.offset,
+        segment: index,
+        before: text.slice(0, at.offset),
+        mark: text.slice(at.offset, at.offset + at.text.length) || ' ',
+        after: text.slice(at.offset + at.text.length),
+      };
+    }
+  }
   if (!parsed.ok) {
     const position = Math.max(0, Math.min(parsed.position, text.length));
     const markEnd = segmentEnd(text, position);

@@ -19,4 +19,10 @@ export interface LiveSession {
   app: string;
   created: string;
   lastSeen: string;
+  /** The address the session was started from, when known. */
+  ip: string | null;
+  /** The browser's User-Agent at sign-in, at most 300 characters, when sent. */
+  userAgent: string | null;
+  /** Whether this is the caller's own session. */
+  current: boolean;
 }

@@ -175,4 +175,12 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX deployment_runs_deployment ON deployment_runs(org_id, deployment_id, id);
     `,
   },
+  {
+    version: 7,
+    name: 'session client address and user agent',
+    sql: `
+      ALTER TABLE sessions ADD COLUMN ip TEXT;
+      ALTER TABLE sessions ADD COLUMN user_agent TEXT;
+    `,
+  },
 ];

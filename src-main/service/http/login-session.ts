@@ -40,6 +40,12 @@ export function setFingerprintCookie(request: FastifyRequest, reply: FastifyRepl
   });
 }
 
+/** The caller's address and browser, kept with the session for administrators to recognise it. */
+function clientOf(request: FastifyRequest): { ip: string | null; userAgent: string | null } {
+  const agent = request.headers['user-agent'];
+  return { ip: request.ip || null, userAgent: typeof agent === 'string' && agent !== '' ? agent.slice(0, 300) : null };
+}
+
 /**
  * Starts a session exactly as login does: a new session id every time (the session presented with
  * the request, if any, ends), the account's other sessions end unless the org allows several at
@@ -61,7 +67,7 @@ export function startSession(
     .transaction(() => {
       if (session) svc.sessions.end(session.idHash, 'logout');
       if (!org.settings.allowSimultaneousLogins) svc.sessions.endForAccount(org.id, accountId, 'loggedInElsewhere');
-      return svc.sessions.create(org.id, app.id, accountId, fingerprint, now);
+      return svc.sessions.create(org.id, app.id, accountId, fingerprint, now, clientOf(request));
     })
     .immediate();
   reply.setCookie(SESSION_COOKIE, sid, cookieOptions(request, org));

@@ -357,11 +357,38 @@ describe('GET /outbox', () => {
   });
 });
 
+describe('POST /accounts/:id/password (administrators)', () => {
+  it('sets a strong password, ends the account’s sessions, and the new password signs in', async () => {
+    const userId = await addUser();
+    const u = await user();
+    const a = await admin();
+    const res = await a.post(`/accounts/${userId}/password`, { password: NEW_PASSWORD });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ _id: userId });
+    expect((await u.get('/accounts/me')).statusCode).toBe(403);
+    await expect(user(USER, USER_PASSWORD)).rejects.toThrow(/login failed/);
+    await user(USER, NEW_PASSWORD);
+  });
+
+  it('refuses weak passwords and non-administrators', async () => {
+    const userId = await addUser();
+    const a = await admin();
+    const weak = await a.post(`/accounts/${userId}/password`, { password: 'password123' });
+    expect(weak.statusCode).toBe(400);
+    expect(weak.json()).toMatchObject({ errCode: 'service.validation.password' });
+    const u = await user();
+    const denied = await u.post(`/accounts/${userId}/password`, { password: NEW_PASSWORD });
+    expect(denied.statusCode).toBe(403);
+  });
+});
+
 describe('sessions (administrators)', () => {
   it('lists live sessions by an opaque id, never the cookie or its lookup hash', async () => {
     const userId = await addUser();
     const u = new TestClient(h);
-    const sid = sidOf(await u.login(USER, USER_PASSWORD))!;
+    const sid = sidOf(
+      await u.post('/accounts/login', { email: USER, password: USER_PASSWORD }, { 'user-agent': 'Probe/1.0' }),
+    )!;
     const a = await admin();
     const res = await a.get('/sessions');
     expect(res.json()).toMatchObject({ object: 'list', hasMore: false });
@@ -375,7 +402,13 @@ describe('sessions (administrators)', () => {
       app: h.consoleAppKey,
       created: new Date(h.clock.now()).toISOString(),
       lastSeen: new Date(h.clock.now()).toISOString(),
+      ip: '127.0.0.1',
+      userAgent: 'Probe/1.0',
+      current: false,
     });
+    // The administrator's own session is the one marked current.
+    expect(data.find((s) => s.account !== userId)).toMatchObject({ current: true });
+    expect((await u.get('/accounts/me')).statusCode).toBe(200);
     expect(res.body).not.toContain(sid);
     expect(res.body).not.toContain(hashSessionId(sid));
   });

@@ -215,6 +215,22 @@ export function accountLifecycleRoutes(svc: Service) {
       return presentAccount(svc, org, accountId);
     });
 
+    // An administrator sets a new password (the strength rule applies); the account's sessions end
+    // and any reset link it was sent stops working, as after a reset by the owner.
+    server.post<{ Params: { id: string }; Body: { password: string } }>(
+      '/accounts/:id/password',
+      { ...ADMIN_ONLY, schema: { body: passwordBody } },
+      async (request) => {
+        const { org } = request.ctx;
+        const accountId = existingAccount(svc, org, request.params.id);
+        const next = checkPasswordStrength(request.body.password);
+        svc.credentials.setPassword(org.id, accountId, await hashPassword(next));
+        svc.accountTokens.voidAll('reset', org.id, accountId);
+        svc.sessions.endForAccount(org.id, accountId, 'passwordReset');
+        return presentAccount(svc, org, accountId);
+      },
+    );
+
     server.post<{ Params: { id: string } }>('/accounts/:id/reset-two-factor', ADMIN_ONLY, async (request) => {
       const { org } = request.ctx;
       const accountId = existingAccount(svc, org, request.params.id);

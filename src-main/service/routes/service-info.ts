@@ -9,7 +9,7 @@ export const SERVICE_VERSION = '0.1.0';
  * Unversioned, service-wide routes (decisions §1): health, what the console needs to start, and
  * the first-run setup that is open only while no org exists.
  */
-export function serviceInfoRoutes(svc: Service) {
+export function serviceInfoRoutes(svc: Service, defaultOrg?: string) {
   let setupRunning = false;
   return async (server: FastifyInstance) => {
     server.get('/_service/health', async () => ({ object: 'result', data: { ok: true } }));
@@ -21,12 +21,22 @@ export function serviceInfoRoutes(svc: Service) {
         data: {
           setupRequired: orgs.length === 0,
           version: SERVICE_VERSION,
+          // The org code the service was started for (`--org`), which first-run setup proposes.
+          defaultOrg: defaultOrg ?? null,
           orgs: orgs.map((o) => ({ code: o.code, name: o.name, consoleAppKey: o.settings.consoleAppKey ?? null })),
         },
       };
     });
 
-    server.post<{ Body: { org: string; name?: string; email: string; password: string } }>(
+    server.post<{
+      Body: {
+        org: string;
+        name?: string;
+        email: string;
+        password: string;
+        adminName?: { first?: string; last?: string };
+      };
+    }>(
       '/_service/setup',
       {
         schema: {
@@ -39,6 +49,11 @@ export function serviceInfoRoutes(svc: Service) {
               name: { type: 'string', maxLength: 200 },
               email: { type: 'string', minLength: 3, maxLength: 254 },
               password: { type: 'string', minLength: 1, maxLength: 1024 },
+              adminName: {
+                type: 'object',
+                additionalProperties: false,
+                properties: { first: { type: 'string', maxLength: 100 }, last: { type: 'string', maxLength: 100 } },
+              },
             },
           },
         },
@@ -55,6 +70,7 @@ export function serviceInfoRoutes(svc: Service) {
             name: body.name ?? body.org,
             adminEmail: body.email,
             adminPassword: body.password,
+            ...(body.adminName ? { adminName: body.adminName } : {}),
           });
           return { object: 'result', data: { org: org.code, consoleAppKey } };
         } finally {

@@ -13,7 +13,10 @@ export function sessionsRoutes(svc: Service) {
       const all = liveSessions(svc, request.ctx.org);
       return {
         object: 'list',
-        data: all.slice(skip, skip + limit).map(({ idHash: _hidden, ...shown }) => shown),
+        // `current` marks the caller's own session, so an administrator does not end it by mistake.
+        data: all
+          .slice(skip, skip + limit)
+          .map(({ idHash, ...shown }) => ({ ...shown, current: idHash === request.ctx.session?.idHash })),
         hasMore: all.length > skip + limit,
       };
     });

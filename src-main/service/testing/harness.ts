@@ -23,7 +23,7 @@ export interface Harness {
 }
 
 /** A service on its own temporary data dir, with a frozen clock, driven in-process. */
-export async function createHarness(opts: { bootstrap?: boolean } = {}): Promise<Harness> {
+export async function createHarness(opts: { bootstrap?: boolean; defaultOrg?: string } = {}): Promise<Harness> {
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-test-'));
   const clock = new ManualClock(Date.parse('2026-01-15T12:00:00.000Z'));
   const svc = openService({ dataDir, clock, masterKey: randomBytes(32) });
@@ -35,7 +35,7 @@ export async function createHarness(opts: { bootstrap?: boolean } = {}): Promise
       adminPassword: ADMIN_PASSWORD,
     }));
   }
-  const server = await buildServer(svc);
+  const server = await buildServer(svc, opts.defaultOrg ? { defaultOrg: opts.defaultOrg } : {});
   return {
     svc,
     server,

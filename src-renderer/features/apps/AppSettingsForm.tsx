@@ -1,7 +1,9 @@
-import { useId, useState, type ReactNode } from 'react';
+import { useState } from 'react';
 import type { FaultBody } from '../../../src-shared/faults';
 import { TOKEN_ALGS, type AppKind, type AppSettings, type TokenAlg } from '../../api/apps';
+import { Field } from '../../components/Field';
 import { FaultMessage } from '../../components/FaultMessage';
+import { Check, ListField } from './app-settings-controls';
 import {
   AUTH_DURATION,
   MAX_TOKENS,
@@ -65,7 +67,7 @@ export function AppSettingsForm(props: AppSettingsFormProps) {
       }}
     >
       <div className="keys-form">
-        <Field label="Label" error={errorOf('label')} wide>
+        <Field label="Label" error={errorOf('label')} errorTestId="field-error" className="keys-form__wide">
           {(id, describedBy) => (
             <input
               id={id}
@@ -83,6 +85,7 @@ export function AppSettingsForm(props: AppSettingsFormProps) {
           label="Session / token lifetime (seconds)"
           hint={`Inactivity timeout and default token lifetime, ${AUTH_DURATION.min}–${AUTH_DURATION.max.toLocaleString('en')}.`}
           error={errorOf('authDuration')}
+          errorTestId="field-error"
         >
           {(id, describedBy) => (
             <input
@@ -101,6 +104,7 @@ export function AppSettingsForm(props: AppSettingsFormProps) {
           label="Max stored tokens per account"
           hint={`Permanent and limited-use tokens, ${MAX_TOKENS.min}–${MAX_TOKENS.max}.`}
           error={errorOf('maxTokensPerPrincipal')}
+          errorTestId="field-error"
         >
           {(id, describedBy) => (
             <input
@@ -117,8 +121,9 @@ export function AppSettingsForm(props: AppSettingsFormProps) {
         </Field>
         <Field
           label="Expires"
-          hint={props.consoleApp ? 'The console app cannot expire.' : 'Empty: never. Local time.'}
+          hint={props.consoleApp ? 'The console app cannot expire.' : 'Empty: never. In UTC.'}
           error={errorOf('expires')}
+          errorTestId="field-error"
         >
           {(id, describedBy) => (
             <input
@@ -138,6 +143,7 @@ export function AppSettingsForm(props: AppSettingsFormProps) {
           label="Principal (account id)"
           hint="Who signed requests act as; empty: anonymous."
           error={errorOf('principalId')}
+          errorTestId="field-error"
         >
           {(id, describedBy) => (
             <input
@@ -160,6 +166,7 @@ export function AppSettingsForm(props: AppSettingsFormProps) {
               : 'PS512 (RSA-PSS) unless a verifier needs RS512.'
           }
           error={errorOf('alg')}
+          errorTestId="field-error"
         >
           {(id, describedBy) => (
             <select
@@ -203,13 +210,16 @@ export function AppSettingsForm(props: AppSettingsFormProps) {
             testId="app-csrf"
             onChange={(v) => set('csrf', v)}
           />
-          <Check
-            label="Expose keys (publish JWK and PEM)"
-            checked={draft.expose}
-            error={errorOf('expose')}
-            testId="app-expose"
-            onChange={(v) => set('expose', v)}
-          />
+          {mode === 'create' && (
+            // Editing: the one Expose keys control is on the Keys tab, beside what it publishes.
+            <Check
+              label="Expose keys (publish JWK and PEM)"
+              checked={draft.expose}
+              error={errorOf('expose')}
+              testId="app-expose"
+              onChange={(v) => set('expose', v)}
+            />
+          )}
           <Check
             label="Allow unsigned requests"
             checked={draft.allowUnsigned}
@@ -282,101 +292,5 @@ export function AppSettingsForm(props: AppSettingsFormProps) {
         )}
       </div>
     </form>
-  );
-}
-
-function Field({
-  label,
-  hint,
-  error,
-  wide = false,
-  children,
-}: {
-  label: string;
-  hint?: string;
-  error: string | undefined;
-  wide?: boolean;
-  children: (id: string, describedBy: string) => ReactNode;
-}) {
-  const id = useId();
-  const noteId = `${id}-note`;
-  const classes = ['field', error ? 'field--invalid' : '', wide ? 'keys-form__wide' : ''].filter(Boolean).join(' ');
-  return (
-    <div className={classes}>
-      <label className="field__label" htmlFor={id}>
-        {label}
-      </label>
-      {children(id, noteId)}
-      {error ? (
-        <p className="field__error" id={noteId} data-testid="field-error">
-          {error}
-        </p>
-      ) : (
-        hint && (
-          <p className="field__hint" id={noteId}>
-            {hint}
-          </p>
-        )
-      )}
-    </div>
-  );
-}
-
-function ListField(props: {
-  label: string;
-  hint: string;
-  value: string;
-  error: string | undefined;
-  testId: string;
-  onChange: (value: string) => void;
-}) {
-  return (
-    <Field label={props.label} hint={props.hint} error={props.error}>
-      {(id, describedBy) => (
-        <textarea
-          id={id}
-          className="input input--area"
-          rows={3}
-          spellCheck={false}
-          data-testid={props.testId}
-          value={props.value}
-          aria-describedby={describedBy}
-          aria-invalid={props.error ? true : undefined}
-          onChange={(e) => props.onChange(e.target.value)}
-        />
-      )}
-    </Field>
-  );
-}
-
-function Check(props: {
-  label: string;
-  checked: boolean;
-  disabled?: boolean | undefined;
-  title?: string | undefined;
-  error: string | undefined;
-  testId: string;
-  onChange: (value: boolean) => void;
-}) {
-  return (
-    <span>
-      <label className={props.disabled ? 'check check--disabled' : 'check'} title={props.title}>
-        <input
-          type="checkbox"
-          checked={props.checked}
-          disabled={props.disabled}
-          data-testid={props.testId}
-          aria-invalid={props.error ? true : undefined}
-          onChange={(e) => props.onChange(e.target.checked)}
-        />
-        {props.label}
-      </label>
-      {props.error && (
-        <span className="field__error" data-testid="field-error">
-          {' '}
-          {props.error}
-        </span>
-      )}
-    </span>
   );
 }

@@ -15,7 +15,12 @@ import { Field } from '../../components/Field';
  */
 export function SecretRevealDialog({ label, secret, onClose }: { label: string; secret: string; onClose: () => void }) {
   return (
-    <Dialog title={`Secret of ${label}`} onClose={onClose} testId="secret-dialog">
+    <Dialog
+      title={`Secret of ${label}`}
+      onClose={onClose}
+      testId="secret-dialog"
+      guard="Close without the secret? It cannot be shown again: you would have to rotate it."
+    >
       <p className="keys-warn" role="note">
         <strong>You won’t see this again.</strong> Copy the secret now and keep it somewhere safe: the service stores it
         encrypted and only ever shows its last four characters after this.
@@ -141,10 +146,13 @@ export function RegenerateRsaDialog(props: ConfirmProps & { onConfirm: (alg: Tok
           ))}
         </select>
       </Field>
-      <label className="field">
-        <span className="field__label">
-          Type <code>{props.app.label}</code> to confirm
-        </span>
+      <Field
+        label={
+          <>
+            Type <code>{props.app.label}</code> to confirm
+          </>
+        }
+      >
         <input
           className="input"
           data-testid="rsa-confirm-text"
@@ -153,7 +161,7 @@ export function RegenerateRsaDialog(props: ConfirmProps & { onConfirm: (alg: Tok
           spellCheck={false}
           onChange={(e) => setTyped(e.target.value)}
         />
-      </label>
+      </Field>
       {props.fault && <FaultMessage fault={props.fault} compact />}
       <div className="keys-dialog__actions">
         <button type="button" className="button button--ghost" onClick={props.onCancel}>

@@ -1,3 +1,4 @@
+import type { ScopeSchemaType } from '../../../src-shared/scopes';
 import { describeChain } from '../../components/chain-segments';
 
 /** The spec's examples (service-interface.md "Scoping" 4): three valid chains, two invalid ones. */
@@ -10,18 +11,26 @@ const EXAMPLES = [
 ];
 
 /** Type a chain; see it segment by segment, or the parser's reason with the spot highlighted. */
-export function ChainParser({ chain, onChange }: { chain: string; onChange: (chain: string) => void }) {
-  const view = chain === '' ? null : describeChain(chain);
+export function ChainParser({
+  chain,
+  types,
+  onChange,
+}: {
+  chain: string;
+  /** The org's object types: a chain naming what the org lacks is shown as granting nothing. */
+  types?: readonly ScopeSchemaType[] | undefined;
+  onChange: (chain: string) => void;
+}) {
+  const view = chain === '' ? null : describeChain(chain, types);
   return (
     <div className="panel" data-testid="chain-parser">
       <label className="field">
-        <span className="panel__title">Parse a chain</span>
+        <span className="field__label panel__title">Parse a chain</span>
         <input
           className="input input--mono"
           data-testid="chain-input"
           spellCheck={false}
           autoComplete="off"
-          placeholder="object.read.account.*.name"
           value={chain}
           aria-invalid={view !== null && !view.ok ? true : undefined}
           aria-describedby="chain-result"

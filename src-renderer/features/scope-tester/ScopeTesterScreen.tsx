@@ -4,8 +4,10 @@ import { adminAccountQuery } from '../../api/account-admin';
 import { faultOf } from '../../api/api-error';
 import type { OrgClient } from '../../api/org-client';
 import { resolveRoleScopes, rolesQuery, type Role } from '../../api/roles';
-import { schemasQuery } from '../../api/schemas';
+import { schemasQuery, scopeSchemaQuery } from '../../api/schemas';
 import { FaultMessage } from '../../components/FaultMessage';
+import { Field } from '../../components/Field';
+import { ScreenHeader } from '../../components/ScreenHeader';
 import type { NavigateOptions, Route } from '../../routing/route';
 import type { ScopeTesterRoute } from './tester-route';
 import { RoleChecks } from '../../components/RoleChecks';
@@ -33,6 +35,8 @@ export interface SourcedChain {
 /** Parse chains, then decide a batch of requests against chains + roles or a pasted token. */
 export function ScopeTesterScreen({ orgClient, route, navigate }: ScopeTesterScreenProps) {
   const roles = useQuery(rolesQuery(orgClient));
+  // The org's object types: typed chains naming what the org lacks are marked as the service refuses them.
+  const types = useQuery(scopeSchemaQuery(orgClient)).data;
   // A pasted token is a credential: component state only, never the URL or storage.
   const [tokenText, setTokenText] = useState('');
   const edit = (next: Partial<ScopeTesterRoute>) => navigate({ ...route, ...next }, { replace: true });
@@ -57,17 +61,16 @@ export function ScopeTesterScreen({ orgClient, route, navigate }: ScopeTesterScr
 
   return (
     <section className="screen screen--scroll" aria-labelledby="tester-title">
-      <div className="screen__header">
-        <div>
-          <h1 className="screen__title" id="tester-title">
-            Scope tester
-          </h1>
-          <p className="screen__subtitle">
-            The same parser and matcher the service enforces (<code>src-shared/scopes</code>).
-          </p>
-        </div>
-      </div>
-      <ChainParser chain={route.chain} onChange={(chain) => edit({ chain })} />
+      <ScreenHeader
+        title="Scope tester"
+        titleId="tester-title"
+        description={
+          <>
+            The same parser, schema rule and matcher the service enforces (<code>src-shared/scopes</code>).
+          </>
+        }
+      />
+      <ChainParser chain={route.chain} types={types} onChange={(chain) => edit({ chain })} />
 
       <div className="panel" data-testid="tester-source">
         <div className="access-toolbar">
@@ -90,21 +93,21 @@ export function ScopeTesterScreen({ orgClient, route, navigate }: ScopeTesterScr
         </div>
         {route.source === 'chains' ? (
           <div className="tester-grid">
-            <div className="field">
-              <label className="field__label" htmlFor="tester-chains">
-                Scope chains (one per line)
-              </label>
-              <textarea
-                id="tester-chains"
-                className="input input--mono"
-                data-testid="tester-chains"
-                spellCheck={false}
-                value={route.chains}
-                placeholder={'object.read.account.*.name\nscript.execute'}
-                onChange={(e) => edit({ chains: e.target.value })}
-              />
-              <ChainChecks chains={typedChains} testId="tester-chain-check" />
-            </div>
+            <Field label="Scope chains (one per line)">
+              {(id) => (
+                <>
+                  <textarea
+                    id={id}
+                    className="input input--mono"
+                    data-testid="tester-chains"
+                    spellCheck={false}
+                    value={route.chains}
+                    onChange={(e) => edit({ chains: e.target.value })}
+                  />
+                  <ChainChecks chains={typedChains} testId="tester-chain-check" types={types} />
+                </>
+              )}
+            </Field>
             <RoleChecks
               legend="Plus the scopes of roles"
               roles={roles}
@@ -114,35 +117,34 @@ export function ScopeTesterScreen({ orgClient, route, navigate }: ScopeTesterScr
             />
           </div>
         ) : (
-          <div className="field">
-            <label className="field__label" htmlFor="tester-token">
-              Token (kept on this page only)
-            </label>
-            <textarea
-              id="tester-token"
-              className="input input--mono"
-              data-testid="tester-token"
-              spellCheck={false}
-              autoComplete="off"
-              value={tokenText}
-              placeholder="eyJhbGciOi…"
-              onChange={(e) => setTokenText(e.target.value)}
-            />
-            {decoded && !decoded.ok && tokenText.trim() !== '' && (
-              <p className="field__error" data-testid="tester-token-error">
-                {decoded.problem}
-              </p>
+          <Field
+            label="Token (kept on this page only)"
+            error={decoded && !decoded.ok && tokenText.trim() !== '' ? decoded.problem : undefined}
+            errorTestId="tester-token-error"
+          >
+            {(id) => (
+              <>
+                <textarea
+                  id={id}
+                  className="input input--mono"
+                  data-testid="tester-token"
+                  spellCheck={false}
+                  autoComplete="off"
+                  value={tokenText}
+                  onChange={(e) => setTokenText(e.target.value)}
+                />
+                {decoded?.ok && (
+                  <p className="note" data-testid="tester-token-claims">
+                    subject <code>{decoded.token.subject ?? '—'}</code> · {decoded.token.scopes.length} chains in{' '}
+                    <code>service/scp</code> · {decoded.token.roles.length} roles in <code>service/rls</code>
+                    {decoded.token.expires !== undefined &&
+                      ` · expires ${new Date(decoded.token.expires * 1000).toISOString()}`}
+                  </p>
+                )}
+                {subjectAccount.isError && <FaultMessage fault={faultOf(subjectAccount.error)} compact />}
+              </>
             )}
-            {decoded?.ok && (
-              <p className="note" data-testid="tester-token-claims">
-                subject <code>{decoded.token.subject ?? '—'}</code> · {decoded.token.scopes.length} chains in{' '}
-                <code>service/scp</code> · {decoded.token.roles.length} roles in <code>service/rls</code>
-                {decoded.token.expires !== undefined &&
-                  ` · expires ${new Date(decoded.token.expires * 1000).toISOString()}`}
-              </p>
-            )}
-            {subjectAccount.isError && <FaultMessage fault={faultOf(subjectAccount.error)} compact />}
-          </div>
+          </Field>
         )}
         <EffectiveChains source={source.chains} notes={source.notes} roles={roles} />
       </div>

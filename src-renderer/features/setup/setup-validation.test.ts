@@ -28,4 +28,9 @@ describe('validateSetup', () => {
     expect(validateSetup({ ...valid, email: '  ' }).email).toBeDefined();
     expect(validateSetup({ ...valid, email: 'admin' }).email).toBeDefined();
   });
+
+  it('needs the password typed twice alike when confirmed', () => {
+    expect(validateSetup({ ...valid, confirm: 'correct horse' }).confirm).toBeUndefined();
+    expect(validateSetup({ ...valid, confirm: 'correct horsf' }).confirm).toMatch(/differ/);
+  });
 });

@@ -1,7 +1,12 @@
 import type { SetupRequest } from '../../api/types';
 import { passwordProblem } from '../../../src-shared/passwords/strength';
 
-export type SetupErrors = Partial<Record<keyof SetupRequest, string>>;
+/** The first-run form: the request plus the password typed a second time. */
+export interface SetupValues extends SetupRequest {
+  confirm?: string;
+}
+
+export type SetupErrors = Partial<Record<keyof SetupValues, string>>;
 
 export const ORG_CODE_PATTERN = /^[a-z0-9-]+$/;
 
@@ -9,7 +14,7 @@ export const ORG_CODE_PATTERN = /^[a-z0-9-]+$/;
  * Checks the first-run form before it is sent, so simple mistakes are fixed without a round trip.
  * The service validates again; this is a convenience, not the gate.
  */
-export function validateSetup(values: SetupRequest): SetupErrors {
+export function validateSetup(values: SetupValues): SetupErrors {
   const errors: SetupErrors = {};
   if (values.org === '') errors.org = 'Enter an org code.';
   else if (!ORG_CODE_PATTERN.test(values.org)) {
@@ -20,6 +25,9 @@ export function validateSetup(values: SetupRequest): SetupErrors {
   else if (!/^[^\s@]+@[^\s@]+$/.test(email)) errors.email = 'Enter an email address like admin@example.com.';
   const passwordError = passwordProblem(values.password);
   if (passwordError !== undefined) errors.password = passwordError;
+  if (values.confirm !== undefined && values.confirm !== values.password) {
+    errors.confirm = 'The two passwords differ.';
+  }
   return errors;
 }
 

@@ -1,4 +1,5 @@
 import { decodeJwt, explainClaims, type ClaimExplanation } from './claims';
+import { UtcTime } from '../../components/UtcTime';
 import { TokenInput } from './TokenInput';
 
 const GROUP_TITLES: Record<ClaimExplanation['group'], string> = {
@@ -26,16 +27,16 @@ export function DecodePane({ token, onToken }: { token: string; onToken: (text: 
           <p className="keys-note">
             Decoded only — the Verify pane checks the signature and whether the service accepts it.
           </p>
-          <div className="keys-form">
+          <div className="decode-json">
             <div>
               <h3 className="pane-title">header</h3>
-              <pre className="keys-pre" data-testid="decode-header">
+              <pre className="keys-pre keys-pre--words" data-testid="decode-header">
                 {JSON.stringify(decoded.header, null, 2)}
               </pre>
             </div>
             <div>
               <h3 className="pane-title">payload</h3>
-              <pre className="keys-pre" data-testid="decode-payload">
+              <pre className="keys-pre keys-pre--words" data-testid="decode-payload">
                 {JSON.stringify(decoded.payload, null, 2)}
               </pre>
             </div>
@@ -56,7 +57,7 @@ export function DecodePane({ token, onToken }: { token: string; onToken: (text: 
                         {c.value}
                         {c.date && (
                           <span className="claims__date" data-testid="claim-date">
-                            {new Date(c.date).toLocaleString()} · {c.date}
+                            <UtcTime iso={c.date} seconds />
                           </span>
                         )}
                       </td>

@@ -1,3 +1,5 @@
+import { formatUtc } from '../../components/utc-time';
+import { UtcTime } from '../../components/UtcTime';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { faultOf } from '../../api/api-error';
@@ -89,15 +91,11 @@ export function StoredTokens({
                     <td className="grid__id" title={t.jti}>
                       {t.jti.slice(0, 8)}…
                     </td>
-                    <td
-                      title={t.last_authorized ? `last ${new Date(t.last_authorized).toLocaleString()}` : 'never used'}
-                    >
+                    <td title={t.last_authorized ? `last used ${formatUtc(t.last_authorized)}` : 'never used'}>
                       {t.times_authorized}
                     </td>
                     <td data-testid="stored-remaining">{t.uses_remaining ?? '∞'}</td>
-                    <td title={t.expires_at ?? 'never'}>
-                      {t.expires_at ? new Date(t.expires_at).toLocaleString() : 'never'}
-                    </td>
+                    <td>{t.expires_at ? <UtcTime iso={t.expires_at} /> : 'never'}</td>
                     <td>
                       <button
                         type="button"

@@ -1,3 +1,5 @@
+import { Field } from '../../components/Field';
+
 /** The working token: paste any JWT here. Kept in memory only (no URL, no storage, no autocomplete). */
 export function TokenInput({
   token,
@@ -9,21 +11,19 @@ export function TokenInput({
   testId: string;
 }) {
   return (
-    <div className="field">
-      <label className="field__label" htmlFor={`${testId}-input`}>
-        Token (JWT)
-      </label>
-      <textarea
-        id={`${testId}-input`}
-        className="input input--area input--mono"
-        rows={4}
-        spellCheck={false}
-        autoComplete="off"
-        placeholder="eyJhbGciOi…"
-        data-testid={testId}
-        value={token}
-        onChange={(e) => onToken(e.target.value)}
-      />
-    </div>
+    <Field label="Token (JWT)">
+      {(id) => (
+        <textarea
+          id={id}
+          className="input input--area input--mono lab__token"
+          rows={4}
+          spellCheck={false}
+          autoComplete="off"
+          data-testid={testId}
+          value={token}
+          onChange={(e) => onToken(e.target.value)}
+        />
+      )}
+    </Field>
   );
 }

@@ -16,6 +16,7 @@ import { StoredTokens } from './StoredTokens';
 import { TOKEN_PANES, type TokenPane } from './tokens-route';
 import { VerifyPane } from './VerifyPane';
 import { Field } from '../../components/Field';
+import { ScreenHeader } from '../../components/ScreenHeader';
 
 interface TokenLabScreenProps {
   orgClient: OrgClient;
@@ -39,16 +40,15 @@ export function TokenLabScreen({ orgClient, route, navigate }: TokenLabScreenPro
 
   return (
     <section className="screen" aria-labelledby="tokens-title">
-      <div className="screen__header">
-        <div>
-          <h1 className="screen__title" id="tokens-title">
-            Token lab
-          </h1>
-          <p className="screen__subtitle">
+      <ScreenHeader
+        title="Token lab"
+        titleId="tokens-title"
+        description={
+          <>
             <code>POST /{orgClient.org}/v2/accounts/:id/tokens</code> · tokens stay in this window’s memory only
-          </p>
-        </div>
-      </div>
+          </>
+        }
+      />
       {apps.isError && <FaultMessage fault={faultOf(apps.error)} onRetry={() => void apps.refetch()} />}
       <div className="lab__context">
         <AccountPicker
@@ -81,7 +81,7 @@ export function TokenLabScreen({ orgClient, route, navigate }: TokenLabScreenPro
           </select>
         </Field>
       </div>
-      <div className="lab">
+      <div className={route.pane === 'decode' ? 'lab lab--wide' : 'lab'}>
         <div className="lab__main">
           <div className="segmented" role="tablist" aria-label="Panes">
             {TOKEN_PANES.map((pane) => (
@@ -127,9 +127,11 @@ export function TokenLabScreen({ orgClient, route, navigate }: TokenLabScreenPro
             )}
           </div>
         </div>
-        <aside className="lab__side" aria-label="Stored tokens">
-          <StoredTokens orgClient={orgClient} accountId={route.account} app={app} />
-        </aside>
+        {route.pane !== 'decode' && (
+          <aside className="lab__side" aria-label="Stored tokens">
+            <StoredTokens orgClient={orgClient} accountId={route.account} app={app} />
+          </aside>
+        )}
       </div>
     </section>
   );

@@ -1,3 +1,4 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { ServiceApp } from '../../api/apps';
 import type { OrgClient } from '../../api/org-client';
@@ -35,6 +36,7 @@ export function VerifyPane({
   const [report, setReport] = useState<{ token: string; report: VerifyReport } | null>(null);
   const [tried, setTried] = useState<{ token: string; result: TryResult } | null>(null);
   const [busy, setBusy] = useState<'verify' | 'try' | null>(null);
+  const queryClient = useQueryClient();
   const text = normalizeToken(token);
   const shownReport = report?.token === text ? report.report : null;
   const shownTry = tried?.token === text ? tried.result : null;
@@ -59,6 +61,8 @@ export function VerifyPane({
       setTried({ token: text, result: await tryToken(orgClient.org, text) });
     } finally {
       setBusy(null);
+      // A use was spent (or the token refused): the stored-token list's counts are stale now.
+      void queryClient.invalidateQueries({ queryKey: ['org', orgClient.org, 'tokens'] });
     }
   };
 
@@ -119,7 +123,10 @@ export function VerifyPane({
           <h3 className="keys-section__title">GET /{orgClient.org}/v2/accounts/me</h3>
           {shownTry.ok ? (
             <>
-              <p className="keys-ok">Accepted: the service answers as {accountLabel(shownTry.account)}.</p>
+              <p className="keys-ok" data-testid="try-account">
+                Accepted: the service answered as <strong>{accountLabel(shownTry.account)}</strong>{' '}
+                <code className="grid__id">{shownTry.account._id}</code>.
+              </p>
               <pre className="keys-pre">{JSON.stringify(shownTry.account, null, 2)}</pre>
             </>
           ) : (

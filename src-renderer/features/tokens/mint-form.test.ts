@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   checkMintDraft,
+  checkScopeChains,
   emptyMintDraft,
   isStoredToken,
   mintExclusions,
@@ -127,5 +128,20 @@ describe('exclusions', () => {
     expect(mintFieldOfPath('scope[2]')).toBe('scope');
     expect(mintFieldOfPath('roles[0]')).toBe('roles');
     expect(mintFieldOfPath('app')).toBeUndefined();
+  });
+});
+
+describe('scope chains against the org schema', () => {
+  const types = [{ name: 'account', collection: 'accounts', paths: ['_id', 'email'] }];
+  it('refuses a chain naming a missing type, with the service’s words', () => {
+    const [check] = checkScopeChains('object.read.accounts', types);
+    expect(check).toMatchObject({ ok: false });
+    expect(check?.reason).toContain('did you mean "account"');
+    const draft = { ...emptyMintDraft(), scopeText: 'object.read.accounts' };
+    expect(checkMintDraft(draft, 'app', Date.now(), types).request).toBeUndefined();
+    expect(checkMintDraft(draft, 'app', Date.now()).request).toBeDefined();
+  });
+  it('passes chains the schema satisfies', () => {
+    expect(checkScopeChains('object.read.account.*.email\n*', types).every((c) => c.ok)).toBe(true);
   });
 });

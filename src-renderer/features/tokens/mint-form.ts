@@ -4,7 +4,13 @@
  * service enforces — `activatesIn` and `validAt` exclude each other and `permanent`, and a
  * permanent token has no `expiresIn` — made impossible in the form rather than reported after.
  */
-import { MAX_CHAINS_PER_TOKEN, parseScopeChain, validateScopes } from '../../../src-shared/scopes';
+import {
+  MAX_CHAINS_PER_TOKEN,
+  chainSchemaProblem,
+  parseScopeChain,
+  validateScopes,
+  type ScopeSchemaType,
+} from '../../../src-shared/scopes';
 import type { MintRequest } from '../../api/tokens';
 import { fromUtcInput } from '../../components/utc-time';
 
@@ -95,13 +101,18 @@ export function scopeLines(text: string): { line: number; text: string }[] {
     .filter((entry) => entry.text !== '');
 }
 
-/** Each chain checked by the shared parser, as the service will check it. */
-export function checkScopeChains(text: string): ChainCheck[] {
+/**
+ * Each chain checked by the shared parser and, given the org's object types, by the shared schema
+ * rule — as the service will check it, so a chain passing here can grant something.
+ */
+export function checkScopeChains(text: string, types?: readonly ScopeSchemaType[]): ChainCheck[] {
   return scopeLines(text).map(({ line, text: chain }) => {
     const parsed = parseScopeChain(chain);
-    return parsed.ok
+    if (!parsed.ok) return { line, text: chain, ok: false, reason: parsed.reason, position: parsed.position };
+    const problem = types ? chainSchemaProblem(chain, types) : undefined;
+    return problem === undefined
       ? { line, text: chain, ok: true }
-      : { line, text: chain, ok: false, reason: parsed.reason, position: parsed.position };
+      : { line, text: chain, ok: false, reason: `can grant nothing: ${problem}` };
   });
 }
 
@@ -133,9 +144,14 @@ function span(value: string, unit: TimeUnit, min: number): number | string {
 }
 
 /** Validates the draft and builds the request body; `nowMs` is the clock `validAt` is judged by. */
-export function checkMintDraft(draft: MintDraft, appKey: string, nowMs: number): MintCheck {
+export function checkMintDraft(
+  draft: MintDraft,
+  appKey: string,
+  nowMs: number,
+  types?: readonly ScopeSchemaType[],
+): MintCheck {
   const errors: MintErrors = {};
-  const chains = checkScopeChains(draft.scopeText);
+  const chains = checkScopeChains(draft.scopeText, types);
   const scope = chains.map((c) => c.text);
   const bad = chains.find((c) => !c.ok);
   if (bad) errors.scope = `Line ${bad.line}: ${bad.reason ?? 'not a valid scope chain'}.`;

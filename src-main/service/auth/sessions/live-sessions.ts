@@ -12,6 +12,8 @@ export interface LiveSession {
   app: string;
   created: string;
   lastSeen: string;
+  ip: string | null;
+  userAgent: string | null;
 }
 
 /** The id shown for a session: derived from the lookup hash, so it can never be used as a cookie. */
@@ -33,6 +35,8 @@ export function liveSessions(svc: Service, org: Org): LiveSession[] {
       app: app.key,
       created: new Date(r.created).toISOString(),
       lastSeen: new Date(r.lastSeen).toISOString(),
+      ip: r.ip,
+      userAgent: r.userAgent,
     });
   }
   return out;

@@ -39,6 +39,20 @@ const toSession = (r: SessionRow): Session => ({
   endedReason: r.ended_reason,
 });
 
+/** Where a session was started from, shown to administrators (never used to decide anything). */
+export interface SessionClient {
+  ip: string | null;
+  userAgent: string | null;
+}
+
+export interface LiveSessionRow extends SessionClient {
+  idHash: string;
+  appId: number;
+  accountId: string;
+  created: number;
+  lastSeen: number;
+}
+
 /** Whether a session has been idle longer than its app's `authDuration` (seconds) allows. */
 export const sessionIdle = (lastSeen: number, authDurationSeconds: number, now: number): boolean =>
   now - lastSeen > authDurationSeconds * 1000;
@@ -72,13 +86,20 @@ export class SessionRepository {
     return this.statements.fixed(sql);
   }
 
-  create(orgId: number, appId: number, accountId: string, fingerprint: string | null, now: number) {
+  create(
+    orgId: number,
+    appId: number,
+    accountId: string,
+    fingerprint: string | null,
+    now: number,
+    client: SessionClient = { ip: null, userAgent: null },
+  ) {
     const sid = randomBytes(32).toString('base64url');
     const csrf = randomBytes(24).toString('base64url');
     this.stmt(
-      `INSERT INTO sessions (id_hash, org_id, app_id, account_id, csrf, fingerprint, created, last_seen)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-    ).run(hashSessionId(sid), orgId, appId, accountId, csrf, fingerprint, now, now);
+      `INSERT INTO sessions (id_hash, org_id, app_id, account_id, csrf, fingerprint, created, last_seen, ip, user_agent)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ).run(hashSessionId(sid), orgId, appId, accountId, csrf, fingerprint, now, now, client.ip, client.userAgent);
     this.versions.bump();
     return { sid, csrf };
   }
@@ -117,17 +138,27 @@ export class SessionRepository {
   }
 
   /** Sessions not ended, most recently active first (idle ones are filtered by the caller, per app). */
-  listLive(orgId: number): { idHash: string; appId: number; accountId: string; created: number; lastSeen: number }[] {
+  listLive(orgId: number): LiveSessionRow[] {
     const rows = this.stmt(
-      `SELECT id_hash, app_id, account_id, created, last_seen FROM sessions
+      `SELECT id_hash, app_id, account_id, created, last_seen, ip, user_agent FROM sessions
        WHERE org_id = ? AND ended_reason IS NULL ORDER BY last_seen DESC, created DESC`,
-    ).all(orgId) as { id_hash: string; app_id: number; account_id: string; created: number; last_seen: number }[];
+    ).all(orgId) as {
+      id_hash: string;
+      app_id: number;
+      account_id: string;
+      created: number;
+      last_seen: number;
+      ip: string | null;
+      user_agent: string | null;
+    }[];
     return rows.map((r) => ({
       idHash: r.id_hash,
       appId: r.app_id,
       accountId: r.account_id,
       created: r.created,
       lastSeen: r.last_seen,
+      ip: r.ip,
+      userAgent: r.user_agent,
     }));
   }
 
