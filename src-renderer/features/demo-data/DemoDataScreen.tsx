@@ -5,6 +5,7 @@ import { cancelDemoJob, getDemoJob, startDemoJob, type DemoJob } from '../../api
 import type { OrgClient } from '../../api/org-client';
 import { queryKeys } from '../../api/query-keys';
 import { FaultMessage } from '../../components/FaultMessage';
+import { ScreenHeader } from '../../components/ScreenHeader';
 import type { DemoDataRoute, Route } from '../../routing/route';
 import { Field } from '../../components/Field';
 import { MAX_SEED_ACCOUNTS } from '../../../src-shared/contracts/demo-data';
@@ -61,17 +62,16 @@ export function DemoDataScreen({ orgClient, route, navigate }: DemoDataScreenPro
 
   return (
     <section className="screen" aria-labelledby="demo-title">
-      <div className="screen__header">
-        <div>
-          <h1 className="screen__title" id="demo-title">
-            Demo data
-          </h1>
-          <p className="screen__subtitle">
+      <ScreenHeader
+        title="Demo data"
+        titleId="demo-title"
+        description={
+          <>
             Seed accounts with realistic names, emails, enrollments and study groups:{' '}
             <code>POST /{orgClient.org}/v2/demo-data/jobs</code>
-          </p>
-        </div>
-      </div>
+          </>
+        }
+      />
       <form
         className="panel panel--narrow"
         onSubmit={(e) => {
@@ -80,7 +80,10 @@ export function DemoDataScreen({ orgClient, route, navigate }: DemoDataScreenPro
         }}
       >
         <div className="prop-row">
-          <Field label="Accounts to create">
+          <Field
+            label="Accounts to create"
+            error={countValid ? undefined : `Enter a whole number from 1 to ${MAX_ACCOUNTS.toLocaleString('en')}.`}
+          >
             <input
               className={countValid ? 'input input--mono' : 'input input--mono input--invalid'}
               inputMode="numeric"
@@ -101,9 +104,6 @@ export function DemoDataScreen({ orgClient, route, navigate }: DemoDataScreenPro
             />
           </Field>
         </div>
-        {!countValid && (
-          <p className="field__error">Enter a whole number from 1 to {MAX_ACCOUNTS.toLocaleString('en')}.</p>
-        )}
         <div className="form__actions">
           <button
             type="submit"

@@ -4,6 +4,7 @@ import { faultOf } from '../../api/api-error';
 import type { OrgClient } from '../../api/org-client';
 import { schemasQuery } from '../../api/schemas';
 import { FaultMessage } from '../../components/FaultMessage';
+import { ScreenHeader } from '../../components/ScreenHeader';
 import type { Route, SchemasRoute } from '../../routing/route';
 import { NewObjectForm } from './PropertyForms';
 import { SchemaDetail } from './SchemaDetail';
@@ -23,24 +24,21 @@ export function SchemasScreen({ orgClient, route, navigate }: SchemasScreenProps
 
   return (
     <section className="screen" aria-labelledby="schemas-title">
-      <div className="screen__header">
-        <div>
-          <h1 className="screen__title" id="schemas-title">
-            Schemas
-          </h1>
-          <p className="screen__subtitle">
-            <code>GET /{orgClient.org}/v2/schemas</code>
-          </p>
-        </div>
-        <button
-          type="button"
-          className="button button--primary"
-          data-testid="schema-new"
-          onClick={() => setCreating((on) => !on)}
-        >
-          {creating ? 'Close' : '+ Custom object'}
-        </button>
-      </div>
+      <ScreenHeader
+        title="Schemas"
+        titleId="schemas-title"
+        description={<code>GET /{orgClient.org}/v2/schemas</code>}
+        actions={
+          <button
+            type="button"
+            className="button button--primary"
+            data-testid="schema-new"
+            onClick={() => setCreating((on) => !on)}
+          >
+            {creating ? 'Close' : '+ Custom object'}
+          </button>
+        }
+      />
       {schemas.isPending && (
         <p className="status-line" role="status">
           <span className="spinner" aria-hidden="true" /> Loading object definitions…
