@@ -27,7 +27,7 @@ export interface SampleAnalysis {
 
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 const BUCKETS = 10;
-const TOP = 5;
+const TOP = 3;
 
 /** Every value at a dotted path, stepping into arrays on the way (elements one by one). */
 export function valuesAt(root: unknown, path: string): unknown[] {
