@@ -14,9 +14,17 @@ export class ObjectBrowserPage {
     await expect(this.page.getByTestId('qb-run')).toBeVisible();
   }
 
+  /** Opens the builder under the one-line query bar (it is folded by default). */
+  async expandBuilder(): Promise<void> {
+    const toggle = this.page.getByTestId('qb-toggle-builder');
+    if ((await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
+    await expect(this.page.getByTestId('qb-json')).toBeVisible();
+  }
+
   /** Adds a condition to the root group and fills it in. */
   async addCondition(property: string, operator: string, value?: string): Promise<void> {
     const conditions = this.page.getByTestId('qb-condition');
+    await this.expandBuilder();
     const before = await conditions.count();
     await this.page.getByTestId('qb-add-condition').first().click();
     const row = conditions.nth(before);
@@ -26,6 +34,7 @@ export class ObjectBrowserPage {
   }
 
   async addSort(path: string, dir: 1 | -1): Promise<void> {
+    await this.expandBuilder();
     await this.page.getByTestId('qb-sort-add').click();
     const key = this.page.getByTestId('qb-sort-key').last();
     await key.getByTestId('qb-sort-path').selectOption(path);
@@ -33,6 +42,7 @@ export class ObjectBrowserPage {
   }
 
   async setLimit(limit: number): Promise<void> {
+    await this.expandBuilder();
     await this.page.getByTestId('qb-limit').fill(String(limit));
   }
 
@@ -45,12 +55,13 @@ export class ObjectBrowserPage {
   }
 
   async typeJson(text: string): Promise<void> {
+    await this.expandBuilder();
     await this.json().fill(text);
   }
 
   /** Runs with the keyboard shortcut and waits for the page to settle. */
   async runWithShortcut(): Promise<void> {
-    await this.json().focus();
+    await this.page.getByTestId('qb-bar-where').focus();
     await this.page.keyboard.press('Control+Enter');
     await this.waitForRows();
   }
@@ -103,6 +114,8 @@ export class ObjectBrowserPage {
   }
 
   async export(format: 'csv' | 'ndjson'): Promise<Download> {
+    const menu = this.page.getByTestId('export-menu');
+    if ((await menu.getAttribute('open')) === null) await menu.locator('summary').click();
     await this.page.getByTestId('export-format').selectOption(format);
     const download = this.page.waitForEvent('download');
     await this.page.getByTestId('export-button').click();

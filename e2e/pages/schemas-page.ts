@@ -31,4 +31,8 @@ export class SchemasPage {
     await this.page.getByTestId('property-type').selectOption(type);
     await this.page.getByTestId('property-add').click();
   }
+
+  async screenshot(name: string): Promise<void> {
+    await this.page.screenshot({ path: `e2e/artifacts/${name}.png`, fullPage: false });
+  }
 }

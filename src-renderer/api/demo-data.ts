@@ -1,3 +1,4 @@
+import type { SeedPhase } from '../../src-shared/contracts/demo-data';
 import type { OrgClient } from './org-client';
 import type { ResultEnvelope } from './types';
 
@@ -7,6 +8,8 @@ export type DemoJobState = 'running' | 'done' | 'failed' | 'cancelled';
 export interface DemoJob {
   id: string;
   state: DemoJobState;
+  /** Absent from services older than the phase; treated as 'writing'. */
+  phase?: SeedPhase;
   done: number;
   total: number;
   error?: string;

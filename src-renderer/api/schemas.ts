@@ -58,6 +58,8 @@ export interface NewPropertyRequest {
   indexed?: boolean;
   unique?: boolean;
   array?: boolean;
+  /** Reference and List: the object referred to. */
+  refObject?: string;
   properties?: NewPropertyRequest[];
 }
 

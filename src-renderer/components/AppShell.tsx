@@ -1,4 +1,4 @@
-import { Fragment, type ReactNode } from 'react';
+import { Fragment, useState, type ReactNode } from 'react';
 import type { FaultBody } from '../../src-shared/faults';
 import { BrandMark } from './AuthLayout';
 import { FaultMessage } from './FaultMessage';
@@ -33,9 +33,22 @@ interface AppShellProps {
 
 /** The signed-in frame: header with org, user, theme and logout; a sidebar; the screen. */
 export function AppShell(props: AppShellProps) {
+  // On narrow windows the sidebar folds away behind a menu button (CSS decides when).
+  const [navOpen, setNavOpen] = useState(false);
   return (
-    <div className="shell" data-testid="app-ready">
+    <div className={navOpen ? 'shell shell--nav-open' : 'shell'} data-testid="app-ready">
       <header className="shell__header">
+        <button
+          type="button"
+          className="icon-button shell__menu-button"
+          aria-label={navOpen ? 'Hide sections' : 'Show sections'}
+          aria-expanded={navOpen}
+          aria-controls="shell-sidebar"
+          data-testid="nav-toggle"
+          onClick={() => setNavOpen(!navOpen)}
+        >
+          ☰
+        </button>
         <div className="brand">
           <BrandMark />
           <span>{PRODUCT_NAME}</span>
@@ -60,7 +73,7 @@ export function AppShell(props: AppShellProps) {
           </button>
         </div>
       </header>
-      <nav className="shell__sidebar" aria-label="Sections">
+      <nav className="shell__sidebar" id="shell-sidebar" aria-label="Sections" onClick={() => setNavOpen(false)}>
         {props.navItems.map((item, index) => {
           const previous = props.navItems[index - 1];
           return (

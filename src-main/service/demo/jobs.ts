@@ -2,11 +2,13 @@ import { randomBytes } from 'node:crypto';
 import type { Service } from '../service.js';
 import type { Org } from '../orgs/orgs.js';
 import { seedOrg } from './seeder.js';
+import type { SeedPhase } from '../../../src-shared/contracts/demo-data.js';
 
 export interface SeedJob {
   id: string;
   org: string;
   state: 'running' | 'done' | 'failed' | 'cancelled';
+  phase: SeedPhase;
   done: number;
   total: number;
   started: number;
@@ -35,6 +37,7 @@ export class SeedJobs {
       id: randomBytes(8).toString('hex'),
       org: org.code,
       state: 'running',
+      phase: 'writing',
       done: 0,
       total: accounts,
       started: this.svc.clock.now(),
@@ -45,6 +48,7 @@ export class SeedJobs {
       accounts,
       ...(seed !== undefined ? { seed } : {}),
       onProgress: (done) => (job.done = done),
+      onPhase: (phase) => (job.phase = phase),
       shouldCancel: () => job.cancel,
     })
       .then((r) => (job.state = r.cancelled ? 'cancelled' : 'done'))

@@ -73,4 +73,26 @@ describe('demo data', () => {
       ]),
     );
   });
+
+  it('never dates a record later than now, not even the newest accounts', async () => {
+    const now = h.svc.clock.now();
+    // 10,000 accounts over five years: the newest few were created within a day of the end.
+    await seedOrg(h.svc, org(), { accounts: 10_000, seed: 7 });
+    const docs = all('account').map((r) => JSON.parse(r.doc) as { created: string; updated?: string });
+    const latest = Math.max(...docs.map((d) => Date.parse(d.updated ?? d.created)));
+    expect(latest).toBeLessThanOrEqual(now);
+    // Updated never precedes created.
+    for (const d of docs) expect(Date.parse(d.updated ?? d.created)).toBeGreaterThanOrEqual(Date.parse(d.created));
+  });
+
+  it('says when it moves from writing records to rebuilding indexes', async () => {
+    const events: string[] = [];
+    await seedOrg(h.svc, org(), {
+      accounts: 300,
+      seed: 1,
+      onProgress: (done) => events.push(`done ${done}`),
+      onPhase: (phase) => events.push(phase),
+    });
+    expect(events).toEqual(['done 300', 'indexing']);
+  });
 });

@@ -6,6 +6,7 @@ import type { Doc } from '../objects/validate.js';
 import { BUILTIN_ROLES } from '../objects/builtin-defs.js';
 import { Rng, ZipfPicker } from './random.js';
 import { FIRST_NAMES, LAST_NAMES, LOCALES, STUDIES, STUDY_GROUPS } from './names.js';
+import type { SeedPhase } from '../../../src-shared/contracts/demo-data.js';
 
 export interface SeedOptions {
   accounts: number;
@@ -14,6 +15,8 @@ export interface SeedOptions {
   onProgress?: (done: number, total: number) => void;
   /** Checked between batches; true stops the seeding (what is written stays). */
   shouldCancel?: () => boolean;
+  /** Called when the work changes from writing records to rebuilding indexes. */
+  onPhase?: (phase: SeedPhase) => void;
 }
 
 export interface SeedResult {
@@ -71,7 +74,7 @@ export async function seedOrg(svc: Service, org: Org, opts: SeedOptions): Promis
       };
       for (let i = start; i < start + count; i++) {
         const ms = end - SPAN_MS + Math.floor((i * SPAN_MS) / total);
-        const account = makeAccount(rng, ids.next(ms), ms, offset + i);
+        const account = makeAccount(rng, ids.next(ms), ms, offset + i, end);
         batch.account.push(account);
         if (accountIds.length < 1000) accountIds.push(account._id);
         if (i % 10 === 0) batch.conversation.push(makeConversation(rng, ids.next(ms + 1), ms + 1, account._id));
@@ -97,6 +100,7 @@ export async function seedOrg(svc: Service, org: Org, opts: SeedOptions): Promis
       await new Promise((r) => setImmediate(r));
     }
   } finally {
+    opts.onPhase?.('indexing');
     if (bulk) Object.values(defs).forEach((d: ObjectDef) => svc.store.endBulkLoad(org.id, d));
     svc.db.pragma('optimize');
   }
@@ -121,7 +125,8 @@ const asciiLower = (s: string) =>
     .replace(/[^\x20-\x7e]/g, '')
     .toLowerCase();
 
-function makeAccount(rng: Rng, _id: string, ms: number, n: number): Rec {
+/** `latest`: no time of the record lies after it (the seed's end, a minute before now). */
+function makeAccount(rng: Rng, _id: string, ms: number, n: number, latest: number): Rec {
   const first = firstNames.pick(rng);
   const last = lastNames.pick(rng);
   const roles = rng.chance(0.05) ? [rng.pick(extraRoles)] : [];
@@ -140,7 +145,8 @@ function makeAccount(rng: Rng, _id: string, ms: number, n: number): Rec {
     c_study_groups: groups,
     c_enrollments: groups.length ? [{ c_study: rng.pick(STUDIES), c_enrolled: iso(ms + rng.int(30 * 86400_000)) }] : [],
     created: iso(ms),
-    updated: iso(ms + rng.int(86400_000)),
+    // Edited up to a day after creation, but never in the future (the newest accounts are recent).
+    updated: iso(Math.min(ms + rng.int(86400_000), latest)),
   };
   return { _id, doc };
 }

@@ -3,9 +3,9 @@ import { fault } from '../../../src-shared/faults.js';
 import type { Service } from '../service.js';
 import { ADMIN_ONLY } from '../http/org-scope.js';
 import { presentJob, SeedJobs } from '../demo/jobs.js';
+import { MAX_SEED_ACCOUNTS } from '../../../src-shared/contracts/demo-data.js';
 
-/** Most accounts one console request may seed (the CLI has no such cap). */
-export const MAX_SEED_ACCOUNTS = 1_000_000;
+export { MAX_SEED_ACCOUNTS };
 
 /** `/demo-data/jobs`: seed demo records from the console, with progress; org administrators only. */
 export function demoDataRoutes(svc: Service) {

@@ -23,6 +23,13 @@ export function referenceHash(reference: ReferenceValue, org: string | undefined
   return `#/browse?${params.toString()}`;
 }
 
+/** The whole value as text, for the hover title of a cell whose text may be cut. */
+export function cellTitle(value: unknown): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  const text = typeof value === 'string' ? value : JSON.stringify(value);
+  return text.length > 2000 ? `${text.slice(0, 2000)}…` : text;
+}
+
 interface CellProps {
   column: Column;
   value: unknown;

@@ -1,11 +1,18 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useRef, useState, type KeyboardEvent, type PointerEvent as ReactPointerEvent } from 'react';
 import type { ObjectRecord } from '../../api/records';
-import { Cell } from './Cell';
+import { Cell, cellTitle } from './Cell';
+import type { ColumnWidths } from './column-widths';
 import type { Column } from './columns';
 import { valueAt } from './encode';
 
-const ROW_HEIGHT = 30;
+const ROW_HEIGHT = 28;
+
+/** The header's sort: one key (the grid sorts by one column; the bar takes several). */
+export interface HeaderSort {
+  path: string;
+  dir: 1 | -1;
+}
 
 interface ResultGridProps {
   rows: ObjectRecord[];
@@ -13,13 +20,30 @@ interface ResultGridProps {
   org: string | undefined;
   stale: boolean;
   onOpen: (id: string) => void;
+  /** Paths the service can sort by (indexed single values); other headers say why not. */
+  sortable: ReadonlySet<string>;
+  sort: HeaderSort | null;
+  onSort: (sort: HeaderSort | null) => void;
+  widths: ColumnWidths;
+  onResize: (path: string, width: number) => void;
 }
 
 /**
  * The result table, virtualized in both directions so 1000 rows × many columns stay smooth: only
  * the rows and columns in view are in the DOM. Arrow keys move the active row, Enter opens it.
  */
-export function ResultGrid({ rows, columns, org, stale, onOpen }: ResultGridProps) {
+export function ResultGrid({
+  rows,
+  columns,
+  org,
+  stale,
+  onOpen,
+  sortable,
+  sort,
+  onSort,
+  widths,
+  onResize,
+}: ResultGridProps) {
   const scroller = useRef<HTMLDivElement>(null);
   const [active, setActive] = useState(0);
   const activeRow = Math.min(active, Math.max(rows.length - 1, 0));
@@ -35,9 +59,11 @@ export function ResultGrid({ rows, columns, org, stale, onOpen }: ResultGridProp
     horizontal: true,
     count: columns.length,
     getScrollElement: () => scroller.current,
-    estimateSize: (index) => columns[index]?.width ?? 180,
+    estimateSize: (index) => widthOf(columns[index], widths),
     overscan: 3,
   });
+  // A dragged width changes the column's size: the virtualizer measures again.
+  useEffect(() => columnVirtualizer.measure(), [columnVirtualizer, widths, columns]);
 
   const virtualColumns = columnVirtualizer.getVirtualItems();
   const totalWidth = columnVirtualizer.getTotalSize();
@@ -83,9 +109,15 @@ export function ResultGrid({ rows, columns, org, stale, onOpen }: ResultGridProp
         {virtualColumns.map((vc) => {
           const column = columns[vc.index];
           return column ? (
-            <div key={column.path} className="rgrid__th" role="columnheader" style={{ width: vc.size }}>
-              {column.path}
-            </div>
+            <HeaderCell
+              key={column.path}
+              column={column}
+              width={vc.size}
+              sortable={sortable.has(column.path)}
+              sort={sort?.path === column.path ? sort.dir : null}
+              onSort={onSort}
+              onResize={onResize}
+            />
           ) : null;
         })}
       </div>
@@ -111,16 +143,106 @@ export function ResultGrid({ rows, columns, org, stale, onOpen }: ResultGridProp
               <div style={{ width: left, flex: 'none' }} />
               {virtualColumns.map((vc) => {
                 const column = columns[vc.index];
-                return column ? (
-                  <div key={column.path} className="rgrid__td" role="gridcell" style={{ width: vc.size }}>
-                    <Cell column={column} value={valueAt(row, column.path)} org={org} />
+                if (!column) return null;
+                const value = valueAt(row, column.path);
+                return (
+                  <div
+                    key={column.path}
+                    className="rgrid__td"
+                    role="gridcell"
+                    style={{ width: vc.size }}
+                    title={cellTitle(value)}
+                  >
+                    <span className="rgrid__value">
+                      <Cell column={column} value={value} org={org} />
+                    </span>
                   </div>
-                ) : null;
+                );
               })}
             </div>
           );
         })}
       </div>
+    </div>
+  );
+}
+
+function widthOf(column: Column | undefined, widths: ColumnWidths): number {
+  if (!column) return 180;
+  return widths[column.path] ?? column.width;
+}
+
+interface HeaderCellProps {
+  column: Column;
+  width: number;
+  sortable: boolean;
+  sort: 1 | -1 | null;
+  onSort: (sort: HeaderSort | null) => void;
+  onResize: (path: string, width: number) => void;
+}
+
+/**
+ * A column header: click to sort (ascending, descending, back to the default order) where the
+ * service can sort; elsewhere the button is disabled and says why. The right edge drags the width.
+ */
+function HeaderCell({ column, width, sortable, sort, onSort, onResize }: HeaderCellProps) {
+  const next: HeaderSort | null =
+    sort === null ? { path: column.path, dir: 1 } : sort === 1 ? { path: column.path, dir: -1 } : null;
+  const why = sortable
+    ? `Sort by ${column.path}${sort === 1 ? ' descending' : sort === -1 ? ': back to the default order' : ''}`
+    : `${column.path} can't be sorted: the service sorts only by indexed properties that hold one value.`;
+  const startDrag = (event: ReactPointerEvent<HTMLSpanElement>) => {
+    event.preventDefault();
+    event.stopPropagation();
+    const startX = event.clientX;
+    const handle = event.currentTarget;
+    handle.setPointerCapture(event.pointerId);
+    const move = (e: PointerEvent) => onResize(column.path, width + e.clientX - startX);
+    const up = () => {
+      handle.removeEventListener('pointermove', move);
+      handle.removeEventListener('pointerup', up);
+    };
+    handle.addEventListener('pointermove', move);
+    handle.addEventListener('pointerup', up);
+  };
+  const onHandleKey = (event: KeyboardEvent<HTMLSpanElement>) => {
+    if (event.key === 'ArrowLeft' || event.key === 'ArrowRight') {
+      event.preventDefault();
+      onResize(column.path, width + (event.key === 'ArrowRight' ? 16 : -16));
+    }
+  };
+  return (
+    <div
+      className="rgrid__th"
+      role="columnheader"
+      style={{ width }}
+      aria-sort={sort === 1 ? 'ascending' : sort === -1 ? 'descending' : undefined}
+      data-testid="result-header"
+      data-path={column.path}
+    >
+      <button
+        type="button"
+        className="rgrid__sort"
+        disabled={!sortable}
+        title={why}
+        aria-label={why}
+        data-testid="result-sort"
+        onClick={() => onSort(next)}
+      >
+        <span className="rgrid__th-label">{column.path}</span>
+        {sort !== null && <span aria-hidden="true">{sort === 1 ? ' ▲' : ' ▼'}</span>}
+      </button>
+      <span
+        className="rgrid__resize"
+        role="separator"
+        aria-orientation="vertical"
+        aria-label={`Resize ${column.path}`}
+        aria-valuenow={width}
+        tabIndex={0}
+        data-testid="result-resize"
+        onPointerDown={startDrag}
+        onKeyDown={onHandleKey}
+      />
     </div>
   );
 }

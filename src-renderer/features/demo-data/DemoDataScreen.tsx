@@ -5,10 +5,13 @@ import { cancelDemoJob, getDemoJob, startDemoJob, type DemoJob } from '../../api
 import type { OrgClient } from '../../api/org-client';
 import { queryKeys } from '../../api/query-keys';
 import { FaultMessage } from '../../components/FaultMessage';
+import { ScreenHeader } from '../../components/ScreenHeader';
 import type { DemoDataRoute, Route } from '../../routing/route';
 import { Field } from '../../components/Field';
+import { MAX_SEED_ACCOUNTS } from '../../../src-shared/contracts/demo-data';
 
-const MAX_ACCOUNTS = 100_000;
+/** The service's cap (one constant for both sides). */
+const MAX_ACCOUNTS = MAX_SEED_ACCOUNTS;
 
 interface DemoDataScreenProps {
   orgClient: OrgClient;
@@ -22,7 +25,9 @@ export function DemoDataScreen({ orgClient, route, navigate }: DemoDataScreenPro
   const [countText, setCountText] = useState('1000');
   const [seedText, setSeedText] = useState('');
   const [jobId, setJobId] = useState<string | null>(null);
-  const count = /^\d{1,6}$/.test(countText.trim()) ? Number(countText) : NaN;
+  const count = /^\d{1,7}$/.test(countText.trim().replace(/[,_\s]/g, ''))
+    ? Number(countText.replace(/[,_\s]/g, ''))
+    : NaN;
   const countValid = count >= 1 && count <= MAX_ACCOUNTS;
   const seed = seedText.trim() === '' ? undefined : Number(seedText);
   const seedValid = seed === undefined || Number.isSafeInteger(seed);
@@ -57,17 +62,16 @@ export function DemoDataScreen({ orgClient, route, navigate }: DemoDataScreenPro
 
   return (
     <section className="screen" aria-labelledby="demo-title">
-      <div className="screen__header">
-        <div>
-          <h1 className="screen__title" id="demo-title">
-            Demo data
-          </h1>
-          <p className="screen__subtitle">
+      <ScreenHeader
+        title="Demo data"
+        titleId="demo-title"
+        description={
+          <>
             Seed accounts with realistic names, emails, enrollments and study groups:{' '}
             <code>POST /{orgClient.org}/v2/demo-data/jobs</code>
-          </p>
-        </div>
-      </div>
+          </>
+        }
+      />
       <form
         className="panel panel--narrow"
         onSubmit={(e) => {
@@ -76,7 +80,10 @@ export function DemoDataScreen({ orgClient, route, navigate }: DemoDataScreenPro
         }}
       >
         <div className="prop-row">
-          <Field label="Accounts to create">
+          <Field
+            label="Accounts to create"
+            error={countValid ? undefined : `Enter a whole number from 1 to ${MAX_ACCOUNTS.toLocaleString('en')}.`}
+          >
             <input
               className={countValid ? 'input input--mono' : 'input input--mono input--invalid'}
               inputMode="numeric"
@@ -97,9 +104,6 @@ export function DemoDataScreen({ orgClient, route, navigate }: DemoDataScreenPro
             />
           </Field>
         </div>
-        {!countValid && (
-          <p className="field__error">Enter a whole number from 1 to {MAX_ACCOUNTS.toLocaleString('en')}.</p>
-        )}
         <div className="form__actions">
           <button
             type="submit"
@@ -158,12 +162,20 @@ const STATE_WORDS: Record<DemoJob['state'], string> = {
 
 function JobProgress({ job }: { job: DemoJob }) {
   const percent = job.total > 0 ? Math.round((job.done / job.total) * 100) : 0;
+  // After the last record the service rebuilds the indexes it dropped for the bulk load: a phase
+  // of its own, so a bar at 100 % that keeps "running" says what it is doing.
+  const indexing = job.state === 'running' && job.phase === 'indexing';
   return (
     <div className="job" data-testid="seed-progress" data-state={job.state} role="status" aria-live="polite">
-      <progress max={job.total || 1} value={job.done} aria-label="Seeding progress" />
+      {indexing ? (
+        <progress aria-label="Rebuilding indexes" data-testid="seed-indexing" />
+      ) : (
+        <progress max={job.total || 1} value={job.done} aria-label="Seeding progress" />
+      )}
       <p>
-        <strong data-testid="seed-state">{STATE_WORDS[job.state]}</strong> {job.done.toLocaleString('en')} of{' '}
-        {job.total.toLocaleString('en')} accounts ({percent}%)
+        <strong data-testid="seed-state">{indexing ? 'Rebuilding indexes…' : STATE_WORDS[job.state]}</strong>{' '}
+        {job.done.toLocaleString('en')} of {job.total.toLocaleString('en')} accounts written ({percent}%)
+        {indexing && ' · the new accounts are searchable when the indexes are built'}
       </p>
       {job.error && <p className="field__error">{job.error}</p>}
     </div>

@@ -4,6 +4,7 @@ import { faultOf } from '../../api/api-error';
 import type { OrgClient } from '../../api/org-client';
 import { schemaDef, schemasQuery, type Schema } from '../../api/schemas';
 import { FaultMessage } from '../../components/FaultMessage';
+import { ScreenHeader } from '../../components/ScreenHeader';
 import type { BrowseRoute, Route } from '../../routing/route';
 import { QueryPanel, type QueryDraft } from './query-builder/QueryPanel';
 import { requestUrl } from './query-builder/request-url';
@@ -23,32 +24,30 @@ export function BrowseScreen({ orgClient, route, navigate }: BrowseScreenProps) 
   const schema = schemas.data?.find((s) => s.collection === route.collection);
 
   return (
-    <section className="screen screen--scroll" aria-labelledby="browse-title">
-      <div className="screen__header">
-        <div>
-          <h1 className="screen__title" id="browse-title">
-            Browse
-          </h1>
-          <p className="screen__subtitle">Query any collection with the same rules the service applies.</p>
-        </div>
-        {schemas.data && (
-          <CollectionPicker
-            schemas={schemas.data}
-            value={route.collection}
-            onChange={(collection) =>
-              navigate({
-                screen: 'browse',
-                collection,
-                paths: [],
-                limit: route.limit,
-                skip: 0,
-                view: route.view,
-                org: route.org,
-              })
-            }
-          />
-        )}
-      </div>
+    <section className="screen browse" aria-labelledby="browse-title">
+      <ScreenHeader
+        title={<span title="Query any collection with the same rules the service applies.">Browse</span>}
+        titleId="browse-title"
+        actions={
+          schemas.data && (
+            <CollectionPicker
+              schemas={schemas.data}
+              value={route.collection}
+              onChange={(collection) =>
+                navigate({
+                  screen: 'browse',
+                  collection,
+                  paths: [],
+                  limit: route.limit,
+                  skip: 0,
+                  view: route.view,
+                  org: route.org,
+                })
+              }
+            />
+          )
+        }
+      />
       {schemas.isPending && (
         <p className="status-line" role="status">
           <span className="spinner" aria-hidden="true" /> Loading object definitions…

@@ -14,8 +14,11 @@ import { allColumns, columnsForProjection, visibleColumns } from '../../componen
 import { ColumnPicker } from './result-grid/ColumnPicker';
 import { ExportControl } from './result-grid/ExportControl';
 import { RecordDrawer } from './result-grid/RecordDrawer';
-import { ResultGrid } from '../../components/result-grid/ResultGrid';
+import { useColumnWidths } from '../../components/result-grid/column-widths';
+import { ResultGrid, type HeaderSort } from '../../components/result-grid/ResultGrid';
+import { sortablePaths } from './query-builder/operators';
 import { pagerFor, type BaseQuery, type PagePlan } from './paging';
+import { countQuery, rangeLabel } from './result-count';
 
 const PAGE_SIZES = [10, 25, 50, 100, 250, 500, 1000];
 
@@ -43,26 +46,80 @@ export function ResultsSection({ orgClient, route, navigate, schema, schemas, ba
   }, [page.data, plan.reversed]);
 
   const settled = page.isSuccess && !page.isPlaceholderData;
+  const sortable = useMemo(() => new Set(sortablePaths(def)), [def]);
+  const headerSort = useMemo(() => headerSortOf(base.sort), [base.sort]);
+  const [widths, setWidth] = useColumnWidths(route.org ?? orgClient.org, schema.collection);
+
+  // The total: asked only once the page has shown, and cancellable (a count walks every match).
+  const countKey = JSON.stringify(base.where ?? {});
+  const [countOff, setCountOff] = useState<string | null>(null);
+  const countOptions = countQuery(orgClient, schema.collection, base.where);
+  const count = useQuery({ ...countOptions, enabled: settled && countOff !== countKey });
+  const cancelCount = () => {
+    setCountOff(countKey);
+    void queryClient.cancelQueries({ queryKey: countOptions.queryKey });
+  };
+  const total: number | 'counting' | 'cancelled' | null =
+    count.data !== undefined ? count.data : countOff === countKey ? 'cancelled' : count.isFetching ? 'counting' : null;
   const pager = settled ? pagerFor(plan, base, route.cursor, rows, page.data.hasMore) : null;
   const go = (patch: Partial<BrowseRoute>) => navigate({ ...route, ...patch });
-  const closeDrawer = useCallback(() => navigate({ ...route, record: undefined }), [navigate, route]);
+  // Closing the drawer returns the keyboard to the grid, on the row that was open.
+  const closeDrawer = useCallback(() => {
+    navigate({ ...route, record: undefined });
+    requestAnimationFrame(() => document.querySelector<HTMLElement>('[data-testid="result-grid"]')?.focus());
+  }, [navigate, route]);
   const refresh = () =>
     queryClient.invalidateQueries({ queryKey: queryKeys.collection(orgClient.org, schema.collection) });
 
-  const rangeText = !settled
-    ? '\u00a0'
-    : rows.length === 0
-      ? 'No rows'
-      : plan.mode === 'skip'
-        ? `Rows ${base.skip + 1}–${base.skip + rows.length}`
-        : `${rows.length} ${rows.length === 1 ? 'row' : 'rows'} · keyset paging by _id${route.cursor ? ` ${route.cursor.dir} …${route.cursor.id.slice(-6)}` : ''}`;
+  const first = plan.mode === 'skip' ? base.skip + 1 : route.cursor ? null : 1;
+  const rangeText = !settled ? '\u00a0' : rangeLabel({ first, rows: rows.length, total });
+  const sortBy = (next: HeaderSort | null) =>
+    go({
+      sort: next ? JSON.stringify({ [next.path]: next.dir }) : undefined,
+      skip: 0,
+      cursor: undefined,
+      record: undefined,
+    });
 
   return (
     <section className="results" aria-label="Results">
       <div className="results__toolbar">
-        <span className="pager__range" aria-live="polite" data-testid="result-range">
-          {rangeText}
-        </span>
+        <Pager
+          testId="result"
+          small
+          range={rangeText}
+          pageSize={{
+            value: route.limit,
+            options: [...new Set([...PAGE_SIZES, route.limit])].sort((a, b) => a - b),
+            label: 'Page size',
+            onChange: (limit) => go({ limit, skip: 0, cursor: undefined }),
+          }}
+          previousLabel="‹ Prev"
+          canPrevious={Boolean(pager?.previous)}
+          canNext={Boolean(pager?.next)}
+          onPrevious={() => pager?.previous && go({ ...pager.previous, record: undefined })}
+          onNext={() => pager?.next && go({ ...pager.next, record: undefined })}
+        />
+        {settled && total === 'counting' && (
+          <button type="button" className="button button--link" data-testid="count-cancel" onClick={cancelCount}>
+            Cancel count
+          </button>
+        )}
+        {settled && total === 'cancelled' && (
+          <button
+            type="button"
+            className="button button--link"
+            data-testid="count-run"
+            onClick={() => setCountOff(null)}
+          >
+            Count
+          </button>
+        )}
+        {count.isError && (
+          <span className="qb-inline-error" title={String(faultOf(count.error).message)}>
+            count failed
+          </span>
+        )}
         <div className="segmented" role="group" aria-label="View">
           <button
             type="button"
@@ -87,6 +144,7 @@ export function ResultsSection({ orgClient, route, navigate, schema, schemas, ba
         <ExportControl
           collection={schema.collection}
           query={{ where: base.where, sort: base.sort, paths: base.paths }}
+          visibleColumns={columns.map((c) => c.path)}
           columns={available.map((c) => c.path)}
           fetchPage={(request, signal) => fetchListPage(orgClient, schema.collection, request, signal)}
           disabled={!page.isSuccess}
@@ -102,16 +160,19 @@ export function ResultsSection({ orgClient, route, navigate, schema, schemas, ba
           className="button button--secondary button--small"
           data-testid="record-new"
           onClick={() => setEditor({ kind: 'create' })}
+          title={`New ${schema.label}`}
         >
-          + New {schema.label}
+          + New
         </button>
         <button
           type="button"
           className="button button--ghost button--small"
           onClick={() => void page.refetch()}
           disabled={page.isFetching}
+          aria-label="Refresh"
+          title={page.isFetching ? 'Loading…' : 'Run the query again'}
         >
-          {page.isFetching ? 'Loading…' : 'Refresh'}
+          ↻
         </button>
       </div>
 
@@ -144,23 +205,14 @@ export function ResultsSection({ orgClient, route, navigate, schema, schemas, ba
             org={route.org}
             stale={page.isPlaceholderData}
             onOpen={(id) => go({ record: id })}
+            sortable={sortable}
+            sort={headerSort}
+            onSort={sortBy}
+            widths={widths}
+            onResize={setWidth}
           />
         )}
       </div>
-
-      <Pager
-        testId="result"
-        pageSize={{
-          value: route.limit,
-          options: [...new Set([...PAGE_SIZES, route.limit])].sort((a, b) => a - b),
-          label: 'Page size',
-          onChange: (limit) => go({ limit, skip: 0, cursor: undefined }),
-        }}
-        canPrevious={Boolean(pager?.previous)}
-        canNext={Boolean(pager?.next)}
-        onPrevious={() => pager?.previous && go({ ...pager.previous, record: undefined })}
-        onNext={() => pager?.next && go({ ...pager.next, record: undefined })}
-      />
 
       {route.record && !editor && (
         <RecordDrawer
@@ -200,4 +252,12 @@ export function ResultsSection({ orgClient, route, navigate, schema, schemas, ba
       )}
     </section>
   );
+}
+
+/** The header's sort indicator: shown when the query sorts by exactly one key. */
+function headerSortOf(sort: Record<string, 1 | -1> | undefined): HeaderSort | null {
+  const keys = Object.entries(sort ?? {});
+  if (keys.length !== 1) return null;
+  const [path, dir] = keys[0] ?? ['', 1];
+  return { path, dir: dir === -1 ? -1 : 1 };
 }

@@ -8,7 +8,11 @@ import { CopyButton } from '../../components/CopyButton';
 import { FaultMessage } from '../../components/FaultMessage';
 import { Pager } from '../../components/Pager';
 import { allColumns, type Column } from '../../components/result-grid/columns';
+import { useColumnWidths } from '../../components/result-grid/column-widths';
 import { ResultGrid } from '../../components/result-grid/ResultGrid';
+
+/** A view's rows come in the view's own order: its headers do not re-sort. */
+const NOT_SORTABLE: ReadonlySet<string> = new Set();
 
 interface ViewRunnerProps {
   orgClient: OrgClient;
@@ -18,6 +22,8 @@ interface ViewRunnerProps {
 
 /** The run form: variables (and limit/skip where the view lets callers set them) → the rows, paged. */
 export function ViewRunner({ orgClient, view, schema }: ViewRunnerProps) {
+  // Column widths are kept per view, as Browse keeps them per collection.
+  const [widths, setWidth] = useColumnWidths(orgClient.org, `view:${view.name}`);
   const variables = viewVariables(view);
   const [values, setValues] = useState<Record<string, string>>({});
   const [limit, setLimit] = useState('');
@@ -124,6 +130,11 @@ export function ViewRunner({ orgClient, view, schema }: ViewRunnerProps) {
                 org={orgClient.org}
                 stale={run.isFetching}
                 onOpen={() => undefined}
+                sortable={NOT_SORTABLE}
+                sort={null}
+                onSort={() => undefined}
+                widths={widths}
+                onResize={setWidth}
               />
             </div>
           )}

@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react';
 import {
   appendChild,
   condition,
@@ -8,6 +9,7 @@ import {
   type ConditionNode,
   type GroupNode,
 } from './builder-state';
+import { conditionView } from './condition-view';
 import { OPERATOR_LABELS, operatorsFor, type FieldOperator, type QueryablePath } from './operators';
 import { ValueEditor } from './ValueEditor';
 import { adaptValue, defaultValue } from './values';
@@ -18,11 +20,31 @@ interface TreeProps {
   onChange: (root: GroupNode) => void;
 }
 
-/** The visual `where`: nested `$and` / `$or` groups of conditions. */
+/**
+ * The visual `where`: nested `$and` / `$or` groups of conditions. Keyboard focus follows edits:
+ * to a new condition's property, a new group's logic, or the group's "+ Condition" after a removal.
+ */
 export function ConditionTree({ root, fields, onChange }: TreeProps) {
+  const container = useRef<HTMLDivElement>(null);
+  const pendingFocus = useRef<string | null>(null);
+  useEffect(() => {
+    const target = pendingFocus.current;
+    if (target === null) return;
+    pendingFocus.current = null;
+    container.current?.querySelector<HTMLElement>(`[data-focus-id="${target}"]`)?.focus();
+  });
+  const focusAfter = (target: string) => (pendingFocus.current = target);
   return (
-    <div className="qb-tree" data-testid="qb-builder">
-      <Group node={root} root={root} fields={fields} onChange={onChange} depth={0} />
+    <div className="qb-tree" data-testid="qb-builder" ref={container}>
+      <Group
+        node={root}
+        root={root}
+        fields={fields}
+        onChange={onChange}
+        depth={0}
+        focusAfter={focusAfter}
+        parentId={null}
+      />
     </div>
   );
 }
@@ -32,15 +54,27 @@ interface NodeProps {
   fields: QueryablePath[];
   onChange: (root: GroupNode) => void;
   depth: number;
+  /** Asks for focus on the element with this `data-focus-id` after the next render. */
+  focusAfter: (target: string) => void;
+  /** The enclosing group's id (null for the root). */
+  parentId: string | null;
 }
 
 function Group({ node, ...props }: NodeProps & { node: GroupNode }) {
-  const { root, fields, onChange, depth } = props;
+  const { root, fields, onChange, depth, focusAfter, parentId } = props;
   const firstField = fields[0];
   const addCondition = () => {
     const op = firstField ? (operatorsFor(firstField)[0] ?? '$eq') : '$eq';
-    onChange(appendChild(root, node.id, condition(firstField?.path ?? '_id', op, defaultValue(firstField, op))));
+    const added = condition(firstField?.path ?? '_id', op, defaultValue(firstField, op));
+    focusAfter(`property:${added.id}`);
+    onChange(appendChild(root, node.id, added));
   };
+  const addGroup = () => {
+    const added = emptyGroup(node.logic === '$and' ? '$or' : '$and');
+    focusAfter(`logic:${added.id}`);
+    onChange(appendChild(root, node.id, added));
+  };
+  const childProps = { ...props, parentId: node.id };
   return (
     <fieldset className={`qb-group qb-group--${node.logic === '$or' ? 'or' : 'and'}`} data-testid="qb-group">
       <legend className="qb-group__legend">
@@ -48,6 +82,7 @@ function Group({ node, ...props }: NodeProps & { node: GroupNode }) {
           className="select"
           aria-label="Combine conditions with"
           data-testid="qb-logic"
+          data-focus-id={`logic:${node.id}`}
           value={node.logic}
           onChange={(e) => onChange(updateNode(root, node.id, (n) => ({ ...n, logic: e.target.value }) as GroupNode))}
         >
@@ -60,7 +95,10 @@ function Group({ node, ...props }: NodeProps & { node: GroupNode }) {
             className="icon-button icon-button--small"
             aria-label="Remove group"
             data-testid="qb-remove-group"
-            onClick={() => onChange(removeNode(root, node.id))}
+            onClick={() => {
+              if (parentId !== null) focusAfter(`add:${parentId}`);
+              onChange(removeNode(root, node.id));
+            }}
           >
             ×
           </button>
@@ -71,9 +109,9 @@ function Group({ node, ...props }: NodeProps & { node: GroupNode }) {
       )}
       {node.children.map((child) =>
         child.kind === 'group' ? (
-          <Group key={child.id} node={child} {...props} depth={depth + 1} />
+          <Group key={child.id} node={child} {...childProps} depth={depth + 1} />
         ) : (
-          <Condition key={child.id} node={child} {...props} />
+          <Condition key={child.id} node={child} {...childProps} />
         ),
       )}
       <div className="qb-group__actions">
@@ -81,6 +119,7 @@ function Group({ node, ...props }: NodeProps & { node: GroupNode }) {
           type="button"
           className="button button--ghost button--small"
           data-testid="qb-add-condition"
+          data-focus-id={`add:${node.id}`}
           onClick={addCondition}
         >
           + Condition
@@ -89,7 +128,7 @@ function Group({ node, ...props }: NodeProps & { node: GroupNode }) {
           type="button"
           className="button button--ghost button--small"
           data-testid="qb-add-group"
-          onClick={() => onChange(appendChild(root, node.id, emptyGroup(node.logic === '$and' ? '$or' : '$and')))}
+          onClick={addGroup}
         >
           + Group
         </button>
@@ -98,9 +137,17 @@ function Group({ node, ...props }: NodeProps & { node: GroupNode }) {
   );
 }
 
-function Condition({ node, root, fields, onChange }: NodeProps & { node: ConditionNode }) {
-  const field = fields.find((f) => f.path === node.path);
-  const operators = field ? operatorsFor(field) : [node.op];
+function Condition({ node, root, fields, onChange, focusAfter, parentId }: NodeProps & { node: ConditionNode }) {
+  const view = conditionView(node, fields);
+  const remove = () => {
+    if (parentId !== null) focusAfter(`add:${parentId}`);
+    onChange(removeNode(root, node.id));
+  };
+  if (view.kind === 'json-only') {
+    return <JsonOnlyCondition node={node} reason={view.reason} onRemove={remove} />;
+  }
+  const { field, operators } = view;
+  const offered = operatorsFor(field);
   const update = (next: Partial<ConditionNode>) =>
     onChange(updateNode(root, node.id, (n) => ({ ...n, ...next }) as BuilderNode));
 
@@ -119,10 +166,10 @@ function Condition({ node, root, fields, onChange }: NodeProps & { node: Conditi
         className="select qb-property"
         aria-label="Property"
         data-testid="qb-property"
+        data-focus-id={`property:${node.id}`}
         value={node.path}
         onChange={(e) => changePath(e.target.value)}
       >
-        {!field && <option value={node.path}>{node.path} (not queryable)</option>}
         {fields.map((f) => (
           <option key={f.path} value={f.path}>
             {f.path} · {f.container ? 'Document[]' : `${f.type}${f.isArray ? '[]' : ''}`}
@@ -142,6 +189,7 @@ function Condition({ node, root, fields, onChange }: NodeProps & { node: Conditi
         {operators.map((op) => (
           <option key={op} value={op}>
             {op} {OPERATOR_LABELS[op]}
+            {offered.includes(op) ? '' : ' (as written in JSON)'}
           </option>
         ))}
       </select>
@@ -158,7 +206,30 @@ function Condition({ node, root, fields, onChange }: NodeProps & { node: Conditi
         className="icon-button icon-button--small"
         aria-label={`Remove condition on ${node.path}`}
         data-testid="qb-remove"
-        onClick={() => onChange(removeNode(root, node.id))}
+        onClick={remove}
+      >
+        ×
+      </button>
+    </div>
+  );
+}
+
+/**
+ * A condition the service accepts but the builder cannot show exactly: shown as its JSON, read
+ * only, with the reason, so the builder never displays a different query from the one that runs.
+ */
+function JsonOnlyCondition({ node, reason, onRemove }: { node: ConditionNode; reason: string; onRemove: () => void }) {
+  const operand = node.written === 'bare' ? node.value : { [node.op]: node.value };
+  return (
+    <div className="qb-condition qb-condition--json-only" data-testid="qb-condition-json-only">
+      <code className="qb-condition__json">{JSON.stringify({ [node.path]: operand })}</code>
+      <span className="qb-hint">Edit this condition in the JSON view: {reason}</span>
+      <button
+        type="button"
+        className="icon-button icon-button--small"
+        aria-label={`Remove condition on ${node.path}`}
+        data-testid="qb-remove"
+        onClick={onRemove}
       >
         ×
       </button>

@@ -72,7 +72,7 @@ export function QueryLibraryMenu({ library, updateLibrary, org, collection, curr
 
   return (
     <details className="popover" data-testid="qb-library">
-      <summary className="button button--secondary button--small">Saved &amp; history ({saved.length})</summary>
+      <summary className="button button--secondary button--small">Saved ({saved.length})</summary>
       <div className="popover__body popover__body--wide">
         <form
           className="qb-save"

@@ -1,12 +1,11 @@
 import { useEffect, useMemo, useState } from 'react';
 import type { ObjectDef } from '../../../../src-shared/schema/types';
-import { copyText } from '../../../components/download';
-import { emptyGroup, fromWhere, toWhere, type GroupNode } from './builder-state';
+import { countConditions, emptyGroup, fromWhere, toWhere, type GroupNode } from './builder-state';
 import { ConditionTree } from './ConditionTree';
 import { JsonEditor } from './JsonEditor';
 import { projectablePaths, queryablePaths, sortablePaths } from './operators';
 import { QueryLibraryMenu, useQueryLibrary } from './QueryLibraryMenu';
-import { curlCommand, driverCallCommand } from './request-url';
+import { RequestMenu } from './RequestMenu';
 import { recordRun, type SavedQuery } from './saved-queries';
 import { PathsPicker, SortBuilder, type SortKey } from './SortAndPaths';
 import { checkSortText, checkWhereText } from './validate-text';
@@ -36,24 +35,26 @@ export function QueryPanel({ def, org, initial, requestUrl, appKey, onRun }: Que
   const projectable = useMemo(() => projectablePaths(def), [def]);
 
   const [whereText, setWhereText] = useState(() => pretty(initial.where));
+  // The bar's one-line text; follows the builder and the JSON view, kept as typed while typing.
+  const [barText, setBarText] = useState(() => oneLine(initial.where));
   const [root, setRoot] = useState<GroupNode>(() => initialTree(initial.where));
-  const [builderNote, setBuilderNote] = useState<string | null>(null);
-  const [sortKeys, setSortKeys] = useState<SortKey[]>(() => initialSort(initial.sort, def));
+  const [builderNote, setBuilderNote] = useState<string | null>(() => initialNote(initial.where));
+  const [sortText, setSortText] = useState(() => initialSortText(initial.sort));
   const [paths, setPaths] = useState<string[]>(initial.paths);
   const [limitText, setLimitText] = useState(String(initial.limit));
-  const [copied, setCopied] = useState<string | null>(null);
+  const [expanded, setExpanded] = useBuilderOpen();
   const [library, updateLibrary] = useQueryLibrary();
 
   const whereCheck = useMemo(() => checkWhereText(whereText, def), [whereText, def]);
-  const sortText = sortKeys.length > 0 ? JSON.stringify(Object.fromEntries(sortKeys.map((k) => [k.path, k.dir]))) : '';
   const sortCheck = useMemo(() => checkSortText(sortText, def), [sortText, def]);
+  const sortKeys = useMemo(() => sortKeysOf(sortText), [sortText]);
   const limit = /^\d{1,4}$/.test(limitText.trim()) ? Number(limitText) : NaN;
   const limitValid = limit >= 1 && limit <= 1000;
   const canRun = whereCheck.ok && sortCheck.ok && limitValid;
 
   const draft: QueryDraft = {
     where: whereCheck.ok && whereCheck.value !== undefined ? compact(whereCheck.value) : undefined,
-    sort: sortText === '' ? undefined : sortText,
+    sort: sortCheck.ok && sortCheck.value !== undefined ? compact(sortCheck.value) : undefined,
     paths,
     limit: limitValid ? limit : initial.limit,
   };
@@ -77,9 +78,12 @@ export function QueryPanel({ def, org, initial, requestUrl, appKey, onRun }: Que
     return () => document.removeEventListener('keydown', onKey);
   });
 
-  const onJsonChange = (text: string) => {
-    setWhereText(text);
+  /** New where text from the JSON view or the bar: the builder follows when it can show it. */
+  const onWhereText = (text: string, from: 'json' | 'bar') => {
+    if (from === 'bar') setBarText(text);
     if (text.trim() === '') {
+      setWhereText('');
+      if (from === 'json') setBarText('');
       setRoot(emptyGroup());
       setBuilderNote(null);
       return;
@@ -88,8 +92,14 @@ export function QueryPanel({ def, org, initial, requestUrl, appKey, onRun }: Que
     try {
       parsed = JSON.parse(text);
     } catch {
-      return; // The JSON view shows the syntax error; the builder keeps the last good tree.
+      setWhereText(text);
+      if (from === 'json') setBarText(text.replace(/\s*\n\s*/g, ' '));
+      // The JSON view marks the syntax error; the builder shows no stale tree meanwhile.
+      setBuilderNote('The builder shows the query again once the JSON parses.');
+      return;
     }
+    setWhereText(from === 'bar' ? JSON.stringify(parsed, null, 2) : text);
+    if (from === 'json') setBarText(JSON.stringify(parsed));
     const result = fromWhere(parsed);
     if (result.ok) {
       setRoot(result.root);
@@ -102,58 +112,52 @@ export function QueryPanel({ def, org, initial, requestUrl, appKey, onRun }: Que
   const onTreeChange = (next: GroupNode) => {
     setRoot(next);
     const where = toWhere(next);
-    setWhereText(Object.keys(where).length === 0 ? '' : JSON.stringify(where, null, 2));
+    const empty = Object.keys(where).length === 0;
+    setWhereText(empty ? '' : JSON.stringify(where, null, 2));
+    setBarText(empty ? '' : JSON.stringify(where));
     setBuilderNote(null);
   };
 
-  const copy = async (text: string, what: string) => {
-    setCopied((await copyText(text)) ? `${what} copied.` : `Could not copy the ${what.toLowerCase()}.`);
-  };
+  const barProblem = !whereCheck.ok ? whereCheck.problem : !sortCheck.ok ? sortCheck.problem : null;
 
   return (
     <section className="query-panel" aria-label="Query">
-      <div className="query-panel__where">
-        <div className="query-panel__pane">
-          <h2 className="pane-title">where · builder</h2>
-          <ConditionTree root={root} fields={fields} onChange={onTreeChange} />
-        </div>
-        <div className="query-panel__pane">
-          <h2 className="pane-title">where · JSON</h2>
-          <JsonEditor
-            value={whereText}
-            onChange={onJsonChange}
-            problem={whereCheck.ok ? null : whereCheck.problem}
-            label="where as JSON"
-            testId="qb-json"
-            note={builderNote}
-          />
-        </div>
-      </div>
-      <div className="query-panel__options">
-        <span className="option-label">sort</span>
-        <SortBuilder keys={sortKeys} sortable={sortable} onChange={setSortKeys} />
-        {!sortCheck.ok && (
-          <span className="qb-inline-error" data-testid="qb-sort-error">
-            {sortCheck.problem.message}
-          </span>
-        )}
-      </div>
-      <div className="query-panel__options">
-        <PathsPicker paths={paths} available={projectable} onChange={setPaths} />
-        <label className="inline-select">
-          limit
+      <div className="query-bar" role="group" aria-label="Query bar">
+        <label className="query-bar__field query-bar__field--where">
+          <span className="option-label">where</span>
           <input
-            className={
-              limitValid ? 'input input--mono input--narrow' : 'input input--mono input--narrow input--invalid'
-            }
-            data-testid="qb-limit"
-            inputMode="numeric"
-            aria-invalid={!limitValid || undefined}
-            value={limitText}
-            onChange={(e) => setLimitText(e.target.value)}
+            className={whereCheck.ok ? 'input input--mono' : 'input input--mono input--invalid'}
+            data-testid="qb-bar-where"
+            aria-invalid={!whereCheck.ok || undefined}
+            spellCheck={false}
+            placeholder='{"name.last": {"$regex": "/^s/i"}}'
+            value={barText}
+            onChange={(e) => onWhereText(e.target.value, 'bar')}
           />
         </label>
-        {!limitValid && <span className="qb-inline-error">limit is a whole number from 1 to 1000.</span>}
+        <label className="query-bar__field query-bar__field--sort">
+          <span className="option-label">sort</span>
+          <input
+            className={sortCheck.ok ? 'input input--mono' : 'input input--mono input--invalid'}
+            data-testid="qb-bar-sort"
+            aria-invalid={!sortCheck.ok || undefined}
+            spellCheck={false}
+            placeholder="_id descending"
+            value={sortText}
+            onChange={(e) => setSortText(e.target.value)}
+          />
+        </label>
+        <PathsPicker paths={paths} available={projectable} onChange={setPaths} />
+        <button
+          type="button"
+          className="button button--secondary button--small"
+          aria-expanded={expanded}
+          aria-controls="query-builder-panel"
+          data-testid="qb-toggle-builder"
+          onClick={() => setExpanded(!expanded)}
+        >
+          {expanded ? 'Hide builder ▴' : `Builder${countLabel(root)} ▾`}
+        </button>
         <QueryLibraryMenu
           library={library}
           updateLibrary={updateLibrary}
@@ -162,10 +166,10 @@ export function QueryPanel({ def, org, initial, requestUrl, appKey, onRun }: Que
           current={{ org, collection, ...clean(draft) }}
           onOpen={(entry: SavedQuery) => onRun(entry)}
         />
-        <span className="query-panel__spacer" />
+        <RequestMenu requestUrl={requestUrl} appKey={appKey} collection={collection} />
         <button
           type="button"
-          className="button button--primary"
+          className="button button--primary button--small"
           data-testid="qb-run"
           disabled={!canRun}
           onClick={run}
@@ -174,47 +178,125 @@ export function QueryPanel({ def, org, initial, requestUrl, appKey, onRun }: Que
           Run <kbd>Ctrl/⌘+Enter</kbd>
         </button>
       </div>
-      <div className="request-line">
-        <span className="option-label">GET</span>
-        <code className="request-line__url" data-testid="qb-request-url">
-          {requestUrl ?? '—'}
-        </code>
-        <button
-          type="button"
-          className="button button--ghost button--small"
-          disabled={!requestUrl}
-          onClick={() => requestUrl && void copy(requestUrl, 'URL')}
-        >
-          Copy URL
-        </button>
-        <button
-          type="button"
-          className="button button--ghost button--small"
-          data-testid="qb-copy-curl"
-          disabled={!requestUrl}
-          onClick={() => requestUrl && void copy(curlCommand(requestUrl, appKey), 'curl command')}
-          title="Uses cookies.txt from a curl login (see README)"
-        >
-          Copy as curl
-        </button>
-        <button
-          type="button"
-          className="button button--ghost button--small"
-          data-testid="qb-copy-driver"
-          disabled={!requestUrl}
-          onClick={() => requestUrl && void copy(driverCallCommand(requestUrl, appKey), 'driver call')}
-          title="POST …/db/cursor with the query as a JSON body; uses cookies.txt and $CSRF from a curl login"
-        >
-          Copy as driver call
-        </button>
-        {copied && (
-          <span className="qb-hint" role="status">
-            {copied}
-          </span>
-        )}
-      </div>
+      {!expanded && barProblem && (
+        <p className="qb-inline-error query-bar__problem" data-testid="qb-bar-error">
+          {barProblem.path ? <code>{barProblem.path}</code> : null} {barProblem.message}
+        </p>
+      )}
+      {!limitValid && <span className="qb-inline-error">limit is a whole number from 1 to 1000.</span>}
+      {expanded && (
+        <div className="query-panel__expanded" id="query-builder-panel">
+          <div className="query-panel__where">
+            <div className="query-panel__pane">
+              <h2 className="pane-title">where · builder</h2>
+              {builderNote === null ? (
+                <ConditionTree root={root} fields={fields} onChange={onTreeChange} />
+              ) : (
+                <p className="qb-empty" data-testid="qb-builder-note" role="status">
+                  {builderNote}
+                </p>
+              )}
+            </div>
+            <div className="query-panel__pane">
+              <h2 className="pane-title">where · JSON</h2>
+              <JsonEditor
+                value={whereText}
+                onChange={(text) => onWhereText(text, 'json')}
+                problem={whereCheck.ok ? null : whereCheck.problem}
+                label="where as JSON"
+                testId="qb-json"
+              />
+            </div>
+          </div>
+          <div className="query-panel__options">
+            <span className="option-label">sort</span>
+            <SortBuilder
+              keys={sortKeys}
+              sortable={sortable}
+              onChange={(keys) =>
+                setSortText(keys.length > 0 ? JSON.stringify(Object.fromEntries(keys.map((k) => [k.path, k.dir]))) : '')
+              }
+            />
+            {!sortCheck.ok && (
+              <span className="qb-inline-error" data-testid="qb-sort-error">
+                {sortCheck.problem.message}
+              </span>
+            )}
+            <span className="query-panel__spacer" />
+            <label className="query-bar__field query-bar__field--limit">
+              <span className="option-label">limit</span>
+              <input
+                className={
+                  limitValid ? 'input input--mono input--narrow' : 'input input--mono input--narrow input--invalid'
+                }
+                data-testid="qb-limit"
+                inputMode="numeric"
+                aria-invalid={!limitValid || undefined}
+                value={limitText}
+                onChange={(e) => setLimitText(e.target.value)}
+              />
+            </label>
+          </div>
+        </div>
+      )}
     </section>
   );
+}
+
+function countLabel(root: GroupNode): string {
+  const n = countConditions(root);
+  return n === 0 ? '' : ` (${n})`;
+}
+
+const BUILDER_OPEN_KEY = 'console.browse.builderOpen';
+
+/** Whether the builder is expanded; remembered across visits, closed by default (Compass's bar). */
+function useBuilderOpen(): [boolean, (open: boolean) => void] {
+  const [open, setOpen] = useState(() => readStored(BUILDER_OPEN_KEY) === 'true');
+  return [
+    open,
+    (next) => {
+      setOpen(next);
+      writeStored(BUILDER_OPEN_KEY, String(next));
+    },
+  ];
+}
+
+function readStored(key: string): string | null {
+  try {
+    return window.localStorage.getItem(key);
+  } catch {
+    return null;
+  }
+}
+
+function writeStored(key: string, value: string): void {
+  try {
+    window.localStorage.setItem(key, value);
+  } catch {
+    /* storage full or off: the choice lasts for this visit */
+  }
+}
+
+function oneLine(text: string | undefined): string {
+  if (text === undefined) return '';
+  try {
+    return JSON.stringify(JSON.parse(text));
+  } catch {
+    return text;
+  }
+}
+
+function initialSortText(sort: string | undefined): string {
+  if (sort === undefined) return '';
+  if (!sort.trim().startsWith('{')) return JSON.stringify({ [sort.trim()]: 1 });
+  return oneLine(sort);
+}
+
+function sortKeysOf(text: string): SortKey[] {
+  const value = safeParse(text);
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return [];
+  return Object.entries(value).map(([path, dir]) => ({ path, dir: dir === -1 ? -1 : 1 }));
 }
 
 function pretty(text: string | undefined): string {
@@ -231,6 +313,16 @@ function compact(value: unknown): string | undefined {
   return text === '{}' ? undefined : text;
 }
 
+function initialNote(where: string | undefined): string | null {
+  if (where === undefined) return null;
+  try {
+    const result = fromWhere(JSON.parse(where));
+    return result.ok ? null : `The builder can't show this query: ${result.reason}`;
+  } catch {
+    return 'The builder shows the query again once the JSON parses.';
+  }
+}
+
 function initialTree(where: string | undefined): GroupNode {
   if (where === undefined) return emptyGroup();
   try {
@@ -239,15 +331,6 @@ function initialTree(where: string | undefined): GroupNode {
   } catch {
     return emptyGroup();
   }
-}
-
-function initialSort(sort: string | undefined, def: ObjectDef): SortKey[] {
-  if (sort === undefined) return [];
-  if (!sort.trim().startsWith('{')) return [{ path: sort.trim(), dir: 1 }];
-  const check = checkSortText(sort, def);
-  const value = check.ok ? check.value : safeParse(sort);
-  if (typeof value !== 'object' || value === null) return [];
-  return Object.entries(value).map(([path, dir]) => ({ path, dir: dir === -1 ? -1 : 1 }));
 }
 
 function safeParse(text: string): unknown {

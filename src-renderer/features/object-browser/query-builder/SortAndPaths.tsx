@@ -96,7 +96,7 @@ export function PathsPicker({
   return (
     <details className="popover" data-testid="qb-paths">
       <summary className="button button--secondary button--small">
-        paths[]: {paths.length === 0 ? 'all' : paths.length}
+        paths: {paths.length === 0 ? 'all' : paths.length}
       </summary>
       <div className="popover__body" role="group" aria-label="Returned paths">
         <button type="button" className="button button--link" onClick={() => onChange([])}>

@@ -106,7 +106,7 @@ function NumberInput({
       data-testid={testId}
       inputMode={integer ? 'numeric' : 'decimal'}
       value={text}
-      placeholder={integer ? 'whole number' : 'number'}
+      placeholder={value === null ? 'null (missing)' : integer ? 'whole number' : 'number'}
       // A number when it reads as one; otherwise the text, which the live check then flags.
       onChange={(e) => onChange(pattern.test(e.target.value.trim()) ? Number(e.target.value) : e.target.value)}
     />
@@ -114,15 +114,17 @@ function NumberInput({
 }
 
 function DateInput({ value, onChange, label, testId }: Omit<ScalarProps, 'type'>) {
+  const text = isoToPicker(value);
   return (
     <span className="qb-date">
       <input
         type="datetime-local"
-        step="1"
+        // Milliseconds get their own field only when the value has some.
+        step={text.length > 19 ? 0.001 : 1}
         className="input input--mono qb-value"
         aria-label={`${label} (UTC)`}
         data-testid={testId}
-        value={isoToPicker(value)}
+        value={text}
         onChange={(e) => onChange(pickerToIso(e.target.value))}
       />
       <span className="qb-hint">UTC</span>
@@ -144,7 +146,7 @@ function IdInput({ value, onChange, label, testId }: Omit<ScalarProps, 'type'>) 
         data-testid={testId}
         value={text}
         maxLength={24}
-        placeholder="24 hex characters"
+        placeholder={value === null ? 'null (missing)' : '24 hex characters'}
         onChange={(e) => onChange(e.target.value.trim())}
       />
       {invalid && <span className="qb-inline-error">An id is 24 hex characters ({text.length} now).</span>}

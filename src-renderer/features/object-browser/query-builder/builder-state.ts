@@ -19,6 +19,11 @@ export interface ConditionNode {
   op: FieldOperator;
   /** The operand exactly as it goes into the JSON. */
   value: JsonValue;
+  /**
+   * How the JSON wrote it: `{"a": {"$eq": 1}}` ('operator') or `{"a": 1}` ('bare'). Kept so a
+   * query read from JSON is written back exactly as it came; absent for conditions the builder made.
+   */
+  written?: 'bare' | 'operator';
 }
 
 export interface GroupNode {
@@ -26,6 +31,11 @@ export interface GroupNode {
   id: string;
   logic: Logic;
   children: BuilderNode[];
+  /**
+   * How the JSON wrote an `$and`: as `{"$and": [...]}` ('array') or as the keys of one object
+   * ('object'). Absent for groups the builder made, which are written in the plainest form.
+   */
+  written?: 'array' | 'object';
 }
 
 export type BuilderNode = ConditionNode | GroupNode;
@@ -58,7 +68,9 @@ export function toWhere(root: GroupNode): WhereDocument {
 }
 
 function groupToObject(node: GroupNode): WhereDocument {
-  if (node.logic === '$or') return { $or: node.children.map(nodeToObject) };
+  if (node.logic === '$or' || (node.written === 'array' && node.children.length > 0)) {
+    return { [node.logic]: node.children.map(nodeToObject) };
+  }
   return mergeAnd(node.children) ?? { $and: node.children.map(nodeToObject) };
 }
 
@@ -67,7 +79,7 @@ function nodeToObject(node: BuilderNode): WhereDocument {
 }
 
 function conditionOperand(node: ConditionNode): JsonValue {
-  return node.op === '$eq' && !isPlainObject(node.value) && !Array.isArray(node.value)
+  return node.op === '$eq' && node.written !== 'operator' && !isPlainObject(node.value) && !Array.isArray(node.value)
     ? node.value
     : { [node.op]: node.value };
 }
@@ -108,7 +120,7 @@ export function fromWhere(document: unknown): FromWhereResult {
   try {
     const node = nodeFromObject(document);
     if (node === undefined) return { ok: true, root: emptyGroup() };
-    return { ok: true, root: node.kind === 'group' ? node : group('$and', [node]) };
+    return { ok: true, root: node.kind === 'group' ? node : { ...group('$and', [node]), written: 'object' } };
   } catch (error) {
     return { ok: false, reason: error instanceof Error ? error.message : String(error) };
   }
@@ -127,7 +139,7 @@ function nodeFromObject(object: Record<string, JsonValue>): BuilderNode | undefi
     else nodes.push(...conditionsFor(key, value));
   }
   if (nodes.length === 0) return undefined;
-  return nodes.length === 1 ? nodes[0] : group('$and', nodes);
+  return nodes.length === 1 ? nodes[0] : { ...group('$and', nodes), written: 'object' };
 }
 
 function logicalGroup(logic: Logic, items: JsonValue | undefined): GroupNode {
@@ -136,7 +148,7 @@ function logicalGroup(logic: Logic, items: JsonValue | undefined): GroupNode {
     if (!isPlainObject(item)) throw new Error(`${logic}[${index}] must be a condition object.`);
     return nodeFromObject(item) ?? emptyGroup();
   });
-  return group(logic, children);
+  return { ...group(logic, children), written: 'array' };
 }
 
 function conditionsFor(path: string, value: JsonValue): ConditionNode[] {
@@ -144,13 +156,13 @@ function conditionsFor(path: string, value: JsonValue): ConditionNode[] {
     if (isPlainObject(value) || Array.isArray(value)) {
       throw new Error(`"${path}" is matched against a whole document or array; use an operator.`);
     }
-    return [condition(path, '$eq', value)];
+    return [{ ...condition(path, '$eq', value), written: 'bare' }];
   }
   return Object.entries(value).map(([op, operand]) => {
     if (!(FIELD_OPERATORS as readonly string[]).includes(op)) {
       throw new Error(`${op} on "${path}" is not an operator the builder knows.`);
     }
-    return condition(path, op as FieldOperator, operand);
+    return { ...condition(path, op as FieldOperator, operand), written: 'operator' as const };
   });
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { curlCommand, driverCallCommand, requestUrl } from './request-url';
+import { driverCallCommand, requestUrl, scriptCall, signedCurlScript, tokenCurlCommand } from './request-url';
 
 describe('requestUrl and curlCommand', () => {
   it('writes where and sort as URL-encoded JSON and paths as paths[]', () => {
@@ -18,9 +18,30 @@ describe('requestUrl and curlCommand', () => {
     expect(JSON.parse(parsed.searchParams.get('where') ?? '')).toEqual({ 'name.last': { $regex: '/^s/i' } });
   });
 
-  it('quotes for the shell', () => {
-    expect(curlCommand("http://h/x?a='b'", 'KEY')).toBe(
-      `curl -s -b cookies.txt -H 'Service-Client-Key: KEY' 'http://h/x?a='\\''b'\\'''`,
+  it('quotes for the shell; the person supplies a token, not a cookie jar', () => {
+    expect(tokenCurlCommand("http://h/x?a='b'", 'KEY')).toBe(
+      `curl -s -H 'Service-Client-Key: KEY' -H "Authorization: Bearer $TOKEN" 'http://h/x?a='\\''b'\\'''`,
+    );
+  });
+
+  it('signs with version 2 over the command and canonical query of the shared canonicaliser', () => {
+    const script = signedCurlScript('http://h:1/demo/v2/accounts?where=%7B%22a%22%3A1%7D&limit=5') ?? '';
+    expect(script).toContain(`'/accounts'`);
+    expect(script).toContain(`'limit=5&where=%7B%22a%22%3A1%7D'`);
+    expect(script).toContain("-H 'Service-Client-Signature-Version: 2'");
+    expect(script).not.toContain('cookies.txt');
+  });
+
+  it('writes the query as a Scripts-screen cursor', () => {
+    const url = requestUrl('http://h', 'demo', 'accounts', {
+      where: { favorite: true },
+      sort: { email: 1 },
+      skip: 20,
+      limit: 10,
+      paths: ['email'],
+    });
+    expect(scriptCall(url, 'accounts')).toBe(
+      'return org.objects.accounts.find({"favorite":true})\n  .sort({"email":1})\n  .skip(20)\n  .limit(10)\n  .paths(["email"])\n  .toArray();\n',
     );
   });
 

@@ -1,12 +1,17 @@
 /** Operand defaults and conversions for the builder's value editors. Pure, so unit-tested. */
+import { normaliseIsoDate } from '../../../../src-shared/query/values';
 import type { JsonValue } from './builder-state';
 import { isListOperator, type FieldOperator, type QueryablePath } from './operators';
 
-/** `2024-05-01T12:00:00` in the picker ⇄ `2024-05-01T12:00:00.000Z`: dates are UTC, like stored values. */
+/**
+ * `2024-05-01T12:00:00` in the picker ⇄ `2024-05-01T12:00:00.000Z`: dates are UTC, like stored
+ * values. Milliseconds show only when there are some, so the picker never rounds a value away.
+ */
 export function isoToPicker(value: JsonValue): string {
   if (typeof value !== 'string') return '';
-  const date = new Date(/^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00Z` : value);
-  return Number.isNaN(date.getTime()) ? '' : date.toISOString().slice(0, 19);
+  const stored = normaliseIsoDate(value);
+  if (stored === undefined) return '';
+  return stored.endsWith('.000Z') ? stored.slice(0, 19) : stored.slice(0, 23);
 }
 
 export function pickerToIso(text: string): string {

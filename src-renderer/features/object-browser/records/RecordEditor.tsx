@@ -5,6 +5,7 @@ import { faultOf } from '../../../api/api-error';
 import type { OrgClient } from '../../../api/org-client';
 import { createRecord, deleteRecord, patchRecord, type ObjectRecord } from '../../../api/records';
 import type { Schema } from '../../../api/schemas';
+import { Field } from '../../../components/Field';
 import { FaultMessage } from '../../../components/FaultMessage';
 import { isoToPicker } from '../query-builder/values';
 import { buildBody, faultsByField, formFields, initialValues, type FormField, type FormValues } from './form-model';
@@ -119,96 +120,99 @@ function FieldInput({
   error: string | undefined;
   onChange: (value: string | boolean | null) => void;
 }) {
-  const id = `field-${field.path.replace(/\./g, '-')}`;
   const testId = `record-field-${field.path}`;
-  const common = {
-    id,
-    'data-testid': testId,
-    'aria-invalid': error ? true : undefined,
-    'aria-describedby': error ? `${id}-error` : undefined,
-  };
   const text = typeof value === 'string' ? value : '';
-  let input;
-  switch (field.kind) {
-    case 'boolean':
-      input = (
-        <select
-          {...common}
-          className="select select--large"
-          value={value === null ? '' : String(value)}
-          onChange={(e) => onChange(e.target.value === '' ? null : e.target.value === 'true')}
-        >
-          <option value="">(not set)</option>
-          <option value="true">true</option>
-          <option value="false">false</option>
-        </select>
-      );
-      break;
-    case 'enum':
-      input = (
-        <select {...common} className="select select--large" value={text} onChange={(e) => onChange(e.target.value)}>
-          <option value="">(not set)</option>
-          {field.options?.map((option) => (
-            <option key={option} value={option}>
-              {option}
-            </option>
-          ))}
-        </select>
-      );
-      break;
-    case 'date':
-      input = (
-        <input
-          {...common}
-          type="datetime-local"
-          step="1"
-          className="input input--mono"
-          value={isoToPicker(text) || text}
-          onChange={(e) => onChange(e.target.value)}
-        />
-      );
-      break;
-    case 'lines':
-    case 'json':
-      input = (
-        <textarea
-          {...common}
-          className="input input--mono input--area"
-          rows={field.kind === 'json' ? 4 : 3}
-          placeholder={field.kind === 'lines' ? 'One value per line' : 'JSON'}
-          value={text}
-          onChange={(e) => onChange(e.target.value)}
-        />
-      );
-      break;
-    default:
-      input = (
-        <input
-          {...common}
-          type={field.path === 'password' ? 'password' : 'text'}
-          autoComplete={field.path === 'password' ? 'new-password' : 'off'}
-          className={field.kind === 'text' ? 'input' : 'input input--mono'}
-          inputMode={field.kind === 'number' || field.kind === 'integer' ? 'decimal' : undefined}
-          placeholder={field.kind === 'id' || field.kind === 'reference' ? '24 hex characters' : undefined}
-          value={text}
-          onChange={(e) => onChange(e.target.value)}
-        />
-      );
-  }
+  // The shared Field wires the label and the error to the control through these ids.
+  const control = (id: string, describedBy: string | undefined) => {
+    const common = {
+      id,
+      'data-testid': testId,
+      'aria-invalid': error ? true : undefined,
+      'aria-describedby': describedBy,
+    };
+    let input;
+    switch (field.kind) {
+      case 'boolean':
+        input = (
+          <select
+            {...common}
+            className="select select--large"
+            value={value === null ? '' : String(value)}
+            onChange={(e) => onChange(e.target.value === '' ? null : e.target.value === 'true')}
+          >
+            <option value="">(not set)</option>
+            <option value="true">true</option>
+            <option value="false">false</option>
+          </select>
+        );
+        break;
+      case 'enum':
+        input = (
+          <select {...common} className="select select--large" value={text} onChange={(e) => onChange(e.target.value)}>
+            <option value="">(not set)</option>
+            {field.options?.map((option) => (
+              <option key={option} value={option}>
+                {option}
+              </option>
+            ))}
+          </select>
+        );
+        break;
+      case 'date':
+        input = (
+          <input
+            {...common}
+            type="datetime-local"
+            step="1"
+            className="input input--mono"
+            value={isoToPicker(text) || text}
+            onChange={(e) => onChange(e.target.value)}
+          />
+        );
+        break;
+      case 'lines':
+      case 'json':
+        input = (
+          <textarea
+            {...common}
+            className="input input--mono input--area"
+            rows={field.kind === 'json' ? 4 : 3}
+            placeholder={field.kind === 'lines' ? 'One value per line' : 'JSON'}
+            value={text}
+            onChange={(e) => onChange(e.target.value)}
+          />
+        );
+        break;
+      default:
+        input = (
+          <input
+            {...common}
+            type={field.path === 'password' ? 'password' : 'text'}
+            autoComplete={field.path === 'password' ? 'new-password' : 'off'}
+            className={field.kind === 'text' ? 'input' : 'input input--mono'}
+            inputMode={field.kind === 'number' || field.kind === 'integer' ? 'decimal' : undefined}
+            placeholder={field.kind === 'id' || field.kind === 'reference' ? '24 hex characters' : undefined}
+            value={text}
+            onChange={(e) => onChange(e.target.value)}
+          />
+        );
+    }
+    return input;
+  };
   return (
-    <div className={error ? 'field field--invalid' : 'field'}>
-      <label className="field__label" htmlFor={id}>
-        {field.label}
-        {field.required && <span aria-label="required"> *</span>}
-        <span className="field__type">{field.kind === 'date' ? 'Date (UTC)' : field.kind}</span>
-      </label>
-      {input}
-      {error && (
-        <p className="field__error" id={`${id}-error`} data-testid="record-field-error">
-          {error}
-        </p>
-      )}
-    </div>
+    <Field
+      label={
+        <>
+          {field.label}
+          {field.required && <span aria-label="required"> *</span>}
+          <span className="field__type">{field.kind === 'date' ? 'Date (UTC)' : field.kind}</span>
+        </>
+      }
+      error={error}
+      errorTestId="record-field-error"
+    >
+      {control}
+    </Field>
   );
 }
 

@@ -9,14 +9,19 @@ import { exportFileName, runExport, type ExportFormat, type ExportProgress, type
 interface ExportControlProps {
   collection: string;
   query: Omit<BaseQuery, 'limit' | 'skip'>;
+  /** The grid's visible columns, in order. */
+  visibleColumns: string[];
+  /** Every column the query returns. */
   columns: string[];
   fetchPage: PageFetcher;
   disabled: boolean;
 }
 
 /** Exports every record of the current query to CSV or NDJSON, with progress and Cancel. */
-export function ExportControl({ collection, query, columns, fetchPage, disabled }: ExportControlProps) {
+export function ExportControl({ collection, query, visibleColumns, columns, fetchPage, disabled }: ExportControlProps) {
   const [format, setFormat] = useState<ExportFormat>('csv');
+  // What the person sees is what they export, unless they ask for everything the query returns.
+  const [scope, setScope] = useState<'visible' | 'query'>('visible');
   const [progress, setProgress] = useState<ExportProgress | null>(null);
   const [outcome, setOutcome] = useState<{ text: string } | { fault: FaultBody } | null>(null);
   const controller = useRef<AbortController | null>(null);
@@ -27,7 +32,16 @@ export function ExportControl({ collection, query, columns, fetchPage, disabled 
     setOutcome(null);
     setProgress({ records: 0, pages: 0 });
     try {
-      const result = await runExport(fetchPage, query, format, columns, setProgress, abort.signal);
+      const chosen = scope === 'visible' ? visibleColumns : columns;
+      const result = await runExport(
+        fetchPage,
+        query,
+        format,
+        chosen,
+        setProgress,
+        abort.signal,
+        scope === 'visible' ? visibleColumns : undefined,
+      );
       downloadBlob(
         new Blob(result.parts, { type: format === 'csv' ? 'text/csv' : 'application/x-ndjson' }),
         exportFileName(collection, format, new Date()),
@@ -45,55 +59,73 @@ export function ExportControl({ collection, query, columns, fetchPage, disabled 
   };
 
   return (
-    <div className="export">
-      <select
-        className="select"
-        aria-label="Export format"
-        data-testid="export-format"
-        value={format}
-        disabled={progress !== null}
-        onChange={(e) => setFormat(e.target.value === 'ndjson' ? 'ndjson' : 'csv')}
-      >
-        <option value="csv">CSV</option>
-        <option value="ndjson">NDJSON</option>
-      </select>
-      {progress === null ? (
-        <button
-          type="button"
-          className="button button--secondary button--small"
-          data-testid="export-button"
-          disabled={disabled}
-          onClick={() => void start()}
-          title="Export every record of this query, not just this page"
+    <details
+      className="popover export"
+      data-testid="export-menu"
+      open={progress !== null || outcome !== null || undefined}
+    >
+      <summary className="button button--secondary button--small">Export ▾</summary>
+      <div className="popover__body export__body" role="group" aria-label="Export">
+        <select
+          className="select"
+          aria-label="Export format"
+          data-testid="export-format"
+          value={format}
+          disabled={progress !== null}
+          onChange={(e) => setFormat(e.target.value === 'ndjson' ? 'ndjson' : 'csv')}
         >
-          Export all
-        </button>
-      ) : (
-        <>
-          <span className="export__progress" data-testid="export-progress" role="status">
-            <progress aria-label="Export progress" />
-            {progress.records.toLocaleString('en')} records · page {progress.pages + 1}
-          </span>
+          <option value="csv">CSV</option>
+          <option value="ndjson">NDJSON</option>
+        </select>
+        <select
+          className="select"
+          aria-label="Columns to export"
+          data-testid="export-scope"
+          value={scope}
+          disabled={progress !== null}
+          onChange={(e) => setScope(e.target.value === 'query' ? 'query' : 'visible')}
+        >
+          <option value="visible">visible columns ({visibleColumns.length})</option>
+          <option value="query">all query paths ({columns.length})</option>
+        </select>
+        {progress === null ? (
           <button
             type="button"
-            className="button button--ghost button--small"
-            data-testid="export-cancel"
-            onClick={() => controller.current?.abort()}
+            className="button button--secondary button--small"
+            data-testid="export-button"
+            disabled={disabled}
+            onClick={() => void start()}
+            title="Export every record of this query, not just this page"
           >
-            Cancel
+            Export all
           </button>
-        </>
-      )}
-      {outcome && 'text' in outcome && (
-        <span className="qb-hint" data-testid="export-result" role="status">
-          {outcome.text}
-        </span>
-      )}
-      {outcome && 'fault' in outcome && (
-        <div className="export__fault">
-          <FaultMessage fault={outcome.fault} compact />
-        </div>
-      )}
-    </div>
+        ) : (
+          <>
+            <span className="export__progress" data-testid="export-progress" role="status">
+              <progress aria-label="Export progress" />
+              {progress.records.toLocaleString('en')} records · page {progress.pages + 1}
+            </span>
+            <button
+              type="button"
+              className="button button--ghost button--small"
+              data-testid="export-cancel"
+              onClick={() => controller.current?.abort()}
+            >
+              Cancel
+            </button>
+          </>
+        )}
+        {outcome && 'text' in outcome && (
+          <span className="qb-hint" data-testid="export-result" role="status">
+            {outcome.text}
+          </span>
+        )}
+        {outcome && 'fault' in outcome && (
+          <div className="export__fault">
+            <FaultMessage fault={outcome.fault} compact />
+          </div>
+        )}
+      </div>
+    </details>
   );
 }

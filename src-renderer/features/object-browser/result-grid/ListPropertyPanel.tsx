@@ -4,7 +4,7 @@ import type { ListPage } from '../../../api/types';
 import type { ObjectRecord } from '../../../api/records';
 import { checkSortText, checkWhereText } from '../query-builder/validate-text';
 import { Pager } from '../../../components/Pager';
-import { Cell } from '../../../components/result-grid/Cell';
+import { Cell, cellTitle } from '../../../components/result-grid/Cell';
 import { allColumns, defaultColumnPaths } from '../../../components/result-grid/columns';
 import { valueAt } from '../../../components/result-grid/encode';
 
@@ -17,6 +17,7 @@ export interface ListPropertyArgs {
 }
 
 export const DEFAULT_LIST_ARGS: ListPropertyArgs = { where: '', sort: '', skip: 0, limit: 10 };
+const LIST_PAGE_SIZES = [5, 10, 25, 50, 100];
 
 interface ListPropertyPanelProps {
   name: string;
@@ -93,7 +94,7 @@ export function ListPropertyPanel({ name, def, page, args, onArgs, org }: ListPr
               {page.items.map((item) => (
                 <tr key={item._id} data-testid="list-row">
                   {columns.map((c) => (
-                    <td key={c.path}>
+                    <td key={c.path} title={cellTitle(valueAt(item, c.path))}>
                       <Cell column={c} value={valueAt(item, c.path)} org={org} />
                     </td>
                   ))}
@@ -107,6 +108,12 @@ export function ListPropertyPanel({ name, def, page, args, onArgs, org }: ListPr
         testId="list"
         small
         range={page && page.items.length > 0 ? `Rows ${args.skip + 1}–${args.skip + page.items.length}` : '\u00a0'}
+        pageSize={{
+          value: args.limit,
+          options: [...new Set([...LIST_PAGE_SIZES, args.limit])].sort((a, b) => a - b),
+          label: 'Rows',
+          onChange: (limit) => onArgs({ ...args, limit, skip: 0 }),
+        }}
         canPrevious={args.skip > 0}
         canNext={Boolean(page?.hasMore)}
         onPrevious={() => onArgs({ ...args, skip: Math.max(0, args.skip - args.limit) })}

@@ -6,6 +6,7 @@ import { MAX_LIMIT, MAX_SKIP } from '../../../../src-shared/query/limits';
 import type { ListRequest, ObjectRecord } from '../../../api/records';
 import type { ListPage } from '../../../api/types';
 import { planPage, type BaseQuery } from '../paging';
+import { projectPaths } from '../../../../src-shared/query/project';
 import { csvHeader, csvRows, ndjsonRows } from '../../../components/result-grid/encode';
 
 export type ExportFormat = 'csv' | 'ndjson';
@@ -29,6 +30,8 @@ export async function runExport(
   columns: readonly string[],
   onProgress: (progress: ExportProgress) => void,
   signal: AbortSignal,
+  /** NDJSON only: keep just these paths of each record (`_id` and `object` always stay). */
+  keepPaths?: readonly string[],
 ): Promise<ExportResult> {
   const parts: string[] = format === 'csv' ? [csvHeader(columns)] : [];
   const base: BaseQuery = { ...query, limit: MAX_LIMIT, skip: 0 };
@@ -39,7 +42,10 @@ export async function runExport(
     signal.throwIfAborted();
     const plan = planPage(base, cursor);
     const page = await fetchPage(plan.request, signal);
-    parts.push(format === 'csv' ? csvRows(page.items, columns) : ndjsonRows(page.items));
+    const items = keepPaths
+      ? page.items.map((item) => ({ ...projectPaths(item, keepPaths), _id: item._id }))
+      : page.items;
+    parts.push(format === 'csv' ? csvRows(items, columns) : ndjsonRows(items));
     records += page.items.length;
     pages += 1;
     onProgress({ records, pages });
