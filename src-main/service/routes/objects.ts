@@ -338,7 +338,3 @@ function withPathPrefix<T>(prefix: string, fn: () => T): T {
     throw new FaultError(prefixed(err.fault));
   }
 }
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
