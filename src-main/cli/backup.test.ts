@@ -18,9 +18,7 @@ describe('backup files', () => {
       await backupCommand(['--data-dir', dataDir(), '--out', join(outDir, 'copy.db')]);
       expect(modeOf(join(outDir, 'copy.db')).toString(8)).toBe('600');
       writeFileSync(join(dataDir(), 'service.db'), 'this is not a database, and far too short to be one'.repeat(100));
-      await expect(
-        backupCommand(['--data-dir', dataDir(), '--out', join(outDir, 'broken.db')]),
-      ).rejects.toThrow();
+      await expect(backupCommand(['--data-dir', dataDir(), '--out', join(outDir, 'broken.db')])).rejects.toThrow();
       expect(readdirSync(outDir).join()).toBe('copy.db');
     } finally {
       rmSync(outDir, { recursive: true, force: true });
