@@ -50,7 +50,7 @@ export class ConfigurationPage {
     return this.page.locator(`[data-testid="change-item"][data-resource="${resource}"]`);
   }
 
-  async count(kind: 'added' | 'changed' | 'removed' | 'unchanged'): Promise<number> {
+  async count(kind: 'added' | 'changed' | 'kept' | 'unchanged'): Promise<number> {
     return Number(await this.page.getByTestId(`count-${kind}`).getAttribute('data-count'));
   }
 

@@ -43,7 +43,7 @@ describe('joinChanges', () => {
         { object: 'manifest.log', timestamp: 't', type: 'status', level: 'info', stage: 'ingest' },
         log('role.a', 'added'),
         log('role.b', 'changed'),
-        log('role.c', 'removed'),
+        log('role.c', 'kept'),
       ],
       file,
       current,
@@ -51,7 +51,7 @@ describe('joinChanges', () => {
     expect(changes).toEqual([
       { resource: 'role.a', change: 'added', after: file[0] },
       { resource: 'role.b', change: 'changed', before: current[0], after: file[1] },
-      { resource: 'role.c', change: 'removed', before: current[1] },
+      { resource: 'role.c', change: 'kept', before: current[1] },
     ]);
     expect(manifestOf(file)).toEqual({ roles: { includes: ['*'] } });
   });

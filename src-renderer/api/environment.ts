@@ -94,7 +94,8 @@ export interface ImportLogEntry {
   message?: string;
 }
 
-export type ChangeKind = 'added' | 'changed' | 'removed' | 'unchanged';
+/** `kept`: the org has it, the file does not; imports never delete (README, Configuration as files). */
+export type ChangeKind = 'added' | 'changed' | 'kept' | 'unchanged';
 
 /**
  * `POST /developer/environment/import`: the file as sent (gzip or not), answered with the
@@ -129,7 +130,7 @@ export const importComplete = (log: ImportLogEntry[]) =>
 export interface ResourceChange {
   resource: string;
   change: ChangeKind;
-  /** This org's current document (changed, removed, unchanged). */
+  /** This org's current document (changed, kept, unchanged). */
   before?: ExportDoc;
   /** The file's document (added, changed, unchanged). */
   after?: ExportDoc;
@@ -149,7 +150,7 @@ export function joinChanges(log: ImportLogEntry[], incoming: ExportDoc[], curren
       const was = before.get(e.resource!);
       const is = after.get(e.resource!);
       if (was && e.change !== 'added') change.before = was;
-      if (is && e.change !== 'removed') change.after = is;
+      if (is && e.change !== 'kept') change.after = is;
       return change;
     });
 }

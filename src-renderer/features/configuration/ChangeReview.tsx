@@ -2,7 +2,7 @@ import { useState } from 'react';
 import type { ChangeKind, ResourceChange } from '../../api/environment';
 import { sideBySide } from '../../api/json-diff';
 
-const KINDS: ChangeKind[] = ['added', 'changed', 'removed', 'unchanged'];
+const KINDS: ChangeKind[] = ['added', 'changed', 'kept', 'unchanged'];
 
 export function ChangeCounts({ changes }: { changes: { change: string }[] }) {
   return (

@@ -248,7 +248,7 @@ function DeploymentDetail({ orgClient, deployment }: { orgClient: OrgClient; dep
                   {r.reason && <div className="note">{r.reason}</div>}
                 </td>
                 <td>
-                  {['added', 'changed', 'removed']
+                  {['added', 'changed', 'kept']
                     .map((k) => `${r.changes.filter((c) => c.change === k).length} ${k}`)
                     .join(' · ')}
                 </td>
