@@ -5,7 +5,7 @@
  *   - a password-reset token and an email-verification token are used once;
  *   - a new-location code's five tries are never exceeded;
  *   - single-session login ("end the others, then start mine") leaves one live session;
- *   - record PATCH/PUT and app and org settings patches keep every racing change;
+ *   - record PATCH/PUT, definition changes and app and org settings patches keep every racing change;
  *   - a definition changed through one process is used by the other at once.
  * (The per-subject token limit races in concurrency.test.ts.)
  */
@@ -178,6 +178,34 @@ describe('two processes, one data folder: check-then-write (issue #13 item 11)',
     const final = (await asAdmin(a, 'GET', `/c_races/${id}`)).body;
     expect([...(final.c_tags as string[])].sort()).toEqual(Array.from({ length: 20 }, (_, i) => `t${i}`).sort());
     for (let i = 0; i < 6; i++) expect(final[`c_p${i}`]).toBe(i);
+  }, 90_000);
+
+  it('keeps every property when additions to one definition race through both processes', async () => {
+    const made = await asAdmin(a, 'POST', '/schemas', {
+      name: 'c_grow',
+      properties: [{ name: 'c_seed', type: 'String' }],
+    });
+    expect(made.status, JSON.stringify(made.body)).toBe(200);
+    const added = await race(10, (t, i) =>
+      asAdmin(t, 'POST', '/schemas/c_grow/properties', { name: `c_f${i}`, type: 'Integer', indexed: i % 2 === 0 }),
+    );
+    expect(added.map((r) => r.status)).toEqual(Array(10).fill(200));
+    const relabelled = await race(6, (t, i) =>
+      asAdmin(t, 'PATCH', '/schemas/c_grow', { properties: { [`c_f${i}`]: { label: `F${i}` } } }),
+    );
+    expect(relabelled.map((r) => r.status)).toEqual(Array(6).fill(200));
+    for (const target of [a, b]) {
+      const def = (await asAdmin(target, 'GET', '/schemas/c_grow')).body as {
+        properties: { name: string; label?: string }[];
+      };
+      const names = def.properties.map((p) => p.name);
+      for (let i = 0; i < 10; i++) expect(names).toContain(`c_f${i}`);
+      for (let i = 0; i < 6; i++) expect(def.properties.find((p) => p.name === `c_f${i}`)?.label).toBe(`F${i}`);
+    }
+    // Racing creations of one type: exactly one is made, the others answer exists.object.
+    const creations = await race(6, (t) => asAdmin(t, 'POST', '/schemas', { name: 'c_once', properties: [] }));
+    expect(creations.filter((r) => r.status === 200)).toHaveLength(1);
+    expect(creations.filter((r) => r.body.errCode === 'service.exists.object')).toHaveLength(5);
   }, 90_000);
 
   it('keeps every change when app settings patches race, and when admin CLI processes set org settings at once', async () => {

@@ -33,7 +33,14 @@ function shapeOf(res: LightMyRequestResponse) {
   return {
     status: res.statusCode,
     keys: Object.keys(body).sort(),
-    body: { ...body, _id: typeof body._id, created: typeof body.created, updated: typeof body.updated },
+    body: {
+      ...body,
+      _id: typeof body._id,
+      created: typeof body.created,
+      updated: typeof body.updated,
+      // A fresh UUID each time (issue #15 item 6): its form, not its value.
+      key: { fingerprint: /^[0-9a-f-]{36}$/.test(String((body.key as { fingerprint?: unknown })?.fingerprint)) },
+    },
     cookies: res.cookies.map((c) => ({ ...c, value: c.value.length })).sort((a, b) => a.name.localeCompare(b.name)),
     csrf: String(res.headers['service-csrf-token']).length,
     headers: Object.keys(res.headers)

@@ -15,6 +15,7 @@ import { parsePaths } from '../../../src-shared/query/parse.js';
 import { projectPaths } from '../../../src-shared/query/project.js';
 import { rawListArgs } from './list-args.js';
 import type { StoredRecord } from '../objects/store.js';
+import type { Doc } from '../objects/validate.js';
 import type { ObjectDef } from '../../../src-shared/schema/types.js';
 import { requireCaller, requirePrincipal } from '../http/context.js';
 import { SESSION_COOKIE } from '../http/authenticate.js';
@@ -179,7 +180,9 @@ async function register(svc: Service, request: FastifyRequest<{ Body: RegisterBo
     // The shape store.insert gives a new record; its id is fresh and names nothing.
     const at = new Date(now).toISOString();
     startDecoySession(svc, request, reply, fingerprint);
-    return presentRecord(def, { _id: svc.store.newId(), doc: { ...values, created: at, updated: at } }, 5);
+    const doc: Doc = { ...values, created: at, updated: at };
+    svc.store.derivations?.derive(org.id, def, doc); // what the store adds to every account it writes
+    return presentRecord(def, { _id: svc.store.newId(), doc }, 5);
   }
   startSession(svc, request, reply, app, created._id, fingerprint);
   return presentAsOwnSession(svc, org, def, created);

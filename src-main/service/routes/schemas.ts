@@ -100,6 +100,42 @@ export function schemaRoutes(svc: Service) {
     return def;
   };
 
+  /**
+   * A read-modify-write of an org's definitions, atomic across processes (issue #13 item 11): under
+   * the write lock, from the stored definitions rather than a cache another process (the admin CLI,
+   * a second service) may have made stale, so two racing changes never lose one.
+   */
+  const changeDefinitions = <T>(org: Org, change: () => T): T =>
+    svc.db
+      .transaction(() => {
+        svc.defs.forget(org.id);
+        return change();
+      })
+      .immediate();
+
+  /** A PATCH /schemas body applied to a copy of the definition: label, ACLs, custom properties' flags. */
+  const alterDefinition = (org: Org, def: ObjectDef, body: DefinitionPatch): ObjectDef => {
+    if (body.label) def.label = body.label;
+    Object.assign(def, checkAcls(svc, org, body));
+    for (const [name, change] of Object.entries(body.properties ?? {})) {
+      const prop = def.properties.find((p) => p.name === name);
+      if (!prop) throw fault('notFound', 'property', { path: name, reason: `${def.name} has no property ${name}.` });
+      if (!prop.custom)
+        throw fault('accessDenied', 'property', { path: name, reason: 'Built-in properties cannot be altered.' });
+      if ((change.indexed || change.unique) && (prop.type === 'Document' || prop.type === 'List')) {
+        throw fault('validation', 'definition', {
+          path: name,
+          reason: `${prop.type} properties cannot be indexed.`,
+        });
+      }
+      if (change.label !== undefined) prop.label = change.label;
+      if (change.indexed !== undefined) prop.indexed = change.indexed;
+      if (change.unique !== undefined) prop.unique = change.unique;
+      if (prop.unique) prop.indexed = true;
+    }
+    return def;
+  };
+
   return async (server: FastifyInstance) => {
     // A list like every other (service-interface.md "All list endpoints accept the query
     // arguments"): where, sort, skip, limit and paths[] over the presented schemas, in memory (an
@@ -120,11 +156,13 @@ export function schemaRoutes(svc: Service) {
     server.post('/schemas', ADMIN_ONLY, async (request) => {
       const { org } = request.ctx;
       const def: ObjectDef = { ...checkNewObject(request.body), ...checkAcls(svc, org, request.body) };
-      if (svc.defs.byName(org.id, def.name)) throw fault('exists', 'object', { reason: `${def.name} already exists.` });
-      svc.db.transaction(() => {
+      changeDefinitions(org, () => {
+        if (svc.defs.byName(org.id, def.name)) {
+          throw fault('exists', 'object', { reason: `${def.name} already exists.` });
+        }
         svc.defs.save(org.id, def);
         svc.store.ensureCollection(org.id, def);
-      })();
+      });
       return presentSchema(def);
     });
 
@@ -133,11 +171,12 @@ export function schemaRoutes(svc: Service) {
       const faults: FaultBody[] = [];
       const prop = checkPropertyDef(request.body, 'property', 0, faults);
       if (!prop) throw fault('validation', undefined, { faults, reason: 'The property is not valid.' });
-      const def = addProperty(find(org, request.params.name), prop);
-      svc.db.transaction(() => {
-        svc.defs.save(org.id, def);
-        svc.store.ensureCollection(org.id, def); // builds the new property's index
-      })();
+      const def = changeDefinitions(org, () => {
+        const next = addProperty(find(org, request.params.name), prop);
+        svc.defs.save(org.id, next);
+        svc.store.ensureCollection(org.id, next); // builds the new property's index
+        return next;
+      });
       return presentSchema(def);
     });
 
@@ -172,43 +211,25 @@ export function schemaRoutes(svc: Service) {
       },
       async (request) => {
         const { org } = request.ctx;
-        const def = structuredClone(find(org, request.params.name));
         const { body } = request;
-        if (body.label) def.label = body.label;
-        Object.assign(def, checkAcls(svc, org, body));
-        for (const [name, change] of Object.entries(body.properties ?? {})) {
-          const prop = def.properties.find((p) => p.name === name);
-          if (!prop)
-            throw fault('notFound', 'property', { path: name, reason: `${def.name} has no property ${name}.` });
-          if (!prop.custom)
-            throw fault('accessDenied', 'property', { path: name, reason: 'Built-in properties cannot be altered.' });
-          if ((change.indexed || change.unique) && (prop.type === 'Document' || prop.type === 'List')) {
-            throw fault('validation', 'definition', {
-              path: name,
-              reason: `${prop.type} properties cannot be indexed.`,
-            });
-          }
-          if (change.label !== undefined) prop.label = change.label;
-          if (change.indexed !== undefined) prop.indexed = change.indexed;
-          if (change.unique !== undefined) prop.unique = change.unique;
-          if (prop.unique) prop.indexed = true;
-        }
-        svc.db.transaction(() => {
-          svc.defs.save(org.id, def);
-          svc.store.ensureCollection(org.id, def); // builds indexes for newly indexed properties
-        })();
+        const def = changeDefinitions(org, () => {
+          const next = alterDefinition(org, structuredClone(find(org, request.params.name)), body);
+          svc.defs.save(org.id, next);
+          svc.store.ensureCollection(org.id, next); // builds indexes for newly indexed properties
+          return next;
+        });
         return presentSchema(def);
       },
     );
 
     server.delete<{ Params: { name: string } }>('/schemas/:name', ADMIN_ONLY, async (request) => {
       const { org } = request.ctx;
-      const def = find(org, request.params.name);
-      if (!def.custom) throw fault('accessDenied', 'object', { reason: 'Built-in objects cannot be deleted.' });
-      svc.db.transaction(() => {
+      changeDefinitions(org, () => {
+        const def = find(org, request.params.name);
+        if (!def.custom) throw fault('accessDenied', 'object', { reason: 'Built-in objects cannot be deleted.' });
         svc.defs.remove(org.id, def.name);
         svc.store.dropCollection(org.id, def);
-      })();
+      });
       return { object: 'result', data: true };
     });
   };
