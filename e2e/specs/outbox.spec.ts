@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { expect, test } from '@playwright/test';
 import { startHeadlessService, type HeadlessService } from '../fixtures/headless-service';
 import { secondAdminApi } from '../pages/apps-page';
@@ -44,13 +45,27 @@ test('the outbox shows a password-reset message, newest first, with paging', asy
   await expect(outbox.messages().nth(1).getByTestId('outbox-recipient')).toHaveText('first@demo.test');
   await console_.screenshot('outbox');
 
-  // Paging: one more message than a page holds.
+  // Paging: one more message than a page holds. Anonymous resets are limited per email (5 an hour
+  // by default, issue #13 item 9); an administrator raises the limit as documented, with the CLI.
+  execFileSync(process.execPath, [
+    'dist/main/cli.js',
+    'admin',
+    'org',
+    'set',
+    'anonymousRequestsPerEmail',
+    '100',
+    '--data-dir',
+    service.dataDir,
+    '--org',
+    'demo',
+  ]);
   for (let i = 0; i < 24; i++) {
-    await fetch(`${service.url}/demo/v2/accounts/request-password-reset`, {
+    const asked = await fetch(`${service.url}/demo/v2/accounts/request-password-reset`, {
       method: 'POST',
       headers: { 'Service-Client-Key': api.key, 'Content-Type': 'application/json' },
       body: JSON.stringify({ email: 'first@demo.test' }),
     });
+    expect(asked.status).toBe(200);
   }
   await page.getByTestId('outbox-refresh').click();
   await expect(outbox.messages()).toHaveCount(25);

@@ -178,7 +178,7 @@ export function AccountDetail({
               className="button button--danger button--small"
               data-testid="account-delete-confirm"
               disabled={busy}
-              onClick={() => remove.mutate(id, { onSuccess: onDeleted })}
+              onClick={() => remove.mutateAsync(id).then(onDeleted, () => undefined)}
             >
               Delete
             </button>

@@ -175,7 +175,9 @@ export function RoleEditor({
             className="button button--danger button--small"
             data-testid="role-delete-confirm"
             disabled={remove.isPending}
-            onClick={() => remove.mutate(role._id, { onSuccess: onDeleted })}
+            // mutateAsync, not mutate's onSuccess: the refetched list drops the role and unmounts this
+            // editor first, and a per-call callback of an unmounted observer never runs.
+            onClick={() => remove.mutateAsync(role._id).then(onDeleted, () => undefined)}
           >
             Delete
           </button>
