@@ -222,6 +222,12 @@ describe('administering views', () => {
     });
     expect(bad.json()).toMatchObject({ errCode: 'service.validation.view', path: 'query[0].value' });
     expect(bad.json().reason).toContain('c_nope');
+    // A variable stands for a value, never for a property: the property under it must exist too.
+    for (const where of ['{"c_nope": "{{v}}"}', '{"$or": [{"c_title": "{{t}}"}, {"c_nope": {"$gt": {{n}}}}]}']) {
+      const underVariable = await admin.post('/views', { ...openByStatus, query: [{ name: 'where', value: where }] });
+      expect(underVariable.json(), where).toMatchObject({ errCode: 'service.validation.view', path: 'query[0].value' });
+      expect(underVariable.json().reason).toContain('c_nope');
+    }
     const notJson = await admin.post('/views', { ...openByStatus, query: [{ name: 'where', value: '{"c_title": ' }] });
     expect(notJson.json()).toMatchObject({ errCode: 'service.validation.view', path: 'query[0].value' });
     expect((await admin.post('/views', { ...openByStatus, sourceObject: 'c_nothing' })).json()).toMatchObject({

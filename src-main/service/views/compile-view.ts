@@ -4,8 +4,8 @@
  * same checks, so a view that saved compiles.
  */
 import { fault, FaultError } from '../../../src-shared/faults.js';
-import type { ObjectDef } from '../../../src-shared/schema/types.js';
-import { resolvePath } from '../../../src-shared/schema/types.js';
+import { allProperties, resolvePath, type ObjectDef } from '../../../src-shared/schema/types.js';
+import { resolveField } from '../../../src-shared/query/fields.js';
 import type { Condition, SortKey } from '../../../src-shared/query/ast.js';
 import { parseSortDocument, parseWhereDocument } from '../../../src-shared/query/parse.js';
 import { DEFAULT_LIMIT, MAX_LIMIT, MAX_SKIP } from '../../../src-shared/query/limits.js';
@@ -105,6 +105,9 @@ export function compileView(svc: Service, org: Org, _id: string, doc: Doc): Comp
       if (c.name === 'where') view.fixedWhere = parsed as Condition | undefined;
       else view.fixedSort = parsed as SortKey[];
     } else {
+      // A variable stands for a value, never for a property: every property the where names must
+      // exist whatever the arguments (a fault under a variable's spot would otherwise pass below).
+      if (c.name === 'where') withPath(path, () => checkWhereProperties(template.tree, source));
       // Variables stand in as null: only faults at a variable's own spot are the argument's business.
       try {
         parse(fillAll(template, null), source, org);
@@ -115,6 +118,19 @@ export function compileView(svc: Service, org: Org, _id: string, doc: Doc): Comp
     }
   });
   return view;
+}
+
+/** Resolves the property keys of a where document (at its top and inside `$and`/`$or`/`$nor`). */
+function checkWhereProperties(tree: unknown, def: ObjectDef): void {
+  if (Array.isArray(tree)) {
+    for (const item of tree) checkWhereProperties(item, def);
+    return;
+  }
+  if (tree === null || typeof tree !== 'object') return;
+  for (const [key, value] of Object.entries(tree)) {
+    if (key === '$and' || key === '$or' || key === '$nor') checkWhereProperties(value, def);
+    else if (!key.startsWith('$')) resolveField(allProperties(def), key, key);
+  }
 }
 
 /** The where condition and sort keys of one run, variables filled from the request's arguments. */
