@@ -15,13 +15,15 @@ interface SessionsTableProps {
   account?: string;
   /** Test id of the table and prefix of its parts. */
   testId?: string;
+  /** In a narrow panel (an account's detail): cells wrap instead of widening the table. */
+  compact?: boolean;
 }
 
 /**
  * Live sessions: who, through which app, started, last seen, from where and with what browser;
  * the viewer's own session is marked, and any can be ended (after a confirmation).
  */
-export function SessionsTable({ orgClient, app, account, testId = 'sessions' }: SessionsTableProps) {
+export function SessionsTable({ orgClient, app, account, testId = 'sessions', compact = false }: SessionsTableProps) {
   const queryClient = useQueryClient();
   const sessions = useQuery(sessionsQuery(orgClient));
   const apps = useQuery(appsQuery(orgClient));
@@ -51,7 +53,7 @@ export function SessionsTable({ orgClient, app, account, testId = 'sessions' }: 
         <>
           {end.isError && <FaultMessage fault={faultOf(end.error)} compact />}
           <div className="grid-frame outbox-scroll">
-            <table className="grid" data-testid={`${testId}-table`}>
+            <table className={compact ? 'grid grid--fit' : 'grid'} data-testid={`${testId}-table`}>
               <thead>
                 <tr>
                   {account === undefined && <th scope="col">account</th>}

@@ -27,7 +27,7 @@ export function AccountActivity({
     <>
       <div className="panel__section" data-testid="account-sessions">
         <p className="panel__heading">Sessions</p>
-        <SessionsTable orgClient={orgClient} account={accountId} testId="account-sessions" />
+        <SessionsTable orgClient={orgClient} account={accountId} testId="account-sessions" compact />
       </div>
       <div className="panel__section" data-testid="account-tokens">
         <div className="access-toolbar">
