@@ -16,6 +16,7 @@ import { loadavg } from 'node:os';
 import { openService } from '../service/open-service.js';
 import { bootstrapOrg } from '../service/bootstrap.js';
 import { buildServer } from '../service/server.js';
+import { sessionHeaders } from './in-process-session.js';
 
 const args = process.argv.slice(2);
 const arg = (name: string, fallback: number) => {
@@ -44,17 +45,7 @@ const dataDir = mkdtempSync(join(tmpdir(), 'bench-scripts-'));
 const svc = openService({ dataDir, masterKey: randomBytes(32) });
 const { consoleAppKey } = await bootstrapOrg(svc, { code: 'bench', adminEmail: EMAIL, adminPassword: PASSWORD });
 const server = await buildServer(svc);
-const headers: Record<string, string> = { host: '127.0.0.1:7788', 'service-client-key': consoleAppKey };
-const login = await server.inject({
-  method: 'POST',
-  url: '/bench/v2/accounts/login',
-  headers,
-  payload: { email: EMAIL, password: PASSWORD },
-});
-if (login.statusCode !== 200) throw new Error(`login failed: ${login.body}`);
-headers.cookie = login.cookies.map((c) => `${c.name}=${c.value}`).join('; ');
-const csrf = login.headers['service-csrf-token'];
-if (typeof csrf === 'string') headers['service-csrf-token'] = csrf;
+const headers = await sessionHeaders(server, 'bench', consoleAppKey, EMAIL, PASSWORD);
 
 for (let i = 0; i < 20; i++) {
   const res = await server.inject({
