@@ -10,13 +10,14 @@
  *   node dist/main/bench/alternate.js --data-dir DIR --password P [--queries q2p,q5]
  *     [--ways session,signed-v1] [--requests 200] [--cli OTHER/cli.js]  (another build, e.g. before a change)
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { median, send } from './http-client.js';
 import { floorUrls, serviceUrls } from './workloads.js';
 import { adminSetup, wayIn, type Credentials } from './ways-in.js';
+import { startListeningChild } from './start-child.js';
 
 const { values } = parseArgs({
   options: {
@@ -50,31 +51,18 @@ function cpuNs(pid: number): number {
   return total;
 }
 
-function startChild(args: string[], ready: RegExp): Promise<{ child: ChildProcess; port: number }> {
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
-  let out = '';
-  return new Promise((resolve, reject) => {
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = ready.exec(out);
-      if (m) resolve({ child, port: Number(m[1]) });
-    });
-    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}: ${out}`)));
-  });
-}
-
 const children: ChildProcess[] = [];
 try {
   const services = [];
   for (const cli of clis) {
-    const s = await startChild(
+    const s = await startListeningChild(
       [cli, 'serve', '--data-dir', dataDir, '--port', '0'],
       /Service:\s+http:\/\/127\.0\.0\.1:(\d+)\//,
     );
     children.push(s.child);
     services.push({ label: clis.length === 1 ? 'service' : cli, port: s.port, pid: s.child.pid! });
   }
-  const floor = await startChild(
+  const floor = await startListeningChild(
     [join(here, 'floor.js'), join(dataDir, 'service.db'), 'o1_account'],
     /FLOOR_PORT=(\d+)/,
   );

@@ -12,7 +12,7 @@
  *   --profile-dir DIR (a CPU profile of the service process, for profile-layers.js)
  * Quick run while developing: --sizes 20000 --duration 1 --rounds 2 --walks 1
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,6 +21,7 @@ import autocannon from 'autocannon';
 import { median, send } from './http-client.js';
 import { floorUrls, serviceUrls, WALK_PAGE } from './workloads.js';
 import { adminSetup, wayIn, WAYS_IN, type Credentials } from './ways-in.js';
+import { startChild } from './start-child.js';
 
 const { values } = parseArgs({
   options: {
@@ -57,19 +58,6 @@ const TARGET = { throughput: 2 / 3, walk: 1.5, tokenExtraUs: 20, rssMb: 300, see
 const progress = (text: string) =>
   process.stderr.isTTY ? process.stderr.write(`\r${text}\u001b[K`) : process.stderr.write(`${text}\n`);
 const progressDone = () => process.stderr.isTTY && process.stderr.write('\r\u001b[K');
-
-function startChild(args: string[], ready: RegExp): Promise<{ child: ChildProcess; match: RegExpExecArray }> {
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
-  let out = '';
-  return new Promise((resolve, reject) => {
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = ready.exec(out);
-      if (m) resolve({ child, match: m });
-    });
-    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}: ${out}`)));
-  });
-}
 
 /** Runs a child to its end; its stderr (the seeder's progress lines) goes straight to ours. */
 function runToEnd(args: string[]): Promise<string> {

@@ -1,0 +1,25 @@
+/** Child processes of the benches (the service, the floor): started, and ready when they say so. */
+import { spawn, type ChildProcess } from 'node:child_process';
+
+/** Starts `node <args>` and resolves once its stdout matches `ready` (e.g. the port it printed). */
+export function startChild(args: string[], ready: RegExp): Promise<{ child: ChildProcess; match: RegExpExecArray }> {
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  return new Promise((resolve, reject) => {
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = ready.exec(out);
+      if (m) resolve({ child, match: m });
+    });
+    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}: ${out}`)));
+  });
+}
+
+/** The same, for a child that prints its port as the first group of `ready`. */
+export async function startListeningChild(
+  args: string[],
+  ready: RegExp,
+): Promise<{ child: ChildProcess; port: number }> {
+  const { child, match } = await startChild(args, ready);
+  return { child, port: Number(match[1]) };
+}
