@@ -74,8 +74,15 @@ export function accountLifecycleRoutes(svc: Service) {
       async (request) => {
         const { org } = request.ctx;
         requireSessionApp(request);
-        const accountId = consumeTicket(svc, 'verify', org, request.body.token);
-        return setVerified(svc, org, accountId);
+        // Using the ticket and verifying are one write: a failed update leaves the ticket unused.
+        const accountId = svc.db
+          .transaction(() => {
+            const id = consumeTicket(svc, 'verify', org, request.body.token);
+            svc.store.update(org.id, accountDef(svc, org), id, { state: 'verified' });
+            return id;
+          })
+          .immediate();
+        return presentAccount(svc, org, accountId);
       },
     );
 
@@ -150,11 +157,18 @@ export function accountLifecycleRoutes(svc: Service) {
         requireSessionApp(request);
         const { body } = request;
         const next = checkPasswordStrength(body.password);
-        const accountId = consumeTicket(svc, 'reset', org, body.token);
-        svc.credentials.setPassword(org.id, accountId, await hashPassword(next));
-        svc.accountTickets.voidAll('reset', org.id, accountId);
-        unlockAccount(svc, org, accountId);
-        svc.sessions.endForAccount(org.id, accountId, 'passwordReset');
+        // The slow hash first, then the ticket and every change it allows in one write: a ticket is
+        // never used up by a reset that did not happen.
+        const hash = await hashPassword(next);
+        svc.db
+          .transaction(() => {
+            const accountId = consumeTicket(svc, 'reset', org, body.token);
+            svc.credentials.setPassword(org.id, accountId, hash);
+            svc.accountTickets.voidAll('reset', org.id, accountId);
+            unlockAccount(svc, org, accountId);
+            svc.sessions.endForAccount(org.id, accountId, 'passwordReset');
+          })
+          .immediate();
         return DONE;
       },
     );
