@@ -7,6 +7,7 @@ import { saveView, viewKeys, viewRunUrl, type ViewDraft } from '../api/views';
 import { Dialog } from './Dialog';
 import { FaultMessage } from './FaultMessage';
 import '../styles/views.css';
+import { Field, FieldError } from './Field';
 
 export interface SaveAsViewQuery {
   /** The object type the browser shows (a view's `sourceObject`). */
@@ -103,8 +104,10 @@ export function SaveAsViewDialog({ orgClient, query, routeOrg, onClose }: SaveAs
       ) : (
         <form onSubmit={submit} noValidate>
           <div className="form-grid">
-            <label className={nameOk || name === '' ? 'field' : 'field field--invalid'}>
-              <span className="field__label">Name (in the URL)</span>
+            <Field
+              label="Name (in the URL)"
+              error={!nameOk && name !== '' && 'Letters, digits and _, starting with a letter or _.'}
+            >
               <input
                 className="input input--mono"
                 data-testid="save-view-name"
@@ -112,19 +115,15 @@ export function SaveAsViewDialog({ orgClient, query, routeOrg, onClose }: SaveAs
                 autoFocus
                 onChange={(e) => setName(e.target.value)}
               />
-              {!nameOk && name !== '' && (
-                <span className="field__error">Letters, digits and _, starting with a letter or _.</span>
-              )}
-            </label>
-            <label className="field">
-              <span className="field__label">Label</span>
+            </Field>
+            <Field label="Label">
               <input
                 className="input"
                 data-testid="save-view-label"
                 value={label}
                 onChange={(e) => setLabel(e.target.value)}
               />
-            </label>
+            </Field>
           </div>
           <p className="panel__heading">
             Conditions of <code>{query.objectName}</code>
@@ -160,11 +159,11 @@ export function SaveAsViewDialog({ orgClient, query, routeOrg, onClose }: SaveAs
             ))}
           </ul>
           {(badName || duplicate) && (
-            <p className="field__error" role="alert">
+            <FieldError alert>
               {badName
                 ? `${badName.name || 'An empty name'} is not a variable name (letters, digits and _).`
                 : `Two conditions share the variable ${duplicate}.`}
-            </p>
+            </FieldError>
           )}
           <p className="panel__heading">The view&apos;s query</p>
           <pre className="save-view__preview" data-testid="save-view-preview">

@@ -60,7 +60,12 @@ export function NewAccountForm({
             autoFocus
           />
         </Field>
-        <Field label="Password" wide>
+        <Field
+          label="Password"
+          wide
+          hint={password !== '' ? (passwordProblem(password) ?? PASSWORD_RULE_HINT) : PASSWORD_RULE_HINT}
+          hintTestId="new-account-password-hint"
+        >
           <input
             className="input"
             type="password"
@@ -69,9 +74,6 @@ export function NewAccountForm({
             value={password}
             onChange={(e) => setPassword(e.target.value)}
           />
-          <span className="field__hint" data-testid="new-account-password-hint">
-            {password !== '' ? (passwordProblem(password) ?? PASSWORD_RULE_HINT) : PASSWORD_RULE_HINT}
-          </span>
         </Field>
         <Field label="First name">
           <input

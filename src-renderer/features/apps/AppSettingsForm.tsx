@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { FaultBody } from '../../../src-shared/faults';
 import { TOKEN_ALGS, type AppKind, type AppSettings, type TokenAlg } from '../../api/apps';
-import { Field } from '../../components/Field';
+import { Field, FieldError } from '../../components/Field';
 import { FaultMessage } from '../../components/FaultMessage';
 import { Check, ListField } from './app-settings-controls';
 import {
@@ -276,11 +276,7 @@ export function AppSettingsForm(props: AppSettingsFormProps) {
       {props.fault && (server.unplaced || Object.keys(server.fields).length === 0) && (
         <FaultMessage fault={props.fault} compact />
       )}
-      {attempted && !valid && (
-        <p className="field__error" role="alert">
-          Fix the marked fields first.
-        </p>
-      )}
+      {attempted && !valid && <FieldError alert>Fix the marked fields first.</FieldError>}
       <div className="form__actions">
         <button type="submit" className="button button--primary" data-testid="app-save" disabled={props.submitting}>
           {props.submitting ? 'Saving…' : props.submitLabel}

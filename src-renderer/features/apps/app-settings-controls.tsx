@@ -1,4 +1,4 @@
-import { Field } from '../../components/Field';
+import { Field, FieldError } from '../../components/Field';
 
 /** A list setting (origins, addresses), one entry per line. */
 export function ListField(props: {
@@ -52,10 +52,10 @@ export function Check(props: {
         {props.label}
       </label>
       {props.error && (
-        <span className="field__error" data-testid="field-error">
+        <FieldError as="span" testId="field-error">
           {' '}
           {props.error}
-        </span>
+        </FieldError>
       )}
     </span>
   );

@@ -17,6 +17,7 @@ import { FaultMessage } from '../../components/FaultMessage';
 import { QueryState } from '../../components/QueryState';
 import { UtcTime } from '../../components/UtcTime';
 import { ChangeCounts } from './ChangeReview';
+import { Field } from '../../components/Field';
 
 interface DeploymentsPanelProps {
   orgClient: OrgClient;
@@ -289,17 +290,15 @@ function NewDeploymentForm({
     <form className="panel__section" data-testid="deployment-form" onSubmit={submit}>
       <p className="panel__heading">New deployment</p>
       <div className="form-grid">
-        <label className="field">
-          <span className="field__label">Name</span>
+        <Field label="Name">
           <input
             className="input input--mono"
             data-testid="deployment-name"
             value={name}
             onChange={(e) => setName(e.target.value)}
           />
-        </label>
-        <label className="field">
-          <span className="field__label">Target org</span>
+        </Field>
+        <Field label="Target org">
           <select
             className="select"
             data-testid="deployment-target-org"
@@ -313,9 +312,8 @@ function NewDeploymentForm({
               </option>
             ))}
           </select>
-        </label>
-        <label className="field field--wide">
-          <span className="field__label">Manifest (JSON, as on the Export tab)</span>
+        </Field>
+        <Field label="Manifest (JSON, as on the Export tab)" wide>
           <textarea
             className="input input--mono"
             data-testid="deployment-manifest"
@@ -323,7 +321,7 @@ function NewDeploymentForm({
             value={manifest}
             onChange={(e) => setManifest(e.target.value)}
           />
-        </label>
+        </Field>
       </div>
       {orgs.isError && <FaultMessage fault={faultOf(orgs.error)} compact />}
       {create.isError && <FaultMessage fault={faultOf(create.error)} compact />}

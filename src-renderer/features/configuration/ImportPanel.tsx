@@ -16,6 +16,7 @@ import {
 import type { OrgClient } from '../../api/org-client';
 import { FaultMessage } from '../../components/FaultMessage';
 import { ChangeReview } from './ChangeReview';
+import { Field, FieldError } from '../../components/Field';
 
 const STAGES = ['ingest', 'backup', 'import', 'complete'] as const;
 
@@ -82,19 +83,18 @@ export function ImportPanel({ orgClient }: { orgClient: OrgClient }) {
         An export of this or another org (<code>.ndjson</code> or <code>.ndjson.gz</code>). The service checks every
         resource first and applies all or nothing; references (roles in an acl, the object of a view) are by name.
       </p>
-      <label className="field">
-        <span className="field__label">File</span>
+      <Field label="File">
         <input
           type="file"
           accept=".ndjson,.jsonl,.json,.gz,application/x-ndjson,application/gzip"
           data-testid="import-file"
           onChange={(e) => void pick(e.target.files?.[0])}
         />
-      </label>
+      </Field>
       {readError && (
-        <p className="field__error" role="alert" data-testid="import-read-error">
+        <FieldError alert testId="import-read-error">
           {readError}
-        </p>
+        </FieldError>
       )}
       {loaded && (
         <p className={loaded.complete ? 'note' : 'note note--warn'} data-testid="import-file-summary">

@@ -7,7 +7,7 @@ import { queryKeys } from '../../api/query-keys';
 import { FaultMessage } from '../../components/FaultMessage';
 import { ScreenHeader } from '../../components/ScreenHeader';
 import type { DemoDataRoute, Route } from '../../routing/route';
-import { Field } from '../../components/Field';
+import { Field, FieldError } from '../../components/Field';
 import { MAX_SEED_ACCOUNTS } from '../../../src-shared/contracts/demo-data';
 
 /** The service's cap (one constant for both sides). */
@@ -177,7 +177,7 @@ function JobProgress({ job }: { job: DemoJob }) {
         {job.done.toLocaleString('en')} of {job.total.toLocaleString('en')} accounts written ({percent}%)
         {indexing && ' · the new accounts are searchable when the indexes are built'}
       </p>
-      {job.error && <p className="field__error">{job.error}</p>}
+      {job.error && <FieldError>{job.error}</FieldError>}
     </div>
   );
 }

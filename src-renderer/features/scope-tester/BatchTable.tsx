@@ -8,6 +8,7 @@ import {
   type Verdict,
 } from './batch';
 import type { ServiceAnswer } from './service-check';
+import { FieldError } from '../../components/Field';
 
 interface BatchTableProps {
   rows: TestRow[];
@@ -167,7 +168,7 @@ export function BatchTable({ rows, results, answers, onRows }: BatchTableProps) 
                   <td colSpan={8}>
                     <div className="batch__why">
                       {result?.problem ? (
-                        <span className="field__error">{result.problem}</span>
+                        <FieldError as="span">{result.problem}</FieldError>
                       ) : (
                         <span>
                           {result?.decision?.matchedChain && (

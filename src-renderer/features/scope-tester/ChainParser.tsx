@@ -1,5 +1,6 @@
 import type { ScopeSchemaType } from '../../../src-shared/scopes';
 import { describeChain } from '../../components/chain-segments';
+import { Field } from '../../components/Field';
 
 /** The spec's examples (service-interface.md "Scoping" 4): three valid chains, two invalid ones. */
 const EXAMPLES = [
@@ -24,8 +25,7 @@ export function ChainParser({
   const view = chain === '' ? null : describeChain(chain, types);
   return (
     <div className="panel" data-testid="chain-parser">
-      <label className="field">
-        <span className="field__label panel__title">Parse a chain</span>
+      <Field label="Parse a chain" labelClassName="panel__title">
         <input
           className="input input--mono"
           data-testid="chain-input"
@@ -36,7 +36,7 @@ export function ChainParser({
           aria-describedby="chain-result"
           onChange={(e) => onChange(e.target.value)}
         />
-      </label>
+      </Field>
       <div className="example-chips">
         Examples:
         {EXAMPLES.map((example) => (

@@ -17,6 +17,7 @@ import {
 import { CopyButton } from '../../components/CopyButton';
 import { FaultMessage } from '../../components/FaultMessage';
 import { checkSave, routeUrl, type SaveFields } from './save-draft';
+import { Field } from '../../components/Field';
 
 interface SavePanelProps {
   orgClient: OrgClient;
@@ -70,8 +71,7 @@ export function SavePanel({ orgClient, script, fields, onFields, saved, onSaved 
         <h2 className="keys-section__title">{saved ? `Library script “${saved.label ?? saved.name}”` : 'Save'}</h2>
       </div>
       <div className="script-save__fields">
-        <label className="field">
-          <span className="field__label">Type</span>
+        <Field label="Type">
           <select
             className="select select--large"
             data-testid="save-type"
@@ -84,9 +84,8 @@ export function SavePanel({ orgClient, script, fields, onFields, saved, onSaved 
               </option>
             ))}
           </select>
-        </label>
-        <label className={touched && errors.name ? 'field field--invalid' : 'field'}>
-          <span className="field__label">Name</span>
+        </Field>
+        <Field label="Name" error={touched && errors.name}>
           <input
             className="input input--mono"
             data-testid="save-name"
@@ -94,12 +93,10 @@ export function SavePanel({ orgClient, script, fields, onFields, saved, onSaved 
             placeholder="c_hello"
             onChange={(e) => change({ name: e.target.value })}
           />
-          {touched && errors.name && <span className="field__error">{errors.name}</span>}
-        </label>
+        </Field>
         {fields.type === 'route' && (
           <>
-            <label className="field">
-              <span className="field__label">Method</span>
+            <Field label="Method">
               <select
                 className="select select--large"
                 data-testid="save-method"
@@ -112,9 +109,8 @@ export function SavePanel({ orgClient, script, fields, onFields, saved, onSaved 
                   </option>
                 ))}
               </select>
-            </label>
-            <label className={touched && errors.path ? 'field field--invalid' : 'field'}>
-              <span className="field__label">Path</span>
+            </Field>
+            <Field label="Path" error={touched && errors.path}>
               <input
                 className="input input--mono"
                 data-testid="save-path"
@@ -122,8 +118,7 @@ export function SavePanel({ orgClient, script, fields, onFields, saved, onSaved 
                 placeholder="hello/:name"
                 onChange={(e) => change({ path: e.target.value })}
               />
-              {touched && errors.path && <span className="field__error">{errors.path}</span>}
-            </label>
+            </Field>
           </>
         )}
       </div>

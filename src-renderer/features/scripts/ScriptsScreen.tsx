@@ -14,6 +14,7 @@ import { RunOutput } from './RunOutput';
 import { emptySaveFields, fieldsOf, type SaveFields } from './save-draft';
 import { SavePanel } from './SavePanel';
 import { ScriptEditor, type ScriptEditorHandle } from './ScriptEditor';
+import { Field, FieldType } from '../../components/Field';
 
 interface ScriptsScreenProps {
   orgClient: OrgClient;
@@ -234,39 +235,50 @@ export function ScriptsScreen({ orgClient, route, navigate }: ScriptsScreenProps
           />
           <div className="scripts__io">
             <div className="scripts__inputs">
-              <div className={args.ok ? 'field' : 'field field--invalid'}>
-                <label className="field__label" htmlFor="script-arguments">
-                  Arguments <span className="field__type">JSON · script.arguments</span>
-                </label>
-                <textarea
-                  id="script-arguments"
-                  className="input input--area input--mono"
-                  rows={5}
-                  spellCheck={false}
-                  data-testid="script-arguments"
-                  aria-invalid={args.ok ? undefined : true}
-                  value={argsText}
-                  onChange={(e) => setArgsText(e.target.value)}
-                />
-                {!args.ok && (
-                  <p className="field__error" data-testid="arguments-error">
-                    {args.message}
-                  </p>
+              <Field
+                id="script-arguments"
+                label={
+                  <>
+                    Arguments <FieldType>JSON · script.arguments</FieldType>
+                  </>
+                }
+                invalid={!args.ok}
+                error={!args.ok && args.message}
+                errorTestId="arguments-error"
+              >
+                {(id, describedBy) => (
+                  <textarea
+                    id={id}
+                    className="input input--area input--mono"
+                    rows={5}
+                    spellCheck={false}
+                    data-testid="script-arguments"
+                    aria-invalid={args.ok ? undefined : true}
+                    aria-describedby={describedBy}
+                    value={argsText}
+                    onChange={(e) => setArgsText(e.target.value)}
+                  />
                 )}
-              </div>
-              <div className="field">
-                <label className="field__label" htmlFor="script-principal">
-                  Run as <span className="field__type">optional · account id or email</span>
-                </label>
-                <input
-                  id="script-principal"
-                  className="input input--mono"
-                  data-testid="script-principal"
-                  placeholder="you"
-                  value={principal}
-                  onChange={(e) => setPrincipal(e.target.value)}
-                />
-              </div>
+              </Field>
+              <Field
+                id="script-principal"
+                label={
+                  <>
+                    Run as <FieldType>optional · account id or email</FieldType>
+                  </>
+                }
+              >
+                {(id) => (
+                  <input
+                    id={id}
+                    className="input input--mono"
+                    data-testid="script-principal"
+                    placeholder="you"
+                    value={principal}
+                    onChange={(e) => setPrincipal(e.target.value)}
+                  />
+                )}
+              </Field>
             </div>
             <RunOutput run={shown} onGoToLine={(line) => editor.current?.goToLine(line)} />
           </div>

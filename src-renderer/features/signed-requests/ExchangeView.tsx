@@ -1,6 +1,7 @@
 import { isFaultBody } from '../../../src-shared/faults';
 import type { SignedRequestPlan, SignedResponse } from '../../api/signing';
 import { FaultMessage } from '../../components/FaultMessage';
+import { Field } from '../../components/Field';
 
 /** A signed request as planned and, once sent, its answer and the replay's. */
 export interface Exchange {
@@ -43,12 +44,11 @@ export function ExchangeView({ exchange, curl }: { exchange: Exchange; curl: str
           </dl>
         </details>
         {curl && (
-          <div className="field">
-            <span className="field__label">curl (copied; signed but not sent — it works once)</span>
+          <Field display label="curl (copied; signed but not sent — it works once)">
             <pre className="json-view response-box" data-testid="signed-curl">
               {curl}
             </pre>
-          </div>
+          </Field>
         )}
       </div>
       {exchange.failure && (

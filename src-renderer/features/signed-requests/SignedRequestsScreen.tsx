@@ -20,7 +20,7 @@ import type { NavigateOptions, Route } from '../../routing/route';
 import type { SignedRequestsRoute } from './signed-route';
 import { copyText } from '../../components/download';
 import '../../styles/access.css';
-import { Field } from '../../components/Field';
+import { Field, FieldError, FieldHint } from '../../components/Field';
 
 interface SignedRequestsScreenProps {
   orgClient: OrgClient;
@@ -192,14 +192,14 @@ export function SignedRequestsScreen({ orgClient, route, navigate }: SignedReque
                   </span>
                 )}
                 {app && !app.principalOverride && route.as.trim() === '' && app.principalId === null && (
-                  <span className="field__hint">This app's principal is anonymous.</span>
+                  <FieldHint>This app's principal is anonymous.</FieldHint>
                 )}
               </Field>
             </div>
             {problem && (
-              <p className="field__error" role="alert" data-testid="signed-problem">
+              <FieldError alert testId="signed-problem">
                 {problem}
-              </p>
+              </FieldError>
             )}
             <div className="form__actions">
               <button type="submit" className="button button--primary" data-testid="signed-send" disabled={busy}>

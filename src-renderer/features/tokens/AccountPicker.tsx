@@ -5,6 +5,7 @@ import type { OrgClient } from '../../api/org-client';
 import { accountQuery, accountSearchQuery } from '../../api/tokens';
 import type { Account } from '../../api/types';
 import { FaultMessage } from '../../components/FaultMessage';
+import { Field } from '../../components/Field';
 
 function useDebounced(value: string, ms: number): string {
   const [debounced, setDebounced] = useState(value);
@@ -35,13 +36,11 @@ export function AccountPicker({
   const search = useDebounced(text, 250);
   const results = useQuery({ ...accountSearchQuery(orgClient, search), enabled: open && search.trim() !== '' });
   const current = useQuery({ ...accountQuery(orgClient, accountId ?? ''), enabled: accountId !== undefined });
-  const inputId = useId();
   const listId = useId();
 
   if (accountId !== undefined && !open) {
     return (
-      <div className="field">
-        <span className="field__label">Account</span>
+      <Field display label="Account">
         <div className="lab__row" data-testid="lab-account">
           {current.isPending && <span className="spinner" aria-hidden="true" />}
           {current.data && <span data-testid="lab-account-label">{accountLabel(current.data)}</span>}
@@ -56,68 +55,69 @@ export function AccountPicker({
             Change
           </button>
         </div>
-      </div>
+      </Field>
     );
   }
   return (
-    <div className="field lab__picker">
-      <label className="field__label" htmlFor={inputId}>
-        Account
-      </label>
-      <input
-        id={inputId}
-        className="input"
-        type="search"
-        placeholder="Search by email, name or _id"
-        data-testid="lab-account-search"
-        value={text}
-        autoComplete="off"
-        aria-controls={listId}
-        aria-expanded={open && search.trim() !== ''}
-        onFocus={() => setOpen(true)}
-        onChange={(e) => {
-          setText(e.target.value);
-          setOpen(true);
-        }}
-        onKeyDown={(e) => {
-          if (e.key === 'Escape') {
-            setText('');
-            setOpen(false);
-          }
-        }}
-      />
-      {open && search.trim() !== '' && (
-        <ul className="lab__results" id={listId} aria-label="Matching accounts" data-testid="lab-account-results">
-          {results.isPending && (
-            <li className="status-line">
-              <span className="spinner" aria-hidden="true" /> Searching…
-            </li>
+    <Field label="Account" className="lab__picker">
+      {(inputId) => (
+        <>
+          <input
+            id={inputId}
+            className="input"
+            type="search"
+            placeholder="Search by email, name or _id"
+            data-testid="lab-account-search"
+            value={text}
+            autoComplete="off"
+            aria-controls={listId}
+            aria-expanded={open && search.trim() !== ''}
+            onFocus={() => setOpen(true)}
+            onChange={(e) => {
+              setText(e.target.value);
+              setOpen(true);
+            }}
+            onKeyDown={(e) => {
+              if (e.key === 'Escape') {
+                setText('');
+                setOpen(false);
+              }
+            }}
+          />
+          {open && search.trim() !== '' && (
+            <ul className="lab__results" id={listId} aria-label="Matching accounts" data-testid="lab-account-results">
+              {results.isPending && (
+                <li className="status-line">
+                  <span className="spinner" aria-hidden="true" /> Searching…
+                </li>
+              )}
+              {results.isError && (
+                <li>
+                  <FaultMessage fault={faultOf(results.error)} compact />
+                </li>
+              )}
+              {results.data?.length === 0 && <li className="keys-note">No account matches.</li>}
+              {results.data?.map((account) => (
+                <li key={account._id}>
+                  <button
+                    type="button"
+                    className="lab__result"
+                    data-testid="lab-account-result"
+                    onClick={() => {
+                      setOpen(false);
+                      setText('');
+                      onPick(account._id);
+                    }}
+                  >
+                    <span>{accountLabel(account)}</span>
+                    <small>{account._id}</small>
+                  </button>
+                </li>
+              ))}
+            </ul>
           )}
-          {results.isError && (
-            <li>
-              <FaultMessage fault={faultOf(results.error)} compact />
-            </li>
-          )}
-          {results.data?.length === 0 && <li className="keys-note">No account matches.</li>}
-          {results.data?.map((account) => (
-            <li key={account._id}>
-              <button
-                type="button"
-                className="lab__result"
-                data-testid="lab-account-result"
-                onClick={() => {
-                  setOpen(false);
-                  setText('');
-                  onPick(account._id);
-                }}
-              >
-                <span>{accountLabel(account)}</span>
-                <small>{account._id}</small>
-              </button>
-            </li>
-          ))}
-        </ul>
+        </>
       )}
-    </div>
+    </Field>
   );
 }

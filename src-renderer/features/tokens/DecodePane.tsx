@@ -1,6 +1,7 @@
 import { decodeJwt, explainClaims, type ClaimExplanation } from './claims';
 import { UtcTime } from '../../components/UtcTime';
 import { TokenInput } from './TokenInput';
+import { FieldError } from '../../components/Field';
 
 const GROUP_TITLES: Record<ClaimExplanation['group'], string> = {
   header: 'Header',
@@ -63,7 +64,7 @@ export function DecodePane({ token, onToken }: { token: string; onToken: (text: 
                       </td>
                       <td>
                         {c.meaning}
-                        {c.warning && <span className="field__error"> {c.warning}</span>}
+                        {c.warning && <FieldError as="span"> {c.warning}</FieldError>}
                       </td>
                     </tr>
                   ))}

@@ -5,7 +5,7 @@ import type { ServiceApp } from '../../api/apps';
 import type { OrgClient } from '../../api/org-client';
 import { scopeSchemaQuery } from '../../api/schemas';
 import { mintToken } from '../../api/tokens';
-import { Field } from '../../components/Field';
+import { Field, FieldType } from '../../components/Field';
 import { FaultMessage } from '../../components/FaultMessage';
 import { ACCESS_LEVELS } from './claims';
 import { MintedDialog } from './MintedDialog';
@@ -78,7 +78,7 @@ export function MintPane({ orgClient, accountId, app, token, draft, onDraft, onM
       <Field
         label={
           <>
-            Scope chains <span className="field__type">one per line</span>
+            Scope chains <FieldType>one per line</FieldType>
           </>
         }
         error={serverField === 'scope' ? serverFault?.reason : undefined}
@@ -106,7 +106,7 @@ export function MintPane({ orgClient, accountId, app, token, draft, onDraft, onM
         <Field
           label={
             <>
-              Extra roles <span className="field__type">role ids</span>
+              Extra roles <FieldType>role ids</FieldType>
             </>
           }
           error={errorOf('roles')}
@@ -125,7 +125,7 @@ export function MintPane({ orgClient, accountId, app, token, draft, onDraft, onM
         <Field
           label={
             <>
-              Max uses <span className="field__type">service/cnt · empty: unlimited</span>
+              Max uses <FieldType>service/cnt · empty: unlimited</FieldType>
             </>
           }
           error={errorOf('maxUses')}
@@ -145,7 +145,7 @@ export function MintPane({ orgClient, accountId, app, token, draft, onDraft, onM
         <Field
           label={
             <>
-              Grant <span className="field__type">service/gnt</span>
+              Grant <FieldType>service/gnt</FieldType>
             </>
           }
           error={errorOf('grant')}

@@ -1,5 +1,6 @@
 import type { ServiceApp } from '../../api/apps';
 import { TIME_UNITS, mintExclusions, type MintDraft, type MintField, type TimeUnit } from './mint-form';
+import { FieldError, FieldSet } from '../../components/Field';
 
 interface MintTimingProps {
   draft: MintDraft;
@@ -13,8 +14,7 @@ export function MintTiming({ draft, app, change, errorOf }: MintTimingProps) {
   const exclusions = mintExclusions(draft);
   return (
     <>
-      <fieldset className="keys-section" data-testid="mint-start">
-        <legend className="field__label">Starts</legend>
+      <FieldSet legend="Starts" className="keys-section" testId="mint-start">
         <Radio
           name="start"
           value="now"
@@ -40,7 +40,7 @@ export function MintTiming({ draft, app, change, errorOf }: MintTimingProps) {
             onUnit={(activatesUnit) => change({ activatesUnit })}
           />
           {draft.start === 'activatesIn' && errorOf('activatesIn') && (
-            <span className="field__error">{errorOf('activatesIn')}</span>
+            <FieldError as="span">{errorOf('activatesIn')}</FieldError>
           )}
         </div>
         <div className="lab__row">
@@ -62,17 +62,14 @@ export function MintTiming({ draft, app, change, errorOf }: MintTimingProps) {
             value={draft.validAt}
             onChange={(e) => change({ validAt: e.target.value })}
           />
-          {draft.start === 'validAt' && errorOf('validAt') && (
-            <span className="field__error">{errorOf('validAt')}</span>
-          )}
+          {draft.start === 'validAt' && errorOf('validAt') && <FieldError as="span">{errorOf('validAt')}</FieldError>}
         </div>
         {!exclusions.delayedStartAllowed && (
           <p className="keys-note">A permanent token is valid at once: activatesIn and validAt do not apply.</p>
         )}
-      </fieldset>
+      </FieldSet>
 
-      <fieldset className="keys-section" data-testid="mint-expiry">
-        <legend className="field__label">Expires</legend>
+      <FieldSet legend="Expires" className="keys-section" testId="mint-expiry">
         <Radio
           name="expiry"
           value="default"
@@ -97,7 +94,7 @@ export function MintTiming({ draft, app, change, errorOf }: MintTimingProps) {
             onUnit={(expiresUnit) => change({ expiresUnit })}
           />
           {draft.expiry === 'expiresIn' && errorOf('expiresIn') && (
-            <span className="field__error">{errorOf('expiresIn')}</span>
+            <FieldError as="span">{errorOf('expiresIn')}</FieldError>
           )}
         </div>
         <Radio
@@ -110,7 +107,7 @@ export function MintTiming({ draft, app, change, errorOf }: MintTimingProps) {
           onChange={() => change({ expiry: 'permanent' })}
         />
         {!exclusions.permanentAllowed && <p className="keys-note">A token with a delayed start cannot be permanent.</p>}
-      </fieldset>
+      </FieldSet>
     </>
   );
 }

@@ -1,11 +1,12 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent, type ReactNode } from 'react';
-import { ApiError, faultOf } from '../../api/api-error';
+import { useState, type FormEvent } from 'react';
 import type { OrgClient } from '../../api/org-client';
 import type { Schema } from '../../api/schemas';
-import { deleteView, saveView, viewKeys, viewVariables, type ViewRecord } from '../../api/views';
+import type { ViewRecord } from '../../api/views';
 import { FaultMessage } from '../../components/FaultMessage';
-import { draftOf, emptyForm, fieldOfFault, formOf, type FormField, type RangeForm, type ViewForm } from './view-form';
+import { Field, FieldError } from '../../components/Field';
+import { faultOf } from '../../api/api-error';
+import { useViewEditor } from './use-view-editor';
+import { PathFields, RangeFields } from './ViewRangeFields';
 
 interface ViewEditorProps {
   orgClient: OrgClient;
@@ -17,43 +18,14 @@ interface ViewEditorProps {
 
 /** Create or edit a view; the service validates on save and its fault is shown at the field it names. */
 export function ViewEditor({ orgClient, view, schemas, onSaved, onDeleted }: ViewEditorProps) {
-  const queryClient = useQueryClient();
-  const [form, setForm] = useState<ViewForm>(() => (view ? formOf(view) : emptyForm(schemas[0]?.name ?? '')));
-  const [saved, setSaved] = useState(false);
   const [confirmDelete, setConfirmDelete] = useState(false);
-  const { draft, queryFields } = draftOf(form);
-  const save = useMutation({
-    mutationFn: () => saveView(orgClient, draft, view?._id),
-    onSuccess: async (result) => {
-      setSaved(true);
-      await queryClient.invalidateQueries({ queryKey: viewKeys.all(orgClient.org) });
-      onSaved(result);
-    },
-  });
-  const remove = useMutation({
-    mutationFn: () => deleteView(orgClient, view!._id),
-    onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: viewKeys.all(orgClient.org) });
-      onDeleted();
-    },
-  });
-  const fault = save.error instanceof ApiError ? save.error.fault : save.isError ? faultOf(save.error) : undefined;
-  const faultField = fieldOfFault(fault?.path, queryFields);
-  const errorAt = (field: FormField): ReactNode =>
-    fault && faultField === field ? (
-      <span className="field__error" data-testid={`view-error-${field}`}>
-        {fault.reason ?? fault.message}
-      </span>
-    ) : null;
-  const cls = (field: FormField, wide = false) =>
-    ['field', wide ? 'field--wide' : '', faultField === field && fault ? 'field--invalid' : '']
-      .filter(Boolean)
-      .join(' ');
-  const set = <K extends keyof ViewForm>(key: K, value: ViewForm[K]) => {
-    setSaved(false);
-    setForm((f) => ({ ...f, [key]: value }));
-  };
-  const variables = viewVariables({ query: draft.query });
+  const { form, set, saved, save, remove, fault, faultField, faultAt, variables } = useViewEditor(
+    orgClient,
+    view,
+    schemas[0]?.name ?? '',
+    onSaved,
+    onDeleted,
+  );
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -64,8 +36,7 @@ export function ViewEditor({ orgClient, view, schemas, onSaved, onDeleted }: Vie
     <form className="panel" data-testid="view-form" onSubmit={submit} noValidate>
       <p className="panel__title">{view ? view.label || view.name : 'New view'}</p>
       <div className="form-grid">
-        <label className={cls('name')}>
-          <span className="field__label">Name (in the URL)</span>
+        <Field label="Name (in the URL)" {...faultAt('name')}>
           <input
             className="input input--mono"
             data-testid="view-name"
@@ -73,20 +44,16 @@ export function ViewEditor({ orgClient, view, schemas, onSaved, onDeleted }: Vie
             onChange={(e) => set('name', e.target.value)}
             autoFocus={view === null}
           />
-          {errorAt('name')}
-        </label>
-        <label className={cls('label')}>
-          <span className="field__label">Label</span>
+        </Field>
+        <Field label="Label" {...faultAt('label')}>
           <input
             className="input"
             data-testid="view-label"
             value={form.label}
             onChange={(e) => set('label', e.target.value)}
           />
-          {errorAt('label')}
-        </label>
-        <label className={cls('sourceObject')}>
-          <span className="field__label">Source object</span>
+        </Field>
+        <Field label="Source object" {...faultAt('sourceObject')}>
           <select
             className="select"
             data-testid="view-source"
@@ -102,32 +69,32 @@ export function ViewEditor({ orgClient, view, schemas, onSaved, onDeleted }: Vie
               </option>
             ))}
           </select>
-          {errorAt('sourceObject')}
-        </label>
-        <label className={cls('principal')}>
-          <span className="field__label">Run as (account email or _id; blank: the caller)</span>
+        </Field>
+        <Field label="Run as (account email or _id; blank: the caller)" {...faultAt('principal')}>
           <input
             className="input"
             data-testid="view-principal"
             value={form.principal}
             onChange={(e) => set('principal', e.target.value)}
           />
-          {errorAt('principal')}
-        </label>
-        <label className={cls('description', true)}>
-          <span className="field__label">Description</span>
+        </Field>
+        <Field label="Description" wide {...faultAt('description')}>
           <input
             className="input"
             data-testid="view-description"
             value={form.description}
             onChange={(e) => set('description', e.target.value)}
           />
-          {errorAt('description')}
-        </label>
-        <label className={cls('where', true)}>
-          <span className="field__label">
-            where (JSON; <code>{'"{{name}}"'}</code> is a variable filled from <code>?name=</code>)
-          </span>
+        </Field>
+        <Field
+          label={
+            <>
+              where (JSON; <code>{'"{{name}}"'}</code> is a variable filled from <code>?name=</code>)
+            </>
+          }
+          wide
+          {...faultAt('where')}
+        >
           <textarea
             className="input input--mono view-editor__query"
             data-testid="view-where"
@@ -136,10 +103,8 @@ export function ViewEditor({ orgClient, view, schemas, onSaved, onDeleted }: Vie
             placeholder={'{"c_status": "{{status}}"}'}
             onChange={(e) => set('where', e.target.value)}
           />
-          {errorAt('where')}
-        </label>
-        <label className={cls('sort', true)}>
-          <span className="field__label">sort (JSON)</span>
+        </Field>
+        <Field label="sort (JSON)" wide {...faultAt('sort')}>
           <input
             className="input input--mono"
             data-testid="view-sort"
@@ -148,8 +113,7 @@ export function ViewEditor({ orgClient, view, schemas, onSaved, onDeleted }: Vie
             placeholder={'{"created": -1}'}
             onChange={(e) => set('sort', e.target.value)}
           />
-          {errorAt('sort')}
-        </label>
+        </Field>
       </div>
       <p className="note" data-testid="view-variables">
         Variables:{' '}
@@ -162,46 +126,15 @@ export function ViewEditor({ orgClient, view, schemas, onSaved, onDeleted }: Vie
             ))}
       </p>
       <div className="view-editor__ranges">
-        <RangeFields legend="limit" value={form.limit} onChange={(r) => set('limit', r)} error={errorAt('limit')} />
-        <RangeFields legend="skip" value={form.skip} onChange={(r) => set('skip', r)} error={errorAt('skip')} />
-        <fieldset className="view-editor__range">
-          <legend>paths</legend>
-          <label className="check">
-            <input
-              type="checkbox"
-              checked={form.pathsSettable}
-              data-testid="view-paths-settable"
-              onChange={(e) => set('pathsSettable', e.target.checked)}
-            />
-            caller may set
-          </label>
-          <label className={cls('pathsDefault')}>
-            <span className="field__label">default</span>
-            <input
-              className="input input--mono"
-              data-testid="view-paths-default"
-              value={form.pathsDefault}
-              onChange={(e) => set('pathsDefault', e.target.value)}
-            />
-            {errorAt('pathsDefault')}
-          </label>
-          <label className={cls('pathsLimitTo')}>
-            <span className="field__label">limit to</span>
-            <input
-              className="input input--mono"
-              data-testid="view-paths-limit-to"
-              value={form.pathsLimitTo}
-              onChange={(e) => set('pathsLimitTo', e.target.value)}
-            />
-            {errorAt('pathsLimitTo')}
-          </label>
-        </fieldset>
+        <RangeFields legend="limit" value={form.limit} onChange={(r) => set('limit', r)} fault={faultAt('limit')} />
+        <RangeFields legend="skip" value={form.skip} onChange={(r) => set('skip', r)} fault={faultAt('skip')} />
+        <PathFields form={form} set={set} faultAt={faultAt} />
       </div>
       <div className="form-grid">
-        <label className={cls('acl')}>
-          <span className="field__label">
-            Who may run it (one a line: role &lt;code&gt; · account &lt;_id or *&gt;; none: administrators)
-          </span>
+        <Field
+          label="Who may run it (one a line: role <code> · account <_id or *>; none: administrators)"
+          {...faultAt('acl')}
+        >
           <textarea
             className="input input--mono"
             data-testid="view-acl"
@@ -210,8 +143,7 @@ export function ViewEditor({ orgClient, view, schemas, onSaved, onDeleted }: Vie
             placeholder={'role analyst\naccount *'}
             onChange={(e) => set('acl', e.target.value)}
           />
-          {errorAt('acl')}
-        </label>
+        </Field>
         <label className="check view-editor__active">
           <input
             type="checkbox"
@@ -224,9 +156,9 @@ export function ViewEditor({ orgClient, view, schemas, onSaved, onDeleted }: Vie
       </div>
       {fault && !faultField && <FaultMessage fault={fault} compact />}
       {fault && faultField && (
-        <p className="field__error" role="alert" data-testid="view-save-fault">
+        <FieldError alert testId="view-save-fault">
           Not saved: {fault.errCode} at <code>{fault.path}</code>.
-        </p>
+        </FieldError>
       )}
       {saved && !save.isPending && (
         <p className="note note--ok" role="status" data-testid="view-saved">
@@ -267,50 +199,5 @@ export function ViewEditor({ orgClient, view, schemas, onSaved, onDeleted }: Vie
       )}
       {remove.isError && <FaultMessage fault={faultOf(remove.error)} compact />}
     </form>
-  );
-}
-
-function RangeFields({
-  legend,
-  value,
-  onChange,
-  error,
-}: {
-  legend: string;
-  value: RangeForm;
-  onChange: (r: RangeForm) => void;
-  error: ReactNode;
-}) {
-  const input = (key: 'defaultValue' | 'min' | 'max', label: string) => (
-    <label className="field">
-      <span className="field__label">{label}</span>
-      <input
-        className="input input--mono"
-        inputMode="numeric"
-        data-testid={`view-${legend}-${key}`}
-        value={value[key]}
-        onChange={(e) => onChange({ ...value, [key]: e.target.value })}
-      />
-    </label>
-  );
-  return (
-    <fieldset className={error ? 'view-editor__range field--invalid' : 'view-editor__range'}>
-      <legend>{legend}</legend>
-      <label className="check">
-        <input
-          type="checkbox"
-          checked={value.settable}
-          data-testid={`view-${legend}-settable`}
-          onChange={(e) => onChange({ ...value, settable: e.target.checked })}
-        />
-        caller may set
-      </label>
-      <div className="view-editor__numbers">
-        {input('defaultValue', 'default')}
-        {input('min', 'min')}
-        {input('max', 'max')}
-      </div>
-      {error}
-    </fieldset>
   );
 }

@@ -10,6 +10,7 @@ import { Pager } from '../../components/Pager';
 import { allColumns, type Column } from '../../components/result-grid/columns';
 import { useColumnWidths } from '../../components/result-grid/column-widths';
 import { ResultGrid } from '../../components/result-grid/ResultGrid';
+import { Field } from '../../components/Field';
 
 /** A view's rows come in the view's own order: its headers do not re-sort. */
 const NOT_SORTABLE: ReadonlySet<string> = new Set();
@@ -66,10 +67,14 @@ export function ViewRunner({ orgClient, view, schema }: ViewRunnerProps) {
       <p className="panel__title">Run</p>
       <form className="view-run__form" onSubmit={submit}>
         {variables.map((name) => (
-          <label key={name} className="field">
-            <span className="field__label">
-              <code>{name}</code>
-            </span>
+          <Field
+            key={name}
+            label={
+              <>
+                <code>{name}</code>
+              </>
+            }
+          >
             <input
               className="input input--mono"
               data-testid="view-var"
@@ -77,13 +82,16 @@ export function ViewRunner({ orgClient, view, schema }: ViewRunnerProps) {
               value={values[name] ?? ''}
               onChange={(e) => setValues((v) => ({ ...v, [name]: e.target.value }))}
             />
-          </label>
+          </Field>
         ))}
         {limitSettable && (
-          <label className="field">
-            <span className="field__label">
-              limit ({view.limit?.min ?? 1}–{view.limit?.max ?? 'max'})
-            </span>
+          <Field
+            label={
+              <>
+                limit ({view.limit?.min ?? 1}–{view.limit?.max ?? 'max'})
+              </>
+            }
+          >
             <input
               className="input input--mono"
               inputMode="numeric"
@@ -92,7 +100,7 @@ export function ViewRunner({ orgClient, view, schema }: ViewRunnerProps) {
               placeholder={String(view.limit?.defaultValue ?? '')}
               onChange={(e) => setLimit(e.target.value)}
             />
-          </label>
+          </Field>
         )}
         <button type="submit" className="button button--primary" data-testid="view-run">
           Run

@@ -7,6 +7,7 @@ import { mintViewToken, viewScope, type ViewRecord } from '../../api/views';
 import { CopyButton } from '../../components/CopyButton';
 import { Dialog } from '../../components/Dialog';
 import { FaultMessage } from '../../components/FaultMessage';
+import { Field } from '../../components/Field';
 
 const LIFETIMES = [
   { seconds: 3600, label: '1 hour' },
@@ -44,8 +45,7 @@ export function ViewTokenPanel({ orgClient, view }: { orgClient: OrgClient; view
         view&apos;s acl.
       </p>
       <div className="view-run__form">
-        <label className="field">
-          <span className="field__label">For account (_id; blank: you)</span>
+        <Field label="For account (_id; blank: you)">
           <input
             className="input input--mono"
             data-testid="view-token-account"
@@ -53,9 +53,8 @@ export function ViewTokenPanel({ orgClient, view }: { orgClient: OrgClient; view
             placeholder={me ?? ''}
             onChange={(e) => setAccount(e.target.value)}
           />
-        </label>
-        <label className="field">
-          <span className="field__label">Expires after</span>
+        </Field>
+        <Field label="Expires after">
           <select
             className="select"
             data-testid="view-token-lifetime"
@@ -68,7 +67,7 @@ export function ViewTokenPanel({ orgClient, view }: { orgClient: OrgClient; view
               </option>
             ))}
           </select>
-        </label>
+        </Field>
         <button
           type="submit"
           className="button button--secondary"

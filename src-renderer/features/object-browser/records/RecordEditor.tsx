@@ -5,7 +5,7 @@ import { faultOf } from '../../../api/api-error';
 import type { OrgClient } from '../../../api/org-client';
 import { createRecord, deleteRecord, patchRecord, type ObjectRecord } from '../../../api/records';
 import type { Schema } from '../../../api/schemas';
-import { Field } from '../../../components/Field';
+import { Field, FieldError, FieldType } from '../../../components/Field';
 import { FaultMessage } from '../../../components/FaultMessage';
 import { isoToPicker } from '../query-builder/values';
 import { buildBody, faultsByField, formFields, initialValues, type FormField, type FormValues } from './form-model';
@@ -79,9 +79,9 @@ export function RecordEditor({ orgClient, schema, mode, onClose, onSaved }: Reco
           <FaultMessage fault={restFault(faultOf(save.error), serverFaults.rest)} compact />
         )}
         {serverFaults && serverFaults.rest.length === 0 && (
-          <p className="field__error" role="alert" data-testid="record-fault-summary">
+          <FieldError alert testId="record-fault-summary">
             The service refused some values; see the fields marked below ({faultOf(save.error).errCode}).
-          </p>
+          </FieldError>
         )}
         {fields.map((field) =>
           field.createOnly && mode.kind === 'edit' ? null : (
@@ -205,7 +205,7 @@ function FieldInput({
         <>
           {field.label}
           {field.required && <span aria-label="required"> *</span>}
-          <span className="field__type">{field.kind === 'date' ? 'Date (UTC)' : field.kind}</span>
+          <FieldType>{field.kind === 'date' ? 'Date (UTC)' : field.kind}</FieldType>
         </>
       }
       error={error}
