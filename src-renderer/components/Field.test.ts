@@ -1,7 +1,7 @@
 import { createElement as h } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import { Field } from './Field';
+import { Field, FieldError, FieldHint, FieldSet, FieldType } from './Field';
 
 /** Field replaces hand-written markup: it must render the very same DOM, so CSS and e2e selectors hold. */
 describe('Field', () => {
@@ -58,5 +58,34 @@ describe('Field with a render function', () => {
       }),
     );
     expect(bare).toContain('title="undefined"');
+  });
+});
+
+describe('field notes outside a single field', () => {
+  it('renders the hand-written error, hint, type note and legend markup', () => {
+    expect(renderToStaticMarkup(h(FieldError, { alert: true, testId: 'f', children: 'No' }))).toBe(
+      '<p class="field__error" role="alert" data-testid="f">No</p>',
+    );
+    expect(renderToStaticMarkup(h(FieldError, { as: 'span', children: 'No' }))).toBe(
+      '<span class="field__error">No</span>',
+    );
+    expect(renderToStaticMarkup(h(FieldHint, { testId: 'h', children: 'Hm' }))).toBe(
+      '<span class="field__hint" data-testid="h">Hm</span>',
+    );
+    expect(renderToStaticMarkup(h(FieldType, { children: 'JSON' }))).toBe('<span class="field__type">JSON</span>');
+    expect(
+      renderToStaticMarkup(h(FieldSet, { legend: 'Starts', className: 'k', testId: 's', children: h('input') })),
+    ).toBe('<fieldset class="k" data-testid="s"><legend class="field__label">Starts</legend><input/></fieldset>');
+  });
+
+  it('makes a display field a div (nothing for a label to point at) and keeps a given id', () => {
+    expect(renderToStaticMarkup(h(Field, { label: 'curl', display: true, children: h('pre') }))).toBe(
+      '<div class="field"><span class="field__label">curl</span><pre></pre></div>',
+    );
+    expect(
+      renderToStaticMarkup(
+        h(Field, { label: 'Args', id: 'args', labelClassName: 't', children: (id: string) => h('input', { id }) }),
+      ),
+    ).toBe('<div class="field"><label class="field__label t" for="args">Args</label><input id="args"/></div>');
   });
 });

@@ -1,22 +1,17 @@
 import { useEffect, useMemo, useState } from 'react';
 import type { ObjectDef } from '../../../../src-shared/schema/types';
-import { countConditions, emptyGroup, fromWhere, toWhere, type GroupNode } from './builder-state';
-import { ConditionTree } from './ConditionTree';
-import { JsonEditor } from './JsonEditor';
+import { ExpandedBuilder } from './ExpandedBuilder';
 import { projectablePaths, queryablePaths, sortablePaths } from './operators';
 import { QueryLibraryMenu, useQueryLibrary } from './QueryLibraryMenu';
+import { clean, compact, countLabel, initialSortText, sortKeysOf, type QueryDraft } from './query-text';
 import { RequestMenu } from './RequestMenu';
 import { recordRun, type SavedQuery } from './saved-queries';
-import { PathsPicker, SortBuilder, type SortKey } from './SortAndPaths';
+import { PathsPicker } from './SortAndPaths';
+import { useBuilderOpen } from './use-builder-open';
+import { useWhereText } from './use-where-text';
 import { checkSortText, checkWhereText } from './validate-text';
 
-/** A query as the URL keeps it: `where` and `sort` as compact JSON text. */
-export interface QueryDraft {
-  where?: string | undefined;
-  sort?: string | undefined;
-  paths: string[];
-  limit: number;
-}
+export type { QueryDraft } from './query-text';
 
 interface QueryPanelProps {
   def: ObjectDef;
@@ -34,11 +29,7 @@ export function QueryPanel({ def, org, initial, requestUrl, appKey, onRun }: Que
   const sortable = useMemo(() => sortablePaths(def), [def]);
   const projectable = useMemo(() => projectablePaths(def), [def]);
 
-  const [whereText, setWhereText] = useState(() => pretty(initial.where));
-  // The bar's one-line text; follows the builder and the JSON view, kept as typed while typing.
-  const [barText, setBarText] = useState(() => oneLine(initial.where));
-  const [root, setRoot] = useState<GroupNode>(() => initialTree(initial.where));
-  const [builderNote, setBuilderNote] = useState<string | null>(() => initialNote(initial.where));
+  const { whereText, barText, root, builderNote, onWhereText, onTreeChange } = useWhereText(initial.where);
   const [sortText, setSortText] = useState(() => initialSortText(initial.sort));
   const [paths, setPaths] = useState<string[]>(initial.paths);
   const [limitText, setLimitText] = useState(String(initial.limit));
@@ -77,46 +68,6 @@ export function QueryPanel({ def, org, initial, requestUrl, appKey, onRun }: Que
     document.addEventListener('keydown', onKey);
     return () => document.removeEventListener('keydown', onKey);
   });
-
-  /** New where text from the JSON view or the bar: the builder follows when it can show it. */
-  const onWhereText = (text: string, from: 'json' | 'bar') => {
-    if (from === 'bar') setBarText(text);
-    if (text.trim() === '') {
-      setWhereText('');
-      if (from === 'json') setBarText('');
-      setRoot(emptyGroup());
-      setBuilderNote(null);
-      return;
-    }
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      setWhereText(text);
-      if (from === 'json') setBarText(text.replace(/\s*\n\s*/g, ' '));
-      // The JSON view marks the syntax error; the builder shows no stale tree meanwhile.
-      setBuilderNote('The builder shows the query again once the JSON parses.');
-      return;
-    }
-    setWhereText(from === 'bar' ? JSON.stringify(parsed, null, 2) : text);
-    if (from === 'json') setBarText(JSON.stringify(parsed));
-    const result = fromWhere(parsed);
-    if (result.ok) {
-      setRoot(result.root);
-      setBuilderNote(null);
-    } else {
-      setBuilderNote(`The builder can't show this query: ${result.reason}`);
-    }
-  };
-
-  const onTreeChange = (next: GroupNode) => {
-    setRoot(next);
-    const where = toWhere(next);
-    const empty = Object.keys(where).length === 0;
-    setWhereText(empty ? '' : JSON.stringify(where, null, 2));
-    setBarText(empty ? '' : JSON.stringify(where));
-    setBuilderNote(null);
-  };
 
   const barProblem = !whereCheck.ok ? whereCheck.problem : !sortCheck.ok ? sortCheck.problem : null;
 
@@ -185,165 +136,23 @@ export function QueryPanel({ def, org, initial, requestUrl, appKey, onRun }: Que
       )}
       {!limitValid && <span className="qb-inline-error">limit is a whole number from 1 to 1000.</span>}
       {expanded && (
-        <div className="query-panel__expanded" id="query-builder-panel">
-          <div className="query-panel__where">
-            <div className="query-panel__pane">
-              <h2 className="pane-title">where · builder</h2>
-              {builderNote === null ? (
-                <ConditionTree root={root} fields={fields} onChange={onTreeChange} />
-              ) : (
-                <p className="qb-empty" data-testid="qb-builder-note" role="status">
-                  {builderNote}
-                </p>
-              )}
-            </div>
-            <div className="query-panel__pane">
-              <h2 className="pane-title">where · JSON</h2>
-              <JsonEditor
-                value={whereText}
-                onChange={(text) => onWhereText(text, 'json')}
-                problem={whereCheck.ok ? null : whereCheck.problem}
-                label="where as JSON"
-                testId="qb-json"
-              />
-            </div>
-          </div>
-          <div className="query-panel__options">
-            <span className="option-label">sort</span>
-            <SortBuilder
-              keys={sortKeys}
-              sortable={sortable}
-              onChange={(keys) =>
-                setSortText(keys.length > 0 ? JSON.stringify(Object.fromEntries(keys.map((k) => [k.path, k.dir]))) : '')
-              }
-            />
-            {!sortCheck.ok && (
-              <span className="qb-inline-error" data-testid="qb-sort-error">
-                {sortCheck.problem.message}
-              </span>
-            )}
-            <span className="query-panel__spacer" />
-            <label className="query-bar__field query-bar__field--limit">
-              <span className="option-label">limit</span>
-              <input
-                className={
-                  limitValid ? 'input input--mono input--narrow' : 'input input--mono input--narrow input--invalid'
-                }
-                data-testid="qb-limit"
-                inputMode="numeric"
-                aria-invalid={!limitValid || undefined}
-                value={limitText}
-                onChange={(e) => setLimitText(e.target.value)}
-              />
-            </label>
-          </div>
-        </div>
+        <ExpandedBuilder
+          fields={fields}
+          sortable={sortable}
+          root={root}
+          builderNote={builderNote}
+          onTreeChange={onTreeChange}
+          whereText={whereText}
+          whereProblem={whereCheck.ok ? null : whereCheck.problem}
+          onWhereText={(text) => onWhereText(text, 'json')}
+          sortKeys={sortKeys}
+          sortProblem={sortCheck.ok ? null : sortCheck.problem}
+          onSortText={setSortText}
+          limitText={limitText}
+          limitValid={limitValid}
+          onLimitText={setLimitText}
+        />
       )}
     </section>
   );
-}
-
-function countLabel(root: GroupNode): string {
-  const n = countConditions(root);
-  return n === 0 ? '' : ` (${n})`;
-}
-
-const BUILDER_OPEN_KEY = 'console.browse.builderOpen';
-
-/** Whether the builder is expanded; remembered across visits, closed by default (Compass's bar). */
-function useBuilderOpen(): [boolean, (open: boolean) => void] {
-  const [open, setOpen] = useState(() => readStored(BUILDER_OPEN_KEY) === 'true');
-  return [
-    open,
-    (next) => {
-      setOpen(next);
-      writeStored(BUILDER_OPEN_KEY, String(next));
-    },
-  ];
-}
-
-function readStored(key: string): string | null {
-  try {
-    return window.localStorage.getItem(key);
-  } catch {
-    return null;
-  }
-}
-
-function writeStored(key: string, value: string): void {
-  try {
-    window.localStorage.setItem(key, value);
-  } catch {
-    /* storage full or off: the choice lasts for this visit */
-  }
-}
-
-function oneLine(text: string | undefined): string {
-  if (text === undefined) return '';
-  try {
-    return JSON.stringify(JSON.parse(text));
-  } catch {
-    return text;
-  }
-}
-
-function initialSortText(sort: string | undefined): string {
-  if (sort === undefined) return '';
-  if (!sort.trim().startsWith('{')) return JSON.stringify({ [sort.trim()]: 1 });
-  return oneLine(sort);
-}
-
-function sortKeysOf(text: string): SortKey[] {
-  const value = safeParse(text);
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return [];
-  return Object.entries(value).map(([path, dir]) => ({ path, dir: dir === -1 ? -1 : 1 }));
-}
-
-function pretty(text: string | undefined): string {
-  if (text === undefined) return '';
-  try {
-    return JSON.stringify(JSON.parse(text), null, 2);
-  } catch {
-    return text; // Shown as typed, with the syntax error marked.
-  }
-}
-
-function compact(value: unknown): string | undefined {
-  const text = JSON.stringify(value);
-  return text === '{}' ? undefined : text;
-}
-
-function initialNote(where: string | undefined): string | null {
-  if (where === undefined) return null;
-  try {
-    const result = fromWhere(JSON.parse(where));
-    return result.ok ? null : `The builder can't show this query: ${result.reason}`;
-  } catch {
-    return 'The builder shows the query again once the JSON parses.';
-  }
-}
-
-function initialTree(where: string | undefined): GroupNode {
-  if (where === undefined) return emptyGroup();
-  try {
-    const result = fromWhere(JSON.parse(where));
-    return result.ok ? result.root : emptyGroup();
-  } catch {
-    return emptyGroup();
-  }
-}
-
-function safeParse(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return null;
-  }
-}
-
-function clean(draft: QueryDraft): Omit<SavedQuery, 'at' | 'name' | 'org' | 'collection'> {
-  const out: Omit<SavedQuery, 'at' | 'name' | 'org' | 'collection'> = { paths: draft.paths, limit: draft.limit };
-  if (draft.where !== undefined) out.where = draft.where;
-  if (draft.sort !== undefined) out.sort = draft.sort;
-  return out;
 }
