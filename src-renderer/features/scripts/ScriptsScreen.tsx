@@ -10,11 +10,11 @@ import '../../styles/keys.css';
 import '../../styles/scripts.css';
 import { emptyHistory, historyReducer, runningRun } from './history';
 import { checkArguments, faultLine, parseLogs, parseStats, runValueOf, withPrincipal } from './run-output';
+import { RunInputs } from './RunInputs';
 import { RunOutput } from './RunOutput';
 import { emptySaveFields, fieldsOf, type SaveFields } from './save-draft';
 import { SavePanel } from './SavePanel';
 import { ScriptEditor, type ScriptEditorHandle } from './ScriptEditor';
-import { Field, FieldType } from '../../components/Field';
 
 interface ScriptsScreenProps {
   orgClient: OrgClient;
@@ -235,50 +235,13 @@ export function ScriptsScreen({ orgClient, route, navigate }: ScriptsScreenProps
           />
           <div className="scripts__io">
             <div className="scripts__inputs">
-              <Field
-                id="script-arguments"
-                label={
-                  <>
-                    Arguments <FieldType>JSON · script.arguments</FieldType>
-                  </>
-                }
-                invalid={!args.ok}
-                error={!args.ok && args.message}
-                errorTestId="arguments-error"
-              >
-                {(id, describedBy) => (
-                  <textarea
-                    id={id}
-                    className="input input--area input--mono"
-                    rows={5}
-                    spellCheck={false}
-                    data-testid="script-arguments"
-                    aria-invalid={args.ok ? undefined : true}
-                    aria-describedby={describedBy}
-                    value={argsText}
-                    onChange={(e) => setArgsText(e.target.value)}
-                  />
-                )}
-              </Field>
-              <Field
-                id="script-principal"
-                label={
-                  <>
-                    Run as <FieldType>optional · account id or email</FieldType>
-                  </>
-                }
-              >
-                {(id) => (
-                  <input
-                    id={id}
-                    className="input input--mono"
-                    data-testid="script-principal"
-                    placeholder="you"
-                    value={principal}
-                    onChange={(e) => setPrincipal(e.target.value)}
-                  />
-                )}
-              </Field>
+              <RunInputs
+                argsText={argsText}
+                args={args}
+                onArgsText={setArgsText}
+                principal={principal}
+                onPrincipal={setPrincipal}
+              />
             </div>
             <RunOutput run={shown} onGoToLine={(line) => editor.current?.goToLine(line)} />
           </div>
