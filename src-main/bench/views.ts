@@ -3,12 +3,12 @@
  * `where {"c_status": "{{status}}"}, sort {"c_title": 1}, limit 100` over N conversations, run as
  * `GET /views/<name>?status=open`, against `GET /c_conversations?where=…&sort=…&limit=100` — the
  * same rows (checked), the same SQL, the same session principal, an in-process service (Fastify
- * inject, so the figures are the service's, not a network stack's). Rounds alternate which side
- * goes first; each round's figure is the mean per request of a batch, both in wall-clock time and
- * in CPU time this process spent (process.cpuUsage: what a request costs, whatever else the
- * machine is doing — on a shared machine the wall clock is mostly waiting for a core). The verdict
- * is the ratio of the CPU-time medians; the wall-clock ratio and the spread of the per-round
- * ratios are reported beside it. Also reports how many times the view was compiled during the
+ * inject, so the figures are the service's, not a network stack's). Each round sends a batch of
+ * each, interleaved request by request; its figure is the mean per request, both in wall-clock
+ * time and in CPU time this process spent (process.cpuUsage: what a request costs, whatever else
+ * the machine is doing — on a shared machine the wall clock is mostly waiting for a core). The
+ * verdict is the ratio of the CPU-time medians; the wall-clock ratio and the spread of the
+ * per-round ratios are reported beside it. Also reports how many times the view was compiled during the
  * runs (one compile per view version: 0 after the first run).
  *
  *   npm run bench:views [-- --records 20000 --rounds 15 --batch 100 --max-ratio 1.10]
@@ -83,28 +83,38 @@ try {
   const [v, d] = [await get(viewUrl), await get(directUrl)];
   if (ids(v.body) !== ids(d.body) || ids(v.body) === '') throw new Error('the view and the direct query differ');
 
-  /** Mean wall-clock and CPU milliseconds per request over one batch. */
-  const batch = async (url: string) => {
-    const started = performance.now();
-    const cpu = process.cpuUsage();
-    for (let i = 0; i < BATCH; i++) await get(url);
-    const used = process.cpuUsage(cpu);
-    return { wall: (performance.now() - started) / BATCH, cpu: (used.user + used.system) / 1000 / BATCH };
+  type Cost = { wall: number; cpu: number };
+  /**
+   * One round: BATCH requests of each side, interleaved one by one (view, direct, direct, view,
+   * …) so both sides meet the same machine, whatever other processes do meanwhile. Each request's
+   * wall-clock and CPU time is summed to its side; the round's figures are means per request.
+   */
+  const round = async () => {
+    const sum = { view: { wall: 0, cpu: 0 }, direct: { wall: 0, cpu: 0 } };
+    const one = async (side: 'view' | 'direct') => {
+      const started = performance.now();
+      const cpu = process.cpuUsage();
+      await get(side === 'view' ? viewUrl : directUrl);
+      const used = process.cpuUsage(cpu);
+      sum[side].wall += performance.now() - started;
+      sum[side].cpu += (used.user + used.system) / 1000;
+    };
+    for (let i = 0; i < BATCH; i++) {
+      const first = i % 2 === 0 ? 'view' : 'direct';
+      await one(first);
+      await one(first === 'view' ? 'direct' : 'view');
+    }
+    const mean = (c: Cost): Cost => ({ wall: c.wall / BATCH, cpu: c.cpu / BATCH });
+    return { view: mean(sum.view), direct: mean(sum.direct) };
   };
   const compilesBefore = svc.views.compiles;
-  // warm-up: statement caches, JIT
-  await batch(viewUrl);
-  await batch(directUrl);
-  const viewMs: { wall: number; cpu: number }[] = [];
-  const directMs: { wall: number; cpu: number }[] = [];
+  await round(); // warm-up: statement caches, JIT
+  const viewMs: Cost[] = [];
+  const directMs: Cost[] = [];
   for (let r = 0; r < ROUNDS; r++) {
-    if (r % 2 === 0) {
-      viewMs.push(await batch(viewUrl));
-      directMs.push(await batch(directUrl));
-    } else {
-      directMs.push(await batch(directUrl));
-      viewMs.push(await batch(viewUrl));
-    }
+    const costs = await round();
+    viewMs.push(costs.view);
+    directMs.push(costs.direct);
   }
   const median = (xs: number[]) => {
     const s = [...xs].sort((a, b) => a - b);
@@ -116,7 +126,7 @@ try {
   const ratio = view / direct;
   const viewWall = median(viewMs.map((m) => m.wall));
   const directWall = median(directMs.map((m) => m.wall));
-  // Each round's own ratio (the two batches ran back to back): how far apart the rounds lie.
+  // Each round's own ratio (its two sides ran interleaved): how far apart the rounds lie.
   const roundRatios = viewMs.map((v, i) => v.cpu / directMs[i]!.cpu).sort((a, b) => a - b);
   const round3 = (x: number) => Math.round(x * 1000) / 1000;
   console.log(
