@@ -153,4 +153,19 @@ describe('what a run reads besides its rows', () => {
     expect((await admin.delete(`/accounts/${bob}`)).statusCode).toBe(200);
     expect((await admin.get(VIEW_URL)).json()).toMatchObject({ errCode: 'service.accessDenied.view' });
   });
+
+  it('compiles again when the org forbids negations: a fixed where with $ne no longer runs', async () => {
+    await createView(byStatus({ query: [{ name: 'where', value: '{"c_status": {"$ne": "closed"}}' }] }));
+    const compiles = h.svc.views.compiles;
+    expect((await admin.get('/views/by_status?limit=2')).json()).toMatchObject({ object: 'list' });
+    expect((await admin.get('/views/by_status?limit=2')).json()).toMatchObject({ object: 'list' });
+    expect(h.svc.views.compiles).toBe(compiles + 1);
+    h.svc.orgs.updateSettings(h.svc.orgs.byCode(h.org)!, { disableNegation: true });
+    // refused like the same where sent directly (it is not the cached compile of before)
+    expect((await admin.get('/views/by_status?limit=2')).json()).toMatchObject({
+      errCode: 'service.invalidArgument.view',
+    });
+    const direct = await admin.get(`/c_conversations?where=${encodeURIComponent('{"c_status":{"$ne":"closed"}}')}`);
+    expect(direct.json()).toMatchObject({ object: 'fault' });
+  });
 });

@@ -165,16 +165,24 @@ function compiledView(svc: Service, org: Org, record: ViewRecord, found: Resolut
   const sourceObject = found.sourceObject(record);
   // Looked up on every run: definitions are replaced when they change, and the cache compares them.
   const source = svc.defs.byName(org.id, sourceObject) ?? svc.defs.byCollection(org.id, sourceObject);
-  return svc.views.get(org.id, record, source, () => {
-    try {
-      return compileView(svc, org, record._id, record.doc);
-    } catch (err) {
-      // Saved views compile; one that no longer does (its source changed) cannot run.
-      throw fault('invalidArgument', 'view', {
-        reason: `The view ${String(record.doc.name)} no longer compiles: ${(err as Error).message}`,
-      });
-    }
-  });
+  // A fixed where is parsed when compiled, under the org's negation setting of that moment.
+  const variant = org.settings.disableNegation ? 'noNegation' : '';
+  return svc.views.get(
+    org.id,
+    record,
+    source,
+    () => {
+      try {
+        return compileView(svc, org, record._id, record.doc);
+      } catch (err) {
+        // Saved views compile; one that no longer does (its source changed) cannot run.
+        throw fault('invalidArgument', 'view', {
+          reason: `The view ${String(record.doc.name)} no longer compiles: ${(err as Error).message}`,
+        });
+      }
+    },
+    variant,
+  );
 }
 
 /** Org administrators may run every view; others need an entry. An empty acl is for administrators only. */
