@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Service } from '../service.js';
 import { requireCaller } from '../http/context.js';
-import { runView } from '../views/run-view.js';
+import { presentViewPage, runView } from '../views/run-view.js';
 
 /**
  * `GET /views/<name | _id>` runs a view (original-clients.md §D): the list envelope, or one record
@@ -14,11 +14,11 @@ export function viewRoutes(svc: Service) {
       const { org } = request.ctx;
       const args = (request.query ?? {}) as Record<string, unknown>;
       const page = runView(svc, org, requireCaller(svc, request), request.params.name, args);
+      // Written as text like the direct list (records from their stored text), not serialised by Fastify.
       if (wantsNdjson(request.headers.accept)) {
-        const text = page.data.map((r) => JSON.stringify(r)).join('\n');
-        return reply.type('application/x-ndjson').send(text === '' ? '' : `${text}\n`);
+        return reply.type('application/x-ndjson').send(presentViewPage(page, 'ndjson'));
       }
-      return { object: 'list', data: page.data, hasMore: page.hasMore };
+      return reply.type('application/json; charset=utf-8').send(presentViewPage(page, 'list'));
     });
   };
 }

@@ -18,7 +18,9 @@ import { accountSnapshot } from '../access/account-snapshot.js';
 import { ACCESS, MAX_SHARED_LEVEL } from '../access/levels.js';
 import { BUILTIN_ROLES } from '../objects/builtin-defs.js';
 import { OBJECT_ID_PATTERN } from '../objects/ids.js';
-import { presentRecord } from '../objects/present.js';
+import { presentListText, presentRecord, presentRecordText, presentsVerbatim } from '../objects/present.js';
+import { VersionedCache } from '../db/data-version.js';
+import type { ObjectDef } from '../../../src-shared/schema/types.js';
 import type { StoredRecord } from '../objects/store.js';
 import type { Json } from '../objects/validate.js';
 import {
@@ -34,9 +36,14 @@ import { VIEW_DEF } from '../objects/view-def.js';
 
 type ViewRecord = StoredRecord & { text: string };
 
+/** One run's rows and what presenting them needs; `presentViewPage` writes it out. */
 export interface ViewPage {
-  data: Record<string, Json>[];
+  source: ObjectDef;
+  rows: ViewRecord[];
+  /** The runner's level on each row (objectAcl included). */
+  levels: number[];
   hasMore: boolean;
+  paths?: string[];
 }
 
 export function runView(
@@ -46,25 +53,26 @@ export function runView(
   nameOrId: string,
   args: Record<string, unknown>,
 ): ViewPage {
-  const record = findView(svc, org, nameOrId);
+  const found = resolvedView(svc, org, nameOrId);
+  const record = found.record;
   if (caller.scopes !== undefined) {
-    const aliases = record ? [record._id, String(record.doc.name)].filter((a) => a !== nameOrId) : [];
+    const aliases = record ? [record._id, found.name(record)].filter((a) => a !== nameOrId) : [];
     const decision = checkScope(caller.scopes, { kind: 'view', identifier: nameOrId, aliases });
     if (!decision.allowed) throw fault('accessDenied', 'scope', { reason: decision.explanation });
   }
   if (!record) throw fault('notFound', 'view', { reason: `There is no view ${nameOrId.slice(0, 100)}.` });
-  const view = compiledView(svc, org, record);
+  const view = compiledView(svc, org, record, found);
   if (!view.active) throw fault('accessDenied', 'view', { reason: `The view ${view.name} is not active.` });
-  if (!aclAllows(svc, org, caller, view)) {
+  if (!aclAllows(svc, org, caller, view, found)) {
     throw fault('accessDenied', 'view', { reason: `The view ${view.name} does not allow you to run it.` });
   }
-  const runner = runnerOf(svc, org, caller, view);
+  const runner = runnerOf(svc, org, caller, view, found);
   const { where, sort } = runQuery(view, org, args);
   const limit = clamp(view.limit, args.limit, 'limit');
   const skip = clamp(view.skip, args.skip, 'skip');
   const paths = pathsOf(view, args);
   // objectAcl lifts the runner's level on every instance the view reads (never lowers it).
-  const extra = objectAclLevel(svc, org, runner, view);
+  const extra = objectAclLevel(svc, org, runner, view, found);
   const floor = runner.grant !== undefined && runner.grant >= ACCESS.read ? ACCESS.public : ACCESS.read;
   const condition = extra >= floor ? undefined : readableCondition(svc, org, runner, view.source);
   const { rows, hasMore } = svc.store.list(
@@ -74,11 +82,75 @@ export function runView(
     condition ? [condition] : [],
   );
   const levels = levelsOf(svc, org, runner, view.source, rows);
+  for (let i = 0; i < rows.length; i++) levels[i] = Math.max(levels[i] ?? 0, extra);
+  return { source: view.source, rows, levels, hasMore, ...(paths ? { paths } : {}) };
+}
+
+/**
+ * The page as the list envelope or as NDJSON (one record per line). Whole records of a definition
+ * without hidden properties are written from their stored text, exactly as the direct list
+ * request writes them (objects/present.ts); only a projection (`paths`) builds objects.
+ */
+export function presentViewPage(page: ViewPage, format: 'list' | 'ndjson'): string {
+  const { source, rows, levels, hasMore, paths } = page;
+  if (!paths && presentsVerbatim(source)) {
+    if (format === 'list') return presentListText(source, rows, levels, hasMore);
+    let text = '';
+    for (let i = 0; i < rows.length; i++) text += `${presentRecordText(source, rows[i]!, levels[i] ?? 0)}\n`;
+    return text;
+  }
   const data = rows.map((r, i) => {
-    const out = presentRecord(view.source, r, Math.max(levels[i] ?? 0, extra));
+    const out = presentRecord(source, r, levels[i] ?? 0);
     return paths ? (projectPaths(out, paths) as Record<string, Json>) : out;
   });
-  return { data, hasMore };
+  if (format === 'list') return JSON.stringify({ object: 'list', data, hasMore });
+  let text = '';
+  for (const r of data) text += `${JSON.stringify(r)}\n`;
+  return text;
+}
+
+/**
+ * What a run looks up about a view besides its compile, kept while nothing is written (the data
+ * version, as for accounts and roles): the view record found by name or `_id`, its name and
+ * source, and the accounts and roles its principal, acl and objectAcl name. So a run whose view
+ * and org are unchanged reads no view record and resolves no name again; any commit (an edit of
+ * the view, a role or an account, here or from another process) empties it.
+ */
+class Resolution {
+  private nameText: string | undefined;
+  private sourceText: string | undefined;
+  /** `role:<target>` → role `_id`, `account:<target>` → account `_id` (undefined: none). */
+  readonly lookups = new Map<string, string | undefined>();
+  /** The principal as a caller, or null when it no longer exists. */
+  principal: Caller | null | undefined;
+
+  constructor(readonly record: ViewRecord | undefined) {}
+
+  name(record: ViewRecord): string {
+    return (this.nameText ??= String(record.doc.name));
+  }
+
+  sourceObject(record: ViewRecord): string {
+    return (this.sourceText ??= String(record.doc.sourceObject));
+  }
+
+  lookup(key: string, load: () => string | undefined): string | undefined {
+    if (this.lookups.has(key)) return this.lookups.get(key);
+    const value = load();
+    this.lookups.set(key, value);
+    return value;
+  }
+}
+
+const resolutions = new WeakMap<Service, VersionedCache<string, Resolution>>();
+
+function resolvedView(svc: Service, org: Org, nameOrId: string): Resolution {
+  let cache = resolutions.get(svc);
+  if (!cache) {
+    cache = new VersionedCache(svc.versions, 1000);
+    resolutions.set(svc, cache);
+  }
+  return cache.get(`${org.id}:${nameOrId}`, () => new Resolution(findView(svc, org, nameOrId)));
 }
 
 export function findView(svc: Service, org: Org, nameOrId: string): ViewRecord | undefined {
@@ -89,26 +161,34 @@ export function findView(svc: Service, org: Org, nameOrId: string): ViewRecord |
   return svc.store.list(org.id, def, { ...(where ? { where } : {}), sort: [], skip: 0, limit: 1 }).rows[0];
 }
 
-function compiledView(svc: Service, org: Org, record: ViewRecord): CompiledView {
-  const source =
-    svc.defs.byName(org.id, String(record.doc.sourceObject)) ??
-    svc.defs.byCollection(org.id, String(record.doc.sourceObject));
-  return svc.views.get(org.id, record, source, () => {
-    try {
-      return compileView(svc, org, record._id, record.doc);
-    } catch (err) {
-      // Saved views compile; one that no longer does (its source changed) cannot run.
-      throw fault('invalidArgument', 'view', {
-        reason: `The view ${String(record.doc.name)} no longer compiles: ${(err as Error).message}`,
-      });
-    }
-  });
+function compiledView(svc: Service, org: Org, record: ViewRecord, found: Resolution): CompiledView {
+  const sourceObject = found.sourceObject(record);
+  // Looked up on every run: definitions are replaced when they change, and the cache compares them.
+  const source = svc.defs.byName(org.id, sourceObject) ?? svc.defs.byCollection(org.id, sourceObject);
+  // A fixed where is parsed when compiled, under the org's negation setting of that moment.
+  const variant = org.settings.disableNegation ? 'noNegation' : '';
+  return svc.views.get(
+    org.id,
+    record,
+    source,
+    () => {
+      try {
+        return compileView(svc, org, record._id, record.doc);
+      } catch (err) {
+        // Saved views compile; one that no longer does (its source changed) cannot run.
+        throw fault('invalidArgument', 'view', {
+          reason: `The view ${String(record.doc.name)} no longer compiles: ${(err as Error).message}`,
+        });
+      }
+    },
+    variant,
+  );
 }
 
 /** Org administrators may run every view; others need an entry. An empty acl is for administrators only. */
-function aclAllows(svc: Service, org: Org, caller: Caller, view: CompiledView): boolean {
+function aclAllows(svc: Service, org: Org, caller: Caller, view: CompiledView, found: Resolution): boolean {
   if (caller.orgAdmin) return true;
-  return view.acl.some((entry) => entryMatches(svc, org, caller, entry));
+  return view.acl.some((entry) => entryMatches(svc, org, caller, entry, found));
 }
 
 /**
@@ -117,37 +197,31 @@ function aclAllows(svc: Service, org: Org, caller: Caller, view: CompiledView): 
  * match it (a role it holds, its account, or `*`), capped at read when saved; 0 when none match.
  * So a view can show analysts records their own ACL would not, and only through the view.
  */
-function objectAclLevel(svc: Service, org: Org, runner: Caller, view: CompiledView): number {
+function objectAclLevel(svc: Service, org: Org, runner: Caller, view: CompiledView, found: Resolution): number {
   let level = 0;
   for (const entry of view.objectAcl) {
     if (entry.allow <= level) continue;
-    if (entryMatches(svc, org, runner, entry)) level = entry.allow;
+    if (entryMatches(svc, org, runner, entry, found)) level = entry.allow;
   }
   return level;
 }
 
-function entryMatches(svc: Service, org: Org, who: Caller, entry: ViewAclEntry): boolean {
-  if (entry.type === 'account')
-    return entry.target === '*' || resolvePrincipal(svc, org, entry.target) === who.accountId;
-  const role = resolveRole(svc, org, entry.target);
-  return role !== undefined && who.roles.has(role._id);
+function entryMatches(svc: Service, org: Org, who: Caller, entry: ViewAclEntry, found: Resolution): boolean {
+  if (entry.type === 'account') {
+    if (entry.target === '*') return true;
+    return found.lookup(`account:${entry.target}`, () => resolvePrincipal(svc, org, entry.target)) === who.accountId;
+  }
+  const roleId = found.lookup(`role:${entry.target}`, () => resolveRole(svc, org, entry.target)?._id);
+  return roleId !== undefined && who.roles.has(roleId);
 }
 
 /** Who the query runs as: the view's principal or the caller, never scope-limited, with the caller's grant and skipAcl. */
-function runnerOf(svc: Service, org: Org, caller: Caller, view: CompiledView): Caller {
+function runnerOf(svc: Service, org: Org, caller: Caller, view: CompiledView, found: Resolution): Caller {
   let base: Caller = caller;
   if (view.principal) {
-    const accountId = resolvePrincipal(svc, org, view.principal);
-    if (!accountId) throw fault('accessDenied', 'view', { reason: `The view's principal no longer exists.` });
-    const account = accountSnapshot(svc, org, accountId);
-    const roles = resolveRoles(svc, org, [...(account?.roles ?? []), ...(account?.inheritedRoles ?? [])]).roleSet;
-    base = {
-      accountId,
-      roles,
-      orgAdmin: roles.has(BUILTIN_ROLES.administrator),
-      skipAcl: false,
-      bypassCreateAcl: false,
-    };
+    found.principal ??= principalCaller(svc, org, view.principal);
+    if (!found.principal) throw fault('accessDenied', 'view', { reason: `The view's principal no longer exists.` });
+    base = found.principal;
   }
   const runner: Caller = {
     accountId: base.accountId,
@@ -158,6 +232,14 @@ function runnerOf(svc: Service, org: Org, caller: Caller, view: CompiledView): C
   };
   if (caller.grant !== undefined) runner.grant = Math.min(caller.grant, MAX_SHARED_LEVEL);
   return runner;
+}
+
+function principalCaller(svc: Service, org: Org, principal: string): Caller | null {
+  const accountId = resolvePrincipal(svc, org, principal);
+  if (!accountId) return null;
+  const account = accountSnapshot(svc, org, accountId);
+  const roles = resolveRoles(svc, org, [...(account?.roles ?? []), ...(account?.inheritedRoles ?? [])]).roleSet;
+  return { accountId, roles, orgAdmin: roles.has(BUILTIN_ROLES.administrator), skipAcl: false, bypassCreateAcl: false };
 }
 
 /** The request's value when settable, clamped into the view's range; otherwise the view's default. */
