@@ -59,6 +59,21 @@ describe('contrastRatio', () => {
 describe.each([
   ['light', light],
   ['dark', dark],
+] as const)('%s theme accent', (_theme, tokens) => {
+  // Links, the active nav item and selected toggles draw accent text on the page and on accent-soft.
+  for (const background of ['--bg', '--surface', '--surface-hover', '--accent-soft']) {
+    it(`--accent text on ${background} is at least 4.5:1`, () => {
+      expect(contrastRatio(tokens.get('--accent')!, tokens.get(background)!)).toBeGreaterThanOrEqual(4.5);
+    });
+  }
+  it('--accent-text on --accent (primary buttons) is at least 4.5:1', () => {
+    expect(contrastRatio(tokens.get('--accent-text')!, tokens.get('--accent')!)).toBeGreaterThanOrEqual(4.5);
+  });
+});
+
+describe.each([
+  ['light', light],
+  ['dark', dark],
 ] as const)('%s theme secondary text', (_theme, tokens) => {
   for (const text of SECONDARY_TEXT) {
     for (const background of BACKGROUNDS) {
