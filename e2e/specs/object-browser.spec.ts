@@ -204,7 +204,7 @@ test('accounts: search by name or email equals the API answer; a row opens the d
   expect(byName.length).toBeGreaterThan(0);
   expect(await browser.shownIds()).toEqual(byName);
   expect(await browser.shownIds()).toEqual(await browser.apiIdsForShownRequest());
-  await browser.screenshot('browse-accounts-search');
+  await new ConsolePage(page).screenshots('browse-accounts-search');
 
   // By email prefix; the box survives a reload because the where is in the URL.
   await search.fill('user01');
