@@ -177,3 +177,78 @@ test('export holds exactly the query records; record drawer pages a list propert
   await page.keyboard.press('Escape');
   await expect(page.getByTestId('record-drawer')).toHaveCount(0);
 });
+
+test('accounts: search by name or email equals the API answer; a row opens the drawer (issue #18 item 4)', async ({
+  page,
+}) => {
+  service = await startHeadlessService(['--admin-email', EMAIL, '--admin-password', PASSWORD]);
+  await seedAccounts(await objectsApi(service.url, EMAIL, PASSWORD), 30);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  const browser = await signIn(page);
+  await page.goto(`${service.consoleUrl}#/browse?c=accounts&limit=100`);
+  await browser.waitForRows();
+  const search = page.getByTestId('browse-account-search');
+
+  // The same where the Manage-accounts search sends: email, first or last name prefix, any case.
+  const prefix = (text: string) => ({ $regex: `/^${text}/i` });
+  const whereFor = (text: string) => ({
+    $or: [{ email: prefix(text) }, { 'name.first': prefix(text) }, { 'name.last': prefix(text) }],
+  });
+
+  // By last name, case-insensitively ("shaw" is stored lower-case, typed capitalised).
+  await search.fill('Sh');
+  await search.press('Enter');
+  await browser.waitForRows();
+  await expect(page.getByTestId('qb-bar-where')).toHaveValue(JSON.stringify(whereFor('Sh')));
+  const byName = await allIdsFromApi(page, 'accounts', whereFor('Sh'));
+  expect(byName.length).toBeGreaterThan(0);
+  expect(await browser.shownIds()).toEqual(byName);
+  expect(await browser.shownIds()).toEqual(await browser.apiIdsForShownRequest());
+  await new ConsolePage(page).screenshots('browse-accounts-search');
+
+  // By email prefix; the box survives a reload because the where is in the URL.
+  await search.fill('user01');
+  await page.getByTestId('browse-account-search-run').click();
+  await browser.waitForRows();
+  const byEmail = await allIdsFromApi(page, 'accounts', whereFor('user01'));
+  expect(byEmail).toHaveLength(10);
+  expect(await browser.shownIds()).toEqual(byEmail);
+  await page.reload();
+  await browser.waitForRows();
+  await expect(page.getByTestId('browse-account-search')).toHaveValue('user01');
+  expect(await browser.shownIds()).toEqual(byEmail);
+
+  // A click on a row opens the record drawer with that account.
+  const row = page.getByTestId('result-row').nth(2);
+  const id = (await row.getAttribute('data-id')) ?? '';
+  const email = await page.evaluate(async (accountId) => {
+    const info = await (await fetch('/_service/info')).json();
+    const key = info.data.orgs[0].consoleAppKey as string;
+    const res = await fetch(`/demo/v2/accounts/${accountId}`, { headers: { 'Service-Client-Key': key } });
+    return ((await res.json()) as { email: string }).email;
+  }, id);
+  expect(email).toMatch(/^user01\d@demo\.test$/);
+  await row.click();
+  await expect(page.getByTestId('record-drawer')).toBeVisible();
+  await expect(page.getByTestId('record-json')).toContainText(email);
+  await expect(page).toHaveURL(new RegExp(`record=${id}`));
+  await new ConsolePage(page).screenshots('browse-accounts-drawer');
+
+  // The keyboard does the same: Escape closes, focus returns to the grid, Down + Enter opens the next row.
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('record-drawer')).toHaveCount(0);
+  await expect(page.getByTestId('result-grid')).toBeFocused();
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('record-drawer')).toBeVisible();
+  const next = (await page.getByTestId('result-row').nth(3).getAttribute('data-id')) ?? '';
+  await expect(page).toHaveURL(new RegExp(`record=${next}`));
+
+  // An empty search clears the where.
+  await page.keyboard.press('Escape');
+  await search.fill('');
+  await search.press('Enter');
+  await browser.waitForRows();
+  await expect(page.getByTestId('qb-bar-where')).toHaveValue('');
+  expect(await browser.shownIds()).toHaveLength(31);
+});

@@ -110,6 +110,26 @@ test('a role shows its members and effective scopes; chains naming missing types
   await expect(roles.form().getByTestId('role-scopes')).not.toHaveAttribute('placeholder');
   await console_.screenshots('roles-members');
 
+  // Issue #18 layout defect: at 1024×700 a role's scopes and its members are both in view, with no
+  // page scrolling (they used to sit below the list, off screen).
+  await page.setViewportSize({ width: 1024, height: 700 });
+  for (const part of [
+    roles.form().getByTestId('role-scopes'),
+    roles.form().getByTestId('role-effective-item').first(),
+    roles.form().getByTestId('role-member'),
+    roles.form().getByTestId('role-save'),
+  ]) {
+    await expect(part).toBeInViewport({ ratio: 1 });
+  }
+  expect(
+    await page.evaluate(() =>
+      [document.scrollingElement, document.querySelector('.shell__main')].every(
+        (el) => el !== null && el.scrollHeight <= el.clientHeight,
+      ),
+    ),
+  ).toBe(true);
+  await page.setViewportSize({ width: 1440, height: 900 });
+
   // A green check means the chain can grant something: a collection name where a type belongs is not.
   await roles.fill({ scopes: ['object.read.accounts'] });
   await expect(roles.scopeChecks().first()).toHaveAttribute('data-valid', 'false');

@@ -37,7 +37,9 @@ export function DeploymentDetail({ orgClient, deployment }: { orgClient: OrgClie
       <p className="note">
         From <code>{deployment.sourceOrg ?? orgClient.org}</code> to <TargetText deployment={deployment} />
       </p>
-      <pre className="config-json">{manifestText}</pre>
+      <pre className="config-json" tabIndex={0} aria-label="Deployment manifest JSON">
+        {manifestText}
+      </pre>
       <div className="form__actions">
         <button
           type="button"

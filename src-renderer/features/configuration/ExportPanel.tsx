@@ -105,7 +105,7 @@ export function ExportPanel({ orgClient, schemas }: { orgClient: OrgClient; sche
       </section>
       <section className="panel" aria-label="Manifest JSON and export">
         <p className="panel__title">Manifest</p>
-        <pre className="config-json" data-testid="manifest-json">
+        <pre className="config-json" data-testid="manifest-json" tabIndex={0} aria-label="Manifest JSON">
           {manifestText}
         </pre>
         <div className="form__actions">

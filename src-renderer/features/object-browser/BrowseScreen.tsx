@@ -11,6 +11,7 @@ import { requestUrl } from './query-builder/request-url';
 import { checkSortText, checkWhereText, type TextProblem } from './query-builder/validate-text';
 import { planPage, type BaseQuery } from './paging';
 import { ResultsSection } from './ResultsSection';
+import { AccountSearch } from './account-search/AccountSearch';
 
 interface BrowseScreenProps {
   orgClient: OrgClient;
@@ -30,21 +31,30 @@ export function BrowseScreen({ orgClient, route, navigate }: BrowseScreenProps) 
         titleId="browse-title"
         actions={
           schemas.data && (
-            <CollectionPicker
-              schemas={schemas.data}
-              value={route.collection}
-              onChange={(collection) =>
-                navigate({
-                  screen: 'browse',
-                  collection,
-                  paths: [],
-                  limit: route.limit,
-                  skip: 0,
-                  view: route.view,
-                  org: route.org,
-                })
-              }
-            />
+            <>
+              {schema?.collection === 'accounts' && (
+                <AccountSearch
+                  key={route.where ?? ''}
+                  where={route.where}
+                  onSearch={(where) => navigate({ ...route, where, skip: 0, cursor: undefined, record: undefined })}
+                />
+              )}
+              <CollectionPicker
+                schemas={schemas.data}
+                value={route.collection}
+                onChange={(collection) =>
+                  navigate({
+                    screen: 'browse',
+                    collection,
+                    paths: [],
+                    limit: route.limit,
+                    skip: 0,
+                    view: route.view,
+                    org: route.org,
+                  })
+                }
+              />
+            </>
           )
         }
       />

@@ -65,7 +65,7 @@ export function RolesScreen({ orgClient, route, navigate }: RolesScreenProps) {
                   aria-current={role._id === route.id ? 'true' : undefined}
                   onClick={() => navigate({ ...route, id: role._id })}
                 >
-                  <span>{role.name}</span>
+                  <span title={role.name}>{role.name}</span>
                   {isBuiltinRole(role._id) ? (
                     <span className="badge badge--muted">built-in</span>
                   ) : (
