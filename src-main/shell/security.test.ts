@@ -27,7 +27,13 @@ describe('the Electron window is hardened', () => {
       allowRunningInsecureContent: false,
       webviewTag: false,
     });
-    expect(prefs.preload).toBeUndefined(); // no bridge: the console talks HTTP only
+    expect(prefs.preload).toBeUndefined(); // no bridge unless the shell names its preload
+    expect(secureWindowOptions('/app/dist/main/shell/preload.cjs').webPreferences).toMatchObject({
+      preload: '/app/dist/main/shell/preload.cjs',
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+    });
   });
 
   it('navigates only within the service origin', () => {
