@@ -82,7 +82,10 @@ describe('the Electron window is hardened', () => {
     const calls = [...main.matchAll(/shell\.openExternal\(/g)];
     expect(calls).toHaveLength(1); // the guards' injected openExternal, called after isSafeExternalUrl
     expect(main).toMatch(/openExternal: \(url\) => shell\.openExternal\(url\)/);
-    expect(main).not.toMatch(/ipcMain/);
+    // The only IPC: the connections handlers, each checking the sender's origin (connections-ipc.ts).
+    expect([...main.matchAll(/ipcMain\.(\w+)\(/g)].map((m) => m[1])).toEqual(['handle']);
+    expect(main).toMatch(/for \(const \[channel, handler\] of Object\.entries\(handlers\)\)/);
+    expect(main).toMatch(/event\.senderFrame\?\.parent === null \? event\.senderFrame\.origin : undefined/);
   });
 });
 
