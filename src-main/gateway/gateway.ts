@@ -154,7 +154,8 @@ export function createGateway(options: GatewayOptions): Gateway {
     let upstream: Response;
     try {
       const init: RequestInit = { method, headers, redirect: 'manual' };
-      if (body !== undefined) init.body = body;
+      // A Buffer is a Uint8Array; the cast only bridges Node's and the DOM's BodyInit typings.
+      if (body !== undefined) init.body = body as unknown as Uint8Array<ArrayBuffer>;
       upstream = await fetchImpl(origin + path, init);
     } catch (error) {
       options.log?.(`gateway ${method} ${pathname} → unreachable (${(error as Error).name})`);
