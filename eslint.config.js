@@ -165,6 +165,18 @@ export default defineConfig([
     ignores: [...SERVICE_TEST_FILES, ...SERVICE_WEB_FILES],
     rules: serviceImportRules([NOT_ELECTRON, NOT_HOSTS, NOT_TESTING, NOT_WEB]),
   },
+  // The connection gateway (desktop connections) runs in plain Node beside the service: it may use
+  // src-shared's contracts, never Electron, the renderer, or the service's internals (it talks to
+  // every service, the local one included, over HTTP only). Its tests may start services with the
+  // test harness.
+  {
+    files: ['src-main/gateway/**/*.ts'],
+    ignores: ['src-main/gateway/**/*.test.ts'],
+    rules: noImportsFrom(
+      ['electron', '**/src-renderer/**', '**/service/**', '**/shell/**', '**/cli/**', 'better-sqlite3', 'fastify'],
+      'The gateway is plain Node: src-shared contracts only, no Electron, renderer or service internals.',
+    ),
+  },
   {
     files: [
       'src-main/service/routes/**/*.ts',

@@ -35,4 +35,12 @@ await Promise.all([
     },
     outdir: 'dist/main',
   }),
+  // The window's preload: CommonJS, because a sandboxed preload cannot be an ES module.
+  build({
+    ...common,
+    format: 'cjs',
+    entryPoints: { 'shell/preload': 'src-main/shell/preload.ts' },
+    outExtension: { '.js': '.cjs' },
+    outdir: 'dist/main',
+  }),
 ]);

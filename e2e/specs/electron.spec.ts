@@ -20,10 +20,29 @@ test.describe('desktop app (Electron)', () => {
     const window = await app.firstWindow();
     await expect(window.getByTestId('app-ready')).toBeAttached();
     expect(await window.evaluate(() => typeof (globalThis as { require?: unknown }).require)).toBe('undefined');
-    // No preload bridge: the page gets nothing from the shell.
-    expect(await window.evaluate(() => typeof (window as unknown as { consoleShell?: unknown }).consoleShell)).toBe(
-      'undefined',
-    );
+    // The preload bridge: the connections calls and nothing else (no ipcRenderer, no Node).
+    const bridge = await window.evaluate(() => {
+      const desktop = (window as unknown as { serviceDesktop?: { connections?: Record<string, unknown> } })
+        .serviceDesktop;
+      return {
+        keys: Object.keys(desktop ?? {}).sort(),
+        calls: Object.keys(desktop?.connections ?? {}).sort(),
+        ipc: typeof (window as unknown as { ipcRenderer?: unknown }).ipcRenderer,
+      };
+    });
+    expect(bridge).toEqual({
+      keys: ['connections'],
+      calls: ['activate', 'activateLocal', 'active', 'list', 'remove', 'save'],
+      ipc: 'undefined',
+    });
+    expect(
+      await window.evaluate(() =>
+        (
+          globalThis as unknown as { serviceDesktop: { connections: { active(): Promise<unknown> } } }
+        ).serviceDesktop.connections.active(),
+      ),
+    ).toEqual({ local: true });
+    await expect(window.getByTestId('connection-badge')).toContainText('This computer');
     await window.screenshot({ path: 'e2e/artifacts/electron-window.png' });
     await app.close();
   });

@@ -27,7 +27,13 @@ describe('the Electron window is hardened', () => {
       allowRunningInsecureContent: false,
       webviewTag: false,
     });
-    expect(prefs.preload).toBeUndefined(); // no bridge: the console talks HTTP only
+    expect(prefs.preload).toBeUndefined(); // no bridge unless the shell names its preload
+    expect(secureWindowOptions('/app/dist/main/shell/preload.cjs').webPreferences).toMatchObject({
+      preload: '/app/dist/main/shell/preload.cjs',
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+    });
   });
 
   it('navigates only within the service origin', () => {
@@ -76,7 +82,10 @@ describe('the Electron window is hardened', () => {
     const calls = [...main.matchAll(/shell\.openExternal\(/g)];
     expect(calls).toHaveLength(1); // the guards' injected openExternal, called after isSafeExternalUrl
     expect(main).toMatch(/openExternal: \(url\) => shell\.openExternal\(url\)/);
-    expect(main).not.toMatch(/ipcMain/);
+    // The only IPC: the connections handlers, each checking the sender's origin (connections-ipc.ts).
+    expect([...main.matchAll(/ipcMain\.(\w+)\(/g)].map((m) => m[1])).toEqual(['handle']);
+    expect(main).toMatch(/for \(const \[channel, handler\] of Object\.entries\(handlers\)\)/);
+    expect(main).toMatch(/event\.senderFrame\?\.parent === null \? event\.senderFrame\.origin : undefined/);
   });
 });
 

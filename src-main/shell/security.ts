@@ -8,10 +8,10 @@ export function isSafeExternalUrl(url: string): boolean {
 
 /**
  * The window's settings, in one place so a test can check them without starting Electron:
- * isolation and sandbox on, no Node in the page, no preload (the console needs nothing from the
- * shell: it talks to the service over HTTP), no remote content beyond our loopback origin.
+ * isolation and sandbox on, no Node in the page, no remote content beyond our loopback origin. The
+ * one preload (shell/preload.ts) exposes only the six connections calls through contextBridge.
  */
-export function secureWindowOptions(): BrowserWindowConstructorOptions {
+export function secureWindowOptions(preload?: string): BrowserWindowConstructorOptions {
   return {
     width: 1280,
     height: 840,
@@ -30,6 +30,7 @@ export function secureWindowOptions(): BrowserWindowConstructorOptions {
       webviewTag: false,
       spellcheck: false,
       navigateOnDragDrop: false,
+      ...(preload !== undefined ? { preload } : {}),
     },
   };
 }

@@ -6,6 +6,7 @@ import { serviceInfoQuery } from '../api/service';
 import { SetupScreen } from '../features/setup/SetupScreen';
 import { withOrg } from '../routing/route';
 import { useRoute } from './use-route';
+import { ConnectionBadge } from '../components/ConnectionBadge';
 import { BootFailure, BootSplash } from './BootScreens';
 import { OrgConsole } from './OrgConsole';
 import { selectOrg } from './org-selection';
@@ -27,7 +28,13 @@ export function App() {
 
   if (info.isPending) return <BootSplash label="Connecting to the service…" />;
   if (info.isError) {
-    return <BootFailure title="Service unavailable" fault={faultOf(info.error)} onRetry={() => void info.refetch()} />;
+    // A remote connection that cannot be reached: the banner offers the way back to this computer.
+    return (
+      <>
+        <ConnectionBadge variant="banner" />
+        <BootFailure title="Service unavailable" fault={faultOf(info.error)} onRetry={() => void info.refetch()} />
+      </>
+    );
   }
   if (info.data.setupRequired) return <SetupScreen defaultOrg={info.data.defaultOrg} />;
   if (!org) {

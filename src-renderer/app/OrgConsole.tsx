@@ -5,6 +5,7 @@ import { useConsoleClient } from '../api/client-context';
 import { markSignedOut, sessionQuery, useLogoutMutation } from '../api/session';
 import type { OrgSummary } from '../api/types';
 import { AppShell } from '../components/AppShell';
+import { ConnectionBadge } from '../components/ConnectionBadge';
 import { LoginScreen } from '../features/login/LoginScreen';
 import type { NavigateOptions, Route } from '../routing/route';
 import { BootFailure, BootSplash } from './BootScreens';
@@ -49,7 +50,12 @@ export function OrgConsole({ org, orgs, version, route, onSelectOrg, navigate }:
   }
   const account = session.data.loggedin ? session.data.account : undefined;
   if (!account) {
-    return <LoginScreen orgClient={orgClient} orgs={orgs} endedBy={session.data.endedBy} onSelectOrg={onSelectOrg} />;
+    return (
+      <>
+        <ConnectionBadge variant="banner" />
+        <LoginScreen orgClient={orgClient} orgs={orgs} endedBy={session.data.endedBy} onSelectOrg={onSelectOrg} />
+      </>
+    );
   }
   return (
     <AppShell
@@ -67,6 +73,7 @@ export function OrgConsole({ org, orgs, version, route, onSelectOrg, navigate }:
       onLogout={() => logout.mutate()}
       loggingOut={logout.isPending}
       logoutFault={logout.isError ? faultOf(logout.error) : null}
+      headerExtra={<ConnectionBadge />}
     >
       <ScreenView orgClient={orgClient} route={route} navigate={navigate} />
     </AppShell>

@@ -32,6 +32,9 @@ import { SignedRequestsScreen } from '../features/signed-requests/SignedRequests
 import { parseSignedParams, writeSignedParams } from '../features/signed-requests/signed-route';
 import { ViewsScreen } from '../features/views/ViewsScreen';
 import { parseViewsParams, writeViewsParams } from '../features/views/views-route';
+import { ConnectionsScreen } from '../features/connections/ConnectionsScreen';
+import { parseConnectionsParams, writeConnectionsParams } from '../features/connections/connections-route';
+import { connectionsBridge } from '../api/desktop-connections';
 import { ConfigurationScreen } from '../features/configuration/ConfigurationScreen';
 import { parseConfigurationParams, writeConfigurationParams } from '../features/configuration/configuration-route';
 import { TokenLabScreen } from '../features/tokens/TokenLabScreen';
@@ -59,6 +62,8 @@ export interface ScreenEntry<S extends Screen> {
   parse: (params: URLSearchParams) => ScreenStates[S];
   write: (state: ScreenStates[S], params: URLSearchParams) => void;
   Component: ComponentType<ScreenProps<ScreenRoute<S>>>;
+  /** Whether the sidebar lists it here (default: always). */
+  available?: () => boolean;
 }
 
 type ScreenTable = { [S in Screen]: ScreenEntry<S> };
@@ -166,6 +171,15 @@ export const SCREENS: ScreenTable = {
     write: writeSignedParams,
     Component: SignedRequestsScreen,
   },
+  connections: {
+    label: 'Connections',
+    section: 'Desktop',
+    parse: parseConnectionsParams,
+    write: writeConnectionsParams,
+    Component: ConnectionsScreen,
+    // Only the desktop app has other services to connect to (its preload bridge).
+    available: () => connectionsBridge() !== undefined,
+  },
 };
 
 export const SCREEN_IDS = Object.keys(SCREENS) as Screen[];
@@ -204,7 +218,7 @@ export function ScreenView({ orgClient, route, navigate }: ScreenProps<Route>) {
 }
 
 /** The sidebar: screens grouped by section, in table order. */
-export const NAV_ITEMS = SCREEN_IDS.map((id) => ({
+export const NAV_ITEMS = SCREEN_IDS.filter((id) => SCREENS[id].available?.() ?? true).map((id) => ({
   screen: id,
   label: SCREENS[id].label,
   section: SCREENS[id].section,

@@ -6,7 +6,7 @@ import { PRODUCT_NAME } from './product';
 import { ThemeToggle } from './ThemeToggle';
 import type { Screen } from '../routing/route';
 
-export type NavSection = 'Data' | 'Model' | 'Keys & tokens' | 'Access';
+export type NavSection = 'Data' | 'Model' | 'Keys & tokens' | 'Access' | 'Desktop';
 
 export interface NavItem {
   screen: Screen;
@@ -28,6 +28,8 @@ interface AppShellProps {
   loggingOut: boolean;
   /** A failed logout: the session may still be open, so say so instead of pretending. */
   logoutFault: FaultBody | null;
+  /** Header slot after the org chip (the desktop app's active connection). */
+  headerExtra?: ReactNode;
   children: ReactNode;
 }
 
@@ -57,6 +59,7 @@ export function AppShell(props: AppShellProps) {
           <span className="org-chip__name">{props.orgName}</span>
           {props.orgName !== props.orgCode && <code className="org-chip__code">{props.orgCode}</code>}
         </span>
+        {props.headerExtra}
         <div className="shell__header-end">
           <span className="current-user" data-testid="current-user" title="Signed in as">
             {props.userEmail}

@@ -1,0 +1,75 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CONNECTION_CHANNELS as C } from '../../src-shared/contracts/connections.js';
+import { ConnectionsStore, type SecretBox } from './connections-store.js';
+import { connectionsHandlers, IpcRefusedError } from './connections-ipc.js';
+import type { GatewayTarget } from './gateway.js';
+
+const box: SecretBox = {
+  isAvailable: () => true,
+  encrypt: (plain) => Buffer.from(plain).reverse(),
+  decrypt: (sealed) => Buffer.from(sealed).reverse().toString(),
+};
+const ORIGIN = 'http://127.0.0.1:40001';
+const TOKEN = 'eyJhbGciOiJQUzUxMiJ9.eyJzdWIiOiJhbGljZSJ9.c2ln';
+let dir: string;
+let targets: GatewayTarget[];
+let handlers: ReturnType<typeof connectionsHandlers>;
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'connections-ipc-'));
+  targets = [];
+  let n = 0;
+  handlers = connectionsHandlers({
+    store: new ConnectionsStore(join(dir, 'connections.json'), box, () => `c-${++n}`),
+    setTarget: (t) => targets.push(t),
+    consoleOrigin: () => ORIGIN,
+  });
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('connections over IPC', () => {
+  it('refuses a caller from any other origin (another frame, a navigated page) or none', async () => {
+    for (const origin of ['http://127.0.0.1:40002', 'https://evil.example', 'null', undefined]) {
+      await expect(handlers[C.list](origin)).rejects.toThrow(IpcRefusedError);
+      await expect(handlers[C.activateLocal](origin)).rejects.toThrow(IpcRefusedError);
+    }
+  });
+
+  it('refuses malformed arguments before touching the store', async () => {
+    await expect(handlers[C.save](ORIGIN, { name: 'x', url: 'file:///etc', kind: 'session' })).rejects.toThrow(/http/);
+    await expect(handlers[C.activate](ORIGIN, '../../etc/passwd')).rejects.toThrow(IpcRefusedError);
+    await expect(handlers[C.remove](ORIGIN, { id: 'c-1' })).rejects.toThrow(IpcRefusedError);
+    await expect(handlers[C.list](ORIGIN, 'extra')).rejects.toThrow(/Expected 0/);
+    expect(await handlers[C.list](ORIGIN)).toEqual([]);
+  });
+
+  it('saves, activates (the gateway gets the secret; the console never does) and goes back to local', async () => {
+    const saved = await handlers[C.save](ORIGIN, {
+      name: 'Staging',
+      url: 'http://10.0.0.5:7788',
+      kind: 'token',
+      secret: TOKEN,
+    });
+    expect(JSON.stringify(saved)).not.toContain(TOKEN);
+    const active = await handlers[C.activate](ORIGIN, 'c-1');
+    expect(JSON.stringify(active)).not.toContain(TOKEN);
+    expect(active).toMatchObject({ local: false, connection: { id: 'c-1', name: 'Staging' } });
+    expect(targets.at(-1)).toEqual({ kind: 'token', origin: 'http://10.0.0.5:7788', token: TOKEN });
+    expect(JSON.stringify(await handlers[C.list](ORIGIN))).not.toContain(TOKEN);
+    expect(await handlers[C.active](ORIGIN)).toEqual(active);
+
+    expect(await handlers[C.activateLocal](ORIGIN)).toEqual({ local: true });
+    expect(targets.at(-1)).toEqual({ kind: 'local' });
+  });
+
+  it('removing the active connection falls back to the local service', async () => {
+    await handlers[C.save](ORIGIN, { name: 'Lab', url: 'http://h:1', kind: 'session' });
+    await handlers[C.activate](ORIGIN, 'c-1');
+    await handlers[C.remove](ORIGIN, 'c-1');
+    expect(await handlers[C.active](ORIGIN)).toEqual({ local: true });
+    expect(targets.at(-1)).toEqual({ kind: 'local' });
+  });
+});

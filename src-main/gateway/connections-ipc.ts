@@ -1,0 +1,85 @@
+/**
+ * What main answers on each connections channel (src-shared/contracts/connections.ts), as plain
+ * functions the shell registers with `ipcMain.handle`. Each call first checks that it comes from
+ * the console's own origin (the gateway), then validates every argument; nothing answered holds a
+ * secret. Tested without Electron.
+ */
+import {
+  CONNECTION_CHANNELS,
+  type ActiveConnection,
+  type ConnectionChannel,
+  type ConnectionInfo,
+} from '../../src-shared/contracts/connections.js';
+import { parseConnectionDraft, parseConnectionId } from './connection-input.js';
+import type { ConnectionsStore } from './connections-store.js';
+import type { GatewayTarget } from './gateway.js';
+
+export class IpcRefusedError extends Error {
+  override name = 'IpcRefusedError';
+}
+
+export interface ConnectionsIpcOptions {
+  store: ConnectionsStore;
+  /** The gateway's `setTarget`. */
+  setTarget: (target: GatewayTarget) => void;
+  /** The only origin allowed to call: the console as served by the gateway. */
+  consoleOrigin: () => string;
+}
+
+export type ConnectionsHandler = (senderOrigin: string | undefined, ...args: unknown[]) => Promise<unknown>;
+
+export function connectionsHandlers(options: ConnectionsIpcOptions): Record<ConnectionChannel, ConnectionsHandler> {
+  let active: ActiveConnection = { local: true };
+
+  const guarded =
+    (expectedArgs: number, handler: (...args: unknown[]) => unknown): ConnectionsHandler =>
+    async (senderOrigin, ...args) => {
+      if (senderOrigin === undefined || senderOrigin !== options.consoleOrigin()) {
+        throw new IpcRefusedError('Connections can be changed only from the console window.');
+      }
+      if (args.length !== expectedArgs) throw new IpcRefusedError(`Expected ${expectedArgs} argument(s).`);
+      return handler(...args);
+    };
+  const idOf = (value: unknown): string => {
+    const id = parseConnectionId(value);
+    if (!id.ok) throw new IpcRefusedError(id.problem);
+    return id.value;
+  };
+
+  return {
+    [CONNECTION_CHANNELS.list]: guarded(0, (): ConnectionInfo[] => options.store.list()),
+    [CONNECTION_CHANNELS.save]: guarded(1, (value): ConnectionInfo => {
+      const draft = parseConnectionDraft(value);
+      if (!draft.ok) throw new IpcRefusedError(draft.problem);
+      const saved = options.store.save(draft.value);
+      // The active connection changed under the console: show it as saved, talk to it as saved.
+      if (!active.local && active.connection.id === saved.id) {
+        options.setTarget(options.store.target(saved.id));
+        active = { local: false, connection: saved };
+      }
+      return saved;
+    }),
+    [CONNECTION_CHANNELS.remove]: guarded(1, (value): void => {
+      const id = idOf(value);
+      options.store.remove(id);
+      if (!active.local && active.connection.id === id) {
+        options.setTarget({ kind: 'local' });
+        active = { local: true };
+      }
+    }),
+    [CONNECTION_CHANNELS.activate]: guarded(1, (value): ActiveConnection => {
+      const id = idOf(value);
+      const target = options.store.target(id);
+      const connection = options.store.get(id)!;
+      options.setTarget(target);
+      active = { local: false, connection };
+      return active;
+    }),
+    [CONNECTION_CHANNELS.activateLocal]: guarded(0, (): ActiveConnection => {
+      options.setTarget({ kind: 'local' });
+      active = { local: true };
+      return active;
+    }),
+    [CONNECTION_CHANNELS.active]: guarded(0, (): ActiveConnection => active),
+  };
+}
