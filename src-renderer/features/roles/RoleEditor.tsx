@@ -7,7 +7,7 @@ import { scopeSchemaQuery } from '../../api/schemas';
 import { ChainChecks } from '../../components/ChainMark';
 import { describeChain, splitChains } from '../../components/chain-segments';
 import { FaultMessage } from '../../components/FaultMessage';
-import { Field } from '../../components/Field';
+import { Field, FieldError } from '../../components/Field';
 import { RoleChecks } from '../../components/RoleChecks';
 import { EffectiveScopes, RoleMembers } from './RoleFacts';
 
@@ -130,10 +130,10 @@ export function RoleEditor({
           </div>
           <ChainChecks chains={chains} testId="role-scope-check" types={types} />
           {invalid > 0 && (
-            <p className="field__error" data-testid="role-scopes-invalid">
+            <FieldError testId="role-scopes-invalid">
               {invalid === 1 ? '1 chain is' : `${invalid} chains are`} not valid or can grant nothing; the service
               refuses {invalid === 1 ? 'it' : 'them'}, so the role cannot be saved until fixed.
-            </p>
+            </FieldError>
           )}
           <div className="panel__section">
             <RoleChecks

@@ -70,8 +70,9 @@ export function AccountPicker({
             data-testid="lab-account-search"
             value={text}
             autoComplete="off"
-            aria-controls={listId}
-            aria-expanded={open && search.trim() !== ''}
+            // A plain search box over a list of buttons (not a combobox): aria-expanded is not allowed
+            // here, so the box names its results list only while that list is shown.
+            aria-controls={open && search.trim() !== '' ? listId : undefined}
             onFocus={() => setOpen(true)}
             onChange={(e) => {
               setText(e.target.value);
