@@ -11,6 +11,7 @@ import {
 } from '../../api/desktop-connections';
 import type { OrgClient } from '../../api/org-client';
 import { ScreenHeader } from '../../components/ScreenHeader';
+import { FieldError } from '../../components/Field';
 import { TextField } from '../../components/TextField';
 import type { Route, ScreenRoute } from '../../routing/route';
 import '../../styles/connections.css';
@@ -137,9 +138,9 @@ export function ConnectionsScreen(_props: ConnectionsScreenProps) {
           ))}
         </ul>
         {connect.isError && (
-          <p className="field__error" role="alert" data-testid="connection-error">
+          <FieldError alert testId="connection-error">
             {problemOf(connect.error)}
-          </p>
+          </FieldError>
         )}
         <form className="panel connections__form" onSubmit={submit} noValidate data-testid="connection-form">
           <p className="panel__title">{form.id ? `Edit “${form.name}”` : 'New connection'}</p>
@@ -206,9 +207,9 @@ export function ConnectionsScreen(_props: ConnectionsScreenProps) {
             />
           )}
           {save.isError && (
-            <p className="field__error" role="alert" data-testid="connection-form-error">
+            <FieldError alert testId="connection-form-error">
               {problemOf(save.error)}
-            </p>
+            </FieldError>
           )}
           <div className="connections__actions">
             <button
