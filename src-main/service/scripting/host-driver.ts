@@ -14,7 +14,7 @@ import type { Org } from '../orgs/orgs.js';
 import type { Caller } from '../access/caller.js';
 import { collectItems, runDriverOperation } from '../driver/driver.js';
 import type { DriverContext } from '../driver/operation.js';
-import type { HostCallContext } from './runner.js';
+import type { HostCallContext } from './run-types.js';
 
 export interface DriverHostOptions {
   /**
