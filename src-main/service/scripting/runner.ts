@@ -28,7 +28,7 @@
  * its run), host-call.ts (answering a script's host call).
  */
 import { makeFault } from '../../../src-shared/faults.js';
-import { limitFault } from './engine.js';
+import { limitFault } from './script-faults.js';
 import { mergeLimits, type ScriptLimits } from './limits.js';
 import type { RunMessage, WorkerToMain } from './protocol.js';
 import { EMPTY_STATS, refused, type RunRequest, type RunResult, type ScriptRunnerOptions } from './run-types.js';
