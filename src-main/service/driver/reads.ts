@@ -8,7 +8,7 @@ import { projectPaths } from '../../../src-shared/query/project.js';
 import { DEFAULT_LIMIT } from '../../../src-shared/query/limits.js';
 import type { Service } from '../service.js';
 import type { Org } from '../orgs/orgs.js';
-import { parsePath } from '../objects/patch-ops.js';
+import { parsePath } from '../objects/patch-path.js';
 import type { Caller } from '../access/caller.js';
 import { listPage, presentFor, readRecord, walkRecords, type Presented } from './records.js';
 import { listQuery } from './list-query.js';
