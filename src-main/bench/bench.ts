@@ -11,17 +11,21 @@
  *   --walks 3   --data-dir DIR --password P (reuse a seeded dir; one size)
  *   --profile-dir DIR (a CPU profile of the service process, for profile-layers.js)
  * Quick run while developing: --sizes 20000 --duration 1 --rounds 2 --walks 1
+ *
+ * How one side is measured: measure.ts; the printed tables and targets: report.ts.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import autocannon from 'autocannon';
-import { median, send } from './http-client.js';
+import { median } from './http-client.js';
 import { floorUrls, serviceUrls, WALK_PAGE } from './workloads.js';
 import { adminSetup, wayIn, WAYS_IN, type Credentials } from './ways-in.js';
 import { startChild } from './start-child.js';
+import { progress, progressDone } from './progress.js';
+import { idsOf, measure, walkAll, type MeasureSettings, type Query, type Target } from './measure.js';
+import { print, type SizeReport } from './report.js';
 
 const { values } = parseArgs({
   options: {
@@ -51,13 +55,7 @@ const BASE = '/demo/v2';
 const here = new URL('.', import.meta.url).pathname;
 const cli = join(here, '..', 'cli.js');
 if (values['data-dir'] && SIZES.length !== 1) throw new Error('--data-dir takes one size (--sizes N)');
-
-/** Targets: the throughput ratio ≥ 0.67 of the floor, walk time ≤ 1.5×, token p50 ≤ session p50 + 20 µs. */
-const TARGET = { throughput: 2 / 3, walk: 1.5, tokenExtraUs: 20, rssMb: 300, seedSeconds: 60 };
-
-const progress = (text: string) =>
-  process.stderr.isTTY ? process.stderr.write(`\r${text}\u001b[K`) : process.stderr.write(`${text}\n`);
-const progressDone = () => process.stderr.isTTY && process.stderr.write('\r\u001b[K');
+const SETTINGS: MeasureSettings = { rounds: ROUNDS, duration: DURATION, connections: CONNECTIONS };
 
 /** Runs a child to its end; its stderr (the seeder's progress lines) goes straight to ours. */
 function runToEnd(args: string[]): Promise<string> {
@@ -76,133 +74,12 @@ function rss(pid: number): { totalMb: number; anonMb: number } {
   return { totalMb: kb('VmRSS') / 1024, anonMb: kb('RssAnon') / 1024 };
 }
 
-/** One side of a comparison: the floor, or the service through one way in. */
-interface Target {
-  name: string;
-  port: number;
-  /** URL of a workload on this side (`after`: Q2's cursor; `id`: Q5's record). */
-  url(q: Query, arg?: string): string;
-  /** Headers of one request to `url`. */
-  headers(url: string): Record<string, string>;
-}
-type Query = 'q1' | 'q2' | 'q3' | 'q4' | 'q5';
-
 const serviceTarget = (name: string, port: number, creds: Credentials): Target => ({
   name,
   port,
   url: (q, arg) => BASE + (q === 'q5' ? serviceUrls.q5(arg!) : serviceUrls[q](arg)),
   headers: (url) => creds.headers(url.slice(BASE.length), 'GET'),
 });
-
-/** One autocannon run: requests per second and, when `latencies` is given, every response time (ms). */
-async function run(t: Target, path: () => string, connections: number, seconds: number, latencies?: number[]) {
-  const instance = autocannon({
-    url: `http://127.0.0.1:${t.port}`,
-    connections,
-    duration: seconds,
-    requests: [
-      {
-        method: 'GET',
-        setupRequest: (req) => {
-          const p = path();
-          return { ...req, path: p, headers: t.headers(p) };
-        },
-      },
-    ],
-  });
-  // autocannon's own latency histogram counts whole milliseconds; per-request overheads are tens of
-  // microseconds, so response times are collected as measured (fractions of a millisecond).
-  if (latencies) instance.on('response', (_client, _status, _bytes, ms) => latencies.push(ms));
-  const result = await instance;
-  if (result.errors + result.timeouts + result.non2xx > 0) {
-    throw new Error(
-      `${t.name} ${path()}: ${result.non2xx} non-2xx ${JSON.stringify(result.statusCodeStats)}, ${result.errors} errors`,
-    );
-  }
-  return result.requests.average;
-}
-
-interface Cell {
-  rps: number;
-  p50Us: number;
-}
-
-/**
- * A workload's throughput on every target: a short warm-up each, then ROUNDS rounds that visit the
- * targets in turn, so drift in the machine's speed (other tenants, thermal state) falls on all
- * alike; medians reported. Then single-connection rounds for p50 latency, in turn as well.
- */
-async function measure(label: string, targets: Target[], pathOf: (t: Target) => () => string) {
-  const rps = new Map<string, number[]>(targets.map((t) => [t.name, []]));
-  const lat = new Map<string, number[]>(targets.map((t) => [t.name, []]));
-  for (const t of targets) {
-    progress(`${label}: warm-up ${t.name}`);
-    await run(t, pathOf(t), CONNECTIONS, Math.min(1, DURATION));
-  }
-  for (let r = 0; r < ROUNDS; r++) {
-    for (const t of targets) {
-      progress(`${label}: throughput round ${r + 1}/${ROUNDS}, ${t.name}`);
-      rps.get(t.name)!.push(await run(t, pathOf(t), CONNECTIONS, DURATION));
-    }
-  }
-  for (let r = 0; r < Math.max(1, Math.ceil(ROUNDS / 2)); r++) {
-    for (const t of targets) {
-      progress(`${label}: single-connection latency round ${r + 1}, ${t.name}`);
-      await run(t, pathOf(t), 1, DURATION, lat.get(t.name));
-    }
-  }
-  progressDone();
-  return new Map<string, Cell>(
-    targets.map((t) => [t.name, { rps: median(rps.get(t.name)!), p50Us: median(lat.get(t.name)!) * 1000 }]),
-  );
-}
-
-/**
- * One keyset walk of the whole table on every side at once, page by page in turn (floor's page 1,
- * each way's page 1, floor's page 2, …), so a change in the machine's speed during a walk (other
- * tenants) falls on every side alike. Each side's time is the sum of its own page times, its
- * client-side JSON parse of each page included (the same work for every side).
- */
-async function walkAll(targets: Target[]): Promise<Map<string, { ms: number; records: number }>> {
-  const state = targets.map((t) => ({ t, after: undefined as string | undefined, done: false, ms: 0, records: 0 }));
-  while (state.some((s) => !s.done)) {
-    for (const s of state) {
-      if (s.done) continue;
-      const t0 = performance.now();
-      const url = s.t.url('q2', s.after);
-      const res = await send(s.t.port, url, { headers: s.t.headers(url) });
-      if (res.status !== 200) throw new Error(`walk ${s.t.name}: ${res.status} ${res.body.slice(0, 200)}`);
-      const page = JSON.parse(res.body) as { data: { _id: string }[]; hasMore: boolean };
-      s.ms += performance.now() - t0;
-      s.records += page.data.length;
-      if (!page.hasMore || page.data.length === 0) s.done = true;
-      else s.after = page.data[page.data.length - 1]!._id;
-    }
-  }
-  return new Map(state.map((s) => [s.t.name, { ms: s.ms, records: s.records }]));
-}
-
-async function idsOf(t: Target, q: Query, arg?: string): Promise<string[]> {
-  const url = t.url(q, arg);
-  const res = await send(t.port, url, { headers: t.headers(url) });
-  if (res.status !== 200) throw new Error(`${t.name} ${q}: ${res.status} ${res.body.slice(0, 300)}`);
-  const body = JSON.parse(res.body) as { data?: { _id: string }[]; _id?: string };
-  return body.data ? body.data.map((d) => d._id) : [body._id!];
-}
-
-interface SizeReport {
-  size: number;
-  seedSeconds?: number;
-  walked: number;
-  rows: {
-    label: string;
-    kind: 'throughput' | 'walk';
-    floor: string;
-    cells: Map<string, { ratio: number; p50Us?: number }>;
-    floorP50Us?: number;
-  }[];
-  peak: { totalMb: number; anonMb: number };
-}
 
 async function benchSize(size: number): Promise<SizeReport> {
   const label = size >= 1e6 ? `${size / 1e6}M` : `${size / 1e3}k`;
@@ -281,7 +158,7 @@ async function benchSize(size: number): Promise<SizeReport> {
     ];
     for (const [key, q, what] of workloads) {
       if (!QUERIES.has(key)) continue;
-      const cells = await measure(`[${label}] ${key}`, targets, (t) =>
+      const cells = await measure(SETTINGS, `[${label}] ${key}`, targets, (t) =>
         q === 'q5' ? () => t.url('q5', nextId()) : () => t.url(q),
       );
       const f = cells.get('floor')!;
@@ -328,53 +205,13 @@ async function benchSize(size: number): Promise<SizeReport> {
   }
 }
 
-const mark = (ok: boolean) => (ok ? '✓' : '✗');
-
-function print(r: SizeReport): void {
-  const names = WAYS.map((w) => w.name);
-  console.log(`\n### ${r.size.toLocaleString('en-US')} accounts\n`);
-  console.log(
-    `Throughput ÷ floor (target ≥ ${TARGET.throughput.toFixed(2)}); Q2: walk time ÷ floor's (target ≤ ${TARGET.walk}×). ` +
-      `${CONNECTIONS} connections, ${ROUNDS} rounds of ${DURATION} s, medians.\n`,
-  );
-  console.log(`| query | floor | ${names.join(' | ')} |`);
-  console.log(`|---|---|${names.map(() => '---|').join('')}`);
-  for (const row of r.rows) {
-    const cells = names.map((n) => {
-      const c = row.cells.get(n)!;
-      return row.kind === 'walk'
-        ? `${c.ratio.toFixed(2)}× ${mark(c.ratio <= TARGET.walk)}`
-        : `${c.ratio.toFixed(2)} ${mark(c.ratio >= TARGET.throughput)}`;
-    });
-    console.log(`| ${row.label} | ${row.floor} | ${cells.join(' | ')} |`);
-  }
-  const timed = r.rows.filter((row) => row.kind === 'throughput');
-  if (timed.length > 0) {
-    console.log(
-      `\nSingle-connection p50 latency, µs (target: a token at most ${TARGET.tokenExtraUs} µs above the session).\n`,
-    );
-    console.log(`| query | floor | ${names.join(' | ')} |`);
-    console.log(`|---|---|${names.map(() => '---|').join('')}`);
-    for (const row of timed) {
-      const session = row.cells.get('session')?.p50Us;
-      const cells = names.map((n) => {
-        const us = row.cells.get(n)!.p50Us!;
-        const extra = session !== undefined && n.startsWith('token') ? us - session : undefined;
-        return `${us.toFixed(0)}${extra !== undefined ? ` (${extra >= 0 ? '+' : ''}${extra.toFixed(0)} ${mark(extra <= TARGET.tokenExtraUs)})` : ''}`;
-      });
-      console.log(`| ${row.label} | ${row.floorP50Us!.toFixed(0)} | ${cells.join(' | ')} |`);
-    }
-  }
-  console.log(
-    `\nService RSS peak ${r.peak.totalMb.toFixed(0)} MB (anonymous ${r.peak.anonMb.toFixed(0)} MB) ${mark(r.peak.totalMb < TARGET.rssMb)} (target < ${TARGET.rssMb} MB)` +
-      (r.seedSeconds !== undefined
-        ? `; seeding ${r.seedSeconds} s ${mark(r.seedSeconds < TARGET.seedSeconds)} (target < ${TARGET.seedSeconds} s at 1M)`
-        : ''),
-  );
-}
-
 async function main() {
-  for (const size of SIZES) print(await benchSize(size));
+  for (const size of SIZES)
+    print(
+      await benchSize(size),
+      WAYS.map((w) => w.name),
+      SETTINGS,
+    );
 }
 
 main().catch((err: unknown) => {

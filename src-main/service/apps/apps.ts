@@ -6,6 +6,7 @@ import { type DataVersion, VersionedCache } from '../db/data-version.js';
 import type { SecretCipher } from '../crypto/cipher.js';
 import { randomAlphanumeric } from '../crypto/random.js';
 import { generateRsaKeyPair, type RsaKeyPair } from '../crypto/rsa.js';
+import { AppKeyTable, type AppKey, type AppKeyInfo, type ExposedKey, type SealedSigningKey } from './app-keys.js';
 import type { AppKind, AppSettings, SigningAlg } from '../../../src-shared/contracts/apps.js';
 import { signatureKey } from '../../../src-shared/contracts/signing.js';
 
@@ -59,48 +60,12 @@ const toApp = (r: AppRow): App => ({
   created: r.created,
 });
 
-export interface AppKeyInfo {
-  kid: string;
-  alg: SigningAlg;
-  created: string;
-}
-
-export interface AppKey extends AppKeyInfo {
-  publicPem: string;
-  /** Decrypted; never log or return it. */
-  privatePem: string;
-}
-
-export interface ExposedKey {
-  kid: string;
-  alg: SigningAlg;
-  publicPem: string;
-}
-
-/** A current key as stored: the private half is encrypted until `decryptPrivateKey`. */
-export interface SealedSigningKey {
-  kid: string;
-  alg: SigningAlg;
-  publicPem: string;
-  privateEnc: string;
-}
-
-const PINNED_ALGS: readonly string[] = ['PS512', 'RS512'] satisfies SigningAlg[];
-
-interface KeyRow {
-  kid: string;
-  alg: SigningAlg;
-  public_pem: string;
-  private_enc: string;
-  created: string;
-}
-
-/** Applications: keys, encrypted secrets and per-app RSA key pairs. */
+/** Applications: keys, encrypted secrets and per-app RSA key pairs (the pairs' table: app-keys.ts). */
 export class AppRepository {
   private readonly statements: Statements;
   private readonly byKeyCache: VersionedCache<string, App | undefined>;
-  /** Every bearer token names its app's current key: read once per data version, not per request. */
-  private readonly signingKeyCache: VersionedCache<number, SealedSigningKey | undefined>;
+  /** The `app_keys` table (key pairs), reached through this repository. */
+  private readonly keys: AppKeyTable;
   /**
    * Every signed request needs its app's HMAC key: decrypted once per data version and kept as a
    * KeyObject (native memory, never a string a log line or heap dump shows).
@@ -114,7 +79,7 @@ export class AppRepository {
   ) {
     this.statements = statements(db);
     this.byKeyCache = new VersionedCache(versions, 1000);
-    this.signingKeyCache = new VersionedCache(versions, 1000);
+    this.keys = new AppKeyTable((sql) => this.stmt(sql), cipher, versions);
     this.hmacKeyCache = new VersionedCache(versions, 1000);
   }
 
@@ -156,9 +121,7 @@ export class AppRepository {
         'INSERT INTO apps (org_id, key, kind, settings, secret_enc, created) VALUES (?, ?, ?, ?, ?, ?)',
       ).run(orgId, key, kind, JSON.stringify(full), secret ? this.cipher.encrypt(secret) : null, created);
       const appId = Number(info.lastInsertRowid);
-      this.stmt(
-        'INSERT INTO app_keys (app_id, kid, alg, public_pem, private_enc, current, created) VALUES (?, ?, ?, ?, ?, 1, ?)',
-      ).run(appId, pair.kid, full.alg, pair.publicPem, this.cipher.encrypt(pair.privatePem), created);
+      this.keys.insertCurrent(appId, pair, full.alg, created);
       return appId;
     })();
     return { app: this.byId(id)!, ...(secret ? { secret } : {}) };
@@ -225,10 +188,8 @@ export class AppRepository {
   async regenerateRsa(app: App, created: string, alg: SigningAlg = app.settings.alg): Promise<AppKeyInfo> {
     const pair = await generateRsaKeyPair();
     this.db.transaction(() => {
-      this.stmt('UPDATE app_keys SET current = 0 WHERE app_id = ? AND current = 1').run(app.id);
-      this.stmt(
-        'INSERT INTO app_keys (app_id, kid, alg, public_pem, private_enc, current, created) VALUES (?, ?, ?, ?, ?, 1, ?)',
-      ).run(app.id, pair.kid, alg, pair.publicPem, this.cipher.encrypt(pair.privatePem), created);
+      this.keys.retireCurrent(app.id);
+      this.keys.insertCurrent(app.id, pair, alg, created);
       this.stmt('UPDATE tokens SET revoked = 1 WHERE app_id = ? AND revoked = 0').run(app.id);
     })();
     return { kid: pair.kid, alg, created };
@@ -236,50 +197,22 @@ export class AppRepository {
 
   /** The current key's public facts, for display (nothing is decrypted). */
   currentKeyInfo(appId: number): AppKeyInfo | undefined {
-    return this.stmt('SELECT kid, alg, created FROM app_keys WHERE app_id = ? AND current = 1').get(appId) as
-      AppKeyInfo | undefined;
+    return this.keys.currentKeyInfo(appId);
   }
 
-  /**
-   * The current key pair with its private key decrypted, for signing tokens. Callers must never
-   * log or return `privatePem`.
-   */
+  /** The current key pair, private half decrypted, for signing; never log or return `privatePem`. */
   currentKey(appId: number): AppKey | undefined {
-    const row = this.stmt(
-      'SELECT kid, alg, public_pem, private_enc, created FROM app_keys WHERE app_id = ? AND current = 1',
-    ).get(appId) as KeyRow | undefined;
-    if (!row) return undefined;
-    return {
-      kid: row.kid,
-      alg: row.alg,
-      created: row.created,
-      publicPem: row.public_pem,
-      privatePem: this.cipher.decrypt(row.private_enc),
-    };
+    return this.keys.currentKey(appId);
   }
 
-  /**
-   * The current key for signing and verifying tokens, with its private half still encrypted
-   * (decisions.md §6: one algorithm pinned per key). Exactly one current key with a pinned
-   * algorithm, or undefined: anything else is treated as no key at all.
-   */
+  /** The current key for signing and verifying tokens, private half encrypted (see AppKeyTable). */
   currentSigningKey(appId: number): SealedSigningKey | undefined {
-    return this.signingKeyCache.get(appId, () => this.readSigningKey(appId));
-  }
-
-  private readSigningKey(appId: number): SealedSigningKey | undefined {
-    const rows = this.stmt(
-      'SELECT kid, alg, public_pem, private_enc FROM app_keys WHERE app_id = ? AND current = 1',
-    ).all(appId) as Omit<KeyRow, 'created'>[];
-    if (rows.length !== 1) return undefined;
-    const [row] = rows;
-    if (!row || !PINNED_ALGS.includes(row.alg)) return undefined;
-    return { kid: row.kid, alg: row.alg, publicPem: row.public_pem, privateEnc: row.private_enc };
+    return this.keys.currentSigningKey(appId);
   }
 
   /** The PEM of a key read by `currentSigningKey`, decrypted; never log or return it. */
   decryptPrivateKey(key: SealedSigningKey): string {
-    return this.cipher.decrypt(key.privateEnc);
+    return this.keys.decryptPrivateKey(key);
   }
 
   /** Public keys of the org's enabled apps that expose them (the spec's Expose Keys), current keys only. */

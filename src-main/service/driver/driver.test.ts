@@ -5,7 +5,8 @@ import { createUser } from '../testing/token-testing.js';
 import { callerOf, type Caller } from '../access/caller.js';
 import { BUILTIN_ROLES } from '../objects/builtin-defs.js';
 import type { Org } from '../orgs/orgs.js';
-import { effectiveCaller, runDriverOperation } from './driver.js';
+import { runDriverOperation } from './driver.js';
+import { effectiveCaller } from './privileged-options.js';
 
 let h: Harness;
 let org: Org;

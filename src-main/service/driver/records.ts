@@ -19,7 +19,9 @@ import { changeLoginEmail } from '../accounts/email-change.js';
 import { assertScopesExist } from '../access/scope-schema.js';
 import { checkRecordRules } from '../environment/record-rules.js';
 import { presentRecord } from '../objects/present.js';
-import { applyPatch, type JsonObject, type PatchOp } from '../objects/patch-ops.js';
+import type { PatchOp } from '../objects/patch-ops.js';
+import { applyPatch } from '../objects/patch-apply.js';
+import type { JsonObject } from '../objects/patch-path.js';
 import { validateInput, type Json } from '../objects/validate.js';
 import { reference, type StoredRecord } from '../objects/store.js';
 import {
@@ -183,7 +185,7 @@ export interface PatchOutcome {
 }
 
 /**
- * Applies PATCH operations (objects/patch-ops.ts) to one record and stores the result, in one
+ * Applies PATCH operations (objects/patch-ops.ts, patch-apply.ts) to one record and stores the result, in one
  * immediate write transaction (the record patched is the record stored over). The changed
  * top-level properties are validated whole against the definition; property scopes are checked on
  * every path an operation names.

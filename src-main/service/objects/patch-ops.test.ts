@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { FaultError, type FaultBody } from '../../../src-shared/faults.js';
 import {
-  applyPatch,
   deleteOps,
   MAX_PATCH_OPS,
   MAX_PUSHED_ARRAY_LENGTH,
@@ -10,9 +9,9 @@ import {
   postOps,
   putOps,
   updateToOps,
-  type Json,
-  type JsonObject,
 } from './patch-ops.js';
+import { applyPatch } from './patch-apply.js';
+import type { Json, JsonObject } from './patch-path.js';
 
 function faultOf(fn: () => unknown): FaultBody {
   try {

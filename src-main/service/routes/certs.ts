@@ -1,7 +1,7 @@
 import { createPublicKey } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Service } from '../service.js';
-import type { ExposedKey } from '../apps/apps.js';
+import type { ExposedKey } from '../apps/app-keys.js';
 
 export interface PublicJwk {
   kty: 'RSA';

@@ -5,7 +5,7 @@ import type { Service } from '../service.js';
 import type { Caller } from '../access/caller.js';
 import { requireCaller } from '../http/context.js';
 import { runScriptFor } from '../scripting/script-host.js';
-import type { RunResult } from '../scripting/runner.js';
+import type { RunResult } from '../scripting/run-types.js';
 import type { ScriptRequest } from '../scripting/protocol.js';
 import { answerCursor } from './script-cursor.js';
 

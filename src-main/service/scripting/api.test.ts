@@ -5,7 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fault } from '../../../src-shared/faults.js';
-import { ScriptRunner, type HostCallContext, type RunResult } from './runner.js';
+import { ScriptRunner } from './runner.js';
+import type { HostCallContext, RunResult } from './run-types.js';
 import { checkSyntax } from './syntax.js';
 
 let runner: ScriptRunner;

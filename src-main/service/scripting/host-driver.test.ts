@@ -4,7 +4,8 @@ import { createHarness, TestClient, type Harness } from '../testing/harness.js';
 import { createUser } from '../testing/token-testing.js';
 import { callerOf, type Caller } from '../access/caller.js';
 import type { Org } from '../orgs/orgs.js';
-import { ScriptRunner, type RunResult } from './runner.js';
+import { ScriptRunner } from './runner.js';
+import type { RunResult } from './run-types.js';
 import { driverHost } from './host-driver.js';
 
 let h: Harness;

@@ -12,8 +12,9 @@ import { fault } from '../../../src-shared/faults.js';
 import type { Service } from '../service.js';
 import type { Org } from '../orgs/orgs.js';
 import type { Caller } from '../access/caller.js';
-import { collectItems, runDriverOperation, type DriverContext } from '../driver/driver.js';
-import type { HostCallContext } from './runner.js';
+import { collectItems, runDriverOperation } from '../driver/driver.js';
+import type { DriverContext } from '../driver/operation.js';
+import type { HostCallContext } from './run-types.js';
 
 export interface DriverHostOptions {
   /**

@@ -17,7 +17,7 @@ import {
   revokeSubjectToken,
   tokenSubjectId,
 } from '../auth/tokens/subject-tokens.js';
-import type { HostCallContext, HostFunctions } from './runner.js';
+import type { HostCallContext, HostFunctions } from './run-types.js';
 
 const subjectOf = (subject: unknown): string => {
   const id = typeof subject === 'object' && subject !== null ? (subject as { _id?: unknown })._id : subject;

@@ -3,7 +3,8 @@
  * dynamic import) is reachable from a script, whatever route it takes to the global object.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ScriptRunner, type RunResult } from './runner.js';
+import { ScriptRunner } from './runner.js';
+import type { RunResult } from './run-types.js';
 
 let runner: ScriptRunner;
 beforeAll(async () => {

@@ -4,7 +4,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FaultError } from '../../../src-shared/faults.js';
-import { ScriptRunner, type HostCallContext, type HostFunctions, type RunResult } from './runner.js';
+import { ScriptRunner } from './runner.js';
+import type { HostCallContext, HostFunctions, RunResult } from './run-types.js';
 
 let runner: ScriptRunner;
 beforeAll(async () => {

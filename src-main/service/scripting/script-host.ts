@@ -11,7 +11,7 @@ import { callerOf, type Caller } from '../access/caller.js';
 import { orgAudience } from '../auth/tokens/token-claims.js';
 import { OBJECT_ID_PATTERN } from '../objects/ids.js';
 import { normaliseEmail } from '../accounts/credentials.js';
-import type { HostCallContext, HostFunctions, RunResult } from './runner.js';
+import type { HostCallContext, HostFunctions, RunResult } from './run-types.js';
 import type { ScriptRequest } from './protocol.js';
 import { limitsForOrg } from './org-limits.js';
 import { tokenHost } from './host-tokens.js';

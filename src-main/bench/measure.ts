@@ -1,0 +1,128 @@
+/**
+ * How the bench measures one side of a comparison (the floor, or the service through one way in):
+ * autocannon rounds for throughput and single-connection latency, visiting every side in turn,
+ * and a keyset walk of the whole table, page by page on every side at once.
+ */
+import autocannon from 'autocannon';
+import { median, send } from './http-client.js';
+import { progress, progressDone } from './progress.js';
+
+/** One side of a comparison: the floor, or the service through one way in. */
+export interface Target {
+  name: string;
+  port: number;
+  /** URL of a workload on this side (`after`: Q2's cursor; `id`: Q5's record). */
+  url(q: Query, arg?: string): string;
+  /** Headers of one request to `url`. */
+  headers(url: string): Record<string, string>;
+}
+export type Query = 'q1' | 'q2' | 'q3' | 'q4' | 'q5';
+
+/** Rounds, seconds per round and connections of every throughput measurement. */
+export interface MeasureSettings {
+  rounds: number;
+  duration: number;
+  connections: number;
+}
+
+/** One autocannon run: requests per second and, when `latencies` is given, every response time (ms). */
+async function run(t: Target, path: () => string, connections: number, seconds: number, latencies?: number[]) {
+  const instance = autocannon({
+    url: `http://127.0.0.1:${t.port}`,
+    connections,
+    duration: seconds,
+    requests: [
+      {
+        method: 'GET',
+        setupRequest: (req) => {
+          const p = path();
+          return { ...req, path: p, headers: t.headers(p) };
+        },
+      },
+    ],
+  });
+  // autocannon's own latency histogram counts whole milliseconds; per-request overheads are tens of
+  // microseconds, so response times are collected as measured (fractions of a millisecond).
+  if (latencies) instance.on('response', (_client, _status, _bytes, ms) => latencies.push(ms));
+  const result = await instance;
+  if (result.errors + result.timeouts + result.non2xx > 0) {
+    throw new Error(
+      `${t.name} ${path()}: ${result.non2xx} non-2xx ${JSON.stringify(result.statusCodeStats)}, ${result.errors} errors`,
+    );
+  }
+  return result.requests.average;
+}
+
+export interface Cell {
+  rps: number;
+  p50Us: number;
+}
+
+/**
+ * A workload's throughput on every target: a short warm-up each, then ROUNDS rounds that visit the
+ * targets in turn, so drift in the machine's speed (other tenants, thermal state) falls on all
+ * alike; medians reported. Then single-connection rounds for p50 latency, in turn as well.
+ */
+export async function measure(
+  settings: MeasureSettings,
+  label: string,
+  targets: Target[],
+  pathOf: (t: Target) => () => string,
+) {
+  const { rounds: ROUNDS, duration: DURATION, connections: CONNECTIONS } = settings;
+  const rps = new Map<string, number[]>(targets.map((t) => [t.name, []]));
+  const lat = new Map<string, number[]>(targets.map((t) => [t.name, []]));
+  for (const t of targets) {
+    progress(`${label}: warm-up ${t.name}`);
+    await run(t, pathOf(t), CONNECTIONS, Math.min(1, DURATION));
+  }
+  for (let r = 0; r < ROUNDS; r++) {
+    for (const t of targets) {
+      progress(`${label}: throughput round ${r + 1}/${ROUNDS}, ${t.name}`);
+      rps.get(t.name)!.push(await run(t, pathOf(t), CONNECTIONS, DURATION));
+    }
+  }
+  for (let r = 0; r < Math.max(1, Math.ceil(ROUNDS / 2)); r++) {
+    for (const t of targets) {
+      progress(`${label}: single-connection latency round ${r + 1}, ${t.name}`);
+      await run(t, pathOf(t), 1, DURATION, lat.get(t.name));
+    }
+  }
+  progressDone();
+  return new Map<string, Cell>(
+    targets.map((t) => [t.name, { rps: median(rps.get(t.name)!), p50Us: median(lat.get(t.name)!) * 1000 }]),
+  );
+}
+
+/**
+ * One keyset walk of the whole table on every side at once, page by page in turn (floor's page 1,
+ * each way's page 1, floor's page 2, …), so a change in the machine's speed during a walk (other
+ * tenants) falls on every side alike. Each side's time is the sum of its own page times, its
+ * client-side JSON parse of each page included (the same work for every side).
+ */
+export async function walkAll(targets: Target[]): Promise<Map<string, { ms: number; records: number }>> {
+  const state = targets.map((t) => ({ t, after: undefined as string | undefined, done: false, ms: 0, records: 0 }));
+  while (state.some((s) => !s.done)) {
+    for (const s of state) {
+      if (s.done) continue;
+      const t0 = performance.now();
+      const url = s.t.url('q2', s.after);
+      const res = await send(s.t.port, url, { headers: s.t.headers(url) });
+      if (res.status !== 200) throw new Error(`walk ${s.t.name}: ${res.status} ${res.body.slice(0, 200)}`);
+      const page = JSON.parse(res.body) as { data: { _id: string }[]; hasMore: boolean };
+      s.ms += performance.now() - t0;
+      s.records += page.data.length;
+      if (!page.hasMore || page.data.length === 0) s.done = true;
+      else s.after = page.data[page.data.length - 1]!._id;
+    }
+  }
+  return new Map(state.map((s) => [s.t.name, { ms: s.ms, records: s.records }]));
+}
+
+export async function idsOf(t: Target, q: Query, arg?: string): Promise<string[]> {
+  const url = t.url(q, arg);
+  const res = await send(t.port, url, { headers: t.headers(url) });
+  if (res.status !== 200) throw new Error(`${t.name} ${q}: ${res.status} ${res.body.slice(0, 300)}`);
+  const body = JSON.parse(res.body) as { data?: { _id: string }[]; _id?: string };
+  return body.data ? body.data.map((d) => d._id) : [body._id!];
+}
