@@ -4,6 +4,7 @@ import type { Service } from '../service.js';
 import { authenticate } from './authenticate.js';
 import { requireAdmin } from './context.js';
 import { applyCors, enforceAppPolicy, preflight } from './app-policy.js';
+import { withSchemaTypes, type RoutePlugin } from './route-schemas.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -43,7 +44,7 @@ function appPolicy(request: FastifyRequest, reply: FastifyReply): void {
  * handler runs. Routes marked `config: { admin: true }` (see `ADMIN_ONLY`) get the administrators'
  * check as their own preHandler; other routes decide themselves whether they need a principal.
  */
-export function orgScope(svc: Service, routes: ((server: FastifyInstance) => Promise<void>)[]) {
+export function orgScope(svc: Service, routes: RoutePlugin[]) {
   return async (server: FastifyInstance) => {
     server.decorateRequest('ctx', null as never);
     // Callback style: most requests authenticate synchronously, and every request runs this.
@@ -72,6 +73,7 @@ export function orgScope(svc: Service, routes: ((server: FastifyInstance) => Pro
     server.addHook('onRoute', (route) => {
       if (route.config?.admin === true) adminOnlyRoute(route);
     });
-    for (const r of routes) await server.register(r);
+    const typed = withSchemaTypes(server);
+    for (const r of routes) await typed.register(r);
   };
 }
