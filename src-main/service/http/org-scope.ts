@@ -4,7 +4,7 @@ import type { Service } from '../service.js';
 import { authenticate } from './authenticate.js';
 import { requireAdmin } from './context.js';
 import { applyCors, enforceAppPolicy, preflight } from './app-policy.js';
-import { withSchemaTypes, type RoutePlugin } from './route-schemas.js';
+import { isRecord, withSchemaTypes, type RoutePlugin } from './route-schemas.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -49,7 +49,8 @@ export function orgScope(svc: Service, routes: RoutePlugin[]) {
     server.decorateRequest('ctx', null as never);
     // Callback style: most requests authenticate synchronously, and every request runs this.
     server.addHook('preHandler', (request, reply, done) => {
-      const code = (request.params as { org?: string }).org ?? '';
+      const sent = isRecord(request.params) ? request.params.org : undefined;
+      const code = typeof sent === 'string' ? sent : '';
       const org = svc.orgs.byCode(code);
       if (!org) throw fault('notFound', 'org', { reason: `There is no org named ${code.slice(0, 64)}.` });
       const ctx = authenticate(svc, org, request, reply);
