@@ -11,6 +11,8 @@ import { accountSessionRoutes } from './routes/account-session.js';
 import { objectRoutes } from './routes/objects.js';
 import { schemaRoutes } from './routes/schemas.js';
 import { accountLifecycleRoutes } from './routes/account-lifecycle.js';
+import { accountAuthenticatorRoutes } from './routes/account-authenticator.js';
+import { accountAdminRoutes } from './routes/account-admin.js';
 import { appsRoutes } from './routes/apps.js';
 import { certsRoutes } from './routes/certs.js';
 import { tokensRoutes } from './routes/tokens.js';
@@ -115,6 +117,8 @@ export async function buildServer(svc: Service, opts: ServerOptions = {}): Promi
   const orgRoutes = [
     accountSessionRoutes(svc),
     accountLifecycleRoutes(svc),
+    accountAuthenticatorRoutes(svc),
+    accountAdminRoutes(svc),
     outboxRoutes(svc),
     sessionsRoutes(svc),
     appsRoutes(svc),

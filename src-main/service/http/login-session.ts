@@ -5,6 +5,7 @@ import type { Service } from '../service.js';
 import type { Org } from '../orgs/orgs.js';
 import type { App } from '../apps/apps.js';
 import { CSRF_HEADER, FINGERPRINT_COOKIE, SESSION_COOKIE } from './authenticate.js';
+import { requirePrincipal, type Principal } from './context.js';
 
 /*
  * Starting a session on a browser "location" (its `service.fingerprint` cookie), shared by login,
@@ -18,6 +19,15 @@ export function requireSessionApp(request: FastifyRequest): App {
   if (!app) throw fault('notFound', 'app', { reason: 'Send the session application key in Service-Client-Key.' });
   if (app.kind !== 'session') throw fault('accessDenied', 'app', { reason: 'Log in through a session application.' });
   return app;
+}
+
+/** Credential changes need a logged-in session of a session app (not a token or a signature). */
+export function requireSessionPrincipal(request: FastifyRequest): Principal {
+  const principal = requirePrincipal(request);
+  if (request.ctx.via !== 'session' || !request.ctx.app) {
+    throw fault('accessDenied', 'principal', { reason: 'Only a logged-in session can change its credentials.' });
+  }
+  return principal;
 }
 
 /** Trust boundary: the fingerprint cookie is the client's word; it only names a location. */

@@ -4,6 +4,7 @@ import type { Service } from '../service.js';
 import { authenticate } from './authenticate.js';
 import { requireAdmin } from './context.js';
 import { applyCors, enforceAppPolicy, preflight } from './app-policy.js';
+import { isRecord, withSchemaTypes, type RoutePlugin } from './route-schemas.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -43,12 +44,13 @@ function appPolicy(request: FastifyRequest, reply: FastifyReply): void {
  * handler runs. Routes marked `config: { admin: true }` (see `ADMIN_ONLY`) get the administrators'
  * check as their own preHandler; other routes decide themselves whether they need a principal.
  */
-export function orgScope(svc: Service, routes: ((server: FastifyInstance) => Promise<void>)[]) {
+export function orgScope(svc: Service, routes: RoutePlugin[]) {
   return async (server: FastifyInstance) => {
     server.decorateRequest('ctx', null as never);
     // Callback style: most requests authenticate synchronously, and every request runs this.
     server.addHook('preHandler', (request, reply, done) => {
-      const code = (request.params as { org?: string }).org ?? '';
+      const sent = isRecord(request.params) ? request.params.org : undefined;
+      const code = typeof sent === 'string' ? sent : '';
       const org = svc.orgs.byCode(code);
       if (!org) throw fault('notFound', 'org', { reason: `There is no org named ${code.slice(0, 64)}.` });
       const ctx = authenticate(svc, org, request, reply);
@@ -72,6 +74,7 @@ export function orgScope(svc: Service, routes: ((server: FastifyInstance) => Pro
     server.addHook('onRoute', (route) => {
       if (route.config?.admin === true) adminOnlyRoute(route);
     });
-    for (const r of routes) await server.register(r);
+    const typed = withSchemaTypes(server);
+    for (const r of routes) await typed.register(r);
   };
 }

@@ -3,11 +3,12 @@ import type { Service } from '../service.js';
 import { ORG_CODE_PATTERN } from './orgs.js';
 import { bootstrapOrg } from '../bootstrap.js';
 
+/** Any JSON object: every member is checked here (a missing one is the same fault as a wrong one). */
 export interface NewOrgInput {
-  code: unknown;
+  code?: unknown;
   name?: unknown;
-  adminEmail: unknown;
-  adminPassword: unknown;
+  adminEmail?: unknown;
+  adminPassword?: unknown;
 }
 
 /**

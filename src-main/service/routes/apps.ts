@@ -1,7 +1,8 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { fault, makeFault } from '../../../src-shared/faults.js';
 import type { Service } from '../service.js';
 import { adminOnlyRoute } from '../http/org-scope.js';
+import { ANY_BODY, type TypedServer } from '../http/route-schemas.js';
 import type { App, AppKind, AppSettings } from '../apps/apps.js';
 import { validateAppSettings } from '../apps/settings.js';
 import { presentApp } from '../apps/present.js';
@@ -28,7 +29,7 @@ const objectBody = { type: 'object' } as const;
  * The org's console app cannot be deleted, disabled or given an expiry: the console logs in with it.
  */
 export function appsRoutes(svc: Service) {
-  return async (server: FastifyInstance) => {
+  return async (server: TypedServer) => {
     // Every route of this group is for administrators.
     server.addHook('onRoute', adminOnlyRoute);
 
@@ -38,21 +39,21 @@ export function appsRoutes(svc: Service) {
       hasMore: false,
     }));
 
-    server.post('/apps', { schema: { body: objectBody } }, async (request) => createApp(svc, request));
+    server.post('/apps', { schema: { body: objectBody } }, async (request) => createApp(svc, request, request.body));
 
     server.get('/apps/:key', { schema: { params: keyParams } }, async (request) =>
-      presentApp(svc.apps, appOf(svc, request)),
+      presentApp(svc.apps, appOf(svc, request, request.params.key)),
     );
 
     server.patch('/apps/:key', { schema: { params: keyParams, body: objectBody } }, async (request) => {
-      const target = appOf(svc, request);
+      const target = appOf(svc, request, request.params.key);
       const patch = validateAppSettings(request.body, target.kind);
       checkSettingsAgainstOrg(svc, request, target, patch);
       return presentApp(svc.apps, svc.apps.update(target, patch));
     });
 
     server.delete('/apps/:key', { schema: { params: keyParams } }, async (request) => {
-      const target = appOf(svc, request);
+      const target = appOf(svc, request, request.params.key);
       if (isConsoleApp(request, target)) {
         throw fault('conflict', 'consoleApp', { reason: 'The console application of the org cannot be deleted.' });
       }
@@ -61,7 +62,7 @@ export function appsRoutes(svc: Service) {
     });
 
     server.post('/apps/:key/secret', { schema: { params: keyParams } }, async (request) => {
-      const target = appOf(svc, request);
+      const target = appOf(svc, request, request.params.key);
       if (target.kind !== 'signing') {
         throw fault('invalidArgument', 'app', { reason: 'Only signing applications have a secret.' });
       }
@@ -70,13 +71,13 @@ export function appsRoutes(svc: Service) {
     });
 
     server.get('/apps/:key/rotation-preview', { schema: { params: keyParams } }, async (request) => {
-      const target = appOf(svc, request);
+      const target = appOf(svc, request, request.params.key);
       return { object: 'result', data: rotationPreview(svc, target) };
     });
 
-    // The body is optional here, so it has no schema; validateAppSettings checks it.
-    server.post('/apps/:key/rsa', { schema: { params: keyParams } }, async (request) => {
-      const target = appOf(svc, request);
+    // The body is optional here, so its schema takes any JSON; validateAppSettings checks it.
+    server.post('/apps/:key/rsa', { schema: { params: keyParams, body: ANY_BODY } }, async (request) => {
+      const target = appOf(svc, request, request.params.key);
       // No body means "same algorithm"; a JSON null is a body, and not an object.
       if (request.body === null) {
         throw fault('validation', undefined, { reason: 'The request body must be a JSON object.' });
@@ -109,8 +110,7 @@ function rotationPreview(svc: Service, target: App) {
 }
 
 /** Trust boundary: the `kind` and settings of a new app come from the caller. */
-async function createApp(svc: Service, request: FastifyRequest) {
-  const body = request.body as Record<string, unknown>;
+async function createApp(svc: Service, request: FastifyRequest, body: Readonly<Record<string, unknown>>) {
   const kind = body.kind;
   if (kind !== 'session' && kind !== 'signing') {
     throw fault('validation', 'required', { path: 'kind', reason: 'kind must be session or signing.' });
@@ -128,8 +128,7 @@ async function createApp(svc: Service, request: FastifyRequest) {
 }
 
 /** The app named in the URL, if it belongs to the caller's org; other orgs' apps do not exist here. */
-function appOf(svc: Service, request: FastifyRequest): App {
-  const { key } = request.params as { key: string };
+function appOf(svc: Service, request: FastifyRequest, key: string): App {
   const found = svc.apps.byKey(key);
   if (!found || found.orgId !== request.ctx.org.id) {
     throw fault('notFound', 'app', { reason: 'There is no application with this key in this org.' });

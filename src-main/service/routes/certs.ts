@@ -1,7 +1,8 @@
 import { createPublicKey } from 'node:crypto';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import type { Service } from '../service.js';
 import type { ExposedKey } from '../apps/app-keys.js';
+import type { TypedServer } from '../http/route-schemas.js';
 
 export interface PublicJwk {
   kty: 'RSA';
@@ -33,7 +34,7 @@ const toPublicPem = (key: ExposedKey): string =>
  *   GET /auth/certs/pem → {keys:[{kid, alg, key:"-----BEGIN PUBLIC KEY-----..."}]}
  */
 export function certsRoutes(svc: Service) {
-  return async (server: FastifyInstance) => {
+  return async (server: TypedServer) => {
     const noCache = (reply: FastifyReply) => reply.header('Cache-Control', 'no-cache');
 
     server.get('/auth/certs/jwk', async (request, reply) => {

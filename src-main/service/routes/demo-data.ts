@@ -1,7 +1,7 @@
-import type { FastifyInstance } from 'fastify';
 import { fault } from '../../../src-shared/faults.js';
 import type { Service } from '../service.js';
 import { ADMIN_ONLY } from '../http/org-scope.js';
+import { pathParams, type TypedServer } from '../http/route-schemas.js';
 import { presentJob, SeedJobs } from '../demo/jobs.js';
 import { MAX_SEED_ACCOUNTS } from '../../../src-shared/contracts/demo-data.js';
 
@@ -10,8 +10,8 @@ export { MAX_SEED_ACCOUNTS };
 /** `/demo-data/jobs`: seed demo records from the console, with progress; org administrators only. */
 export function demoDataRoutes(svc: Service) {
   const jobs = new SeedJobs(svc);
-  return async (server: FastifyInstance) => {
-    server.post<{ Body: { accounts: number; seed?: number } }>(
+  return async (server: TypedServer) => {
+    server.post(
       '/demo-data/jobs',
       {
         config: { admin: true },
@@ -24,7 +24,7 @@ export function demoDataRoutes(svc: Service) {
               accounts: { type: 'integer', minimum: 1, maximum: MAX_SEED_ACCOUNTS },
               seed: { type: 'integer', minimum: 0, maximum: 4294967295 },
             },
-          },
+          } as const,
         },
       },
       async (request) => {
@@ -35,13 +35,14 @@ export function demoDataRoutes(svc: Service) {
       },
     );
 
-    server.get<{ Params: { id: string } }>('/demo-data/jobs/:id', ADMIN_ONLY, async (request) => {
+    const job = { ...ADMIN_ONLY, schema: { params: pathParams('id') } };
+    server.get('/demo-data/jobs/:id', job, async (request) => {
       const job = jobs.get(request.ctx.org, request.params.id);
       if (!job) throw fault('notFound', 'job', { reason: 'No such demo-data job.' });
       return { object: 'result', data: presentJob(job) };
     });
 
-    server.delete<{ Params: { id: string } }>('/demo-data/jobs/:id', ADMIN_ONLY, async (request) => {
+    server.delete('/demo-data/jobs/:id', job, async (request) => {
       const job = jobs.get(request.ctx.org, request.params.id);
       if (!job) throw fault('notFound', 'job', { reason: 'No such demo-data job.' });
       job.cancel = true;

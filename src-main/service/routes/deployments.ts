@@ -1,8 +1,8 @@
-import type { FastifyInstance } from 'fastify';
 import { fault } from '../../../src-shared/faults.js';
 import type { Service } from '../service.js';
 import { requireCaller, requirePrincipal } from '../http/context.js';
 import { ADMIN_ONLY } from '../http/org-scope.js';
+import { ANY_BODY, memberOf, pathParams, type TypedServer } from '../http/route-schemas.js';
 import { deploymentRuns, findDeployment, runDeployment } from '../environment/deployments.js';
 import { openExistingDataFolder } from '../open-service.js';
 import { SCRIPT_RULES } from './environment.js';
@@ -14,21 +14,22 @@ import { SCRIPT_RULES } from './environment.js';
  *   GET  /deployments/<_id | name>/runs  → the run log, newest first.
  */
 export function deploymentRoutes(svc: Service) {
-  return async (server: FastifyInstance) => {
-    server.post<{ Params: { id: string } }>('/deployments/:id/run', async (request) => {
+  return async (server: TypedServer) => {
+    const params = pathParams('id');
+    server.post('/deployments/:id/run', { schema: { params, body: ANY_BODY } }, async (request) => {
       const principal = requirePrincipal(request);
-      const body = (request.body ?? {}) as { dryRun?: unknown };
-      if (body.dryRun !== undefined && typeof body.dryRun !== 'boolean') {
+      const dryRun = memberOf(request.body, 'dryRun');
+      if (dryRun !== undefined && typeof dryRun !== 'boolean') {
         throw fault('invalidArgument', 'dryRun', { path: 'dryRun', reason: 'dryRun is true or false.' });
       }
       const caller = requireCaller(svc, request);
-      return runDeployment(svc, request.ctx.org, caller, principal.email, request.params.id, body.dryRun === true, {
+      return runDeployment(svc, request.ctx.org, caller, principal.email, request.params.id, dryRun === true, {
         openFolder: openExistingDataFolder,
         scripts: SCRIPT_RULES,
       });
     });
 
-    server.get<{ Params: { id: string } }>('/deployments/:id/runs', ADMIN_ONLY, async (request) => {
+    server.get('/deployments/:id/runs', { ...ADMIN_ONLY, schema: { params } }, async (request) => {
       const record = findDeployment(svc, request.ctx.org, request.params.id);
       if (!record)
         throw fault('notFound', 'deployment', { reason: `There is no deployment ${request.params.id.slice(0, 100)}.` });

@@ -1,15 +1,10 @@
 import { Readable } from 'node:stream';
-import type { FastifyInstance } from 'fastify';
 import { FaultError, makeFault } from '../../../src-shared/faults.js';
 import type { Service } from '../service.js';
 import { collectItems, driverAnswer, runDriverOperation } from '../driver/driver.js';
 import { requireCaller } from '../http/context.js';
 import { toFault } from '../http/faults-plugin.js';
-
-interface DriverParams {
-  object: string;
-  operation: string;
-}
+import { ANY_BODY, pathParams, type TypedServer } from '../http/route-schemas.js';
 
 export const NDJSON = 'application/x-ndjson';
 
@@ -22,8 +17,9 @@ export const NDJSON = 'application/x-ndjson';
  * its argument is wrong (the spec's operation table is closed).
  */
 export function driverRoutes(svc: Service) {
-  return async (server: FastifyInstance) => {
-    server.post<{ Params: DriverParams }>('/:object/db/:operation', async (request, reply) => {
+  return async (server: TypedServer) => {
+    const schema = { params: pathParams('object', 'operation'), body: ANY_BODY };
+    server.post('/:object/db/:operation', { schema }, async (request, reply) => {
       const { org } = request.ctx;
       const caller = requireCaller(svc, request);
       const stream = String(request.headers.accept ?? '').includes(NDJSON);

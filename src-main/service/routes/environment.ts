@@ -1,8 +1,8 @@
-import type { FastifyInstance } from 'fastify';
 import { fault } from '../../../src-shared/faults.js';
 import type { Service } from '../service.js';
 import { requirePrincipal } from '../http/context.js';
 import { ADMIN_ONLY } from '../http/org-scope.js';
+import { ANY_BODY, ANY_QUERY, memberOf, type TypedServer } from '../http/route-schemas.js';
 import { parseManifest } from '../environment/manifest.js';
 import { exportDocuments } from '../environment/export.js';
 import { MAX_IMPORT_BYTES, readImportStream } from '../environment/ndjson-input.js';
@@ -23,7 +23,7 @@ const ndjson = (docs: unknown[]) => docs.map((d) => JSON.stringify(d)).join('\n'
  * An import that fails validation answers one fault listing each resource and its reason.
  */
 export function environmentRoutes(svc: Service) {
-  return async (server: FastifyInstance) => {
+  return async (server: TypedServer) => {
     // The import body is a file, not a JSON document: read it whole (gzip is decompressed later).
     for (const type of ['application/x-ndjson', 'application/octet-stream', 'application/gzip', 'text/plain']) {
       server.addContentTypeParser(type, { parseAs: 'buffer', bodyLimit: MAX_IMPORT_BYTES }, (_req, body, done) =>
@@ -31,15 +31,18 @@ export function environmentRoutes(svc: Service) {
       );
     }
 
-    server.post('/developer/environment/export', ADMIN_ONLY, async (request, reply) => {
-      const body = (request.body ?? {}) as { manifest?: unknown };
-      const manifest = parseManifest(body.manifest ?? { includes: ['*'] });
-      return reply.type('application/x-ndjson').send(ndjson(exportDocuments(svc, request.ctx.org, manifest)));
-    });
+    server.post(
+      '/developer/environment/export',
+      { ...ADMIN_ONLY, schema: { body: ANY_BODY } },
+      async (request, reply) => {
+        const manifest = parseManifest(memberOf(request.body, 'manifest') ?? { includes: ['*'] });
+        return reply.type('application/x-ndjson').send(ndjson(exportDocuments(svc, request.ctx.org, manifest)));
+      },
+    );
 
     server.post(
       '/developer/environment/import',
-      { ...ADMIN_ONLY, bodyLimit: MAX_IMPORT_BYTES },
+      { ...ADMIN_ONLY, bodyLimit: MAX_IMPORT_BYTES, schema: { body: ANY_BODY, querystring: ANY_QUERY } },
       async (request, reply) => {
         const principal = requirePrincipal(request);
         if (!Buffer.isBuffer(request.body)) {
@@ -47,7 +50,7 @@ export function environmentRoutes(svc: Service) {
             reason: 'Send the export as the body, with Content-Type application/x-ndjson (gzip allowed).',
           });
         }
-        const query = request.query as Record<string, unknown>;
+        const { query } = request;
         const result = await importEnvironment(svc, request.ctx.org, readImportStream(request.body), {
           actorId: principal.accountId,
           backup: query.backup === 'true',

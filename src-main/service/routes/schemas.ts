@@ -1,4 +1,3 @@
-import type { FastifyInstance } from 'fastify';
 import { fault } from '../../../src-shared/faults.js';
 import { propertyPaths, type ObjectDef } from '../../../src-shared/schema/types.js';
 import type { Service } from '../service.js';
@@ -6,6 +5,7 @@ import type { Org } from '../orgs/orgs.js';
 import { requirePrincipal } from '../http/context.js';
 import { checkAclInput, createAcl, defaultAcl, type AclFields } from '../access/levels.js';
 import { ADMIN_ONLY } from '../http/org-scope.js';
+import { ANY_BODY, ANY_QUERY, isRecord, pathParams, type FromSchema, type TypedServer } from '../http/route-schemas.js';
 import { addProperty, checkNewObject, checkPropertyDef } from '../objects/definition-rules.js';
 import type { FaultBody } from '../../../src-shared/faults.js';
 import { parseListQuery } from '../../../src-shared/query/parse.js';
@@ -66,20 +66,38 @@ const SCHEMA_LIST_DEF: ObjectDef = {
   ],
 };
 
-/** The body of `PATCH /schemas/:name`, as its schema below admits it. */
-interface DefinitionPatch {
-  label?: string;
-  defaultAcl?: unknown;
-  createAcl?: unknown;
-  properties?: Record<string, { label?: string; indexed?: boolean; unique?: boolean }>;
-}
+/** The body of `PATCH /schemas/:name`: the label, ACLs, and custom properties' flags. */
+const definitionPatch = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    label: { type: 'string', minLength: 1, maxLength: 200 },
+    defaultAcl: { type: 'array' },
+    createAcl: { type: 'array' },
+    properties: {
+      type: 'object',
+      additionalProperties: {
+        type: 'object',
+        additionalProperties: false,
+        properties: {
+          label: { type: 'string', maxLength: 200 },
+          indexed: { type: 'boolean' },
+          unique: { type: 'boolean' },
+        },
+      },
+    },
+  },
+} as const;
+type DefinitionPatch = FromSchema<typeof definitionPatch>;
+
+const named = pathParams('name');
 
 /**
  * The `defaultAcl` and `createAcl` of a schema body, checked (each problem a child fault); only
  * those the body gives. Enforced by access/acl.ts and access/objects.ts `canCreate`.
  */
 function checkAcls(svc: Service, org: Org, body: unknown): AclFields {
-  const input = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
+  const input = isRecord(body) ? body : {};
   const roleDef = svc.defs.byName(org.id, 'role');
   const roleExists = (id: string) => roleDef !== undefined && svc.store.get(org.id, roleDef, id) !== undefined;
   const faults: FaultBody[] = [];
@@ -136,24 +154,24 @@ export function schemaRoutes(svc: Service) {
     return def;
   };
 
-  return async (server: FastifyInstance) => {
+  return async (server: TypedServer) => {
     // A list like every other (service-interface.md "All list endpoints accept the query
     // arguments"): where, sort, skip, limit and paths[] over the presented schemas, in memory (an
     // org has few definitions), with the same parser, limits and faults as record lists.
-    server.get('/schemas', async (request) => {
+    server.get('/schemas', { schema: { querystring: ANY_QUERY } }, async (request) => {
       requirePrincipal(request);
-      const query = parseListQuery(rawListArgs(request.query as Record<string, unknown>, ''), SCHEMA_LIST_DEF);
+      const query = parseListQuery(rawListArgs(request.query, ''), SCHEMA_LIST_DEF);
       const all = svc.defs.all(request.ctx.org.id).map(presentSchema) as unknown as Record<string, unknown>[];
       const { data, hasMore } = runListQuery(all, query);
       return { object: 'list', data: query.paths ? data.map((d) => projectPaths(d, query.paths!)) : data, hasMore };
     });
 
-    server.get<{ Params: { name: string } }>('/schemas/:name', async (request) => {
+    server.get('/schemas/:name', { schema: { params: named } }, async (request) => {
       requirePrincipal(request);
       return presentSchema(find(request.ctx.org, request.params.name));
     });
 
-    server.post('/schemas', ADMIN_ONLY, async (request) => {
+    server.post('/schemas', { ...ADMIN_ONLY, schema: { body: ANY_BODY } }, async (request) => {
       const { org } = request.ctx;
       const def: ObjectDef = { ...checkNewObject(request.body), ...checkAcls(svc, org, request.body) };
       changeDefinitions(org, () => {
@@ -166,49 +184,28 @@ export function schemaRoutes(svc: Service) {
       return presentSchema(def);
     });
 
-    server.post<{ Params: { name: string } }>('/schemas/:name/properties', ADMIN_ONLY, async (request) => {
-      const { org } = request.ctx;
-      const faults: FaultBody[] = [];
-      const prop = checkPropertyDef(request.body, 'property', 0, faults);
-      if (!prop) throw fault('validation', undefined, { faults, reason: 'The property is not valid.' });
-      const def = changeDefinitions(org, () => {
-        const next = addProperty(find(org, request.params.name), prop);
-        svc.defs.save(org.id, next);
-        svc.store.ensureCollection(org.id, next); // builds the new property's index
-        return next;
-      });
-      return presentSchema(def);
-    });
+    server.post(
+      '/schemas/:name/properties',
+      { ...ADMIN_ONLY, schema: { params: named, body: ANY_BODY } },
+      async (request) => {
+        const { org } = request.ctx;
+        const faults: FaultBody[] = [];
+        const prop = checkPropertyDef(request.body, 'property', 0, faults);
+        if (!prop) throw fault('validation', undefined, { faults, reason: 'The property is not valid.' });
+        const def = changeDefinitions(org, () => {
+          const next = addProperty(find(org, request.params.name), prop);
+          svc.defs.save(org.id, next);
+          svc.store.ensureCollection(org.id, next); // builds the new property's index
+          return next;
+        });
+        return presentSchema(def);
+      },
+    );
 
     /** Alter a definition: its label, and the label/indexed/unique flags of its custom properties. */
-    server.patch<{ Params: { name: string }; Body: DefinitionPatch }>(
+    server.patch(
       '/schemas/:name',
-      {
-        config: { admin: true },
-        schema: {
-          body: {
-            type: 'object',
-            additionalProperties: false,
-            properties: {
-              label: { type: 'string', minLength: 1, maxLength: 200 },
-              defaultAcl: { type: 'array' },
-              createAcl: { type: 'array' },
-              properties: {
-                type: 'object',
-                additionalProperties: {
-                  type: 'object',
-                  additionalProperties: false,
-                  properties: {
-                    label: { type: 'string', maxLength: 200 },
-                    indexed: { type: 'boolean' },
-                    unique: { type: 'boolean' },
-                  },
-                },
-              },
-            },
-          },
-        },
-      },
+      { ...ADMIN_ONLY, schema: { params: named, body: definitionPatch } },
       async (request) => {
         const { org } = request.ctx;
         const { body } = request;
@@ -222,7 +219,7 @@ export function schemaRoutes(svc: Service) {
       },
     );
 
-    server.delete<{ Params: { name: string } }>('/schemas/:name', ADMIN_ONLY, async (request) => {
+    server.delete('/schemas/:name', { ...ADMIN_ONLY, schema: { params: named } }, async (request) => {
       const { org } = request.ctx;
       changeDefinitions(org, () => {
         const def = find(org, request.params.name);

@@ -1,10 +1,10 @@
-import type { FastifyInstance } from 'fastify';
 import { fault, FaultError, type FaultBody } from '../../../src-shared/faults.js';
 import type { Service } from '../service.js';
 import type { Org } from '../orgs/orgs.js';
 import { callerOf, type Caller } from '../access/caller.js';
 import { lookupAccountPrincipal } from '../apps/principal.js';
 import { requireCaller, type RequestContext } from '../http/context.js';
+import { pathParams, type TypedServer } from '../http/route-schemas.js';
 import { matchRoutes, type RouteScript } from '../scripting/library.js';
 import { runScriptFor, scriptHost } from '../scripting/script-host.js';
 import { answerCursor } from './script-cursor.js';
@@ -19,10 +19,12 @@ const FORBIDDEN_HEADERS = new Set(['set-cookie', 'content-length', 'transfer-enc
  * `write`), and `require('response').next()` passes to the next match.
  */
 export function scriptRoutes(svc: Service) {
-  return async (server: FastifyInstance) => {
-    server.all('/routes/*', async (request, reply) => {
+  return async (server: TypedServer) => {
+    // Every method, GET included, so the body has no schema (Fastify refuses one on GET): the
+    // script reads it as it came.
+    server.all('/routes/*', { schema: { params: pathParams('*') } }, async (request, reply) => {
       const { org } = request.ctx;
-      const path = (request.params as { '*'?: string })['*'] ?? '';
+      const path = request.params['*'];
       const matches = matchRoutes(svc, org, request.method, path);
       if (matches.length === 0)
         throw fault('notFound', 'route', {

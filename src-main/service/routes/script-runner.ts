@@ -1,9 +1,10 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { fault, FaultError, type FaultBody } from '../../../src-shared/faults.js';
 import { checkScope } from '../../../src-shared/scopes/index.js';
 import type { Service } from '../service.js';
 import type { Caller } from '../access/caller.js';
 import { requireCaller } from '../http/context.js';
+import { ANY_BODY, isRecord, type TypedServer } from '../http/route-schemas.js';
 import { runScriptFor } from '../scripting/script-host.js';
 import type { RunResult } from '../scripting/run-types.js';
 import type { ScriptRequest } from '../scripting/protocol.js';
@@ -19,8 +20,8 @@ const RUNNER_KEYS = new Set(['script', 'language', 'specification', 'optimize', 
  * sees this request's headers, method, path and query, and the posted `body` field as its body.
  */
 export function scriptRunnerRoutes(svc: Service) {
-  return async (server: FastifyInstance) => {
-    server.post('/sys/script_runner', async (request, reply) => {
+  return async (server: TypedServer) => {
+    server.post('/sys/script_runner', { schema: { body: ANY_BODY } }, async (request, reply) => {
       const caller = requireCaller(svc, request);
       if (!caller.orgAdmin)
         throw fault('accessDenied', 'principal', { reason: 'Only org administrators run scripts.' });
@@ -56,9 +57,9 @@ interface RunnerBody {
 }
 
 function parseRunnerBody(raw: unknown): RunnerBody {
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+  if (!isRecord(raw) || Array.isArray(raw))
     throw fault('invalidArgument', undefined, { reason: 'The body must be a JSON object.' });
-  const body = raw as Record<string, unknown>;
+  const body = raw;
   const unknown = Object.keys(body).find((key) => !RUNNER_KEYS.has(key));
   if (unknown !== undefined)
     throw fault('invalidArgument', undefined, {
@@ -92,7 +93,7 @@ export function scriptRequestOf(
     path,
     headers,
     body: body ?? null,
-    query: (request.query ?? {}) as Record<string, unknown>,
+    query: isRecord(request.query) ? request.query : {},
     params,
   };
 }

@@ -1,7 +1,7 @@
-import type { FastifyInstance } from 'fastify';
 import { fault } from '../../../src-shared/faults.js';
 import type { Service } from '../service.js';
 import { bootstrapOrg } from '../bootstrap.js';
+import type { TypedServer } from '../http/route-schemas.js';
 
 export const SERVICE_VERSION = '0.1.0';
 
@@ -11,7 +11,7 @@ export const SERVICE_VERSION = '0.1.0';
  */
 export function serviceInfoRoutes(svc: Service, defaultOrg?: string) {
   let setupRunning = false;
-  return async (server: FastifyInstance) => {
+  return async (server: TypedServer) => {
     server.get('/_service/health', async () => ({ object: 'result', data: { ok: true } }));
 
     server.get('/_service/info', async () => {
@@ -28,15 +28,7 @@ export function serviceInfoRoutes(svc: Service, defaultOrg?: string) {
       };
     });
 
-    server.post<{
-      Body: {
-        org: string;
-        name?: string;
-        email: string;
-        password: string;
-        adminName?: { first?: string; last?: string };
-      };
-    }>(
+    server.post(
       '/_service/setup',
       {
         schema: {
@@ -55,7 +47,7 @@ export function serviceInfoRoutes(svc: Service, defaultOrg?: string) {
                 properties: { first: { type: 'string', maxLength: 100 }, last: { type: 'string', maxLength: 100 } },
               },
             },
-          },
+          } as const,
         },
       },
       async (request) => {

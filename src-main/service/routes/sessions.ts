@@ -1,13 +1,13 @@
-import type { FastifyInstance } from 'fastify';
 import { fault } from '../../../src-shared/faults.js';
 import type { Service } from '../service.js';
 import { ADMIN_ONLY } from '../http/org-scope.js';
 import { pageArgs } from '../http/page-args.js';
+import { pathParams, type TypedServer } from '../http/route-schemas.js';
 import { endLiveSession, liveSessions } from '../auth/sessions/live-sessions.js';
 
 /** The org's live sessions, for administrators: list them and end one. */
 export function sessionsRoutes(svc: Service) {
-  return async (server: FastifyInstance) => {
+  return async (server: TypedServer) => {
     server.get('/sessions', ADMIN_ONLY, async (request) => {
       const { skip, limit } = pageArgs(request);
       const all = liveSessions(svc, request.ctx.org);
@@ -21,7 +21,7 @@ export function sessionsRoutes(svc: Service) {
       };
     });
 
-    server.delete<{ Params: { id: string } }>('/sessions/:id', ADMIN_ONLY, async (request) => {
+    server.delete('/sessions/:id', { ...ADMIN_ONLY, schema: { params: pathParams('id') } }, async (request) => {
       if (!endLiveSession(svc, request.ctx.org, request.params.id, 'revoked')) {
         throw fault('notFound', 'session', { reason: 'No live session has this id.' });
       }

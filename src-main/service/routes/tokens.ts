@@ -1,8 +1,9 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { fault } from '../../../src-shared/faults.js';
 import type { Service } from '../service.js';
 import type { Caller } from '../access/caller.js';
 import { requireCaller } from '../http/context.js';
+import { ANY_BODY, pathParams, type TypedServer } from '../http/route-schemas.js';
 import { minterOf } from '../auth/tokens/mint-rights.js';
 import {
   authorizeTokenAdmin,
@@ -13,15 +14,9 @@ import {
   tokenSubjectId as subjectId,
 } from '../auth/tokens/subject-tokens.js';
 
-interface AccountParams {
-  id: string;
-}
-interface TokenParams extends AccountParams {
-  jti: string;
-}
-interface AppQuery {
-  app?: unknown;
-}
+const account = pathParams('id');
+/** `?app=KEY`: the token store reads it (a repeated or missing key is its fault to give). */
+const appQuery = { type: 'object', properties: { app: {} } } as const;
 
 /**
  * Tokens of an account (decisions.md §6):
@@ -33,8 +28,8 @@ interface AppQuery {
  * The workflows live in auth/tokens/subject-tokens.ts (shared with the script host functions).
  */
 export function tokensRoutes(svc: Service) {
-  return async (server: FastifyInstance) => {
-    server.post<{ Params: AccountParams }>('/accounts/:id/tokens', async (request) => {
+  return async (server: TypedServer) => {
+    server.post('/accounts/:id/tokens', { schema: { params: account, body: ANY_BODY } }, async (request) => {
       const { org } = request.ctx;
       const caller = authorize(svc, request, 'update', false);
       const accountId = subjectId(svc, org, caller, request.params.id);
@@ -46,14 +41,14 @@ export function tokensRoutes(svc: Service) {
       };
     });
 
-    server.get<{ Params: AccountParams; Querystring: AppQuery }>('/accounts/:id/tokens', async (request) => {
+    server.get('/accounts/:id/tokens', { schema: { params: account, querystring: appQuery } }, async (request) => {
       const { org } = request.ctx;
       const caller = authorize(svc, request, 'read', true, request.params.id);
       const accountId = subjectId(svc, org, caller, request.params.id);
       return { object: 'list', data: listSubjectTokens(svc, org, request.query.app, accountId), hasMore: false };
     });
 
-    server.delete<{ Params: TokenParams }>('/accounts/:id/tokens/:jti', async (request) => {
+    server.delete('/accounts/:id/tokens/:jti', { schema: { params: pathParams('id', 'jti') } }, async (request) => {
       const { org } = request.ctx;
       const caller = authorize(svc, request, 'update', true, request.params.id);
       const accountId = subjectId(svc, org, caller, request.params.id);
@@ -63,7 +58,7 @@ export function tokensRoutes(svc: Service) {
       return { object: 'result', data: true };
     });
 
-    server.delete<{ Params: AccountParams; Querystring: AppQuery }>('/accounts/:id/tokens', async (request) => {
+    server.delete('/accounts/:id/tokens', { schema: { params: account, querystring: appQuery } }, async (request) => {
       const { org } = request.ctx;
       const caller = authorize(svc, request, 'update', true, request.params.id);
       const accountId = subjectId(svc, org, caller, request.params.id);
@@ -75,7 +70,7 @@ export function tokensRoutes(svc: Service) {
 /** Org administrators, or (when `selfAllowed`) the account itself; see authorizeTokenAdmin. */
 function authorize(
   svc: Service,
-  request: FastifyRequest<{ Params: AccountParams }>,
+  request: FastifyRequest,
   action: 'read' | 'update',
   selfAllowed: boolean,
   targetId?: string,

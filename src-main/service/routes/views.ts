@@ -1,6 +1,6 @@
-import type { FastifyInstance } from 'fastify';
 import type { Service } from '../service.js';
 import { requireCaller } from '../http/context.js';
+import { ANY_QUERY, pathParams, type TypedServer } from '../http/route-schemas.js';
 import { presentViewPage, runView } from '../views/run-view.js';
 
 /**
@@ -9,11 +9,11 @@ import { presentViewPage, runView } from '../views/run-view.js';
  * `/views` through the object routes (list, create, PATCH/PUT/DELETE `/views/<_id>`).
  */
 export function viewRoutes(svc: Service) {
-  return async (server: FastifyInstance) => {
-    server.get<{ Params: { name: string } }>('/views/:name', async (request, reply) => {
+  return async (server: TypedServer) => {
+    const schema = { params: pathParams('name'), querystring: ANY_QUERY };
+    server.get('/views/:name', { schema }, async (request, reply) => {
       const { org } = request.ctx;
-      const args = (request.query ?? {}) as Record<string, unknown>;
-      const page = runView(svc, org, requireCaller(svc, request), request.params.name, args);
+      const page = runView(svc, org, requireCaller(svc, request), request.params.name, request.query);
       // Written as text like the direct list (records from their stored text), not serialised by Fastify.
       if (wantsNdjson(request.headers.accept)) {
         return reply.type('application/x-ndjson').send(presentViewPage(page, 'ndjson'));

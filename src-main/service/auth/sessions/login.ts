@@ -1,0 +1,114 @@
+import { fault } from '../../../../src-shared/faults.js';
+import type { ObjectDef } from '../../../../src-shared/schema/types.js';
+import type { Service } from '../../service.js';
+import type { Org } from '../../orgs/orgs.js';
+import { accountDef } from '../../accounts/accounts.js';
+import { dummyHash, verifyPassword } from '../../accounts/password.js';
+import { presentRecord } from '../../objects/present.js';
+import type { StoredRecord } from '../../objects/store.js';
+import { callerOf } from '../../access/caller.js';
+import { levelOf } from '../../access/objects.js';
+import { TwoFactor } from './two-factor.js';
+import {
+  accountLocked,
+  beginCredentialAttempt,
+  failCredentialAttempt,
+  invalidCredentials,
+  releaseCredentialAttempt,
+  unlockAccount,
+} from './credential-lockout.js';
+
+export interface LoginInput {
+  email: string;
+  password: string;
+  totp?: string;
+  /** The code a new location was sent (`location.verificationToken` on the wire). */
+  locationCode?: string;
+  /** The client's location (its fingerprint cookie, or a fresh one). */
+  fingerprint: string;
+}
+
+/**
+ * Either the account logged in (the caller starts its session) or the login came from a new
+ * location, whose code was just sent (the caller answers the spec's new-location fault). Every
+ * other outcome is a thrown fault.
+ */
+export type LoginOutcome =
+  { kind: 'ok'; accountId: string; account: ReturnType<typeof presentAsOwnSession> } | { kind: 'newLocation' };
+
+/**
+ * The credential checks of a login (decisions §5). It never says whether the email exists, and a
+ * wrong email costs a hash like a wrong password.
+ */
+export async function checkLogin(svc: Service, org: Org, input: LoginInput): Promise<LoginOutcome> {
+  const { email, password, fingerprint } = input;
+  const cred = svc.credentials.byEmail(org.id, email);
+  if (!cred) {
+    // Counted like an account's guesses, so the lock-out fault appears for unknown emails too and
+    // does not tell who has an account (issue #13 item 7).
+    const admitted = svc.unknownEmails.begin(org.id, email, org.settings.lockAttempts, svc.clock.now());
+    await verifyPassword(password, await dummyHash());
+    if (!admitted) throw accountLocked();
+    svc.unknownEmails.fail(org.id, email, org.settings, svc.clock.now());
+    throw invalidCredentials();
+  }
+  const def = accountDef(svc, org);
+  // The guess is counted before the slow hash, so guesses racing in at once cannot outrun the limit.
+  if (!beginCredentialAttempt(svc, org, cred.account_id)) {
+    await verifyPassword(password, await dummyHash());
+    throw accountLocked();
+  }
+  if (!(await verifyPassword(password, cred.password_hash))) {
+    failCredentialAttempt(svc, org, cred.account_id);
+    throw invalidCredentials();
+  }
+  const record = svc.store.get(org.id, def, cred.account_id);
+  if (!record) {
+    releaseCredentialAttempt(svc, org, cred.account_id);
+    throw invalidCredentials();
+  }
+
+  const second = new TwoFactor(svc).check(org, cred, {
+    fingerprint,
+    ...(input.totp !== undefined ? { totp: input.totp } : {}),
+    ...(input.locationCode !== undefined ? { locationCode: input.locationCode } : {}),
+  });
+  if (second.kind !== 'ok' && second.kind !== 'totpWrong' && second.kind !== 'locationWrong') {
+    releaseCredentialAttempt(svc, org, cred.account_id);
+  }
+  switch (second.kind) {
+    case 'totpRequired':
+      throw fault('accessDenied', 'totpRequired', {
+        reason: 'This account uses an authenticator app: send its current code as totp.',
+      });
+    case 'totpWrong':
+      failCredentialAttempt(svc, org, cred.account_id);
+      throw invalidCredentials('Invalid email/password/authenticator code combination.');
+    case 'locationWrong':
+      // A wrong code is a wrong credential: the reserved attempt counts toward the account's
+      // lock-out (issue #13 item 6).
+      failCredentialAttempt(svc, org, cred.account_id);
+      throw fault('accessDenied', 'locationToken', { reason: 'The location verification code is wrong.' });
+    case 'locationExpired':
+      throw fault('expired', 'locationToken', {
+        reason: 'The location verification code expired or was tried too often; log in without it to get a new one.',
+      });
+    case 'newLocation':
+      return { kind: 'newLocation' };
+    case 'ok':
+      break;
+  }
+
+  unlockAccount(svc, org, cred.account_id);
+  const account = presentAsOwnSession(svc, org, def, { ...record, doc: { ...record.doc, locked: false } });
+  return { kind: 'ok', accountId: cred.account_id, account };
+}
+
+/**
+ * The account a login or registration just started a session for, with the level the session's
+ * reads will show (an administrator's is 8 here too, not a fixed 5).
+ */
+export function presentAsOwnSession(svc: Service, org: Org, def: ObjectDef, record: StoredRecord) {
+  const caller = callerOf(svc, { org, principal: { accountId: record._id, email: '', roles: [] } });
+  return presentRecord(def, record, levelOf(svc, org, caller, def, record));
+}

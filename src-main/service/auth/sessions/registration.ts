@@ -1,0 +1,101 @@
+import { fault } from '../../../../src-shared/faults.js';
+import type { Service } from '../../service.js';
+import type { Org } from '../../orgs/orgs.js';
+import { accountDef, insertAccount, prepareAccount } from '../../accounts/accounts.js';
+import { hashPassword } from '../../accounts/password.js';
+import { limitAnonymousRequest } from '../../accounts/anonymous-limits.js';
+import type { NewMessage } from '../../accounts/outbox.js';
+import { presentRecord } from '../../objects/present.js';
+import type { StoredRecord } from '../../objects/store.js';
+import type { Doc } from '../../objects/validate.js';
+import { VERIFY_TICKET_TTL_MS } from './account-tickets.js';
+import { presentAsOwnSession } from './login.js';
+
+/** Fields a self-registering user may set; roles, state and flags are never taken from the body. */
+export const REGISTER_FIELDS = ['name', 'mobile', 'gender', 'locale'] as const;
+
+export type RegistrationInput = { email: string; password: string } & Partial<
+  Record<(typeof REGISTER_FIELDS)[number], unknown>
+>;
+
+/**
+ * A new account (its session is the caller's to start), or — when the email is taken — an answer
+ * of the same shape whose id names nothing (the caller starts a decoy session).
+ */
+export type Registration =
+  | { kind: 'created'; accountId: string; account: ReturnType<typeof presentAsOwnSession> }
+  | { kind: 'taken'; account: ReturnType<typeof presentRecord> };
+
+/**
+ * Registration (decisions §5) that never tells an anonymous caller whether an email is taken
+ * (issue #13 item 7): a taken email is answered exactly as a new one — the same status, an account
+ * of the same shape (with an id that names nothing) and session cookies — after the same slow hash,
+ * and the existing owner is told through the outbox instead. The cookies of that answer name no
+ * session: what the spec's "registering starts a session" leaves visible afterwards is written
+ * in docs/SECURITY.md.
+ */
+export async function registerAccount(
+  svc: Service,
+  org: Org,
+  body: RegistrationInput,
+  fingerprint: string,
+): Promise<Registration> {
+  if (!org.settings.registrationEnabled) {
+    throw fault('accessDenied', 'registration', { reason: 'Registration is turned off for this org.' });
+  }
+  const fields: Record<string, unknown> = {};
+  for (const name of REGISTER_FIELDS) if (body[name] !== undefined) fields[name] = body[name];
+  const { values, password } = prepareAccount(svc, org, {
+    ...fields,
+    email: body.email,
+    password: body.password,
+    state: 'unverified',
+    roles: [],
+  });
+  const now = svc.clock.now();
+  limitAnonymousRequest(svc.requestCounters, org, 'register', values.email, now);
+  const hash = await hashPassword(password);
+  const def = accountDef(svc, org);
+  const created = svc.db
+    .transaction((): StoredRecord | undefined => {
+      const owner = svc.credentials.byEmail(org.id, values.email);
+      if (owner) {
+        svc.outbox.add(org.id, registrationAttemptMessage(org, owner.account_id, owner.email), now);
+        return undefined;
+      }
+      const record = insertAccount(svc, org, values, hash);
+      const ticket = svc.accountTickets.issue('verify', org.id, record._id, VERIFY_TICKET_TTL_MS, now);
+      svc.outbox.add(org.id, verificationMessage(org, record._id, values.email, ticket), now);
+      svc.locations.remember(org.id, record._id, fingerprint, now);
+      return record;
+    })
+    .immediate();
+  if (!created) {
+    // The shape store.insert gives a new record; its id is fresh and names nothing.
+    const at = new Date(now).toISOString();
+    const doc: Doc = { ...values, created: at, updated: at };
+    svc.store.derivations?.derive(org.id, def, doc); // what the store adds to every account it writes
+    return { kind: 'taken', account: presentRecord(def, { _id: svc.store.newId(), doc }, 5) };
+  }
+  return { kind: 'created', accountId: created._id, account: presentAsOwnSession(svc, org, def, created) };
+}
+
+function verificationMessage(org: Org, accountId: string, email: string, ticket: string): NewMessage {
+  return {
+    accountId,
+    kind: 'verification',
+    recipient: email,
+    subject: 'Verify your email address',
+    body: `Welcome! To verify your email address, send POST /${org.code}/v2/accounts/verify with {"token":"${ticket}"}. The token is valid for 7 days.`,
+  };
+}
+
+function registrationAttemptMessage(org: Org, accountId: string, email: string): NewMessage {
+  return {
+    accountId,
+    kind: 'registrationAttempt',
+    recipient: email,
+    subject: 'Someone tried to sign up with your email address',
+    body: `Someone tried to create an account with this email address, which already has one. If it was you, log in; if you forgot your password, send POST /${org.code}/v2/accounts/request-password-reset with {"email":"${email}"}. If it was not you, you can ignore this message: nothing changed.`,
+  };
+}
