@@ -7,8 +7,9 @@
  * median (which on a shared machine is mostly waiting for a core). Medians over the rounds.
  *
  *   node dist/main/cli.js seed --data-dir DIR --accounts 20000 --admin-password P
- *   node dist/main/bench/alternate.js --data-dir DIR --password P [--queries q2p,q5]
+ *   node dist/main/bench/alternate.js --data-dir DIR --password P [--queries q1,q2p,q3,q4,q5]
  *     [--ways session,signed-v1] [--requests 200] [--cli OTHER/cli.js]  (another build, e.g. before a change)
+ *     [--profile-dir DIR]  (a CPU profile of each service process)
  */
 import type { ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -28,6 +29,8 @@ const { values } = parseArgs({
     requests: { type: 'string', default: '100' },
     rounds: { type: 'string', default: '7' },
     cli: { type: 'string', multiple: true, default: [] },
+    /** Writes a CPU profile of each service process here (for `profile-layers.js`). */
+    'profile-dir': { type: 'string' },
   },
 });
 if (!values['data-dir']) throw new Error('--data-dir DIR (seeded with `cli seed`) is required');
@@ -56,7 +59,10 @@ try {
   const services = [];
   for (const cli of clis) {
     const s = await startListeningChild(
-      [cli, 'serve', '--data-dir', dataDir, '--port', '0'],
+      [
+        ...(values['profile-dir'] ? ['--cpu-prof', '--cpu-prof-dir', values['profile-dir']] : []),
+        ...[cli, 'serve', '--data-dir', dataDir, '--port', '0'],
+      ],
       /Service:\s+http:\/\/127\.0\.0\.1:(\d+)\//,
     );
     children.push(s.child);
@@ -81,6 +87,9 @@ try {
     pid: number;
     get(q: string, id: string): Promise<number>;
   }
+  // q2p is the walk's first page; q1, q3 and q4 are the bench's list workloads.
+  const listUrl = (urls: typeof floorUrls, q: string) =>
+    q === 'q2p' || q === 'q2' ? urls.q2() : urls[q as 'q1' | 'q3' | 'q4']();
   const timed = async (port: number, path: string, headers: Record<string, string>) => {
     const t0 = performance.now();
     const res = await send(port, path, { headers });
@@ -92,14 +101,14 @@ try {
     {
       name: 'floor',
       pid: floor.child.pid!,
-      get: (q, id) => timed(floor.port, q === 'q5' ? floorUrls.q5(id) : floorUrls.q2(), {}),
+      get: (q, id) => timed(floor.port, q === 'q5' ? floorUrls.q5(id) : listUrl(floorUrls, q), {}),
     },
     ...services.flatMap((s) =>
       ways.map((w): Side => ({
         name: `${w.name}${services.length > 1 ? ` @ ${s.label}` : ''}`,
         pid: s.pid,
         get: (q, id) => {
-          const path = q === 'q5' ? serviceUrls.q5(id) : serviceUrls.q2();
+          const path = q === 'q5' ? serviceUrls.q5(id) : listUrl(serviceUrls, q);
           return timed(s.port, BASE + path, w.creds.headers(path, 'GET'));
         },
       })),
@@ -107,7 +116,7 @@ try {
   ];
 
   for (const q of values.queries.split(',')) {
-    const batch = q === 'q5' ? N * 10 : N;
+    const batch = q === 'q5' ? N * 10 : q === 'q2p' ? N : N * 3;
     const cpu = new Map<string, number[]>(sides.map((s) => [s.name, []]));
     const wall = new Map<string, number[]>(sides.map((s) => [s.name, []]));
     for (let r = -1; r < ROUNDS; r++) {

@@ -52,11 +52,14 @@ export function authenticate(
   reply: FastifyReply,
 ): RequestContext | Promise<RequestContext> {
   // A bearer token carries its own app; it is checked before anything else. Only its signature
-  // check is asynchronous, so requests without one are answered without a promise.
+  // check is asynchronous (a token verified before is answered from the cache), so most requests
+  // are answered without a promise.
   if (request.headers.authorization !== undefined) {
-    return authenticateToken(svc, org, requestInput(request)).then(
-      (viaToken) => viaToken ?? authenticateWithoutToken(svc, org, request, reply),
-    );
+    const viaToken = authenticateToken(svc, org, requestInput(request));
+    if (viaToken instanceof Promise) {
+      return viaToken.then((verified) => verified ?? authenticateWithoutToken(svc, org, request, reply));
+    }
+    if (viaToken !== undefined) return viaToken;
   }
   return authenticateWithoutToken(svc, org, request, reply);
 }

@@ -26,7 +26,7 @@ import { resolveRoles } from '../../access/roles.js';
 import { accountSnapshot } from '../../access/account-snapshot.js';
 import { legacyOrgAudience, orgAudience, readServiceClaims } from './token-claims.js';
 import { currentAppKey, verificationKey, type AppSigningKey } from './token-keys.js';
-import type { VerifiedToken, VerifiedTokenCache } from './verified-tokens.js';
+import type { DerivedAuthentication, VerifiedToken, VerifiedTokenCache } from './verified-tokens.js';
 import { accountLockedFault, lockedNow } from '../sessions/credential-lockout.js';
 
 /** Our tokens are well under 2 KB; anything this large is not one of them. */
@@ -45,16 +45,38 @@ const invalidApp = (reason: string) => fault('accessDenied', 'invalidJwtApp', { 
  * disabled app → `accessDenied.invalidJwtApp`; `Service-Client-Key` other than the token's app →
  * `notFound.app` (key mismatch).
  */
-export async function authenticateToken(
+export function authenticateToken(
   svc: Service,
   org: Org,
   request: RequestInput,
-): Promise<Authentication | undefined> {
+): Authentication | undefined | Promise<Authentication | undefined> {
   const token = bearerToken(request.headers.authorization);
   if (token === undefined) return undefined;
-  const host = request.headers.host;
-  const { app, payload } = await verifiedToken(svc, org, token, typeof host === 'string' ? host : undefined);
+  const hostHeader = request.headers.host;
+  const host = typeof hostHeader === 'string' ? hostHeader : undefined;
+  // A token verified before is answered without a promise: only the signature check is
+  // asynchronous, and a promise and a microtask per request cost measurably (issue #14).
+  const hit = cachedToken(svc, org, token, host);
+  if (hit !== undefined) return tokenAuthentication(svc, org, request, hit.app, hit.entry.payload, hit.entry);
+  return verifiedToken(svc, org, token, host).then(({ app, payload }) =>
+    tokenAuthentication(svc, org, request, app, payload),
+  );
+}
 
+/**
+ * Everything a request with a verified token is checked for, hit or miss: the key it was sent with,
+ * its subject, a lock, a stored token's revocation and uses. The subject's roles and the effective
+ * scopes are derived once per cache entry (they depend only on the token and on data, and the entry
+ * ends with any write).
+ */
+function tokenAuthentication(
+  svc: Service,
+  org: Org,
+  request: RequestInput,
+  app: App,
+  payload: JWTPayload,
+  entry?: VerifiedToken,
+): Authentication {
   const sentKey = request.headers[CLIENT_KEY_HEADER];
   if (sentKey !== undefined && sentKey !== app.key) {
     throw fault('notFound', 'app', { reason: 'Invalid application client api key (token/key mismatch)' });
@@ -66,22 +88,39 @@ export async function authenticateToken(
   const account = accountSnapshot(svc, org, accountId);
   if (!account) throw invalid("The token's subject no longer exists.");
   if (account.locked && lockedNow(svc, org, accountId)) throw accountLockedFault();
-  const claims = readServiceClaims(payload as Record<string, unknown>);
+  const derived = entry?.derived ?? derive(svc, org, accountId, account, payload);
+  if (entry !== undefined) entry.derived = derived;
 
   // Last, so a request refused for any other reason never uses up a limited-use token.
-  consumeStoredToken(svc, org, app, accountId, payload.jti, claims.maxUses !== undefined);
+  consumeStoredToken(svc, org, app, accountId, payload.jti, derived.claims.maxUses !== undefined);
 
-  const resolved = resolveRoles(svc, org, [...account.roles, ...account.inheritedRoles, ...claims.roles]);
+  const { claims } = derived;
   return {
     org,
     app,
     via: 'token',
-    principal: { accountId, email: account.email, roles: resolved.roles },
-    scopes: [...new Set([...claims.scope, ...resolved.scopes])],
+    principal: derived.principal,
+    scopes: derived.scopes,
     ...(claims.grant !== undefined ? { grant: claims.grant } : {}),
     skipAcl: claims.skipAcl,
     bypassCreateAcl: claims.bypassCreateAcl,
     claims: payload as Record<string, unknown>,
+  };
+}
+
+function derive(
+  svc: Service,
+  org: Org,
+  accountId: string,
+  account: NonNullable<ReturnType<typeof accountSnapshot>>,
+  payload: JWTPayload,
+): DerivedAuthentication {
+  const claims = readServiceClaims(payload as Record<string, unknown>);
+  const resolved = resolveRoles(svc, org, [...account.roles, ...account.inheritedRoles, ...claims.roles]);
+  return {
+    claims,
+    principal: { accountId, email: account.email, roles: resolved.roles },
+    scopes: [...new Set([...claims.scope, ...resolved.scopes])],
   };
 }
 
@@ -91,10 +130,27 @@ export function tokenCache(svc: Service): VerifiedTokenCache {
 }
 
 /**
- * The token's issuing app and verified payload. The signature is checked once per token text and
- * data version (see VerifiedTokenCache); the app, its current key and the time claims are checked
- * on every call, hit or miss, with the same faults.
+ * A token verified before, at this data version (see VerifiedTokenCache), with its issuing app. The
+ * app, its current key and the time claims are checked on every hit with the same faults as a full
+ * verification; undefined sends the token through `verifiedToken`.
  */
+function cachedToken(
+  svc: Service,
+  org: Org,
+  token: string,
+  host: string | undefined,
+): { app: App; entry: VerifiedToken } | undefined {
+  const hit = tokenCache(svc).get(token);
+  // The audience depends on the Host the token is presented to, so a hit is checked against it too.
+  if (hit === undefined || hit.orgId !== org.id || !audienceMatchesCached(hit, org, host)) return undefined;
+  const app = issuingApp(svc, org, hit.payload.iss);
+  const key = currentAppKey(svc.apps, app.id);
+  if (app.id !== hit.appId || key?.kid !== hit.kid || key.alg !== hit.alg) return undefined;
+  checkTimes(hit.payload, svc.clock.now());
+  return { app, entry: hit };
+}
+
+/** The token's issuing app and payload, its signature verified in full (then cached). */
 async function verifiedToken(
   svc: Service,
   org: Org,
@@ -102,16 +158,6 @@ async function verifiedToken(
   host: string | undefined,
 ): Promise<{ app: App; payload: JWTPayload }> {
   const cache = tokenCache(svc);
-  const hit = cache.get(token);
-  // The audience depends on the Host the token is presented to, so a hit is checked against it too.
-  if (hit !== undefined && hit.orgId === org.id && audienceMatchesCached(hit, org, host)) {
-    const app = issuingApp(svc, org, hit.payload.iss);
-    const key = currentAppKey(svc.apps, app.id);
-    if (app.id === hit.appId && key?.kid === hit.kid && key.alg === hit.alg) {
-      checkTimes(hit.payload, svc.clock.now());
-      return { app, payload: hit.payload };
-    }
-  }
   const since = cache.begin();
   const { header, unverified } = decodeUntrusted(token);
   for (const parameter of FORBIDDEN_HEADER_PARAMETERS) {

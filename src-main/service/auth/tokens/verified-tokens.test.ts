@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createHarness, TestClient, type Harness } from '../../testing/harness.js';
 import type { App } from '../../apps/apps.js';
 import { BearerClient, createUser, mint } from '../../testing/token-testing.js';
-import { tokenCache } from './token-auth.js';
+import { authenticateToken, tokenCache } from './token-auth.js';
 import { decodeJwt } from 'jose';
 
 let h: Harness;
@@ -105,5 +105,28 @@ describe('a verified token', () => {
       expect(r.json()).toMatchObject({ errCode: 'service.accessDenied.invalidJwt' });
     const row = h.svc.issuedTokens.byJti(decodeJwt(token).jti!)!;
     expect(row).toMatchObject({ uses_remaining: 0, times_authorized: 5 });
+  });
+
+  it('is answered without a promise once cached, its scopes derived once per entry and again after a write', async () => {
+    const token = await mint(admin, aliceId, { app: app.key, scope: ['object.read.account'] });
+    await useWarm(token);
+    const org = h.svc.orgs.byCode('demo')!;
+    const input = {
+      method: 'GET',
+      url: '/demo/v2/accounts',
+      headers: { authorization: `Bearer ${token}`, host: '127.0.0.1:7788' },
+    };
+    const first = authenticateToken(h.svc, org, input);
+    expect(first).not.toBeInstanceOf(Promise);
+    const second = authenticateToken(h.svc, org, input);
+    expect(second).not.toBeInstanceOf(Promise);
+    expect(second).not.toBe(first); // a fresh context per request…
+    expect((second as { scopes: string[] }).scopes).toBe((first as { scopes: string[] }).scopes); // …sharing what was derived
+    expect((first as { scopes: string[] }).scopes).toContain('object.read.account');
+    // A write ends the entry: the next use verifies again (a promise) and derives afresh.
+    expect((await admin.patch(`/accounts/${aliceId}`, { name: { first: 'Al' } })).statusCode).toBe(200);
+    const again = authenticateToken(h.svc, org, input);
+    expect(again).toBeInstanceOf(Promise);
+    expect(((await again) as { scopes: string[] }).scopes).not.toBe((first as { scopes: string[] }).scopes);
   });
 });

@@ -13,6 +13,18 @@
  */
 import type { JWTPayload } from 'jose';
 import type { DataVersion } from '../../db/data-version.js';
+import type { Principal } from '../../access/principal.js';
+import type { ServiceClaims } from './token-claims.js';
+
+/**
+ * What a request with the token is authenticated as, derived from the payload and stored data (the
+ * subject's roles, the role graph): valid as long as the entry, which ends with any write.
+ */
+export interface DerivedAuthentication {
+  claims: ServiceClaims;
+  principal: Principal;
+  scopes: string[];
+}
 
 export interface VerifiedToken {
   orgId: number;
@@ -25,6 +37,8 @@ export interface VerifiedToken {
    * a hit from the same host skips building the audience strings; undefined until one matched.
    */
   audienceHost?: string | undefined;
+  /** Set on the first request that uses the entry (see DerivedAuthentication). */
+  derived?: DerivedAuthentication | undefined;
 }
 
 /** Bounded, least recently used first out. */
