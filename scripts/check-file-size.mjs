@@ -11,8 +11,7 @@ const MAX_LINES = 350;
 // Files other branches are splitting this round. The integrator removes each entry once its
 // split is merged; a file over the limit that is not listed here fails the check.
 const ALLOWED = new Set([
-  // being split (issue #12)
-  'src-main/service/objects/store.ts',
+  // A file whose split is still on another branch, with the issue that asks for it; empty now.
 ]);
 
 const root = process.cwd();

@@ -9,7 +9,7 @@ import type { ObjectDef } from '../../../src-shared/schema/types.js';
 import { parseListQuery } from '../../../src-shared/query/parse.js';
 import { createHarness, listQuery, TestClient, type Harness } from '../testing/harness.js';
 import { BearerClient, createUser, mint, USER_PASSWORD } from '../testing/token-testing.js';
-import { reference } from '../objects/store.js';
+import { reference } from '../objects/stored-record.js';
 import type { Org } from '../orgs/orgs.js';
 import { levelsOf, readableCondition } from './acl.js';
 import type { Caller } from './caller.js';

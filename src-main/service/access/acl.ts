@@ -11,7 +11,7 @@
 import type { ObjectDef } from '../../../src-shared/schema/types.js';
 import type { Service } from '../service.js';
 import type { Org } from '../orgs/orgs.js';
-import type { StoredRecord } from '../objects/store.js';
+import type { StoredRecord } from '../objects/stored-record.js';
 import { ACCESS, MAX_SHARED_LEVEL, defaultAcl, type AclEntry } from './levels.js';
 import type { Caller } from './caller.js';
 import { statements } from '../db/statements.js';

@@ -7,7 +7,7 @@
  */
 import type { Service } from '../service.js';
 import type { ObjectDef } from '../../../src-shared/schema/types.js';
-import type { Derivations } from '../objects/store.js';
+import type { Derivations } from '../objects/stored-record.js';
 import type { Doc } from '../objects/validate.js';
 import { OBJECT_ID_PATTERN } from '../objects/ids.js';
 import { resolveRoles } from './roles.js';

@@ -5,7 +5,7 @@
 import type { Service } from '../service.js';
 import type { Org } from '../orgs/orgs.js';
 import { OBJECT_ID_PATTERN } from '../objects/ids.js';
-import type { StoredRecord } from '../objects/store.js';
+import type { StoredRecord } from '../objects/stored-record.js';
 import { VersionedCache } from '../db/data-version.js';
 
 /** Deeper include chains than this are a definition error; the walk stops rather than loop. */

@@ -6,7 +6,7 @@ import type { Service } from '../service.js';
 import { hashPassword } from './password.js';
 import { passwordProblem } from '../../../src-shared/passwords/strength.js';
 import { validateInput, type Json } from '../objects/validate.js';
-import type { StoredRecord } from '../objects/store.js';
+import type { StoredRecord } from '../objects/stored-record.js';
 import { normaliseEmail } from './credentials.js';
 
 export interface NewAccount {

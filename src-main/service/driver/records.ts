@@ -23,7 +23,7 @@ import type { PatchOp } from '../objects/patch-ops.js';
 import { applyPatch } from '../objects/patch-apply.js';
 import type { JsonObject } from '../objects/patch-path.js';
 import { validateInput, type Json } from '../objects/validate.js';
-import { reference, type StoredRecord } from '../objects/store.js';
+import { reference, type StoredRecord } from '../objects/stored-record.js';
 import {
   ACCESS,
   REQUIRED,

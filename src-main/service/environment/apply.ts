@@ -12,7 +12,7 @@ import type { RsaKeyPair } from '../crypto/rsa.js';
 import { checkNewObject, checkPropertyDef } from '../objects/definition-rules.js';
 import { validateInput, type Json } from '../objects/validate.js';
 import { OBJECT_ID_PATTERN } from '../objects/ids.js';
-import { reference } from '../objects/store.js';
+import { reference } from '../objects/stored-record.js';
 import { validateAppSettings } from '../apps/settings.js';
 import type { AppKind } from '../apps/apps.js';
 import { checkRecordRules } from './record-rules.js';

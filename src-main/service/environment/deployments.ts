@@ -11,7 +11,7 @@ import type { Service } from '../service.js';
 import type { Org } from '../orgs/orgs.js';
 import type { Caller } from '../access/caller.js';
 import { OBJECT_ID_PATTERN } from '../objects/ids.js';
-import type { StoredRecord } from '../objects/store.js';
+import type { StoredRecord } from '../objects/stored-record.js';
 import { parseManifest } from './manifest.js';
 import { checkDeployment } from './deployment-rules.js';
 import { exportDocuments } from './export.js';

@@ -1,6 +1,6 @@
 import type { ObjectDef } from '../../../src-shared/schema/types.js';
 import type { Json } from './validate.js';
-import type { StoredRecord } from './store.js';
+import type { StoredRecord } from './stored-record.js';
 
 const hiddenByDef = new WeakMap<ObjectDef, Set<string>>();
 

@@ -9,34 +9,20 @@ import { indexSpecs } from '../query/indexes.js';
 import type { SqlFragment } from '../query/sql-fragment.js';
 import { ObjectIdFactory } from './ids.js';
 import type { Doc, Json } from './validate.js';
+import {
+  LazyRecord,
+  lazyRecord,
+  reference,
+  pickKeys,
+  stripNulls,
+  type Derivations,
+  type StoredRecord,
+  type WriteMeta,
+} from './stored-record.js';
 import { statements, type Statements } from '../db/statements.js';
 import type { DataVersion } from '../db/data-version.js';
 
 const TYPE_NAME = /^[a-z][a-z0-9_]{0,62}$/;
-
-export interface StoredRecord {
-  _id: string;
-  doc: Doc;
-}
-
-/**
- * Properties the service derives from other records (an account's `inherited_roles` from the role
- * graph): `derive` fills them into a document about to be stored; `afterWrite` runs after a
- * record of `def` was written or deleted (a role change re-derives the accounts that hold roles).
- * Wired by service.ts, so the store stays below the access model it serves.
- */
-export interface Derivations {
-  derive(orgId: number, def: ObjectDef, doc: Doc): void;
-  afterWrite(orgId: number, def: ObjectDef): void;
-}
-
-export interface WriteMeta {
-  updaterId?: string;
-  /** Import keeps these when given. */
-  _id?: string;
-  created?: string;
-  updated?: string;
-}
 
 /**
  * The object repository: one SQLite table per org and object type, `(_id, doc)` with expression
@@ -200,7 +186,7 @@ export class ObjectStore {
     return this.db.transaction(() => {
       const current = this.get(orgId, def, id);
       if (!current) return undefined;
-      const base: Doc = meta.replace ? pick(current.doc, ['created', ...(meta.keep ?? [])]) : { ...current.doc };
+      const base: Doc = meta.replace ? pickKeys(current.doc, ['created', ...(meta.keep ?? [])]) : { ...current.doc };
       const doc = stripNulls({ ...base, ...values });
       doc.created = current.doc.created ?? new Date(this.clock.now()).toISOString();
       doc.updated = new Date(this.clock.now()).toISOString();
@@ -327,41 +313,4 @@ export class ObjectStore {
       throw err;
     }
   }
-}
-
-/** A record whose document is parsed only when something reads it. */
-/**
- * A record read with its stored JSON text; `doc` is parsed on first use. A class, so a 1,000-row
- * page makes 1,000 small objects sharing one getter rather than 1,000 closures.
- */
-class LazyRecord implements StoredRecord {
-  private parsed: Doc | undefined;
-  constructor(
-    readonly _id: string,
-    readonly text: string,
-  ) {}
-  get doc(): Doc {
-    this.parsed ??= JSON.parse(this.text) as Doc;
-    return this.parsed;
-  }
-}
-
-function lazyRecord(_id: string, text: string): StoredRecord & { text: string } {
-  return new LazyRecord(_id, text);
-}
-
-export function reference(object: string, id: string): Json {
-  return { _id: id, object, path: `/${object}s/${id}` };
-}
-
-function stripNulls(values: Record<string, Json>): Doc {
-  const out: Doc = {};
-  for (const [k, v] of Object.entries(values)) if (v !== null && v !== undefined) out[k] = v;
-  return out;
-}
-
-function pick(doc: Doc, keys: string[]): Doc {
-  const out: Doc = {};
-  for (const k of keys) if (doc[k] !== undefined) out[k] = doc[k] as Json;
-  return out;
 }

@@ -9,7 +9,7 @@ import { newLocationFault } from '../auth/sessions/two-factor.js';
 import { checkLogin } from '../auth/sessions/login.js';
 import { registerAccount } from '../auth/sessions/registration.js';
 import { presentRecord } from '../objects/present.js';
-import type { StoredRecord } from '../objects/store.js';
+import type { StoredRecord } from '../objects/stored-record.js';
 import { levelOf, readableProperties, requireScope, stripProperties } from '../access/objects.js';
 import { requireCaller, requirePrincipal } from '../http/context.js';
 import { SESSION_COOKIE } from '../http/authenticate.js';

@@ -7,7 +7,7 @@ import type { Service } from '../service.js';
 import type { Org } from '../orgs/orgs.js';
 import { presentRecord, presentRecordText, presentsVerbatim } from '../objects/present.js';
 import { OBJECT_ID_PATTERN } from '../objects/ids.js';
-import type { StoredRecord } from '../objects/store.js';
+import type { StoredRecord } from '../objects/stored-record.js';
 import {
   REQUIRED,
   levelOf,

@@ -21,7 +21,7 @@ import { OBJECT_ID_PATTERN } from '../objects/ids.js';
 import { presentListText, presentRecord, presentRecordText, presentsVerbatim } from '../objects/present.js';
 import { VersionedCache } from '../db/data-version.js';
 import type { ObjectDef } from '../../../src-shared/schema/types.js';
-import type { StoredRecord } from '../objects/store.js';
+import type { StoredRecord } from '../objects/stored-record.js';
 import type { Json } from '../objects/validate.js';
 import {
   compileView,

@@ -5,7 +5,7 @@ import type { Org } from '../../orgs/orgs.js';
 import { accountDef } from '../../accounts/accounts.js';
 import { dummyHash, verifyPassword } from '../../accounts/password.js';
 import { presentRecord } from '../../objects/present.js';
-import type { StoredRecord } from '../../objects/store.js';
+import type { StoredRecord } from '../../objects/stored-record.js';
 import { callerOf } from '../../access/caller.js';
 import { levelOf } from '../../access/objects.js';
 import { TwoFactor } from './two-factor.js';

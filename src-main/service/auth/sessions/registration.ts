@@ -6,7 +6,7 @@ import { hashPassword } from '../../accounts/password.js';
 import { limitAnonymousRequest } from '../../accounts/anonymous-limits.js';
 import type { NewMessage } from '../../accounts/outbox.js';
 import { presentRecord } from '../../objects/present.js';
-import type { StoredRecord } from '../../objects/store.js';
+import type { StoredRecord } from '../../objects/stored-record.js';
 import type { Doc } from '../../objects/validate.js';
 import { VERIFY_TICKET_TTL_MS } from './account-tickets.js';
 import { presentAsOwnSession } from './login.js';
