@@ -16,6 +16,7 @@ import { ConnectionsPage } from '../pages/connections-page';
 import { createGateway, GATEWAY_KEY_HEADER, type Gateway } from '../../src-main/gateway/gateway';
 import { ConnectionsStore } from '../../src-main/gateway/connections-store';
 import { connectionsHandlers } from '../../src-main/gateway/connections-ipc';
+import { ObjectBrowserPage } from '../pages/object-browser-page';
 
 const LOCAL_ADMIN = 'local-admin@example.test';
 const REMOTE_ADMIN = 'remote-admin@example.test';
@@ -58,6 +59,7 @@ test('connects the desktop console to another service and back; cookies never co
     store,
     setTarget: (target) => gateway.setTarget(target),
     consoleOrigin: () => gatewayOrigin,
+    localOrigin: local.url,
   });
   await page.exposeFunction('__connectionsIpc', (channel: string, origin: string, args: unknown[]) =>
     (handlers as Record<string, (o: string, ...a: unknown[]) => Promise<unknown>>)[channel]!(origin, ...args),
@@ -103,6 +105,13 @@ test('connects the desktop console to another service and back; cookies never co
   const cookies = await context.cookies();
   expect(cookies.filter((c) => c.name === 'service.sid').map((c) => c.value)).toEqual([localSid]);
   await ui.screenshots('connections-header-remote');
+  // A copied request names the service that answers, not the gateway (which serves only this window).
+  const browse = new ObjectBrowserPage(page);
+  await browse.open();
+  await browse.pickCollection('accounts');
+  await page.getByTestId('qb-run').click();
+  await page.getByTestId('qb-request').locator('summary').click();
+  await expect(page.getByTestId('qb-request-url')).toContainText(`${remote.url}/`);
 
   // Back to this computer: the local session is still there (no login), the remote's data gone.
   await ui.openScreen();

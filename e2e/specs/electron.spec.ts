@@ -41,7 +41,7 @@ test.describe('desktop app (Electron)', () => {
           globalThis as unknown as { serviceDesktop: { connections: { active(): Promise<unknown> } } }
         ).serviceDesktop.connections.active(),
       ),
-    ).toEqual({ local: true });
+    ).toMatchObject({ local: true, url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/) });
     await expect(window.getByTestId('connection-badge')).toContainText('This computer');
     await window.screenshot({ path: 'e2e/artifacts/electron-window.png' });
     await app.close();

@@ -26,6 +26,7 @@ beforeEach(() => {
     store: new ConnectionsStore(join(dir, 'connections.json'), box, () => `c-${++n}`),
     setTarget: (t) => targets.push(t),
     consoleOrigin: () => ORIGIN,
+    localOrigin: 'http://127.0.0.1:4100',
   });
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
@@ -61,7 +62,7 @@ describe('connections over IPC', () => {
     expect(JSON.stringify(await handlers[C.list](ORIGIN))).not.toContain(TOKEN);
     expect(await handlers[C.active](ORIGIN)).toEqual(active);
 
-    expect(await handlers[C.activateLocal](ORIGIN)).toEqual({ local: true });
+    expect(await handlers[C.activateLocal](ORIGIN)).toEqual({ local: true, url: 'http://127.0.0.1:4100' });
     expect(targets.at(-1)).toEqual({ kind: 'local' });
   });
 
@@ -69,7 +70,7 @@ describe('connections over IPC', () => {
     await handlers[C.save](ORIGIN, { name: 'Lab', url: 'http://h:1', kind: 'session' });
     await handlers[C.activate](ORIGIN, 'c-1');
     await handlers[C.remove](ORIGIN, 'c-1');
-    expect(await handlers[C.active](ORIGIN)).toEqual({ local: true });
+    expect(await handlers[C.active](ORIGIN)).toEqual({ local: true, url: 'http://127.0.0.1:4100' });
     expect(targets.at(-1)).toEqual({ kind: 'local' });
   });
 });

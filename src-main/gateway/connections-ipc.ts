@@ -24,12 +24,15 @@ export interface ConnectionsIpcOptions {
   setTarget: (target: GatewayTarget) => void;
   /** The only origin allowed to call: the console as served by the gateway. */
   consoleOrigin: () => string;
+  /** The local service's own address (named in copied URLs while the local connection is active). */
+  localOrigin: string;
 }
 
 export type ConnectionsHandler = (senderOrigin: string | undefined, ...args: unknown[]) => Promise<unknown>;
 
 export function connectionsHandlers(options: ConnectionsIpcOptions): Record<ConnectionChannel, ConnectionsHandler> {
-  let active: ActiveConnection = { local: true };
+  const local: ActiveConnection = { local: true, url: options.localOrigin };
+  let active: ActiveConnection = local;
 
   const guarded =
     (expectedArgs: number, handler: (...args: unknown[]) => unknown): ConnectionsHandler =>
@@ -64,7 +67,7 @@ export function connectionsHandlers(options: ConnectionsIpcOptions): Record<Conn
       options.store.remove(id);
       if (!active.local && active.connection.id === id) {
         options.setTarget({ kind: 'local' });
-        active = { local: true };
+        active = local;
       }
     }),
     [CONNECTION_CHANNELS.activate]: guarded(1, (value): ActiveConnection => {
@@ -77,7 +80,7 @@ export function connectionsHandlers(options: ConnectionsIpcOptions): Record<Conn
     }),
     [CONNECTION_CHANNELS.activateLocal]: guarded(0, (): ActiveConnection => {
       options.setTarget({ kind: 'local' });
-      active = { local: true };
+      active = local;
       return active;
     }),
     [CONNECTION_CHANNELS.active]: guarded(0, (): ActiveConnection => active),

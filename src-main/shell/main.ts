@@ -96,6 +96,7 @@ async function startGateway(localOrigin: string): Promise<string> {
     store,
     setTarget: (target) => gateway.setTarget(target),
     consoleOrigin: () => origin,
+    localOrigin,
   });
   for (const [channel, handler] of Object.entries(handlers)) {
     // The sender's frame must be the console's top frame at the gateway origin (checked inside).

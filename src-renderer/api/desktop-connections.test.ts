@@ -11,11 +11,11 @@ describe('switching the connection', () => {
       queryClient,
       async () => {
         steps.push('activate');
-        return { local: true };
+        return { local: true, url: 'http://127.0.0.1:4100' };
       },
       () => steps.push(`reload with ${queryClient.getQueryCache().getAll().length} cached`),
     );
-    expect(active).toEqual({ local: true });
+    expect(active).toEqual({ local: true, url: 'http://127.0.0.1:4100' });
     expect(steps).toEqual(['activate', 'reload with 0 cached']);
   });
 

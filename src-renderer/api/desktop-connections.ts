@@ -3,7 +3,7 @@
  * browser — the headless service's own console — `window.serviceDesktop` does not exist, nothing
  * here shows, and the console talks to the service that served it, as always.
  */
-import type { QueryClient } from '@tanstack/react-query';
+import { useQuery, type QueryClient } from '@tanstack/react-query';
 import type { ActiveConnection, ConnectionsBridge } from '../../src-shared/contracts/connections';
 
 export type {
@@ -51,4 +51,23 @@ export function hostOf(url: string): string {
   } catch {
     return url;
   }
+}
+
+/**
+ * The origin a copied URL or curl command names. In the browser it is the page's own (the service
+ * served this console). On the desktop the page's origin is the connection gateway, which answers
+ * only this window, so a copied command names the service actually answering: the local service's
+ * address, or the active connection's URL.
+ */
+export function useServiceOrigin(): string {
+  const bridge = connectionsBridge();
+  const active = useQuery({
+    queryKey: connectionKeys.active,
+    queryFn: () => bridge!.active(),
+    enabled: bridge !== undefined,
+    staleTime: Infinity,
+  });
+  const here = typeof window === 'undefined' ? '' : window.location.origin;
+  if (!bridge || !active.data) return here;
+  return active.data.local ? active.data.url : active.data.connection.url.replace(/\/+$/, '');
 }

@@ -8,6 +8,7 @@ import { Dialog } from './Dialog';
 import { FaultMessage } from './FaultMessage';
 import '../styles/views.css';
 import { Field, FieldError } from './Field';
+import { useServiceOrigin } from '../api/desktop-connections';
 
 export interface SaveAsViewQuery {
   /** The object type the browser shows (a view's `sourceObject`). */
@@ -34,6 +35,8 @@ const VIEW_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,99}$/;
  * one button in Browse; it reads the applied query and changes nothing there.
  */
 export function SaveAsViewDialog({ orgClient, query, routeOrg, onClose }: SaveAsViewDialogProps) {
+  // Copied URLs name the service that answers (on the desktop, not the gateway's origin).
+  const serviceOrigin = useServiceOrigin();
   const queryClient = useQueryClient();
   const conditions = useMemo(() => whereConditions(query.where), [query.where]);
   const [name, setName] = useState('');
@@ -88,9 +91,7 @@ export function SaveAsViewDialog({ orgClient, query, routeOrg, onClose }: SaveAs
             Saved the view <code>{save.data.name}</code>.
           </p>
           <div className="view-url">
-            <code data-testid="save-view-url">
-              {viewRunUrl(window.location.origin, orgClient.org, save.data.name, args)}
-            </code>
+            <code data-testid="save-view-url">{viewRunUrl(serviceOrigin, orgClient.org, save.data.name, args)}</code>
           </div>
           <div className="form__actions">
             <a className="button button--primary" href={href} data-testid="save-view-open" onClick={onClose}>

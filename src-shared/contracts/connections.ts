@@ -38,8 +38,12 @@ export interface ConnectionDraft {
   secret?: string;
 }
 
-/** The connection the console is talking to now; `local` is this app's own service. */
-export type ActiveConnection = { local: true } | { local: false; connection: ConnectionInfo };
+/**
+ * The connection the console is talking to now; `local` is this app's own service, with the
+ * address other clients on this machine reach it at (what a copied URL or curl command must name:
+ * the console's own origin is the gateway, which answers only this window).
+ */
+export type ActiveConnection = { local: true; url: string } | { local: false; connection: ConnectionInfo };
 
 export const CONNECTION_CHANNELS = {
   list: 'connections:list',

@@ -12,6 +12,7 @@ import { checkSortText, checkWhereText, type TextProblem } from './query-builder
 import { planPage, type BaseQuery } from './paging';
 import { ResultsSection } from './ResultsSection';
 import { AccountSearch } from './account-search/AccountSearch';
+import { useServiceOrigin } from '../../api/desktop-connections';
 
 interface BrowseScreenProps {
   orgClient: OrgClient;
@@ -104,10 +105,12 @@ function CollectionView({
   schema,
   schemas,
 }: BrowseScreenProps & { schema: Schema; schemas: Schema[] }) {
+  // Copied URLs name the service that answers (on the desktop, not the gateway's origin).
+  const serviceOrigin = useServiceOrigin();
   const def = useMemo(() => schemaDef(schema), [schema]);
   const applied = useMemo(() => appliedQuery(route, def), [route, def]);
   const plan = applied.ok ? planPage(applied.base, route.cursor) : null;
-  const url = plan ? requestUrl(window.location.origin, orgClient.org, schema.collection, plan.request) : null;
+  const url = plan ? requestUrl(serviceOrigin, orgClient.org, schema.collection, plan.request) : null;
 
   const run = (draft: QueryDraft) => navigate({ ...route, ...draft, skip: 0, cursor: undefined, record: undefined });
 

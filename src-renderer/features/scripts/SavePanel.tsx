@@ -18,6 +18,7 @@ import { CopyButton } from '../../components/CopyButton';
 import { FaultMessage } from '../../components/FaultMessage';
 import { checkSave, routeUrl, type SaveFields } from './save-draft';
 import { Field } from '../../components/Field';
+import { useServiceOrigin } from '../../api/desktop-connections';
 
 interface SavePanelProps {
   orgClient: OrgClient;
@@ -31,6 +32,8 @@ interface SavePanelProps {
 
 /** Save as a library, route or job script; a saved route shows its URL and a "try it" call. */
 export function SavePanel({ orgClient, script, fields, onFields, saved, onSaved }: SavePanelProps) {
+  // Copied URLs name the service that answers (on the desktop, not the gateway's origin).
+  const serviceOrigin = useServiceOrigin();
   const queryClient = useQueryClient();
   const [tried, setTried] = useState<RouteAnswer | null>(null);
   const check = checkSave(fields, script);
@@ -139,9 +142,9 @@ export function SavePanel({ orgClient, script, fields, onFields, saved, onSaved 
           <div className="lab__row">
             <code className="script-route__url" data-testid="route-url">
               {savedRoute.method === '*' ? 'ANY' : (savedRoute.method ?? 'get').toUpperCase()}{' '}
-              {routeUrl(window.location.origin, orgClient.org, savedRoute.path)}
+              {routeUrl(serviceOrigin, orgClient.org, savedRoute.path)}
             </code>
-            <CopyButton text={routeUrl(window.location.origin, orgClient.org, savedRoute.path)} testId="route-copy" />
+            <CopyButton text={routeUrl(serviceOrigin, orgClient.org, savedRoute.path)} testId="route-copy" />
             <button
               type="button"
               className="button button--secondary button--small"

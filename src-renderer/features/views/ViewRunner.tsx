@@ -11,6 +11,7 @@ import { allColumns, type Column } from '../../components/result-grid/columns';
 import { useColumnWidths } from '../../components/result-grid/column-widths';
 import { ResultGrid } from '../../components/result-grid/ResultGrid';
 import { Field } from '../../components/Field';
+import { useServiceOrigin } from '../../api/desktop-connections';
 
 /** A view's rows come in the view's own order: its headers do not re-sort. */
 const NOT_SORTABLE: ReadonlySet<string> = new Set();
@@ -23,6 +24,8 @@ interface ViewRunnerProps {
 
 /** The run form: variables (and limit/skip where the view lets callers set them) → the rows, paged. */
 export function ViewRunner({ orgClient, view, schema }: ViewRunnerProps) {
+  // Copied URLs name the service that answers (on the desktop, not the gateway's origin).
+  const serviceOrigin = useServiceOrigin();
   // Column widths are kept per view, as Browse keeps them per collection.
   const [widths, setWidth] = useColumnWidths(orgClient.org, `view:${view.name}`);
   const variables = viewVariables(view);
@@ -40,7 +43,7 @@ export function ViewRunner({ orgClient, view, schema }: ViewRunnerProps) {
       ...(limitSettable ? { limit } : {}),
       ...(skipSettable && at > 0 ? { skip: String(at) } : {}),
     });
-  const url = viewRunUrl(window.location.origin, orgClient.org, view.name, ran ?? args(0));
+  const url = viewRunUrl(serviceOrigin, orgClient.org, view.name, ran ?? args(0));
 
   const run = useQuery({
     queryKey: viewKeys.run(orgClient.org, view.name, ran ?? {}),
