@@ -72,11 +72,12 @@ async function main() {
         if ('sort' in q) params.set('sort', JSON.stringify(q.sort));
         const t0 = Date.now();
         await page.evaluate((hash) => (location.hash = hash), `#/browse?${params}`);
-        // Settled on this query: "Rows 1–L" (skip paging) or "L rows · keyset paging by _id".
+        // Settled on this query: "1–L of …" (the range; the total is counted after the rows show,
+        // so it is not waited for) or "L rows of …" where the position is unknown.
         await page.waitForFunction(
           (n) => {
             const text = document.querySelector('[data-testid="result-range"]')?.textContent ?? '';
-            return text.startsWith(`Rows 1–${n}`) || text.startsWith(`${n} rows`);
+            return new RegExp(`^(1–${n}|${n} rows)( |$)`).test(text);
           },
           limit,
           { polling: 'raf' },
