@@ -224,3 +224,32 @@ describe('a remote signing connection', () => {
     expect(answers.map((a) => a.status)).toEqual(Array(8).fill(200));
   });
 });
+
+describe("a page's own credentials through a remote connection", () => {
+  it("forwards the page's own Bearer token untouched: the answer is the token's account, not the connection's", async () => {
+    const admin = new TestClient(remote);
+    await admin.login();
+    const aliceId = await createUser(admin, 'alice@example.test');
+    const minted = await admin.post(
+      `/accounts/${aliceId}/tokens`,
+      { app: remote.consoleAppKey, scope: ['object.read.account'] },
+      { host: new URL(remoteOrigin).host },
+    );
+    const aliceToken = minted.json().data as string;
+    const orgId = remote.svc.orgs.byCode('demo')!.id;
+    const adminId = remote.svc.credentials.byEmail(orgId, ADMIN_EMAIL)!.account_id;
+    const { app, secret } = await remote.svc.apps.create(
+      orgId,
+      'signing',
+      { label: 'backend', principalId: adminId },
+      remote.svc.nowIso(),
+    );
+    // The connection signs as the administrator; the token lab's "Try it" sends Alice's token.
+    gateway.setTarget({ kind: 'signing', origin: remoteOrigin, appKey: app.key, secret: secret! });
+    const asConnection = await send('/demo/v2/accounts/me');
+    expect(((await asConnection.json()) as { _id: string })._id).toBe(adminId);
+    const asToken = await send('/demo/v2/accounts/me', { headers: { authorization: `Bearer ${aliceToken}` } });
+    expect(asToken.status, await asToken.clone().text()).toBe(200);
+    expect(((await asToken.json()) as { _id: string })._id).toBe(aliceId);
+  });
+});

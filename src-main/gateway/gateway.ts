@@ -134,18 +134,24 @@ export function createGateway(options: GatewayOptions): Gateway {
     const body = method === 'GET' || method === 'HEAD' ? undefined : await readBody(request);
 
     if (!toLocal) {
-      // The local service's cookies and any credential the page might add stay here.
+      // The local service's cookies stay here.
       headers.delete('cookie');
-      headers.delete('authorization');
-      if (current.kind === 'session') {
+      if (carriesOwnCredentials(headers)) {
+        // A request that brings its own token or signature (the token lab's "Try it", the signed
+        // requests screen) must answer as that credential, not as the connection's: forwarded
+        // untouched, without the jar's session or the connection's signature.
+      } else if (current.kind === 'session') {
+        headers.delete('authorization');
         const cookie = currentJar.header();
         if (cookie !== undefined) headers.set('cookie', cookie);
       } else if (current.kind === 'token') {
+        headers.delete('authorization');
         // The token and nothing else: no session app key, no CSRF token (BearerClient in tests).
         headers.delete(CLIENT_KEY_HEADER);
         headers.delete(CSRF_HEADER);
         headers.set('authorization', `Bearer ${current.token}`);
       } else if (current.kind === 'signing') {
+        headers.delete('authorization');
         headers.delete(CSRF_HEADER);
         signInto(headers, current, method, path, body);
       }
@@ -236,6 +242,11 @@ export function createGateway(options: GatewayOptions): Gateway {
         server.close(() => resolve());
       }),
   };
+}
+
+/** A Bearer token or a request signature the page itself attached. */
+function carriesOwnCredentials(headers: Headers): boolean {
+  return /^bearer\s/i.test(headers.get('authorization') ?? '') || headers.has(SIGNATURE_HEADER);
 }
 
 function makeNonce(): string {

@@ -129,7 +129,7 @@ function importedProperty(input: unknown, path: string, faults: FaultBody[]): Pr
   return checkPropertyDef(input, path, 0, faults);
 }
 
-function findRole({ svc, org }: ApplyContext, key: string) {
+export function findRole({ svc, org }: ApplyContext, key: string) {
   const def = svc.defs.byName(org.id, 'role')!;
   if (OBJECT_ID_PATTERN.test(key)) {
     const r = svc.store.get(org.id, def, key);

@@ -19,6 +19,7 @@ import {
   type ApplyContext,
   type ScriptRules,
 } from './apply.js';
+import { applyObjectAcls } from './apply-object-acls.js';
 import { diffImport, type ResourceChange } from './diff.js';
 import { acquireImportLock } from './lock.js';
 import type { ImportStream } from './ndjson-input.js';
@@ -118,6 +119,14 @@ export async function importEnvironment(
           for (const doc of toApply.filter((d) => d.object === 'role')) {
             try {
               applyRoleIncludes(ctx, doc);
+            } catch (err) {
+              faults.push(resourceFault(doc.resource, err));
+            }
+          }
+          // Object ACLs may name roles of this import: set once every role exists.
+          for (const doc of toApply.filter((d) => d.object === 'object')) {
+            try {
+              applyObjectAcls(ctx, doc);
             } catch (err) {
               faults.push(resourceFault(doc.resource, err));
             }

@@ -13,6 +13,7 @@ import { OBJECT_ID_PATTERN } from '../objects/ids.js';
 import { DEFAULT_APP_SETTINGS } from '../apps/apps.js';
 import { VIEW_DEF } from '../objects/view-def.js';
 import { selects, type Manifest } from './manifest.js';
+import { aclRoleKeys, exportedAcls } from './object-acls.js';
 
 export interface ResourceDoc {
   object: string;
@@ -47,8 +48,10 @@ export function emailOf(svc: Service, org: Org, accountId: string): string | und
 
 export function exportObjects(svc: Service, org: Org, manifest: Manifest): ResourceDoc[] {
   const out: ResourceDoc[] = [];
+  let roleKeys: Map<string, string> | undefined;
   for (const def of svc.defs.all(org.id)) {
     if (!selects(manifest.sections.objects, def.name)) continue;
+    const acls = exportedAcls(svc, org, def, (roleKeys ??= roleKeysById(svc, org)));
     if (def.custom) {
       out.push({
         object: 'object',
@@ -58,17 +61,20 @@ export function exportObjects(svc: Service, org: Org, manifest: Manifest): Resou
         custom: true,
         properties: def.properties,
         ...(def.compoundIndexes ? { compoundIndexes: def.compoundIndexes } : {}),
+        ...acls,
       });
     } else {
-      // Built-in types are the same everywhere; only their custom properties are configuration.
+      // Built-in types are the same everywhere; only their custom properties and ACLs set by an
+      // administrator are configuration.
       const custom = def.properties.filter((p) => p.custom);
-      if (custom.length > 0) {
+      if (custom.length > 0 || Object.keys(acls).length > 0) {
         out.push({
           object: 'object',
           resource: `object.${def.name}`,
           name: def.name,
           custom: false,
           properties: custom,
+          ...acls,
         });
       }
     }
@@ -200,7 +206,8 @@ export function dependenciesOf(doc: ResourceDoc): string[] {
   if (doc.object === 'object') {
     return ((doc.properties as PropertyDef[] | undefined) ?? [])
       .filter((p) => p.refObject)
-      .map((p) => `object.${p.refObject!}`);
+      .map((p) => `object.${p.refObject!}`)
+      .concat(aclRoleKeys(doc).map((k) => `role.${k}`));
   }
   if (!['app', 'org', 'script'].includes(doc.object)) return [`object.${doc.object}`];
   return [];

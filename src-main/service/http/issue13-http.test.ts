@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createHarness, TestClient, type Harness } from '../testing/harness.js';
 import { buildServer, listen } from '../server.js';
 import { createUser } from '../testing/token-testing.js';
+import { FaultError, makeFault } from '../../../src-shared/faults.js';
 
 let h: Harness;
 let admin: TestClient;
@@ -45,8 +46,26 @@ describe('item 13: email changes and server errors', () => {
     expect(JSON.stringify(body)).not.toContain('disk on fire');
     expect(lines).toHaveLength(1);
     const line = JSON.parse(lines[0]!) as { requestId: string; path: string; err: { message: string } };
-    expect(line).toMatchObject({ requestId: body.requestId, path: '/_boom', err: { message: 'disk on fire' } });
+    expect(line).toMatchObject({
+      level: 'error',
+      requestId: body.requestId,
+      path: '/_boom',
+      err: { message: 'disk on fire' },
+    });
     for (const secret of ['hunter2', 'secret-token', 'secret-cookie']) expect(lines[0]).not.toContain(secret);
+  });
+
+  it('logs a 5xx fault the service chose to answer as a warning, not as an unexpected error', async () => {
+    const lines: string[] = [];
+    const app = await buildServer(h.svc, { errorLog: (line) => lines.push(line) });
+    app.get('/_later', async () => {
+      throw new FaultError(makeFault('notImplemented', undefined, { reason: 'Not yet.' }));
+    });
+    const res = await app.inject({ method: 'GET', url: '/_later', headers: { host: '127.0.0.1' } });
+    await app.close();
+    expect(res.statusCode).toBe(501);
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0]!)).toMatchObject({ level: 'warn', msg: 'fault answered', path: '/_later' });
   });
 });
 

@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import { FaultError } from '../../../src-shared/faults.js';
 
 /** Where a 5xx cause goes: one JSON line per fault. Tests pass their own sink. */
 export type ErrorLogSink = (line: string) => void;
@@ -19,11 +20,14 @@ export function logServerError(
 ): void {
   const e = (error ?? {}) as { name?: unknown; message?: unknown; code?: unknown; stack?: unknown };
   const path = request.url.split('?')[0];
+  // A fault the service chose to answer (501 not implemented, 504 timed out) is worth a line but is
+  // not a bug: a warning, so an operator grepping for errors finds only the unexpected ones.
+  const deliberate = error instanceof FaultError;
   sink(
     JSON.stringify({
-      level: 'error',
+      level: deliberate ? 'warn' : 'error',
       time: new Date(nowMs).toISOString(),
-      msg: 'unexpected error',
+      msg: deliberate ? 'fault answered' : 'unexpected error',
       requestId,
       method: request.method,
       path,

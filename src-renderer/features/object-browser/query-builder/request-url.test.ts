@@ -32,6 +32,12 @@ describe('requestUrl and curlCommand', () => {
     expect(script).not.toContain('cookies.txt');
   });
 
+  it('stamps milliseconds portably: no GNU-only `date +%s%3N` (macOS prints a literal "3N")', () => {
+    const script = signedCurlScript('http://h:1/demo/v2/accounts?limit=5') ?? '';
+    expect(script).toContain('TS=$(($(date +%s) * 1000))');
+    expect(script).not.toContain('%3N');
+  });
+
   it('writes the query as a Scripts-screen cursor', () => {
     const url = requestUrl('http://h', 'demo', 'accounts', {
       where: { favorite: true },

@@ -43,7 +43,8 @@ export function signedCurlScript(url: string): string | null {
   if (command === null || query === null) return null;
   return [
     '# Signed (version 2): set API_KEY and API_SECRET of a signing app; ACCOUNT (optional) to act as.',
-    'TS=$(date +%s%3N); NONCE=$(openssl rand -hex 8)',
+    // Whole seconds times 1000: `date +%s%3N` is GNU-only (macOS prints a literal "3N").
+    'TS=$(($(date +%s) * 1000)); NONCE=$(openssl rand -hex 8)',
     `SIG=$(printf '%s;GET;%s;%s;%s;%s' ${shellQuote(command)} "$TS" "$NONCE" ${shellQuote(query)} ${EMPTY_BODY_SHA256} \\`,
     `  | openssl dgst -sha256 -hmac "$API_KEY$API_SECRET" -r | cut -d' ' -f1)`,
     `AS=(); [ -n "$ACCOUNT" ] && AS=(-H "${ACCOUNT_HEADER}: $ACCOUNT")`,
