@@ -9,7 +9,7 @@ afterEach(async () => h.close());
 
 describe('every answer is a success or a fault of the spec shape', () => {
   it('answers an unknown route with a kNotFound fault, not an HTML page', async () => {
-    const res = await new TestClient(h).get('/no/such/route/here');
+    const res = await new TestClient(h).get('/_service/no/such/route/here');
     expect(res.statusCode).toBe(404);
     expect(res.headers['content-type']).toMatch(/application\/json/);
     expect(res.json()).toMatchObject({

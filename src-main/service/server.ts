@@ -9,6 +9,7 @@ import { orgScope } from './http/org-scope.js';
 import { serviceInfoRoutes } from './routes/service-info.js';
 import { accountSessionRoutes } from './routes/account-session.js';
 import { objectRoutes } from './routes/objects.js';
+import { objectPathRoutes } from './routes/object-paths.js';
 import { schemaRoutes } from './routes/schemas.js';
 import { accountLifecycleRoutes } from './routes/account-lifecycle.js';
 import { accountAuthenticatorRoutes } from './routes/account-authenticator.js';
@@ -134,6 +135,7 @@ export async function buildServer(svc: Service, opts: ServerOptions = {}): Promi
     schemaRoutes(svc),
     driverRoutes(svc),
     objectRoutes(svc),
+    objectPathRoutes(svc),
   ];
   await server.register(orgScope(svc, orgRoutes), { prefix: '/:org/v2' });
   return server;

@@ -4,7 +4,6 @@ import { randomBytes } from 'node:crypto';
 import type { Clock } from '../clock.js';
 import { logServerError, stderrSink, type ErrorLogSink } from './server-error-log.js';
 import { hasRepeatedHost } from './single-host.js';
-import { notImplementedFault } from './not-implemented.js';
 
 export const SERVER_TIME_HEADER = 'Service-Server-Time';
 
@@ -56,8 +55,7 @@ export function installFaultHandling(server: FastifyInstance, clock: Clock, erro
   server.setNotFoundHandler((request, reply) =>
     sendFault(
       reply,
-      notImplementedFault(request.method, request.url) ??
-        makeFault('notFound', 'route', { reason: `No route for ${request.method} ${request.url.split('?')[0]}.` }),
+      makeFault('notFound', 'route', { reason: `No route for ${request.method} ${request.url.split('?')[0]}.` }),
     ),
   );
 

@@ -311,9 +311,6 @@ describe('the spec route by route: implemented, or kNotImplemented', () => {
     ['POST', `/c_conversations/${id}/c_participants`, 'original-clients §F'],
     ['DELETE', `/c_conversations/${id}/c_title`, 'original-clients §F'],
     ['DELETE', `/c_conversations/${id}`, 'original-clients §F'],
-  ];
-  /** Named by the spec, not implemented yet: each answers kNotImplemented (http/not-implemented.ts). */
-  const NOT_YET: [method: 'GET', path: string, source: string][] = [
     ['GET', `/c_conversations/${id}/c_title`, 'original-clients §A/§F: a property path of a record'],
     ['GET', `/accounts/${id}/name/first`, 'original-clients §A/§F: a property path of a record'],
   ];
@@ -331,20 +328,13 @@ describe('the spec route by route: implemented, or kNotImplemented', () => {
     }
   });
 
-  it('what the spec names but the service does not do yet answers kNotImplemented (501) in the fault shape', async () => {
-    for (const [method, path, source] of NOT_YET) {
-      const res = await admin.request(method, path);
-      expect(res.statusCode, `${method} ${path} (${source})`).toBe(501);
-      expect(res.json()).toMatchObject({
-        object: 'fault',
-        name: 'error',
-        code: 'kNotImplemented',
-        errCode: 'service.notImplemented',
-        status: 501,
-      });
-      expect(res.json().reason).toMatch(/not implemented/);
-    }
-    // Anything else unknown stays notFound.route.
-    expect((await admin.get('/no/such/route/here')).json().errCode).toBe('service.notFound.route');
+  it('anything else unknown stays notFound.route; a path under an unknown collection names it', async () => {
+    expect((await admin.request('PATCH', '/c_conversations')).json().errCode).toBe('service.notFound.route');
+    const res = await admin.get('/no/such/route/here');
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toMatchObject({
+      errCode: 'service.notFound.object',
+      reason: 'There is no collection named no.',
+    });
   });
 });

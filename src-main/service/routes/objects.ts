@@ -136,7 +136,7 @@ export function collectionDef(svc: Service, org: Org, collection: string): Objec
   return def;
 }
 
-function instanceId(id: string): string {
+export function instanceId(id: string): string {
   const lower = id.toLowerCase();
   if (!OBJECT_ID_PATTERN.test(lower)) {
     throw fault('invalidArgument', 'invalidObjectId', { reason: 'Object ids are 24 hexadecimal characters.' });
