@@ -2,7 +2,6 @@ import { expect, test } from '@playwright/test';
 import { startHeadlessService, type HeadlessService } from '../fixtures/headless-service';
 import { secondAdminApi } from '../pages/apps-page';
 import { ConsolePage } from '../pages/console-page';
-import { objectsApi } from '../pages/objects-api';
 import { ScopeTesterPage } from '../pages/scope-tester-page';
 import { ScriptsPage } from '../pages/scripts-page';
 import { TokensPage } from '../pages/tokens-page';
@@ -13,13 +12,6 @@ const PASSWORD = 'a strong password';
 let service: HeadlessService;
 test.afterEach(async () => service?.stop());
 
-/** Skips (with the reason) when the service has no runner route yet: the console part can land first. */
-async function skipWithoutRunner(url: string): Promise<void> {
-  const api = await objectsApi(url, EMAIL, PASSWORD);
-  const probe = await api.send('POST', 'sys/script_runner', { script: 'return 1', language: 'javascript' });
-  test.skip(probe.status === 404, 'POST /sys/script_runner answers 404: the service side of issue 16 is not merged.');
-}
-
 const FAILING = `const a = 1;
 const b = a + 1;
 throw new Error('boom at ' + b);
@@ -28,7 +20,6 @@ throw new Error('boom at ' + b);
 test('write and run a script, see a fault at its line, cancel, save as a route and try it', async ({ page }) => {
   test.setTimeout(180_000);
   service = await startHeadlessService(['--admin-email', EMAIL, '--admin-password', PASSWORD]);
-  await skipWithoutRunner(service.url);
   await page.setViewportSize({ width: 1440, height: 900 });
   const console_ = new ConsolePage(page);
   await console_.open(service.consoleUrl);
@@ -124,7 +115,6 @@ test('write and run a script, see a fault at its line, cancel, save as a route a
 test('Token lab mints through a script and decodes the claims (service/eml, iss = app key)', async ({ page }) => {
   test.setTimeout(120_000);
   service = await startHeadlessService(['--admin-email', EMAIL, '--admin-password', PASSWORD]);
-  await skipWithoutRunner(service.url);
   const api = await secondAdminApi(service.url, EMAIL, PASSWORD);
   const app = await api.send<{ key: string }>('POST', 'apps', { label: 'Script API', kind: 'signing', expose: true });
   const ann = await api.send<{ _id: string }>('POST', 'accounts', {
