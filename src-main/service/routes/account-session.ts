@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { fault } from '../../../src-shared/faults.js';
+import { fault, FaultError } from '../../../src-shared/faults.js';
 import type { ObjectDef } from '../../../src-shared/schema/types.js';
 import { parsePaths } from '../../../src-shared/query/parse.js';
 import { projectPaths } from '../../../src-shared/query/project.js';
@@ -116,10 +116,15 @@ export function accountSessionRoutes(svc: Service) {
       return paths ? projectPaths(out, paths) : out;
     });
 
+    // Status answers every logged-in caller; the account comes with it only when the caller's
+    // scopes may read it (a token without them gets no empty shell, as /accounts/me refuses).
     server.get('/accounts/status', async (request) => {
       const { principal, org } = request.ctx;
       if (!principal) return { object: 'result', data: { loggedin: false } };
       const def = accountDef(svc, org);
+      if (!mayRead(() => requireScope(requireCaller(svc, request), 'read', def, principal.accountId))) {
+        return { object: 'result', data: { loggedin: true } };
+      }
       const record = svc.store.get(org.id, def, principal.accountId);
       return {
         object: 'result',
@@ -127,6 +132,17 @@ export function accountSessionRoutes(svc: Service) {
       };
     });
   };
+}
+
+/** False when the scope check refuses with accessDenied.scope; any other fault propagates. */
+function mayRead(check: () => unknown): boolean {
+  try {
+    check();
+    return true;
+  } catch (err) {
+    if (err instanceof FaultError && err.fault.errCode === 'service.accessDenied.scope') return false;
+    throw err;
+  }
 }
 
 /**

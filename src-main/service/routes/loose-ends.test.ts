@@ -102,6 +102,8 @@ describe('scopes and levels agree everywhere', () => {
     const me = await bearer.get('/accounts/me');
     expect(me.statusCode).toBe(403);
     expect(me.json()).toMatchObject({ errCode: 'service.accessDenied.scope' });
+    // Status still says who is logged in, without an account the token may not read.
+    expect((await bearer.get('/accounts/status')).json()).toEqual({ object: 'result', data: { loggedin: true } });
     // A token that may read the name gets just that.
     const named = new BearerClient(
       h,
@@ -110,6 +112,9 @@ describe('scopes and levels agree everywhere', () => {
     const mine = (await named.get('/accounts/me')).json();
     expect(mine.name).toBeDefined();
     expect(mine.email).toBeUndefined();
+    const status = (await named.get('/accounts/status')).json();
+    expect(status.data).toMatchObject({ loggedin: true, account: { name: mine.name } });
+    expect(status.data.account.email).toBeUndefined();
   });
 
   it("an administrator's level is 8 at login as in every read; a user's is the same at login and in reads", async () => {
