@@ -6,7 +6,7 @@
  * whose calls reach the real IPC handlers, store and gateway through `page.exposeFunction`.
  * Faked: Electron's IPC transport and safeStorage (a reversible stand-in box).
  */
-import { expect, test } from '@playwright/test';
+import { expect, test, type Browser } from '@playwright/test';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { startHeadlessService, type HeadlessService } from '../fixtures/headless-service';
 import { ConnectionsPage } from '../pages/connections-page';
 import { createGateway, GATEWAY_KEY_HEADER, type Gateway } from '../../src-main/gateway/gateway';
-import { ConnectionsStore } from '../../src-main/gateway/connections-store';
+import { ConnectionsStore, type SecretBox } from '../../src-main/gateway/connections-store';
 import { connectionsHandlers } from '../../src-main/gateway/connections-ipc';
 import { ObjectBrowserPage } from '../pages/object-browser-page';
 
@@ -44,43 +44,55 @@ test.afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-test('connects the desktop console to another service and back; cookies never collide', async ({ browser }) => {
+const reversingBox: SecretBox = {
+  isAvailable: () => true,
+  encrypt: (plain) => Buffer.from(plain).reverse(),
+  decrypt: (sealed) => Buffer.from(sealed).reverse().toString(),
+};
+
+/**
+ * One start of the desktop app: a window (browser context) whose requests carry the shell's key,
+ * and fresh IPC handlers over the saved connections in `file` (which restore the active one, as
+ * the shell does at start), reached through the bridge the preload would install.
+ */
+async function desktopWindow(browser: Browser, file: string, box: SecretBox = reversingBox) {
   const context = await browser.newContext({
     viewport: { width: 1440, height: 900 },
     extraHTTPHeaders: { [GATEWAY_KEY_HEADER]: key },
   });
   const page = await context.newPage();
-  const store = new ConnectionsStore(join(dir, 'connections.json'), {
-    isAvailable: () => true,
-    encrypt: (plain) => Buffer.from(plain).reverse(),
-    decrypt: (sealed) => Buffer.from(sealed).reverse().toString(),
-  });
   const handlers = connectionsHandlers({
-    store,
+    store: new ConnectionsStore(file, box),
     setTarget: (target) => gateway.setTarget(target),
     consoleOrigin: () => gatewayOrigin,
     localOrigin: local.url,
   });
+  const call = (channel: string, ...args: unknown[]) =>
+    (handlers as Record<string, (o: string, ...a: unknown[]) => Promise<unknown>>)[channel]!(gatewayOrigin, ...args);
   await page.exposeFunction('__connectionsIpc', (channel: string, origin: string, args: unknown[]) =>
     (handlers as Record<string, (o: string, ...a: unknown[]) => Promise<unknown>>)[channel]!(origin, ...args),
   );
   await page.addInitScript(() => {
-    const call = (channel: string, ...args: unknown[]) =>
+    const ipc = (channel: string, ...args: unknown[]) =>
       (
         window as unknown as { __connectionsIpc: (c: string, o: string, a: unknown[]) => Promise<unknown> }
       ).__connectionsIpc(channel, location.origin, args);
     (window as unknown as { serviceDesktop: unknown }).serviceDesktop = {
       connections: {
-        list: () => call('connections:list'),
-        save: (draft: unknown) => call('connections:save', draft),
-        remove: (id: string) => call('connections:remove', id),
-        activate: (id: string) => call('connections:activate', id),
-        activateLocal: () => call('connections:activate-local'),
-        active: () => call('connections:active'),
+        list: () => ipc('connections:list'),
+        save: (draft: unknown) => ipc('connections:save', draft),
+        remove: (id: string) => ipc('connections:remove', id),
+        activate: (id: string) => ipc('connections:activate', id),
+        activateLocal: () => ipc('connections:activate-local'),
+        active: () => ipc('connections:active'),
       },
     };
   });
+  return { context, page, call };
+}
 
+test('connects the desktop console to another service and back; cookies never collide', async ({ browser }) => {
+  const { context, page } = await desktopWindow(browser, join(dir, 'connections.json'));
   const ui = new ConnectionsPage(page);
   await ui.open(`${gatewayOrigin}/console/`);
   await ui.login(LOCAL_ADMIN, PASSWORD);
@@ -124,6 +136,52 @@ test('connects the desktop console to another service and back; cookies never co
   // The saved list holds no secret-bearing field and the file no password.
   expect(readFileSync(join(dir, 'connections.json'), 'utf8')).not.toContain(PASSWORD);
   await context.close();
+});
+
+test('a restart reconnects to the connection that was active; one it cannot open falls back with a notice', async ({
+  browser,
+}) => {
+  const file = join(dir, 'restart-connections.json');
+  const first = await desktopWindow(browser, file);
+  const ui = new ConnectionsPage(first.page);
+  await ui.open(`${gatewayOrigin}/console/`);
+  await ui.login(LOCAL_ADMIN, PASSWORD);
+  await ui.openScreen();
+  await ui.add('Remote lab', remote.url);
+  await ui.connect('Remote lab');
+  await expect(first.page.getByTestId('connection-banner')).toContainText('Remote lab');
+  await first.context.close();
+
+  // The next start talks to the remote at once: its login screen, under the banner.
+  const second = await desktopWindow(browser, file);
+  const again = new ConnectionsPage(second.page);
+  await again.open(`${gatewayOrigin}/console/`);
+  await expect(second.page.getByTestId('connection-banner')).toContainText('Remote lab');
+  await again.login(REMOTE_ADMIN, PASSWORD);
+  await expect(second.page.getByTestId('current-user')).toHaveText(REMOTE_ADMIN);
+  await expect(again.badge()).toContainText('Remote lab');
+  await second.context.close();
+
+  // A start where the OS keychain cannot open the saved secret: this computer, and it says why.
+  const token = await second.call('connections:save', {
+    name: 'Token lab',
+    url: remote.url,
+    kind: 'token',
+    secret: 'eyJhbGciOiJQUzUxMiJ9.eyJzdWIiOiJ4In0.c2ln',
+  });
+  await second.call('connections:activate', (token as { id: string }).id);
+  const third = await desktopWindow(browser, file, { ...reversingBox, isAvailable: () => false });
+  const fallback = new ConnectionsPage(third.page);
+  await fallback.open(`${gatewayOrigin}/console/`);
+  await expect(third.page.getByTestId('connection-notice')).toContainText('Could not reconnect to "Token lab"');
+  await fallback.screenshots('connections-restore-notice-login');
+  await fallback.login(LOCAL_ADMIN, PASSWORD);
+  await expect(third.page.getByTestId('current-user')).toHaveText(LOCAL_ADMIN);
+  await expect(fallback.badge()).toContainText('This computer');
+  await expect(third.page.getByTestId('connection-badge-notice')).toBeVisible();
+  await fallback.screenshots('connections-restore-notice-header');
+  await third.call('connections:activate-local');
+  await third.context.close();
 });
 
 test('the headless console (no bridge) shows no connection badge and no Connections screen', async ({ page }) => {

@@ -74,3 +74,52 @@ describe('connections over IPC', () => {
     expect(targets.at(-1)).toEqual({ kind: 'local' });
   });
 });
+
+describe('the active connection across a restart', () => {
+  /** A new start of the app: a fresh store object and handlers over the same file. */
+  function restart(withBox: SecretBox = box) {
+    const restarted: GatewayTarget[] = [];
+    const next = connectionsHandlers({
+      store: new ConnectionsStore(join(dir, 'connections.json'), withBox),
+      setTarget: (t) => restarted.push(t),
+      consoleOrigin: () => ORIGIN,
+      localOrigin: 'http://127.0.0.1:4100',
+    });
+    return { handlers: next, targets: restarted };
+  }
+
+  it('starts on the connection that was active, with its credentials in the gateway', async () => {
+    await handlers[C.save](ORIGIN, { name: 'Staging', url: 'http://10.0.0.5:7788', kind: 'token', secret: TOKEN });
+    await handlers[C.activate](ORIGIN, 'c-1');
+    const again = restart();
+    expect(again.targets).toEqual([{ kind: 'token', origin: 'http://10.0.0.5:7788', token: TOKEN }]);
+    expect(await again.handlers[C.active](ORIGIN)).toMatchObject({ local: false, connection: { id: 'c-1' } });
+  });
+
+  it('starts on this computer after going back to it, or after removing the active connection', async () => {
+    await handlers[C.save](ORIGIN, { name: 'Lab', url: 'http://h:1', kind: 'session' });
+    await handlers[C.activate](ORIGIN, 'c-1');
+    await handlers[C.activateLocal](ORIGIN);
+    expect(await restart().handlers[C.active](ORIGIN)).toEqual({ local: true, url: 'http://127.0.0.1:4100' });
+    await handlers[C.activate](ORIGIN, 'c-1');
+    await handlers[C.remove](ORIGIN, 'c-1');
+    const again = restart();
+    expect(again.targets).toEqual([]);
+    expect(await again.handlers[C.active](ORIGIN)).toEqual({ local: true, url: 'http://127.0.0.1:4100' });
+  });
+
+  it('falls back to this computer with a notice when the secret cannot be opened, and forgets it', async () => {
+    await handlers[C.save](ORIGIN, { name: 'Staging', url: 'http://10.0.0.5:7788', kind: 'token', secret: TOKEN });
+    await handlers[C.activate](ORIGIN, 'c-1');
+    const locked = restart({ ...box, isAvailable: () => false });
+    expect(locked.targets).toEqual([{ kind: 'local' }]);
+    const active = (await locked.handlers[C.active](ORIGIN)) as { local: boolean; notice?: string };
+    expect(active.local).toBe(true);
+    expect(active.notice).toMatch(/Could not reconnect to "Staging": .*keychain.*Using this computer\./);
+    expect(JSON.stringify(active)).not.toContain(TOKEN);
+    // Forgotten: the next start is quietly local, and the connection itself is still saved.
+    const next = restart();
+    expect(await next.handlers[C.active](ORIGIN)).toEqual({ local: true, url: 'http://127.0.0.1:4100' });
+    expect(await next.handlers[C.list](ORIGIN)).toHaveLength(1);
+  });
+});

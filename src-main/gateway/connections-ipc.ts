@@ -31,8 +31,8 @@ export interface ConnectionsIpcOptions {
 export type ConnectionsHandler = (senderOrigin: string | undefined, ...args: unknown[]) => Promise<unknown>;
 
 export function connectionsHandlers(options: ConnectionsIpcOptions): Record<ConnectionChannel, ConnectionsHandler> {
-  const local: ActiveConnection = { local: true, url: options.localOrigin };
-  let active: ActiveConnection = local;
+  const local: Extract<ActiveConnection, { local: true }> = { local: true, url: options.localOrigin };
+  let active: ActiveConnection = restoreActive(options, local);
 
   const guarded =
     (expectedArgs: number, handler: (...args: unknown[]) => unknown): ConnectionsHandler =>
@@ -64,7 +64,7 @@ export function connectionsHandlers(options: ConnectionsIpcOptions): Record<Conn
     }),
     [CONNECTION_CHANNELS.remove]: guarded(1, (value): void => {
       const id = idOf(value);
-      options.store.remove(id);
+      options.store.remove(id); // forgets it as the one to reconnect to, too
       if (!active.local && active.connection.id === id) {
         options.setTarget({ kind: 'local' });
         active = local;
@@ -75,14 +75,42 @@ export function connectionsHandlers(options: ConnectionsIpcOptions): Record<Conn
       const target = options.store.target(id);
       const connection = options.store.get(id)!;
       options.setTarget(target);
+      options.store.rememberActive(id);
       active = { local: false, connection };
       return active;
     }),
     [CONNECTION_CHANNELS.activateLocal]: guarded(0, (): ActiveConnection => {
       options.setTarget({ kind: 'local' });
+      options.store.rememberActive(undefined);
       active = local;
       return active;
     }),
     [CONNECTION_CHANNELS.active]: guarded(0, (): ActiveConnection => active),
   };
+}
+
+/**
+ * The connection active when the app last changed it, as the start's target: a user who works
+ * against a remote keeps working against it after a restart. When it cannot be restored (its
+ * secret no longer opens, the OS keychain is unavailable) the app starts on this computer and says
+ * why, and forgets it, so the next start does not fail the same way.
+ */
+function restoreActive(
+  options: ConnectionsIpcOptions,
+  local: Extract<ActiveConnection, { local: true }>,
+): ActiveConnection {
+  const id = options.store.activeId();
+  if (id === undefined) return local;
+  const connection = options.store.get(id)!;
+  try {
+    options.setTarget(options.store.target(id));
+    return { local: false, connection };
+  } catch (error) {
+    options.store.rememberActive(undefined);
+    options.setTarget({ kind: 'local' });
+    return {
+      ...local,
+      notice: `Could not reconnect to "${connection.name}": ${(error as Error).message} Using this computer.`,
+    };
+  }
 }

@@ -20,8 +20,12 @@ export interface SecretBox {
 
 export class SecretStorageUnavailableError extends Error {
   override name = 'SecretStorageUnavailableError';
-  constructor() {
-    super('This system offers no protected storage (OS keychain), so the secret was not saved.');
+  constructor(doing: 'saving' | 'opening' = 'saving') {
+    super(
+      doing === 'saving'
+        ? 'This system offers no protected storage (OS keychain), so the secret was not saved.'
+        : 'This system offers no protected storage (OS keychain) to open the saved secret with.',
+    );
   }
 }
 
@@ -46,6 +50,8 @@ interface StoredConnection {
 interface StoreFile {
   version: 1;
   connections: StoredConnection[];
+  /** The connection the console was talking to when last changed; absent: this computer. */
+  active?: string;
 }
 
 export class ConnectionsStore {
@@ -89,7 +95,7 @@ export class ConnectionsStore {
     const connections = previous
       ? data.connections.map((c) => (c.id === stored.id ? stored : c))
       : [...data.connections, stored];
-    this.write({ version: 1, connections });
+    this.write({ ...data, connections });
     return toInfo(stored);
   }
 
@@ -97,7 +103,20 @@ export class ConnectionsStore {
     const data = this.read();
     const connections = data.connections.filter((c) => c.id !== id);
     if (connections.length === data.connections.length) throw new ConnectionNotFoundError(id);
-    this.write({ version: 1, connections });
+    this.write({ ...data, connections, ...(data.active === id ? { active: undefined } : {}) });
+  }
+
+  /** The saved connection to reconnect to at the next start, if it still exists. */
+  activeId(): string | undefined {
+    const data = this.read();
+    return data.connections.some((c) => c.id === data.active) ? data.active : undefined;
+  }
+
+  /** Remembers the active connection for the next start (`undefined`: this computer). */
+  rememberActive(id: string | undefined): void {
+    const data = this.read();
+    if (id !== undefined && !data.connections.some((c) => c.id === id)) throw new ConnectionNotFoundError(id);
+    this.write({ ...data, active: id });
   }
 
   /** What the gateway needs to talk to `id`, secret unsealed; throws when it cannot be complete. */
@@ -106,7 +125,7 @@ export class ConnectionsStore {
     if (!found) throw new ConnectionNotFoundError(id);
     if (found.kind === 'session') return { kind: 'session', origin: found.url };
     if (found.sealedSecret === undefined) throw new Error(`The connection "${found.name}" has no stored secret.`);
-    if (!this.box.isAvailable()) throw new SecretStorageUnavailableError();
+    if (!this.box.isAvailable()) throw new SecretStorageUnavailableError('opening');
     const secret = this.box.decrypt(Buffer.from(found.sealedSecret, 'base64'));
     if (found.kind === 'token') return { kind: 'token', origin: found.url, token: secret };
     const target: GatewayTarget = { kind: 'signing', origin: found.url, appKey: found.appKey ?? '', secret };
@@ -117,7 +136,11 @@ export class ConnectionsStore {
   private read(): StoreFile {
     if (!existsSync(this.file)) return { version: 1, connections: [] };
     const parsed = JSON.parse(readFileSync(this.file, 'utf8')) as Partial<StoreFile>;
-    return { version: 1, connections: Array.isArray(parsed.connections) ? parsed.connections : [] };
+    return {
+      version: 1,
+      connections: Array.isArray(parsed.connections) ? parsed.connections : [],
+      ...(typeof parsed.active === 'string' ? { active: parsed.active } : {}),
+    };
   }
 
   /** Whole file through a temporary one and a rename: a crash leaves the old list or the new one. */

@@ -1,5 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import '../styles/connections.css';
+import type { ActiveConnection } from '../../src-shared/contracts/connections';
 import { connectionKeys, connectionsBridge, hostOf, switchConnection } from '../api/desktop-connections';
 
 /**
@@ -21,7 +22,24 @@ export function ConnectionBadge({ variant = 'header' }: { variant?: 'header' | '
   });
   if (!bridge || !active.data) return null;
   const remote = active.data.local ? undefined : active.data.connection;
+  const notice = active.data.local ? active.data.notice : undefined;
+  // Seen once is enough: the service side has already forgotten the connection it could not restore.
+  const dismiss = () => {
+    if (!active.data?.local) return;
+    const quiet: ActiveConnection = { local: true, url: active.data.url };
+    queryClient.setQueryData(connectionKeys.active, quiet);
+  };
   if (variant === 'banner') {
+    if (notice) {
+      return (
+        <div className="connection-banner connection-banner--notice" role="status" data-testid="connection-notice">
+          <span>{notice}</span>
+          <button type="button" className="button button--ghost button--small" onClick={dismiss}>
+            Dismiss
+          </button>
+        </div>
+      );
+    }
     if (!remote) return null;
     return (
       <div className="connection-banner" role="status" data-testid="connection-banner">
@@ -44,11 +62,18 @@ export function ConnectionBadge({ variant = 'header' }: { variant?: 'header' | '
       className={remote ? 'connection-badge connection-badge--remote' : 'connection-badge'}
       href="#/connections"
       data-testid="connection-badge"
-      title={remote ? `Connected to ${remote.url} (${remote.kind})` : 'Connected to the service on this computer'}
+      title={
+        remote ? `Connected to ${remote.url} (${remote.kind})` : (notice ?? 'Connected to the service on this computer')
+      }
     >
       <span className="connection-badge__dot" aria-hidden="true" />
       <span className="connection-badge__name">{remote ? remote.name : 'This computer'}</span>
       {remote && <code className="connection-badge__host">{hostOf(remote.url)}</code>}
+      {notice && (
+        <span className="connection-badge__notice" data-testid="connection-badge-notice">
+          reconnect failed
+        </span>
+      )}
     </a>
   );
 }

@@ -39,11 +39,19 @@ export interface ConnectionDraft {
 }
 
 /**
- * The connection the console is talking to now; `local` is this app's own service, with the
+ * The connection the console is talking to now (the desktop app starts on the one active when it
+ * was last changed); `local` is this app's own service, with the
  * address other clients on this machine reach it at (what a copied URL or curl command must name:
  * the console's own origin is the gateway, which answers only this window).
  */
-export type ActiveConnection = { local: true; url: string } | { local: false; connection: ConnectionInfo };
+export type ActiveConnection =
+  | {
+      local: true;
+      url: string;
+      /** Why the connection remembered from the last start could not be restored, if it could not. */
+      notice?: string;
+    }
+  | { local: false; connection: ConnectionInfo };
 
 export const CONNECTION_CHANNELS = {
   list: 'connections:list',
