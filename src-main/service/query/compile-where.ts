@@ -9,7 +9,7 @@
  */
 import type { Condition, FieldOperation, FieldRef, Scalar, ValueOperation } from '../../../src-shared/query/ast.js';
 import { jsonExtract, jsonPathLiteral } from './expressions.js';
-import { regexPrefixRanges } from './regex-prefix.js';
+import { prefixRangesAreExact, regexPrefixRanges } from './regex-prefix.js';
 import { and, not, or, sql, wrap, type SqlFragment } from './sql-fragment.js';
 
 interface Scope {
@@ -121,12 +121,14 @@ function compileValueOperation(expression: string, operation: ValueOperation, us
     case '$regex': {
       const match = sql(`re_match(?, ?, ${expression})`, operation.regex.source, operation.regex.flags);
       if (!useIndexRange) return match;
-      const ranges = regexPrefixRanges(operation.regex).map((r) =>
+      const prefixRanges = regexPrefixRanges(operation.regex);
+      const ranges = prefixRanges.map((r) =>
         r.to === undefined
           ? sql(`${expression} >= ?`, r.from)
           : sql(`(${expression} >= ? AND ${expression} < ?)`, r.from, r.to),
       );
-      return ranges.length === 0 ? match : and([or(ranges), match]);
+      if (ranges.length === 0) return match;
+      return prefixRangesAreExact(operation.regex, prefixRanges) ? or(ranges) : and([or(ranges), match]);
     }
   }
 }

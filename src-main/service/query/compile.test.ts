@@ -127,6 +127,13 @@ const cases: Case[] = [
     ['Sm', 'Sn', '^Sm.th', ''],
   ],
   ['$regex with m flag has no range', { c_str: { $regex: '/^a/m' } }, `re_match(?, ?, ${X('c_str')})`, ['^a', 'm']],
+  // Letters or digits after `^`, at most the i flag: the ranges are the matches, re_match is left out.
+  [
+    '$regex letters-only prefix: the range decides',
+    { c_str: { $regex: '/^Sm/' } },
+    `(${X('c_str')} >= ? AND ${X('c_str')} < ?)`,
+    ['Sm', 'Sn'],
+  ],
   ['array $eq: any element', { c_tags: 'x' }, `EXISTS (SELECT 1 FROM ${EACH('c_tags')} WHERE j1.value = ?)`, ['x']],
   [
     'array $ne: no element',
@@ -197,6 +204,26 @@ const cases: Case[] = [
 describe('compileListQuery: where, operator by operator', () => {
   it.each(cases)('%s', (_name, where, sql, params) => {
     expect(compileWhereOf(where)).toEqual({ where: sql, params });
+  });
+
+  it('leaves re_match out of every branch of a case-insensitive letters-only prefix', () => {
+    const { sql, params } = compileListQuery(
+      parseListQuery({ where: JSON.stringify({ c_str: { $regex: '/^k2/i' } }) }, THING_DEF),
+      { table: 'things' },
+    );
+    expect(sql.split(' UNION ALL ')).toHaveLength(3);
+    expect(sql).not.toContain('re_match');
+    expect(params).toEqual(['k2', 'k3', 'K2', 'K3', '\u212a2', '\u212a3', 0]);
+  });
+
+  it.each([
+    ['a prefix longer than the case variants expanded', '/^abcd/i'],
+    ['a dot after the letters', '/^ab./'],
+    ['an escaped character', '/^a\\.b/'],
+    ['the s flag', '/^ab/s'],
+    ['the x flag', '/^ab/x'],
+  ])('keeps re_match for %s (%s): the ranges only narrow there', (_name, regex) => {
+    expect(compileWhereOf({ c_str: { $regex: regex } }).where).toContain('re_match(?, ?, ');
   });
 });
 

@@ -8,7 +8,7 @@ import { effectiveSort } from '../../../src-shared/query/ordering.js';
 import { compileWhere } from './compile-where.js';
 import { propertyExpression, quoteTable } from './expressions.js';
 import { and, sql, type SqlFragment } from './sql-fragment.js';
-import { regexPrefixRanges, type PrefixRange } from './regex-prefix.js';
+import { prefixRangesAreExact, regexPrefixRanges, type PrefixRange } from './regex-prefix.js';
 
 export interface CompileOptions {
   /** Already-validated table name of the collection. */
@@ -77,8 +77,10 @@ function prefixBranches(where: Condition | undefined): PrefixBranches | undefine
   const expression = propertyExpression(regexCondition.field.access.storagePath);
   const { source, flags } = regexCondition.operation.regex;
   const rest = parts.filter((_, i) => i !== index).map(compileWhere);
-  const match = sql(`re_match(?, ?, ${expression})`, source, flags);
-  return { conditions: ranges.map((r) => and([rangeCondition(expression, r), match, ...rest])) };
+  const match = prefixRangesAreExact(regexCondition.operation.regex, ranges)
+    ? []
+    : [sql(`re_match(?, ?, ${expression})`, source, flags)];
+  return { conditions: ranges.map((r) => and([rangeCondition(expression, r), ...match, ...rest])) };
 }
 
 function rangeCondition(expression: string, r: PrefixRange): SqlFragment {
