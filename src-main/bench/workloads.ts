@@ -71,8 +71,8 @@ const created = "json_extract(doc, '$.created')";
 export function floorSql(table: string) {
   return {
     // One ordered walk of the (last, first, _id) index per case variant of the prefix (`S`, `s` and
-    // `ſ`, which folds to `s`), merged. The ranges are exactly the matches of /^s/i, so unlike the
-    // service's general compiler the floor needs no regex test on top.
+    // `ſ`, which folds to `s`), merged. The ranges are exactly the matches of /^s/i, so no regex
+    // test on top (the service's compiler leaves it out too: `prefixRangesAreExact`).
     q1: ['S', 's', 'ſ']
       .map(
         (p, i) =>
