@@ -180,6 +180,10 @@ test('a restart reconnects to the connection that was active; one it cannot open
   await expect(fallback.badge()).toContainText('This computer');
   await expect(third.page.getByTestId('connection-badge-notice')).toBeVisible();
   await fallback.screenshots('connections-restore-notice-header');
+  // Back on the sign-in screen the notice is still there until dismissed.
+  await fallback.logout();
+  await third.page.getByTestId('connection-notice').getByRole('button', { name: 'Dismiss' }).click();
+  await expect(third.page.getByTestId('connection-notice')).toHaveCount(0);
   await third.call('connections:activate-local');
   await third.context.close();
 });

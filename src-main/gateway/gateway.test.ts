@@ -4,7 +4,20 @@
  * as the desktop window's would.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { randomBytes } from 'node:crypto';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
+import {
+  CLIENT_KEY_HEADER,
+  NONCE_HEADER,
+  SIGNATURE_HEADER,
+  SIGNATURE_VERSION_HEADER,
+  TIMESTAMP_HEADER,
+} from '../../src-shared/contracts/http.js';
+import {
+  canonicalQuery,
+  commandFromUrlPath,
+  signatureKey,
+  signatureMessageV2,
+} from '../../src-shared/contracts/signing.js';
 import type { AddressInfo } from 'node:net';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, createHarness, TestClient, type Harness } from '../service/testing/harness.js';
 import { createUser } from '../service/testing/token-testing.js';
@@ -51,6 +64,34 @@ function send(path: string, init: { method?: string; headers?: Record<string, st
 
 async function allText(response: Response): Promise<string> {
   return [...response.headers].map(([n, v]) => `${n}: ${v}`).join('\n') + '\n' + (await response.text());
+}
+
+/** Alice on the remote, and a token for her minted at the remote's own address (the audience names host and port). */
+async function remoteUserToken(): Promise<{ aliceId: string; token: string }> {
+  const admin = new TestClient(remote);
+  await admin.login();
+  const aliceId = await createUser(admin, 'alice@example.test');
+  const minted = await admin.post(
+    `/accounts/${aliceId}/tokens`,
+    { app: remote.consoleAppKey, scope: ['object.read.account'] },
+    { host: new URL(remoteOrigin).host },
+  );
+  const token = minted.json().data as string;
+  expect(token.split('.')).toHaveLength(3);
+  return { aliceId, token };
+}
+
+/** A signing app of the remote whose principal is its administrator. */
+async function remoteSigningApp() {
+  const orgId = remote.svc.orgs.byCode('demo')!.id;
+  const adminId = remote.svc.credentials.byEmail(orgId, ADMIN_EMAIL)!.account_id;
+  const { app, secret } = await remote.svc.apps.create(
+    orgId,
+    'signing',
+    { label: 'backend', principalId: adminId },
+    remote.svc.nowIso(),
+  );
+  return { appKey: app.key, secret: secret!, adminId };
 }
 
 describe('who may use the gateway', () => {
@@ -151,17 +192,7 @@ describe('a remote session connection', () => {
 
 describe('a remote token connection', () => {
   it('reads with the bearer token; the token is in no answer and no log line', async () => {
-    const admin = new TestClient(remote);
-    await admin.login();
-    const aliceId = await createUser(admin, 'alice@example.test');
-    // Minted at the remote's own address: the audience names host and port (token-claims.ts).
-    const minted = await admin.post(
-      `/accounts/${aliceId}/tokens`,
-      { app: remote.consoleAppKey, scope: ['object.read.account'] },
-      { host: new URL(remoteOrigin).host },
-    );
-    const token = minted.json().data as string;
-    expect(token.split('.')).toHaveLength(3);
+    const { aliceId, token } = await remoteUserToken();
     gateway.setTarget({ kind: 'token', origin: remoteOrigin, token });
 
     const list = await send('/demo/v2/accounts', { headers: { 'service-client-key': remote.consoleAppKey } });
@@ -175,20 +206,8 @@ describe('a remote token connection', () => {
 });
 
 describe('a remote signing connection', () => {
-  async function signingApp() {
-    const orgId = remote.svc.orgs.byCode('demo')!.id;
-    const adminId = remote.svc.credentials.byEmail(orgId, ADMIN_EMAIL)!.account_id;
-    const { app, secret } = await remote.svc.apps.create(
-      orgId,
-      'signing',
-      { label: 'backend', principalId: adminId },
-      remote.svc.nowIso(),
-    );
-    return { appKey: app.key, secret: secret! };
-  }
-
   it('signs a v2 read with a query; the secret is in no answer and no log line', async () => {
-    const { appKey, secret } = await signingApp();
+    const { appKey, secret } = await remoteSigningApp();
     gateway.setTarget({ kind: 'signing', origin: remoteOrigin, appKey, secret });
     const me = await send('/demo/v2/accounts/me?paths=email&paths=name');
     const text = await allText(me);
@@ -199,7 +218,7 @@ describe('a remote signing connection', () => {
   });
 
   it('signs a write with its body (the v2 body digest)', async () => {
-    const { appKey, secret } = await signingApp();
+    const { appKey, secret } = await remoteSigningApp();
     gateway.setTarget({ kind: 'signing', origin: remoteOrigin, appKey, secret });
     const created = await send('/demo/v2/accounts', {
       method: 'POST',
@@ -210,7 +229,7 @@ describe('a remote signing connection', () => {
   });
 
   it('is refused by the remote with a wrong secret (the signature is really checked)', async () => {
-    const { appKey } = await signingApp();
+    const { appKey } = await remoteSigningApp();
     gateway.setTarget({ kind: 'signing', origin: remoteOrigin, appKey, secret: 'f'.repeat(64) });
     const me = await send('/demo/v2/accounts/me');
     expect(me.status).toBe(403);
@@ -218,7 +237,7 @@ describe('a remote signing connection', () => {
   });
 
   it('signs parallel requests with distinct nonces (no replay refusals)', async () => {
-    const { appKey, secret } = await signingApp();
+    const { appKey, secret } = await remoteSigningApp();
     gateway.setTarget({ kind: 'signing', origin: remoteOrigin, appKey, secret });
     const answers = await Promise.all(Array.from({ length: 8 }, () => send('/demo/v2/accounts/me')));
     expect(answers.map((a) => a.status)).toEqual(Array(8).fill(200));
@@ -227,29 +246,44 @@ describe('a remote signing connection', () => {
 
 describe("a page's own credentials through a remote connection", () => {
   it("forwards the page's own Bearer token untouched: the answer is the token's account, not the connection's", async () => {
-    const admin = new TestClient(remote);
-    await admin.login();
-    const aliceId = await createUser(admin, 'alice@example.test');
-    const minted = await admin.post(
-      `/accounts/${aliceId}/tokens`,
-      { app: remote.consoleAppKey, scope: ['object.read.account'] },
-      { host: new URL(remoteOrigin).host },
-    );
-    const aliceToken = minted.json().data as string;
-    const orgId = remote.svc.orgs.byCode('demo')!.id;
-    const adminId = remote.svc.credentials.byEmail(orgId, ADMIN_EMAIL)!.account_id;
-    const { app, secret } = await remote.svc.apps.create(
-      orgId,
-      'signing',
-      { label: 'backend', principalId: adminId },
-      remote.svc.nowIso(),
-    );
+    const { aliceId, token: aliceToken } = await remoteUserToken();
+    const { appKey, secret, adminId } = await remoteSigningApp();
     // The connection signs as the administrator; the token lab's "Try it" sends Alice's token.
-    gateway.setTarget({ kind: 'signing', origin: remoteOrigin, appKey: app.key, secret: secret! });
+    gateway.setTarget({ kind: 'signing', origin: remoteOrigin, appKey, secret });
     const asConnection = await send('/demo/v2/accounts/me');
     expect(((await asConnection.json()) as { _id: string })._id).toBe(adminId);
     const asToken = await send('/demo/v2/accounts/me', { headers: { authorization: `Bearer ${aliceToken}` } });
     expect(asToken.status, await asToken.clone().text()).toBe(200);
     expect(((await asToken.json()) as { _id: string })._id).toBe(aliceId);
+  });
+
+  it("forwards the page's own signature untouched: not re-signed, not given the connection's token", async () => {
+    const { aliceId, token } = await remoteUserToken();
+    const { appKey, secret, adminId } = await remoteSigningApp();
+    gateway.setTarget({ kind: 'token', origin: remoteOrigin, token });
+    expect(((await (await send('/demo/v2/accounts/me')).json()) as { _id: string })._id).toBe(aliceId);
+    // The signed requests screen signs itself (version 2) as the signing app's principal.
+    const path = '/demo/v2/accounts/me';
+    const timestampMs = remote.clock.now();
+    const nonce = 'pagesownnonce001';
+    const message = signatureMessageV2({
+      command: commandFromUrlPath(path)!,
+      method: 'GET',
+      timestampMs,
+      nonce,
+      query: canonicalQuery(path)!,
+      bodySha256: createHash('sha256').update('').digest('hex'),
+    });
+    const signed = await send(path, {
+      headers: {
+        [CLIENT_KEY_HEADER]: appKey,
+        [SIGNATURE_HEADER]: createHmac('sha256', signatureKey(appKey, secret)).update(message).digest('hex'),
+        [TIMESTAMP_HEADER]: String(timestampMs),
+        [NONCE_HEADER]: nonce,
+        [SIGNATURE_VERSION_HEADER]: '2',
+      },
+    });
+    expect(signed.status, await signed.clone().text()).toBe(200);
+    expect(((await signed.json()) as { _id: string })._id).toBe(adminId);
   });
 });

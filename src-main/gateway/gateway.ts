@@ -134,26 +134,24 @@ export function createGateway(options: GatewayOptions): Gateway {
     const body = method === 'GET' || method === 'HEAD' ? undefined : await readBody(request);
 
     if (!toLocal) {
-      // The local service's cookies stay here.
+      // The local service's cookies stay here. A request that brings its own token or signature
+      // (the token lab's "Try it", the signed requests screen) must answer as that credential, so
+      // it goes untouched; every other one gets the connection's credentials and only those.
       headers.delete('cookie');
-      if (carriesOwnCredentials(headers)) {
-        // A request that brings its own token or signature (the token lab's "Try it", the signed
-        // requests screen) must answer as that credential, not as the connection's: forwarded
-        // untouched, without the jar's session or the connection's signature.
-      } else if (current.kind === 'session') {
+      if (!carriesOwnCredentials(headers)) {
         headers.delete('authorization');
-        const cookie = currentJar.header();
-        if (cookie !== undefined) headers.set('cookie', cookie);
-      } else if (current.kind === 'token') {
-        headers.delete('authorization');
-        // The token and nothing else: no session app key, no CSRF token (BearerClient in tests).
-        headers.delete(CLIENT_KEY_HEADER);
-        headers.delete(CSRF_HEADER);
-        headers.set('authorization', `Bearer ${current.token}`);
-      } else if (current.kind === 'signing') {
-        headers.delete('authorization');
-        headers.delete(CSRF_HEADER);
-        signInto(headers, current, method, path, body);
+        if (current.kind === 'session') {
+          const cookie = currentJar.header();
+          if (cookie !== undefined) headers.set('cookie', cookie);
+        } else if (current.kind === 'token') {
+          // The token and nothing else: no session app key, no CSRF token (BearerClient in tests).
+          headers.delete(CLIENT_KEY_HEADER);
+          headers.delete(CSRF_HEADER);
+          headers.set('authorization', `Bearer ${current.token}`);
+        } else if (current.kind === 'signing') {
+          headers.delete(CSRF_HEADER);
+          signInto(headers, current, method, path, body);
+        }
       }
     }
 

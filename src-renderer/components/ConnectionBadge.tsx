@@ -32,7 +32,7 @@ export function ConnectionBadge({ variant = 'header' }: { variant?: 'header' | '
   if (variant === 'banner') {
     if (notice) {
       return (
-        <div className="connection-banner connection-banner--notice" role="status" data-testid="connection-notice">
+        <div className="connection-banner" role="status" data-testid="connection-notice">
           <span>{notice}</span>
           <button type="button" className="button button--ghost button--small" onClick={dismiss}>
             Dismiss

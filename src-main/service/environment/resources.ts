@@ -13,7 +13,8 @@ import { OBJECT_ID_PATTERN } from '../objects/ids.js';
 import { DEFAULT_APP_SETTINGS } from '../apps/apps.js';
 import { VIEW_DEF } from '../objects/view-def.js';
 import { selects, type Manifest } from './manifest.js';
-import { aclRoleKeys, exportedAcls } from './object-acls.js';
+import { ACL_KEYS, aclRoleKeys } from './object-acls.js';
+import { readEntries, type AclFields } from '../access/levels.js';
 
 export interface ResourceDoc {
   object: string;
@@ -48,10 +49,10 @@ export function emailOf(svc: Service, org: Org, accountId: string): string | und
 
 export function exportObjects(svc: Service, org: Org, manifest: Manifest): ResourceDoc[] {
   const out: ResourceDoc[] = [];
-  let roleKeys: Map<string, string> | undefined;
+  const roles = roleKeysById(svc, org);
   for (const def of svc.defs.all(org.id)) {
     if (!selects(manifest.sections.objects, def.name)) continue;
-    const acls = exportedAcls(svc, org, def, (roleKeys ??= roleKeysById(svc, org)));
+    const acls = exportedAcls(svc, org, def, roles);
     if (def.custom) {
       out.push({
         object: 'object',
@@ -137,16 +138,36 @@ export function exportViews(svc: Service, org: Org, manifest: Manifest): Resourc
     }
     for (const key of ['acl', 'objectAcl'] as const) {
       if (!Array.isArray(doc[key])) continue;
-      doc[key] = (doc[key] as { type?: string; target?: string }[]).map((e) => {
-        const target = String(e.target);
-        if (e.type === 'role') return { ...e, target: roles.get(target) ?? target };
-        if (e.type === 'account' && OBJECT_ID_PATTERN.test(target)) {
-          return { ...e, target: emailOf(svc, org, target) ?? target };
-        }
-        return e;
-      }) as Json;
+      doc[key] = (doc[key] as AclEntryLike[]).map((e) => entryByName(svc, org, roles, e)) as Json;
     }
     out.push({ object: 'view', resource: `view.${name}`, ...doc });
+  }
+  return out;
+}
+
+interface AclEntryLike {
+  type?: string;
+  target?: string;
+}
+
+/** An ACL entry with its role named by key and its account by email: ids mean nothing in another org. */
+function entryByName<E extends AclEntryLike>(svc: Service, org: Org, roles: Map<string, string>, e: E): E {
+  const target = String(e.target);
+  if (e.type === 'role') return { ...e, target: roles.get(target) ?? target };
+  if (e.type === 'account' && OBJECT_ID_PATTERN.test(target))
+    return { ...e, target: emailOf(svc, org, target) ?? target };
+  return e;
+}
+
+/**
+ * The `defaultAcl` and `createAcl` a definition stores (not its fallbacks, which are the same in
+ * every org), by name. An import sets them once its roles exist (apply-object-acls.ts).
+ */
+function exportedAcls(svc: Service, org: Org, def: ObjectDef, roles: Map<string, string>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key of ACL_KEYS) {
+    const stored = (def as ObjectDef & AclFields)[key];
+    if (stored !== undefined) out[key] = readEntries(stored).map((e) => entryByName(svc, org, roles, e));
   }
   return out;
 }

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { fault, FaultError } from '../../../src-shared/faults.js';
+import { fault } from '../../../src-shared/faults.js';
 import type { ObjectDef } from '../../../src-shared/schema/types.js';
 import { parsePaths } from '../../../src-shared/query/parse.js';
 import { projectPaths } from '../../../src-shared/query/project.js';
@@ -10,7 +10,7 @@ import { checkLogin } from '../auth/sessions/login.js';
 import { registerAccount } from '../auth/sessions/registration.js';
 import { presentRecord } from '../objects/present.js';
 import type { StoredRecord } from '../objects/stored-record.js';
-import { levelOf, readableProperties, requireScope, stripProperties } from '../access/objects.js';
+import { levelOf, readableProperties, requireScope, scopeAllows, stripProperties } from '../access/objects.js';
 import { requireCaller, requirePrincipal } from '../http/context.js';
 import { SESSION_COOKIE } from '../http/authenticate.js';
 import {
@@ -122,7 +122,7 @@ export function accountSessionRoutes(svc: Service) {
       const { principal, org } = request.ctx;
       if (!principal) return { object: 'result', data: { loggedin: false } };
       const def = accountDef(svc, org);
-      if (!mayRead(() => requireScope(requireCaller(svc, request), 'read', def, principal.accountId))) {
+      if (!scopeAllows(requireCaller(svc, request), 'read', def, principal.accountId)) {
         return { object: 'result', data: { loggedin: true } };
       }
       const record = svc.store.get(org.id, def, principal.accountId);
@@ -132,17 +132,6 @@ export function accountSessionRoutes(svc: Service) {
       };
     });
   };
-}
-
-/** False when the scope check refuses with accessDenied.scope; any other fault propagates. */
-function mayRead(check: () => unknown): boolean {
-  try {
-    check();
-    return true;
-  } catch (err) {
-    if (err instanceof FaultError && err.fault.errCode === 'service.accessDenied.scope') return false;
-    throw err;
-  }
 }
 
 /**

@@ -1,8 +1,13 @@
 /** Object definitions' default and create ACLs through environment export and import, by name. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, createHarness, TestClient, type Harness } from '../testing/harness.js';
-import { bootstrapOrg } from '../bootstrap.js';
+import { createHarness, TestClient, type Harness } from '../testing/harness.js';
 import { createUser, USER_PASSWORD } from '../testing/token-testing.js';
+import {
+  exportOf as exportFrom,
+  importInto,
+  ndjsonLines as lines,
+  twoOrgClients,
+} from '../testing/environment-testing.js';
 
 let h: Harness;
 let a: TestClient;
@@ -10,30 +15,12 @@ let b: TestClient;
 
 beforeEach(async () => {
   h = await createHarness();
-  a = new TestClient(h);
-  await a.login();
-  const other = await bootstrapOrg(h.svc, { code: 'other', adminEmail: ADMIN_EMAIL, adminPassword: ADMIN_PASSWORD });
-  b = new TestClient({ ...h, org: 'other' }, other.consoleAppKey);
-  await b.login();
+  ({ a, b } = await twoOrgClients(h));
 }, 60_000); // two orgs (key pairs, password hashes): slow on a loaded machine
 afterEach(async () => h.close());
 
 const manifest = { objects: { includes: ['*'] }, roles: { includes: ['*'] } };
-
-async function exportOf(client: TestClient) {
-  const res = await client.post('/developer/environment/export', { manifest }, { accept: 'application/x-ndjson' });
-  expect(res.statusCode, res.body).toBe(200);
-  return res.body;
-}
-
-const lines = (text: string) =>
-  text
-    .trim()
-    .split('\n')
-    .map((l) => JSON.parse(l) as Record<string, unknown>);
-
-const importInto = (client: TestClient, body: string) =>
-  client.request('POST', '/developer/environment/import', body, { 'content-type': 'application/x-ndjson' });
+const exportOf = (client: TestClient) => exportFrom(client, manifest);
 
 async function ok(p: Promise<{ statusCode: number; body: string }>) {
   const res = await p;

@@ -2,8 +2,8 @@
 import { gzipSync } from 'node:zlib';
 import { existsSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, createHarness, TestClient, type Harness } from '../testing/harness.js';
-import { bootstrapOrg } from '../bootstrap.js';
+import { ADMIN_EMAIL, createHarness, TestClient, type Harness } from '../testing/harness.js';
+import { exportOf as exportFrom, importInto, ndjsonLines, twoOrgClients } from '../testing/environment-testing.js';
 import { createUser, USER_PASSWORD } from '../testing/token-testing.js';
 
 let h: Harness;
@@ -14,11 +14,7 @@ const everything = { includes: ['*'], c_conversation: { includes: ['*'] } };
 
 beforeEach(async () => {
   h = await createHarness();
-  a = new TestClient(h);
-  await a.login();
-  const other = await bootstrapOrg(h.svc, { code: 'other', adminEmail: ADMIN_EMAIL, adminPassword: ADMIN_PASSWORD });
-  b = new TestClient({ ...h, org: 'other' }, other.consoleAppKey);
-  await b.login();
+  ({ a, b } = await twoOrgClients(h));
 }, 60_000); // two orgs (key pairs, password hashes): slow on a loaded machine
 afterEach(async () => h.close());
 
@@ -63,25 +59,8 @@ async function configureA() {
   );
 }
 
-async function exportOf(client: TestClient, manifest: unknown = everything) {
-  const res = await client.post('/developer/environment/export', { manifest }, { accept: 'application/x-ndjson' });
-  expect(res.statusCode, res.body).toBe(200);
-  expect(res.headers['content-type']).toContain('application/x-ndjson');
-  return res.body;
-}
-
-const lines = (text: string) =>
-  text
-    .trim()
-    .split('\n')
-    .map((l) => JSON.parse(l) as Record<string, unknown>);
-
-function importInto(client: TestClient, body: string | Buffer, query = '', headers: Record<string, string> = {}) {
-  return client.request('POST', `/developer/environment/import${query}`, body, {
-    'content-type': 'application/x-ndjson',
-    ...headers,
-  });
-}
+const exportOf = (client: TestClient, manifest: unknown = everything) => exportFrom(client, manifest);
+const lines = ndjsonLines;
 
 describe('environment export', () => {
   it('streams one document per resource and ends with manifest, dependencies and exports', async () => {
