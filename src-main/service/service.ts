@@ -4,6 +4,7 @@ import type { SecretCipher } from './crypto/cipher.js';
 import { OrgRepository } from './orgs/orgs.js';
 import { DefinitionRepository } from './objects/definitions.js';
 import { ObjectStore } from './objects/store.js';
+import { ParsedListQueries } from './query/parsed-lists.js';
 import { AppRepository } from './apps/apps.js';
 import { CredentialRepository } from './accounts/credentials.js';
 import { SessionRepository } from './auth/sessions/sessions.js';
@@ -56,6 +57,8 @@ export class Service {
   readonly verifiedTokens: VerifiedTokenCache;
   /** Pre-write checks per object type, registered by the modules owning the types (scripts). */
   readonly recordValidators = new RecordValidators();
+  /** Parsed list queries by their raw arguments, per definition (query/parsed-lists.ts). */
+  readonly listQueries = new ParsedListQueries();
   /** Compiled views, one compile per view version (views/view-cache.ts). */
   readonly views = new ViewCache();
   /** Whom a signed request acts as, by `<orgId>:<account id or email>`, until the data version moves. */

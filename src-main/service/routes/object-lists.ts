@@ -60,10 +60,12 @@ export function listRecords(
   const listAllowed = requireScope(caller, 'read', def);
   const raw = rawListArgs(queryString as Record<string, unknown>, prefix);
   if (opts.defaultLimit !== undefined && raw.limit === undefined) raw.limit = String(opts.defaultLimit);
+  const options = { allowNegations: !org.settings.disableNegation };
   // A list property's faults name its argument in full (`connections.limit`), as the caller wrote it.
-  const query = withPathPrefix(prefix, () =>
-    parseListQuery(raw, def, { allowNegations: !org.settings.disableNegation }),
-  );
+  const query =
+    prefix === ''
+      ? svc.listQueries.parse(raw, def, options)
+      : withPathPrefix(prefix, () => parseListQuery(raw, def, options));
   assertQueryable(listAllowed, query);
   const condition = contextual ? undefined : readableCondition(svc, org, caller, def);
   const where = [...(condition ? [condition] : []), ...extra];

@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import type { ObjectDef } from '../../../src-shared/schema/types.js';
+import { parseListQuery } from '../../../src-shared/query/parse.js';
+import { FaultError } from '../../../src-shared/faults.js';
+import { MAX_CACHED_ARGS_LENGTH, MAX_CACHED_PER_DEF, ParsedListQueries } from './parsed-lists.js';
+
+const def = (): ObjectDef =>
+  ({
+    name: 'c_thing',
+    collection: 'c_things',
+    properties: [
+      { name: 'c_name', type: 'String', indexed: true },
+      { name: 'c_count', type: 'Number', indexed: true },
+    ],
+  }) as unknown as ObjectDef;
+
+const where = (n: number) => JSON.stringify({ c_count: { $gt: n } });
+
+describe('ParsedListQueries', () => {
+  it('answers the same arguments with the same parse, equal to a fresh one', () => {
+    const cache = new ParsedListQueries();
+    const d = def();
+    const raw = { where: where(3), sort: '{"c_name":-1}', limit: '10' };
+    const first = cache.parse(raw, d);
+    expect(cache.parse({ ...raw }, d)).toBe(first);
+    expect(first).toEqual(parseListQuery(raw, d));
+  });
+
+  it('keys on every argument and on the negation setting', () => {
+    const cache = new ParsedListQueries();
+    const d = def();
+    const base = cache.parse({ where: where(1) }, d);
+    expect(cache.parse({ where: where(2) }, d)).not.toBe(base);
+    expect(cache.parse({ where: where(1), skip: '5' }, d).skip).toBe(5);
+    expect(cache.parse({ where: where(1), limit: '7' }, d).limit).toBe(7);
+    expect(cache.parse({ where: where(1), sort: '{"c_count":1}' }, d).sort[0]?.field.path).toBe('c_count');
+    expect(cache.parse({ where: where(1), paths: ['c_name'] }, d).paths).toEqual(['c_name']);
+    const ne = { where: JSON.stringify({ c_count: { $ne: 1 } }) };
+    expect(cache.parse(ne, d).where).toBeDefined();
+    // The same text refused when the org disables negations: not answered from the entry above.
+    expect(() => cache.parse(ne, d, { allowNegations: false })).toThrow(FaultError);
+  });
+
+  it('parses again for a changed definition (a new object)', () => {
+    const cache = new ParsedListQueries();
+    const raw = { where: JSON.stringify({ c_new: 'x' }) };
+    expect(() => cache.parse(raw, def())).toThrow(FaultError);
+    const changed = def();
+    changed.properties.push({ name: 'c_new', type: 'String', indexed: true } as ObjectDef['properties'][number]);
+    expect(cache.parse(raw, changed).where).toBeDefined();
+  });
+
+  it('refuses bad input every time, keeping nothing', () => {
+    const cache = new ParsedListQueries();
+    const d = def();
+    for (let i = 0; i < 3; i++) expect(() => cache.parse({ limit: '0' }, d)).toThrow(FaultError);
+  });
+
+  it('shares frozen entries, so no request can change another one’s query', () => {
+    const cache = new ParsedListQueries();
+    const q = cache.parse({ where: where(1), sort: '{"c_name":1}' }, def());
+    expect(Object.isFrozen(q)).toBe(true);
+    expect(Object.isFrozen(q.sort)).toBe(true);
+    expect(Object.isFrozen(q.where)).toBe(true);
+    expect(() => {
+      (q as { limit: number }).limit = 1;
+    }).toThrow(TypeError);
+  });
+
+  it('keeps at most MAX_CACHED_PER_DEF entries per definition, and parses long arguments every time', () => {
+    const cache = new ParsedListQueries();
+    const d = def();
+    const first = cache.parse({ where: where(0) }, d);
+    for (let i = 1; i <= MAX_CACHED_PER_DEF; i++) cache.parse({ where: where(i) }, d);
+    expect(cache.parse({ where: where(0) }, d)).not.toBe(first); // the oldest went out
+    const long = { where: JSON.stringify({ c_name: { $in: Array.from({ length: 400 }, (_, i) => `v${i}`) } }) };
+    expect(long.where.length).toBeGreaterThan(MAX_CACHED_ARGS_LENGTH);
+    expect(cache.parse(long, d)).not.toBe(cache.parse(long, d));
+  });
+});
