@@ -39,12 +39,14 @@ type InstanceRequest = FastifyRequest & { params: { collection: string; id: stri
  */
 export function objectRoutes(svc: Service) {
   return async (server: TypedServer) => {
-    server.get('/:collection', { schema: { ...collection, querystring: ANY_QUERY } }, async (request, reply) => {
+    // Not async either: a list page awaits nothing.
+    server.get('/:collection', { schema: { ...collection, querystring: ANY_QUERY } }, (request, reply) => {
       const { org } = request.ctx;
       const caller = requireCaller(svc, request);
       const def = collectionDef(svc, org, request.params.collection);
       const page = listRecords(svc, org, caller, def, request.query, COLLECTION_LIST);
-      return typeof page === 'string' ? reply.type('application/json; charset=utf-8').send(page) : page;
+      if (typeof page === 'string') reply.type('application/json; charset=utf-8').send(page);
+      else reply.send(page);
     });
 
     // Not async: the hottest route awaits nothing, and a promise per request costs measurably.
