@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { seedOrg } from '../service/demo/seeder.js';
+import { CLI_BATCH, seedOrg } from '../service/demo/seeder.js';
 import { bootstrapOrg } from '../service/bootstrap.js';
 import { openService } from '../service/open-service.js';
 import { CliError, defaultDataDir, positiveInt } from './args.js';
@@ -41,6 +41,7 @@ export async function seedCommand(argv: string[]): Promise<void> {
       accounts,
       seed: positiveInt('--seed', values.seed, 1),
       onProgress: progressReporter('seeding accounts'),
+      batchSize: CLI_BATCH,
     });
     const secs = (Date.now() - started) / 1000;
     console.log(JSON.stringify({ ...result, seconds: Number(secs.toFixed(1)) }));
