@@ -4,7 +4,7 @@
  * as the desktop window's would.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createHash, createHmac, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import {
   CLIENT_KEY_HEADER,
   NONCE_HEADER,
@@ -12,15 +12,10 @@ import {
   SIGNATURE_VERSION_HEADER,
   TIMESTAMP_HEADER,
 } from '../../src-shared/contracts/http.js';
-import {
-  canonicalQuery,
-  commandFromUrlPath,
-  signatureKey,
-  signatureMessageV2,
-} from '../../src-shared/contracts/signing.js';
 import type { AddressInfo } from 'node:net';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, createHarness, TestClient, type Harness } from '../service/testing/harness.js';
 import { createUser } from '../service/testing/token-testing.js';
+import { signRequest } from '../service/auth/signatures/signature.js';
 import { createGateway, GATEWAY_KEY_HEADER, type Gateway } from './gateway.js';
 
 let local: Harness;
@@ -266,18 +261,18 @@ describe("a page's own credentials through a remote connection", () => {
     const path = '/demo/v2/accounts/me';
     const timestampMs = remote.clock.now();
     const nonce = 'pagesownnonce001';
-    const message = signatureMessageV2({
-      command: commandFromUrlPath(path)!,
-      method: 'GET',
-      timestampMs,
-      nonce,
-      query: canonicalQuery(path)!,
-      bodySha256: createHash('sha256').update('').digest('hex'),
-    });
     const signed = await send(path, {
       headers: {
         [CLIENT_KEY_HEADER]: appKey,
-        [SIGNATURE_HEADER]: createHmac('sha256', signatureKey(appKey, secret)).update(message).digest('hex'),
+        [SIGNATURE_HEADER]: signRequest({
+          apiKey: appKey,
+          apiSecret: secret,
+          url: path,
+          method: 'GET',
+          timestampMs,
+          version: 2,
+          nonce,
+        }),
         [TIMESTAMP_HEADER]: String(timestampMs),
         [NONCE_HEADER]: nonce,
         [SIGNATURE_VERSION_HEADER]: '2',
