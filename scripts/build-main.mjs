@@ -18,9 +18,10 @@ await Promise.all([
     entryPoints: {
       cli: 'src-main/cli.ts',
       'service-worker': 'src-main/service/worker.ts',
-      // Script sandbox worker; found at run time next to (or one folder above) the bundle that
-      // imports the runner (see src-main/service/scripting/worker-path.ts).
+      // Worker threads, found at run time next to (or one folder above) the bundle that starts
+      // them (see src-main/service/workers/bundled-worker.ts, which lists them too).
       'scripting-worker': 'src-main/service/scripting/worker.ts',
+      'seed-worker': 'src-main/service/demo/seed-worker.ts',
       'shell/main': 'src-main/shell/main.ts',
       'bench/bench': 'src-main/bench/bench.ts',
       'bench/floor': 'src-main/bench/floor.ts',

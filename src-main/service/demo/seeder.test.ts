@@ -1,6 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from '../testing/harness.js';
 import { seedOrg } from './seeder.js';
+import { BUILTIN_ROLES } from '../objects/builtin-defs.js';
+import { inheritedRoles } from '../access/inherited-roles.js';
+import type { Doc } from '../objects/validate.js';
 
 let h: Harness;
 beforeEach(async () => {
@@ -47,9 +50,11 @@ describe('demo data', () => {
     }
   });
 
-  it('writes the same records whatever the batch size (the CLI writes bigger batches)', async () => {
+  it('writes the same records whatever the batch size and wherever they are generated', async () => {
     const progress: number[] = [];
-    await seedOrg(h.svc, org(), { accounts: 700, seed: 9, batchSize: 300, onProgress: (d) => progress.push(d) });
+    // Bigger batches (the CLI's) from a worker thread, against the defaults: small batches, this thread.
+    const options = { accounts: 700, seed: 9, batchSize: 300, generateIn: 'worker' as const };
+    await seedOrg(h.svc, org(), { ...options, onProgress: (d) => progress.push(d) });
     expect(progress).toEqual([300, 600, 700]);
     const again = await createHarness();
     try {
@@ -68,6 +73,24 @@ describe('demo data', () => {
       }
     } finally {
       await again.close();
+    }
+  });
+
+  it("derives each account's inherited roles from the org's role graph, as the store does on insert", async () => {
+    const roleDef = h.svc.defs.byName(org().id, 'role')!;
+    expect(h.svc.store.get(org().id, roleDef, BUILTIN_ROLES.provider)).toBeDefined();
+    h.svc.store.update(org().id, roleDef, BUILTIN_ROLES.provider, { include: [BUILTIN_ROLES.support] });
+    await seedOrg(h.svc, org(), { accounts: 400, seed: 5, generateIn: 'worker' });
+    const rows = all('account').filter((r) => r.doc.includes('@demo.example'));
+    const providers = rows.filter((r) => (JSON.parse(r.doc).roles as string[]).includes(BUILTIN_ROLES.provider));
+    expect(providers.length).toBeGreaterThan(0);
+    for (const { doc } of rows) {
+      const parsed = JSON.parse(doc) as Doc;
+      const { inherited_roles: stored, ...own } = parsed;
+      // What insert would have stored: the document, then what the derivations add, last.
+      const expected = { ...own, inherited_roles: inheritedRoles(h.svc, org().id, own.roles) };
+      expect(doc).toBe(JSON.stringify(expected));
+      expect(stored).toEqual((own.roles as string[]).includes(BUILTIN_ROLES.provider) ? [BUILTIN_ROLES.support] : []);
     }
   });
 

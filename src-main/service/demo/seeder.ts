@@ -2,11 +2,10 @@ import { randomBytes } from 'node:crypto';
 import type { Service } from '../service.js';
 import type { Org } from '../orgs/orgs.js';
 import type { ObjectDef } from '../../../src-shared/schema/types.js';
-import type { Doc } from '../objects/validate.js';
-import { BUILTIN_ROLES } from '../objects/builtin-defs.js';
-import { Rng, ZipfPicker } from './random.js';
-import { FIRST_NAMES, LAST_NAMES, LOCALES, STUDIES, STUDY_GROUPS } from './names.js';
 import type { SeedPhase } from '../../../src-shared/contracts/demo-data.js';
+import type { GeneratedAccount, GeneratedBatch, GenerationPlan } from './generate.js';
+import { threadBatches, workerBatches, type BatchSource } from './batch-source.js';
+import { derivedFields } from '../objects/stored-record.js';
 
 export interface SeedOptions {
   accounts: number;
@@ -23,6 +22,12 @@ export interface SeedOptions {
    * unique email index to the WAL once per many inserts instead of once per few.
    */
   batchSize?: number;
+  /**
+   * Where the records are generated: 'worker' (a worker thread, one batch ahead of the writes, so
+   * generation runs on another core) or 'thread' (this one). Default: a worker for bulk loads
+   * (BULK_THRESHOLD accounts or more), this thread for smaller ones. Both give the same records.
+   */
+  generateIn?: 'worker' | 'thread';
 }
 
 export interface SeedResult {
@@ -46,11 +51,6 @@ const BATCH = 5000;
 export const CLI_BATCH = 50_000;
 /** Above this many accounts, non-unique indexes are dropped during the load and rebuilt after. */
 const BULK_THRESHOLD = 20_000;
-const SPAN_MS = 5 * 365 * 24 * 3600 * 1000;
-
-const firstNames = new ZipfPicker(FIRST_NAMES, 0.9);
-const lastNames = new ZipfPicker(LAST_NAMES, 1.0);
-const extraRoles = [BUILTIN_ROLES.provider, BUILTIN_ROLES.support, BUILTIN_ROLES.developer];
 
 /**
  * Fills an org with realistic, deterministic demo data: accounts (skewed names, emails, mobiles,
@@ -59,7 +59,6 @@ const extraRoles = [BUILTIN_ROLES.provider, BUILTIN_ROLES.support, BUILTIN_ROLES
  * Yields to the event loop between batches, so a service running in the same process stays live.
  */
 export async function seedOrg(svc: Service, org: Org, opts: SeedOptions): Promise<SeedResult> {
-  const rng = new Rng(opts.seed ?? 1);
   const total = opts.accounts;
   const defs = {
     account: svc.defs.byName(org.id, 'account')!,
@@ -68,54 +67,37 @@ export async function seedOrg(svc: Service, org: Org, opts: SeedOptions): Promis
     connection: svc.defs.byName(org.id, 'connection')!,
   };
   const bulk = total >= BULK_THRESHOLD;
-  const offset = svc.store.count(org.id, defs.account);
-  const end = svc.clock.now() - 60_000;
-  const ids = new IdSequence();
+  const plan: GenerationPlan = {
+    seed: opts.seed ?? 1,
+    total,
+    offset: svc.store.count(org.id, defs.account),
+    end: svc.clock.now() - 60_000,
+    batchSize: opts.batchSize ?? BATCH,
+    idCounter: randomBytes(5).toString('hex'),
+  };
   const result: SeedResult = { accounts: 0, conversations: 0, patientfiles: 0, connections: 0, cancelled: false };
+  const inWorker = (opts.generateIn ?? (bulk ? 'worker' : 'thread')) === 'worker';
+  const source: BatchSource = inWorker ? await workerBatches(plan) : threadBatches(plan);
   if (bulk) Object.values(defs).forEach((d) => svc.store.beginBulkLoad(org.id, d));
   try {
-    const accountIds: string[] = [];
-    const batchSize = opts.batchSize ?? BATCH;
-    for (let start = 0; start < total; start += batchSize) {
+    for (;;) {
       if (opts.shouldCancel?.()) {
         result.cancelled = true;
         break;
       }
-      const count = Math.min(batchSize, total - start);
-      const batch = {
-        account: [] as Rec[],
-        conversation: [] as Rec[],
-        patientfile: [] as Rec[],
-        connection: [] as Rec[],
-      };
-      for (let i = start; i < start + count; i++) {
-        const ms = end - SPAN_MS + Math.floor((i * SPAN_MS) / total);
-        const account = makeAccount(rng, ids.next(ms), ms, offset + i, end);
-        batch.account.push(account);
-        if (accountIds.length < 1000) accountIds.push(account._id);
-        if (i % 10 === 0) batch.conversation.push(makeConversation(rng, ids.next(ms + 1), ms + 1, account._id));
-        if (i % 20 === 0) {
-          const file = makePatientfile(rng, ids.next(ms + 2), ms + 2, offset + i);
-          batch.patientfile.push(file);
-          for (let c = 0; c < 1 + rng.int(3); c++) {
-            batch.connection.push(makeConnection(rng, ids.next(ms + 3), ms + 3, file._id, account._id, c));
-          }
-        }
-      }
-      svc.db.transaction(() => {
-        svc.store.insertMany(org.id, defs.account, batch.account);
-        svc.store.insertMany(org.id, defs.conversation, batch.conversation);
-        svc.store.insertMany(org.id, defs.patientfile, batch.patientfile);
-        svc.store.insertMany(org.id, defs.connection, batch.connection);
-      })();
-      result.accounts += batch.account.length;
-      result.conversations += batch.conversation.length;
-      result.patientfiles += batch.patientfile.length;
-      result.connections += batch.connection.length;
+      const batch = await source.next();
+      if (!batch) break;
+      svc.db.transaction(() => write(svc, org, defs, batch))();
+      result.accounts += batch.accounts.length;
+      result.conversations += batch.conversations.length;
+      result.patientfiles += batch.patientfiles.length;
+      result.connections += batch.connections.length;
       opts.onProgress?.(result.accounts, total);
+      // Requests of a service running in this thread are answered between batches.
       await new Promise((r) => setImmediate(r));
     }
   } finally {
+    await source.close();
     opts.onPhase?.('indexing');
     if (bulk) Object.values(defs).forEach((d: ObjectDef) => svc.store.endBulkLoad(org.id, d));
     svc.db.pragma('optimize');
@@ -123,87 +105,26 @@ export async function seedOrg(svc: Service, org: Org, opts: SeedOptions): Promis
   return result;
 }
 
-type Rec = { _id: string; doc: Doc };
+type SeededDefs = Record<'account' | 'conversation' | 'patientfile' | 'connection', ObjectDef>;
 
-/** Ids from a record's creation time: 12 hex of ms + 12 hex of a counter that only grows. */
-class IdSequence {
-  private counter = BigInt('0x' + randomBytes(5).toString('hex'));
-  next(ms: number): string {
-    this.counter++;
-    return ms.toString(16).padStart(12, '0') + this.counter.toString(16).padStart(12, '0');
-  }
-}
-
-const iso = (ms: number) => new Date(ms).toISOString();
-const asciiLower = (s: string) =>
-  s
-    .normalize('NFKD')
-    .replace(/[^\x20-\x7e]/g, '')
-    .toLowerCase();
-
-/** `latest`: no time of the record lies after it (the seed's end, a minute before now). */
-function makeAccount(rng: Rng, _id: string, ms: number, n: number, latest: number): Rec {
-  const first = firstNames.pick(rng);
-  const last = lastNames.pick(rng);
-  const roles = rng.chance(0.05) ? [rng.pick(extraRoles)] : [];
-  const groups = STUDY_GROUPS.filter(() => rng.chance(0.15));
-  const doc: Doc = {
-    email: `${asciiLower(first)}.${asciiLower(last)}.${n}@demo.example`,
-    mobile: `+1${String(2000000000 + rng.int(7999999999)).slice(0, 10)}`,
-    name: { first, last },
-    gender: rng.pick(['f', 'm', 'x', 'u']),
-    locale: rng.pick(LOCALES),
-    favorite: rng.chance(0.1),
-    locked: rng.chance(0.01),
-    shared: rng.chance(0.3),
-    state: rng.chance(0.85) ? 'verified' : 'unverified',
-    roles,
-    c_study_groups: groups,
-    c_enrollments: groups.length ? [{ c_study: rng.pick(STUDIES), c_enrolled: iso(ms + rng.int(30 * 86400_000)) }] : [],
-    created: iso(ms),
-    // Edited up to a day after creation, but never in the future (the newest accounts are recent).
-    updated: iso(Math.min(ms + rng.int(86400_000), latest)),
+/**
+ * Writes one batch (inside the caller's transaction). Accounts get the fields the store derives
+ * (`inherited_roles`), worked out once per distinct set of roles in the batch, from the org's roles
+ * as they are now, so a role changed while a long seed runs applies from the next batch on.
+ */
+function write(svc: Service, org: Org, defs: SeededDefs, batch: GeneratedBatch): void {
+  const derived = new Map<string, string>();
+  const withDerived = (a: GeneratedAccount) => {
+    const key = a.roles.join(',');
+    let suffix = derived.get(key);
+    if (suffix === undefined) {
+      suffix = derivedFields(svc.store.derivations, org.id, defs.account, { roles: a.roles });
+      derived.set(key, suffix);
+    }
+    return { _id: a._id, text: a.text.slice(0, -1) + suffix + '}' };
   };
-  return { _id, doc };
-}
-
-function makeConversation(rng: Rng, _id: string, ms: number, accountId: string): Rec {
-  return {
-    _id,
-    doc: {
-      c_title: `${rng.pick(['Follow-up', 'Question', 'Results', 'Scheduling', 'Refill'])} #${rng.int(10000)}`,
-      c_status: rng.chance(0.7) ? 'closed' : 'open',
-      c_participants: [accountId],
-      created: iso(ms),
-      updated: iso(ms),
-    },
-  };
-}
-
-function makePatientfile(rng: Rng, _id: string, ms: number, n: number): Rec {
-  const birth = Date.UTC(1940 + rng.int(65), rng.int(12), 1 + rng.int(28));
-  return {
-    _id,
-    doc: {
-      c_name: `${firstNames.pick(rng)} ${lastNames.pick(rng)}`,
-      c_mrn: `MRN-${String(n).padStart(8, '0')}`,
-      c_birth_date: iso(birth),
-      created: iso(ms),
-      updated: iso(ms),
-    },
-  };
-}
-
-function makeConnection(rng: Rng, _id: string, ms: number, fileId: string, accountId: string, c: number): Rec {
-  return {
-    _id,
-    doc: {
-      context: { _id: fileId, object: 'c_patientfile', path: `/c_patientfiles/${fileId}` },
-      target: { _id: accountId, object: 'account', path: `/accounts/${accountId}` },
-      access: c === 0 ? 6 : rng.pick([3, 4, 5]),
-      state: rng.chance(0.9) ? 'active' : 'pending',
-      created: iso(ms),
-      updated: iso(ms),
-    },
-  };
+  svc.store.insertTexts(org.id, defs.account, batch.accounts.map(withDerived));
+  svc.store.insertTexts(org.id, defs.conversation, batch.conversations);
+  svc.store.insertTexts(org.id, defs.patientfile, batch.patientfiles);
+  svc.store.insertTexts(org.id, defs.connection, batch.connections);
 }

@@ -287,6 +287,21 @@ export class ObjectStore {
     return rows.map((r) => ({ _id: r._id, doc: JSON.parse(r.doc) as Doc }));
   }
 
+  /**
+   * Bulk insert of documents already serialised, in one transaction (the demo seeder, whose worker
+   * writes the JSON): the caller has applied the derivations to each text (`derivedFields` in
+   * stored-record.ts).
+   */
+  insertTexts(orgId: number, def: ObjectDef, records: { _id: string; text: string }[]): void {
+    const table = this.ensureCollection(orgId, def);
+    const stmt = this.statements.dynamic(`INSERT INTO "${table}" (_id, doc) VALUES (?, ?)`);
+    this.versions?.bump();
+    this.db.transaction(() => {
+      for (const r of records) this.translate(() => stmt.run(r._id, r.text));
+      this.derivations?.afterWrite(orgId, def);
+    })();
+  }
+
   /** Bulk insert in one transaction (seeding, import); returns the ids written. */
   insertMany(orgId: number, def: ObjectDef, records: { _id: string; doc: Doc }[]): void {
     const table = this.ensureCollection(orgId, def);

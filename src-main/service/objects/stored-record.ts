@@ -23,6 +23,28 @@ export interface Derivations {
   afterWrite(orgId: number, def: ObjectDef): void;
 }
 
+/**
+ * The fields `derivations` add to a document of `def` holding `fields`, as they are serialised
+ * after its own keys (`,"key":value…`, or '' when none), for a writer that serialises documents
+ * itself (the demo seeder). Derivations read only the fields they derive from (an account's
+ * `roles`), so a document with just those gives the same.
+ */
+export function derivedFields(
+  derivations: Derivations | undefined,
+  orgId: number,
+  def: ObjectDef,
+  fields: Doc,
+): string {
+  if (!derivations) return '';
+  const doc: Doc = { ...fields };
+  derivations.derive(orgId, def, doc);
+  let out = '';
+  for (const [key, value] of Object.entries(doc)) {
+    if (!(key in fields)) out += `,${JSON.stringify(key)}:${JSON.stringify(value)}`;
+  }
+  return out;
+}
+
 export interface WriteMeta {
   updaterId?: string;
   /** Import keeps these when given. */

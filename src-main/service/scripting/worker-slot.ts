@@ -9,7 +9,7 @@ import { makeFault } from '../../../src-shared/faults.js';
 import { readReturnedCursor } from './protocol.js';
 import type { HostCallMessage, HostReplyMessage, ScriptContext, WorkerInit, WorkerToMain } from './protocol.js';
 import type { RunRequest, RunResult, RunStats } from './run-types.js';
-import { resolveWorkerUrl } from './worker-path.js';
+import { resolveWorkerUrl } from '../workers/bundled-worker.js';
 
 export interface ActiveRun {
   runId: number;
@@ -51,7 +51,7 @@ export function spawnSlot(overflow: boolean, events: SlotEvents): Slot {
   const sab = new SharedArrayBuffer(4);
   const signal = new Int32Array(sab);
   const slot = { hostPort: port1, signal, overflow, dead: false, retired: false, started: false } as Slot;
-  const urlPromise = resolveWorkerUrl();
+  const urlPromise = resolveWorkerUrl('scripting-worker');
   slot.ready = urlPromise.then(
     (url) =>
       new Promise<void>((resolveReady, rejectReady) => {

@@ -1,0 +1,192 @@
+/**
+ * The demo records themselves, batch after batch, as JSON text: pure computation (no database, no
+ * service), so it runs in the seeder's worker thread (seed-worker.ts) as well as in the caller's
+ * thread, and both give the same records for the same plan.
+ */
+import type { Doc } from '../objects/validate.js';
+import { BUILTIN_ROLES } from '../objects/builtin-defs.js';
+import { Rng, ZipfPicker } from './random.js';
+import { FIRST_NAMES, LAST_NAMES, LOCALES, STUDIES, STUDY_GROUPS } from './names.js';
+
+/** Everything that decides the records: the same plan always gives the same batches. */
+export interface GenerationPlan {
+  /** The PRNG's seed. */
+  seed: number;
+  /** Accounts to generate. */
+  total: number;
+  /** Accounts already in the org: numbers the new ones' emails after them. */
+  offset: number;
+  /** No record is dated after this (Unix ms). */
+  end: number;
+  /** Accounts per batch. */
+  batchSize: number;
+  /** Hex start of the id counter (the per-run part of every id). */
+  idCounter: string;
+}
+
+/** A record as stored: its id and its document's JSON text. */
+export interface GeneratedRecord {
+  _id: string;
+  text: string;
+}
+
+/**
+ * An account, without the fields the store derives (its `inherited_roles`): the writer derives
+ * them from `roles` against the org's current roles and appends them to `text`.
+ */
+export interface GeneratedAccount extends GeneratedRecord {
+  roles: string[];
+}
+
+export interface GeneratedBatch {
+  accounts: GeneratedAccount[];
+  conversations: GeneratedRecord[];
+  patientfiles: GeneratedRecord[];
+  connections: GeneratedRecord[];
+}
+
+const SPAN_MS = 5 * 365 * 24 * 3600 * 1000;
+const DAY_MS = 86400_000;
+
+const firstNames = new ZipfPicker(FIRST_NAMES, 0.9);
+const lastNames = new ZipfPicker(LAST_NAMES, 1.0);
+const extraRoles = [BUILTIN_ROLES.provider, BUILTIN_ROLES.support, BUILTIN_ROLES.developer];
+
+/** Generates a plan's batches in order; `next` returns undefined after the last. */
+export class DemoGenerator {
+  private readonly rng: Rng;
+  private readonly ids: IdSequence;
+  private start = 0;
+
+  constructor(private readonly plan: GenerationPlan) {
+    this.rng = new Rng(plan.seed);
+    this.ids = new IdSequence(BigInt(`0x${plan.idCounter}`));
+  }
+
+  next(): GeneratedBatch | undefined {
+    const { total, batchSize, offset, end } = this.plan;
+    if (this.start >= total) return undefined;
+    const rng = this.rng;
+    const count = Math.min(batchSize, total - this.start);
+    const batch: GeneratedBatch = { accounts: [], conversations: [], patientfiles: [], connections: [] };
+    for (let i = this.start; i < this.start + count; i++) {
+      // Spread over five years in order, so `_id` order is creation order.
+      const ms = end - SPAN_MS + Math.floor((i * SPAN_MS) / total);
+      const account = makeAccount(rng, this.ids.next(ms), ms, offset + i, end);
+      batch.accounts.push(account);
+      if (i % 10 === 0) batch.conversations.push(makeConversation(rng, this.ids.next(ms + 1), ms + 1, account._id));
+      if (i % 20 === 0) {
+        const file = makePatientfile(rng, this.ids.next(ms + 2), ms + 2, offset + i);
+        batch.patientfiles.push(file);
+        for (let c = 0; c < 1 + rng.int(3); c++) {
+          batch.connections.push(makeConnection(rng, this.ids.next(ms + 3), ms + 3, file._id, account._id, c));
+        }
+      }
+    }
+    this.start += count;
+    return batch;
+  }
+}
+
+/** Ids from a record's creation time: 12 hex of ms + 12 hex of a counter that only grows. */
+class IdSequence {
+  constructor(private counter: bigint) {}
+  next(ms: number): string {
+    this.counter++;
+    return ms.toString(16).padStart(12, '0') + this.counter.toString(16).padStart(12, '0');
+  }
+}
+
+/**
+ * `new Date(ms).toISOString()` for the seeder's times (years 1940 to now). Records come in time
+ * order, so the date part is kept from the previous call and usually only the time of day is
+ * formatted: the Date call was the generator's largest single cost (1.2 µs, several per account).
+ */
+export function iso(ms: number): string {
+  const day = Math.floor(ms / DAY_MS) * DAY_MS;
+  if (day !== isoDay) {
+    isoDay = day;
+    isoDate = new Date(day).toISOString().slice(0, 11);
+  }
+  let rest = ms - day;
+  const h = Math.floor(rest / 3600_000);
+  rest -= h * 3600_000;
+  const m = Math.floor(rest / 60_000);
+  rest -= m * 60_000;
+  const s = Math.floor(rest / 1000);
+  return `${isoDate}${two(h)}:${two(m)}:${two(s)}.${String(rest - s * 1000).padStart(3, '0')}Z`;
+}
+let isoDay = Number.NaN;
+let isoDate = '';
+const two = (n: number) => (n < 10 ? `0${n}` : `${n}`);
+const asciiLower = (s: string) =>
+  s
+    .normalize('NFKD')
+    .replace(/[^\x20-\x7e]/g, '')
+    .toLowerCase();
+const record = (_id: string, doc: Doc): GeneratedRecord => ({ _id, text: JSON.stringify(doc) });
+
+/** `latest`: no time of the record lies after it (the seed's end, a minute before now). */
+function makeAccount(rng: Rng, _id: string, ms: number, n: number, latest: number): GeneratedAccount {
+  const first = firstNames.pick(rng);
+  const last = lastNames.pick(rng);
+  const roles: string[] = rng.chance(0.05) ? [rng.pick(extraRoles)] : [];
+  const groups = STUDY_GROUPS.filter(() => rng.chance(0.15));
+  const doc: Doc = {
+    email: `${asciiLower(first)}.${asciiLower(last)}.${n}@demo.example`,
+    mobile: `+1${String(2000000000 + rng.int(7999999999)).slice(0, 10)}`,
+    name: { first, last },
+    gender: rng.pick(['f', 'm', 'x', 'u']),
+    locale: rng.pick(LOCALES),
+    favorite: rng.chance(0.1),
+    locked: rng.chance(0.01),
+    shared: rng.chance(0.3),
+    state: rng.chance(0.85) ? 'verified' : 'unverified',
+    roles,
+    c_study_groups: groups,
+    c_enrollments: groups.length ? [{ c_study: rng.pick(STUDIES), c_enrolled: iso(ms + rng.int(30 * DAY_MS)) }] : [],
+    created: iso(ms),
+    // Edited up to a day after creation, but never in the future (the newest accounts are recent).
+    updated: iso(Math.min(ms + rng.int(DAY_MS), latest)),
+  };
+  return { ...record(_id, doc), roles };
+}
+
+function makeConversation(rng: Rng, _id: string, ms: number, accountId: string): GeneratedRecord {
+  return record(_id, {
+    c_title: `${rng.pick(['Follow-up', 'Question', 'Results', 'Scheduling', 'Refill'])} #${rng.int(10000)}`,
+    c_status: rng.chance(0.7) ? 'closed' : 'open',
+    c_participants: [accountId],
+    created: iso(ms),
+    updated: iso(ms),
+  });
+}
+
+function makePatientfile(rng: Rng, _id: string, ms: number, n: number): GeneratedRecord {
+  const birth = Date.UTC(1940 + rng.int(65), rng.int(12), 1 + rng.int(28));
+  return record(_id, {
+    c_name: `${firstNames.pick(rng)} ${lastNames.pick(rng)}`,
+    c_mrn: `MRN-${String(n).padStart(8, '0')}`,
+    c_birth_date: iso(birth),
+    created: iso(ms),
+    updated: iso(ms),
+  });
+}
+
+function makeConnection(
+  rng: Rng,
+  _id: string,
+  ms: number,
+  fileId: string,
+  accountId: string,
+  c: number,
+): GeneratedRecord {
+  return record(_id, {
+    context: { _id: fileId, object: 'c_patientfile', path: `/c_patientfiles/${fileId}` },
+    target: { _id: accountId, object: 'account', path: `/accounts/${accountId}` },
+    access: c === 0 ? 6 : rng.pick([3, 4, 5]),
+    state: rng.chance(0.9) ? 'active' : 'pending',
+    created: iso(ms),
+    updated: iso(ms),
+  });
+}
