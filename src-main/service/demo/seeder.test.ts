@@ -119,8 +119,6 @@ describe('demo data', () => {
         'ix_o1_account__c_name_last_name_first',
       ]),
     );
-    // The rebuild's sorter threads are the connection's own setting again afterwards.
-    expect(h.svc.db.pragma('threads', { simple: true })).toBe(0);
   });
 
   it('never dates a record later than now, not even the newest accounts', async () => {

@@ -24,8 +24,6 @@ import type { DataVersion } from '../db/data-version.js';
 
 const TYPE_NAME = /^[a-z][a-z0-9_]{0,62}$/;
 
-/** Helper threads SQLite's sorter may use while a bulk load rebuilds its indexes. */
-const BULK_SORTER_THREADS = 2;
 /**
  * The object repository: one SQLite table per org and object type, `(_id, doc)` with expression
  * indexes on the indexed property paths. It builds the table-level SQL (DDL, by-id reads, writes);
@@ -111,15 +109,9 @@ export class ObjectStore {
     const table = this.table(orgId, def);
     this.bulkTables.delete(table);
     this.forget();
-    // Each rebuild sorts every row's key: with a helper thread for the sorter, an index of a
-    // million accounts built in 2.3–2.8 s instead of 3.5–3.7 s (two cores).
-    const threads = this.db.pragma('threads', { simple: true }) as number;
-    this.db.pragma(`threads = ${BULK_SORTER_THREADS}`);
-    try {
-      this.ensureCollection(orgId, def);
-    } finally {
-      this.db.pragma(`threads = ${threads}`);
-    }
+    // Helper threads for SQLite's sorter (PRAGMA threads) were tried here and dropped: rebuilds
+    // with 0 and 2 threads, taking turns, took the same time (CPU time equal to wall time).
+    this.ensureCollection(orgId, def);
   }
 
   /** Makes every definition go through `ensureCollection`'s DDL again (indexes were dropped). */
