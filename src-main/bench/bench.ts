@@ -168,7 +168,10 @@ async function benchSize(size: number): Promise<SizeReport> {
         floor: `${f.rps.toFixed(0)} req/s`,
         floorP50Us: f.p50Us,
         cells: new Map(
-          ways.map((w) => [w.name, { ratio: cells.get(w.name)!.rps / f.rps, p50Us: cells.get(w.name)!.p50Us }]),
+          ways.map((w) => {
+            const c = cells.get(w.name)!;
+            return [w.name, { ratio: c.rps / f.rps, p50Us: c.p50Us, vsSessionUs: c.vsSessionUs }];
+          }),
         ),
       });
     }

@@ -93,7 +93,10 @@ const server = createServer((req, res) => {
       res.writeHead(404).end();
       return;
   }
-  res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' }).end(body);
+  // With its length, not chunked: one write, and the client need not parse chunk framing.
+  res
+    .writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) })
+    .end(body);
 });
 server.listen(0, '127.0.0.1', () => {
   const address = server.address();

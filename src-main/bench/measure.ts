@@ -25,8 +25,8 @@ export interface MeasureSettings {
   connections: number;
 }
 
-/** One autocannon run: requests per second and, when `latencies` is given, every response time (ms). */
-async function run(t: Target, path: () => string, connections: number, seconds: number, latencies?: number[]) {
+/** One autocannon run: requests per second. */
+async function run(t: Target, path: () => string, connections: number, seconds: number) {
   const instance = autocannon({
     url: `http://127.0.0.1:${t.port}`,
     connections,
@@ -41,9 +41,6 @@ async function run(t: Target, path: () => string, connections: number, seconds: 
       },
     ],
   });
-  // autocannon's own latency histogram counts whole milliseconds; per-request overheads are tens of
-  // microseconds, so response times are collected as measured (fractions of a millisecond).
-  if (latencies) instance.on('response', (_client, _status, _bytes, ms) => latencies.push(ms));
   const result = await instance;
   if (result.errors + result.timeouts + result.non2xx > 0) {
     throw new Error(
@@ -56,12 +53,14 @@ async function run(t: Target, path: () => string, connections: number, seconds: 
 export interface Cell {
   rps: number;
   p50Us: number;
+  /** Median over the latency cycles of this side's time minus the session's in the same cycle. */
+  vsSessionUs?: number;
 }
 
 /**
  * A workload's throughput on every target: a short warm-up each, then ROUNDS rounds that visit the
  * targets in turn, so drift in the machine's speed (other tenants, thermal state) falls on all
- * alike; medians reported. Then single-connection rounds for p50 latency, in turn as well.
+ * alike; medians reported. Then single-connection latency, request by request in turn.
  */
 export async function measure(
   settings: MeasureSettings,
@@ -71,7 +70,6 @@ export async function measure(
 ) {
   const { rounds: ROUNDS, duration: DURATION, connections: CONNECTIONS } = settings;
   const rps = new Map<string, number[]>(targets.map((t) => [t.name, []]));
-  const lat = new Map<string, number[]>(targets.map((t) => [t.name, []]));
   for (const t of targets) {
     progress(`${label}: warm-up ${t.name}`);
     await run(t, pathOf(t), CONNECTIONS, Math.min(1, DURATION));
@@ -82,16 +80,54 @@ export async function measure(
       rps.get(t.name)!.push(await run(t, pathOf(t), CONNECTIONS, DURATION));
     }
   }
-  for (let r = 0; r < Math.max(1, Math.ceil(ROUNDS / 2)); r++) {
-    for (const t of targets) {
-      progress(`${label}: single-connection latency round ${r + 1}, ${t.name}`);
-      await run(t, pathOf(t), 1, DURATION, lat.get(t.name));
+  // As long in all as the single-connection rounds of every side one after another would take.
+  const latencySeconds = Math.max(1, Math.ceil(ROUNDS / 2)) * DURATION * targets.length;
+  progress(`${label}: single-connection latency, every side request by request in turn, ${latencySeconds} s`);
+  const lat = await latenciesInTurn(targets, pathOf, latencySeconds);
+  progressDone();
+  const session = lat.get('session');
+  return new Map<string, Cell>(
+    targets.map((t) => {
+      const mine = lat.get(t.name)!;
+      const cell: Cell = { rps: median(rps.get(t.name)!), p50Us: median(mine) * 1000 };
+      if (session) cell.vsSessionUs = median(mine.map((ms, i) => ms - session[i]!)) * 1000;
+      return [t.name, cell];
+    }),
+  );
+}
+
+/**
+ * Single-connection latency of every side, request by request in turn (the floor's, then each
+ * way's, then again, starting one side later), over kept-alive connections, so a change in the machine's speed
+ * falls on every side alike and each cycle gives one sample per side: the differences between
+ * ways in one cycle (a token against the session) are free of the drift between separate runs.
+ * Timed from the request's start to its last byte with Node's http client, the same for every
+ * side; a signed request's headers are computed before its timer starts.
+ */
+async function latenciesInTurn(
+  targets: Target[],
+  pathOf: (t: Target) => () => string,
+  seconds: number,
+): Promise<Map<string, number[]>> {
+  const paths = targets.map((t) => pathOf(t));
+  const samples = new Map<string, number[]>(targets.map((t) => [t.name, []]));
+  const until = performance.now() + seconds * 1000;
+  for (let cycle = 0; performance.now() < until; cycle++) {
+    // Each cycle starts one side later, so every side takes every place in the turn equally
+    // often: the first request after another server's pays for waking its process up.
+    for (let i = 0; i < targets.length; i++) {
+      const k = (cycle + i) % targets.length;
+      const t = targets[k]!;
+      const url = paths[k]!();
+      const headers = t.headers(url);
+      const t0 = performance.now();
+      const res = await send(t.port, url, { headers });
+      const ms = performance.now() - t0;
+      if (res.status !== 200) throw new Error(`${t.name} ${url}: ${res.status} ${res.body.slice(0, 200)}`);
+      samples.get(t.name)!.push(ms);
     }
   }
-  progressDone();
-  return new Map<string, Cell>(
-    targets.map((t) => [t.name, { rps: median(rps.get(t.name)!), p50Us: median(lat.get(t.name)!) * 1000 }]),
-  );
+  return samples;
 }
 
 /**
