@@ -82,52 +82,61 @@ export async function measure(
   }
   // As long in all as the single-connection rounds of every side one after another would take.
   const latencySeconds = Math.max(1, Math.ceil(ROUNDS / 2)) * DURATION * targets.length;
-  progress(`${label}: single-connection latency, every side request by request in turn, ${latencySeconds} s`);
+  progress(`${label}: single-connection latency, every side in short turns, ${latencySeconds} s`);
   const lat = await latenciesInTurn(targets, pathOf, latencySeconds);
   progressDone();
   const session = lat.get('session');
   return new Map<string, Cell>(
     targets.map((t) => {
       const mine = lat.get(t.name)!;
-      const cell: Cell = { rps: median(rps.get(t.name)!), p50Us: median(mine) * 1000 };
-      if (session) cell.vsSessionUs = median(mine.map((ms, i) => ms - session[i]!)) * 1000;
+      const cell: Cell = { rps: median(rps.get(t.name)!), p50Us: median(mine.flat()) * 1000 };
+      // Paired by cycle: this side's median in a cycle minus the session's in the same cycle.
+      if (session) cell.vsSessionUs = median(mine.map((turn, k) => median(turn) - median(session[k]!))) * 1000;
       return [t.name, cell];
     }),
   );
 }
 
+/** Requests per side in one turn of the latency measurement, and how many of them are not kept. */
+const TURN_REQUESTS = 16;
+const TURN_WARMUP = 4;
+
 /**
- * Single-connection latency of every side, request by request in turn (the floor's, then each
- * way's, then again, starting one side later), over kept-alive connections, so a change in the machine's speed
- * falls on every side alike and each cycle gives one sample per side: the differences between
- * ways in one cycle (a token against the session) are free of the drift between separate runs.
- * Timed from the request's start to its last byte with Node's http client, the same for every
- * side; a signed request's headers are computed before its timer starts.
+ * Single-connection latency of every side, in short turns (the floor's, then each way's, then
+ * again, each cycle starting one side later) over kept-alive connections, so a change in the
+ * machine's speed falls on every side alike. A turn is TURN_REQUESTS requests, of which the first
+ * TURN_WARMUP are not kept: the first requests after another process's pay for waking this one up
+ * (request by request, the floor — the one side alone in its process — was taken for slower than
+ * the service). Timed from the request's start to its last byte with Node's http client, the same
+ * for every side; a signed request's headers are computed before its timer starts. Returns each
+ * side's kept times, turn by turn (`turns[k]` holds the k-th cycle's).
  */
 async function latenciesInTurn(
   targets: Target[],
   pathOf: (t: Target) => () => string,
   seconds: number,
-): Promise<Map<string, number[]>> {
+): Promise<Map<string, number[][]>> {
   const paths = targets.map((t) => pathOf(t));
-  const samples = new Map<string, number[]>(targets.map((t) => [t.name, []]));
+  const turns = new Map<string, number[][]>(targets.map((t) => [t.name, []]));
   const until = performance.now() + seconds * 1000;
   for (let cycle = 0; performance.now() < until; cycle++) {
-    // Each cycle starts one side later, so every side takes every place in the turn equally
-    // often: the first request after another server's pays for waking its process up.
     for (let i = 0; i < targets.length; i++) {
       const k = (cycle + i) % targets.length;
       const t = targets[k]!;
-      const url = paths[k]!();
-      const headers = t.headers(url);
-      const t0 = performance.now();
-      const res = await send(t.port, url, { headers });
-      const ms = performance.now() - t0;
-      if (res.status !== 200) throw new Error(`${t.name} ${url}: ${res.status} ${res.body.slice(0, 200)}`);
-      samples.get(t.name)!.push(ms);
+      const kept: number[] = [];
+      for (let r = 0; r < TURN_REQUESTS; r++) {
+        const url = paths[k]!();
+        const headers = t.headers(url);
+        const t0 = performance.now();
+        const res = await send(t.port, url, { headers });
+        const ms = performance.now() - t0;
+        if (res.status !== 200) throw new Error(`${t.name} ${url}: ${res.status} ${res.body.slice(0, 200)}`);
+        if (r >= TURN_WARMUP) kept.push(ms);
+      }
+      turns.get(t.name)!.push(kept);
     }
   }
-  return samples;
+  return turns;
 }
 
 /**

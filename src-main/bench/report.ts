@@ -41,8 +41,8 @@ export function print(r: SizeReport, names: string[], settings: MeasureSettings)
   const timed = r.rows.filter((row) => row.kind === 'throughput');
   if (timed.length > 0) {
     console.log(
-      `\nSingle-connection p50 latency, µs, every side request by request in turn; a token's difference to the ` +
-        `session is the median of the two in the same turn (target: at most ${TARGET.tokenExtraUs} µs).\n`,
+      `\nSingle-connection p50 latency, µs, every side in short turns; a token's difference to the session is ` +
+        `the median over cycles of the two turns' medians (target: at most ${TARGET.tokenExtraUs} µs).\n`,
     );
     console.log(`| query | floor | ${names.join(' | ')} |`);
     console.log(`|---|---|${names.map(() => '---|').join('')}`);
