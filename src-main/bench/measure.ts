@@ -53,14 +53,14 @@ async function run(t: Target, path: () => string, connections: number, seconds: 
 export interface Cell {
   rps: number;
   p50Us: number;
-  /** Median over the latency cycles of this side's time minus the session's in the same cycle. */
+  /** Median over the latency cycles of this side's turn median minus the session's in the same cycle. */
   vsSessionUs?: number;
 }
 
 /**
  * A workload's throughput on every target: a short warm-up each, then ROUNDS rounds that visit the
  * targets in turn, so drift in the machine's speed (other tenants, thermal state) falls on all
- * alike; medians reported. Then single-connection latency, request by request in turn.
+ * alike; medians reported. Then single-connection latency, every side in short turns.
  */
 export async function measure(
   settings: MeasureSettings,

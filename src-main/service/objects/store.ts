@@ -294,20 +294,6 @@ export class ObjectStore {
     })();
   }
 
-  /** Bulk insert in one transaction (seeding, import); returns the ids written. */
-  insertMany(orgId: number, def: ObjectDef, records: { _id: string; doc: Doc }[]): void {
-    const table = this.ensureCollection(orgId, def);
-    const stmt = this.statements.dynamic(`INSERT INTO "${table}" (_id, doc) VALUES (?, ?)`);
-    this.versions?.bump();
-    this.db.transaction(() => {
-      for (const r of records) {
-        this.derivations?.derive(orgId, def, r.doc);
-        this.translate(() => stmt.run(r._id, JSON.stringify(r.doc)));
-      }
-      this.derivations?.afterWrite(orgId, def);
-    })();
-  }
-
   private run(sql: string, params: unknown[]) {
     this.versions?.bump(); // caches of records (roles) must not outlive a write
     return this.translate(() => this.statements.dynamic(sql).run(...params));
