@@ -40,7 +40,7 @@ async function main(): Promise<void> {
     adminEmail: ADMIN.email,
     adminPassword: ADMIN.password,
   });
-  svc.db.close();
+  svc.close();
 
   const host = fork(fileURLToPath(import.meta.url), ['--host', dataDir], { execArgv: ['--expose-gc'] });
   try {

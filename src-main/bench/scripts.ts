@@ -109,7 +109,7 @@ const report = {
 };
 console.log(JSON.stringify(report, null, 2));
 await server.close();
-svc.db.close();
+svc.close();
 rmSync(dataDir, { recursive: true, force: true });
 if (report.growthPercent.rss >= 10 || report.growthPercent.heapUsed >= 10) {
   console.error('memory grew by 10 % or more');

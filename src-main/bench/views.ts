@@ -158,6 +158,6 @@ try {
   await server.close();
   if (ratio > MAX_RATIO) process.exitCode = 1;
 } finally {
-  svc.db.close();
+  svc.close();
   rmSync(dataDir, { recursive: true, force: true });
 }

@@ -26,7 +26,7 @@ beforeEach(async () => {
   }));
 });
 afterEach(() => {
-  svc.db.close();
+  svc.close();
   rmSync(dataDir, { recursive: true, force: true });
 });
 

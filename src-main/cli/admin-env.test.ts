@@ -23,7 +23,7 @@ beforeEach(async () => {
   }));
 });
 afterEach(() => {
-  svc.db.close();
+  svc.close();
   rmSync(dataDir, { recursive: true, force: true });
 });
 

@@ -63,7 +63,7 @@ export async function adminCommand(argv: string[]): Promise<void> {
     try {
       return printJson(await runOrgCreate(svc, rest.slice(1)));
     } finally {
-      svc.db.close();
+      svc.close();
     }
   }
   const { svc, org } = openOrg(dataDir, orgCode);
@@ -90,7 +90,7 @@ export async function adminCommand(argv: string[]): Promise<void> {
     if (err instanceof FaultError) throw new CliError(`${err.fault.errCode}: ${err.fault.reason ?? err.fault.message}`);
     throw err;
   } finally {
-    svc.db.close();
+    svc.close();
   }
 }
 

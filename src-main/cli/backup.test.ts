@@ -11,7 +11,7 @@ const dataDir = useWideOpenDataDir();
 
 describe('backup files', () => {
   it('writes backups 0600 and leaves no .partial-* file behind, on success or failure', async () => {
-    openService({ dataDir: dataDir() }).db.close();
+    openService({ dataDir: dataDir() }).close();
     const outDir = mkdtempSync(join(tmpdir(), 'backups-'));
     chmodSync(outDir, 0o777);
     try {

@@ -10,7 +10,7 @@ export function openOrg(dataDir: string | undefined, orgCode: string | undefined
   const code = orgCode ?? 'demo';
   const org = svc.orgs.byCode(code);
   if (!org) {
-    svc.db.close();
+    svc.close();
     throw new CliError(
       `no org "${code}" in this data dir (create it with \`npm run serve -- --admin-email … --admin-password …\`)`,
     );

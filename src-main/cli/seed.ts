@@ -46,6 +46,6 @@ export async function seedCommand(argv: string[]): Promise<void> {
     const secs = (Date.now() - started) / 1000;
     console.log(JSON.stringify({ ...result, seconds: Number(secs.toFixed(1)) }));
   } finally {
-    svc.db.close();
+    svc.close();
   }
 }

@@ -56,12 +56,17 @@ export async function hostService(opts: HostOptions): Promise<RunningService> {
     await bootstrapOrg(svc, { code: opts.org, adminEmail: opts.adminEmail, adminPassword: opts.adminPassword });
     log(`Created org "${opts.org}" with administrator ${opts.adminEmail}.`);
   }
+  // Claimed before serving. Another service on this data dir keeps it: this one then serves
+  // everything but signed requests, which it refuses rather than miss replays (replay-journal.ts).
+  if (!svc.replays.claim(svc.clock.now())) {
+    log('Another service on this data dir holds its replay journal: signed requests are refused here.');
+  }
   const server = await buildServer(svc, { consoleDir: opts.consoleDir ?? builtConsoleDir(), defaultOrg: opts.org });
   let port: number;
   try {
     port = await listen(server, opts.port);
   } catch (err) {
-    svc.db.close();
+    svc.close();
     if ((err as { code?: string }).code === 'EADDRINUSE') throw new PortInUseError(opts.port);
     throw err;
   }
@@ -75,7 +80,7 @@ export async function hostService(opts: HostOptions): Promise<RunningService> {
     ...(org ? { org: org.code } : {}),
     close: async () => {
       await server.close();
-      svc.db.close();
+      svc.close();
     },
   };
 }

@@ -9,6 +9,7 @@ import type { Clock } from './clock.js';
 import { registerQueryFunctions } from './query/compile.js';
 import { addMissingBuiltinDefinitions } from './objects/builtin-upgrade.js';
 import { inheritedRoleDerivations } from './access/inherited-roles.js';
+import { REPLAY_JOURNAL_FILE } from './auth/signatures/replay-journal.js';
 
 export interface OpenServiceOptions {
   dataDir: string;
@@ -19,6 +20,8 @@ export interface OpenServiceOptions {
   nativeBinding?: string;
   /** SQLite's `synchronous` level: `full` on the desktop, `normal` unless asked headless. */
   synchronous?: SynchronousMode;
+  /** Each app's share of the replay store (tests make it small enough to fill). */
+  replayNoncesPerApp?: number;
 }
 
 export const DB_FILE = 'service.db';
@@ -37,7 +40,17 @@ export function openService(opts: OpenServiceOptions): Service {
   makeDatabaseFilesPrivate(file);
   registerQueryFunctions(db);
   const cipher = new SecretCipher(opts.masterKey ?? loadMasterKey(opts.dataDir));
-  const svc = new Service({ db, cipher, ...(opts.clock ? { clock: opts.clock } : {}) });
+  const svc = new Service({
+    db,
+    cipher,
+    ...(opts.clock ? { clock: opts.clock } : {}),
+    ...(opts.replayNoncesPerApp ? { replayNoncesPerApp: opts.replayNoncesPerApp } : {}),
+    replayJournal: {
+      file: join(opts.dataDir, REPLAY_JOURNAL_FILE),
+      ...(opts.nativeBinding ? { nativeBinding: opts.nativeBinding } : {}),
+      ...(opts.synchronous ? { synchronous: opts.synchronous } : {}),
+    },
+  });
   // Derived properties (an account's inherited_roles) are wired here: the store stays below the
   // access model that computes them, and service.ts imports none of it.
   svc.store.derivations = inheritedRoleDerivations(svc);
@@ -49,7 +62,7 @@ export function openService(opts: OpenServiceOptions): Service {
  * Opens a data folder that already holds a service database (a deployment's folder target),
  * never creating one, and only when its master key can be read without making a new one (the
  * environment's key, or the folder's `master.key`): secrets written with a fresh key would be
- * unreadable to the folder's own service. The caller closes it (`svc.db.close()`).
+ * unreadable to the folder's own service. The caller closes it (`svc.close()`).
  */
 export function openExistingDataFolder(dataDir: string, clock?: Clock): Service {
   if (!existsSync(join(dataDir, DB_FILE))) {

@@ -12,7 +12,9 @@ import { DataVersion, VersionedCache } from './db/data-version.js';
 import type { PrincipalLookup } from './access/principal.js';
 import { VerifiedTokenCache } from './auth/tokens/verified-tokens.js';
 import { TokenStore } from './auth/tokens/token-store.js';
+import { dirname, join } from 'node:path';
 import { ReplayStore } from './auth/signatures/replay-store.js';
+import { REPLAY_JOURNAL_FILE, type ReplayJournalOptions } from './auth/signatures/replay-journal.js';
 import { AccountTicketRepository } from './auth/sessions/account-tickets.js';
 import { LocationRepository } from './auth/sessions/location.js';
 import { OutboxRepository } from './accounts/outbox.js';
@@ -26,6 +28,10 @@ export interface ServiceDeps {
   db: Db;
   cipher: SecretCipher;
   clock?: Clock;
+  /** Where accepted nonces are journalled; default beside the database file (in memory for ':memory:'). */
+  replayJournal?: ReplayJournalOptions;
+  /** Each app's share of the replay store (default MAX_REPLAY_NONCES_PER_APP; tests use less). */
+  replayNoncesPerApp?: number;
 }
 
 /** Everything a request handler needs, built once per database: every repository is reached here. */
@@ -43,7 +49,7 @@ export class Service {
   readonly issuedTokens: TokenStore;
   /** Account tickets: the single-use secrets of email verification and password reset (not JWTs). */
   readonly accountTickets: AccountTicketRepository;
-  /** Nonces and signatures of signed requests inside their window. */
+  /** Nonces of signed requests inside their window (in memory, journalled to their own file). */
   readonly replays: ReplayStore;
   readonly locations: LocationRepository;
   readonly outbox: OutboxRepository;
@@ -77,7 +83,11 @@ export class Service {
     this.sessions = new SessionRepository(this.db, this.versions);
     this.issuedTokens = new TokenStore(this.db, this.versions);
     this.accountTickets = new AccountTicketRepository(this.db);
-    this.replays = new ReplayStore(this.db);
+    this.replays = new ReplayStore(
+      deps.replayJournal ?? defaultReplayJournal(this.db),
+      deps.replayNoncesPerApp,
+      this.db,
+    );
     this.locations = new LocationRepository(this.db);
     this.outbox = new OutboxRepository(this.db, this.cipher);
     this.requestCounters = new RequestCounterRepository(this.db);
@@ -101,7 +111,17 @@ export class Service {
     await runner?.close();
   }
 
+  /** Closes the replay journal (letting go of its lock) and the database. */
+  close(): void {
+    this.replays.close();
+    if (this.db.open) this.db.close();
+  }
+
   nowIso(): string {
     return new Date(this.clock.now()).toISOString();
   }
+}
+
+function defaultReplayJournal(db: Db): ReplayJournalOptions {
+  return { file: db.memory ? ':memory:' : join(dirname(db.name), REPLAY_JOURNAL_FILE) };
 }

@@ -162,14 +162,11 @@ export class AppRepository {
   }
 
   /**
-   * Deletes an app. Its key pairs, sessions and stored tokens go with it (foreign keys cascade), and
-   * so does its replay-store state.
+   * Deletes an app. Its key pairs, sessions and stored tokens go with it (foreign keys cascade);
+   * the caller forgets its nonces (`svc.replays.forgetApp`), which are not in this database.
    */
   remove(app: App): void {
-    this.db.transaction(() => {
-      this.stmt('DELETE FROM replay_entries WHERE app_id = ?').run(app.id);
-      this.stmt('DELETE FROM apps WHERE id = ?').run(app.id);
-    })();
+    this.stmt('DELETE FROM apps WHERE id = ?').run(app.id);
   }
 
   /** A new secret for a signing app; every signature made with the old one stops verifying. */

@@ -18,14 +18,14 @@ describe('file modes', () => {
         expect(modeOf(join(dataDir(), name)).toString(8), name).toBe('600');
       }
     } finally {
-      svc.db.close();
+      svc.close();
     }
   });
 
   it('narrows a database file made earlier with wider rights', () => {
     writeFileSync(join(dataDir(), 'service.db'), '', { mode: 0o644 });
     chmodSync(join(dataDir(), 'service.db'), 0o644);
-    openService({ dataDir: dataDir() }).db.close();
+    openService({ dataDir: dataDir() }).close();
     expect(modeOf(join(dataDir(), 'service.db')).toString(8)).toBe('600');
   });
 });

@@ -67,7 +67,7 @@ export async function deployToTarget(svc: Service, input: DeployInput, host: Dep
         const target = requireOrg(other, code, `in ${String(input.doc.targetDataDir)}`);
         return await importHere(other, target, input, host.scripts);
       } finally {
-        other.db.close();
+        other.close();
       }
     }
     case 'url':

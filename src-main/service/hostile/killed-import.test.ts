@@ -33,7 +33,7 @@ beforeAll(async () => {
     const def = svc.defs.byName(org.id, 'c_conversation')!;
     svc.store.insert(org.id, def, { c_title: 'already here' });
   } finally {
-    svc.db.close();
+    svc.close();
   }
 }, 120_000);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -68,7 +68,7 @@ describe('a killed import', () => {
       const svc = openService({ dataDir: dir });
       before = snapshot(svc);
       writeFileSync(file, bigStream(svc));
-      svc.db.close();
+      svc.close();
     }
     const child = spawn(
       process.execPath,
@@ -130,7 +130,7 @@ describe('a killed import', () => {
       expect(result.log.at(-1)).toMatchObject({ stage: 'complete' });
       expect(svc.db.prepare('SELECT count(*) FROM environment_locks').pluck().get()).toBe(0);
     } finally {
-      svc.db.close();
+      svc.close();
     }
   }, 180_000);
 });

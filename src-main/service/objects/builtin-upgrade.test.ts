@@ -20,13 +20,13 @@ describe('built-in types added after an org was made', () => {
     // an org from before views and deployments existed
     svc.defs.remove(org.id, 'view');
     svc.defs.remove(org.id, 'deployment');
-    svc.db.close();
+    svc.close();
     const reopened = openService({ dataDir, masterKey });
     try {
       expect(reopened.defs.byName(org.id, 'view')?.collection).toBe('views');
       expect(reopened.defs.byName(org.id, 'deployment')?.collection).toBe('deployments');
     } finally {
-      reopened.db.close();
+      reopened.close();
     }
   });
 
@@ -43,7 +43,7 @@ describe('built-in types added after an org was made', () => {
       ],
     });
     expect(svc.defs.byName(org.id, 'deployment')!.properties.map((p) => p.name)).not.toContain('targetUrl');
-    svc.db.close();
+    svc.close();
     const reopened = openService({ dataDir, masterKey });
     try {
       const names = reopened.defs.byName(org.id, 'deployment')!.properties.map((p) => p.name);
@@ -54,7 +54,7 @@ describe('built-in types added after an org was made', () => {
         reopened.defs.byName(org.id, 'deployment')!.properties.find((p) => p.name === 'targetSecret')?.hidden,
       ).toBe(true);
     } finally {
-      reopened.db.close();
+      reopened.close();
     }
   });
 
@@ -68,13 +68,13 @@ describe('built-in types added after an org was made', () => {
     delete fingerprint.format;
     fingerprint.maxLength = 64;
     svc.defs.save(org.id, old);
-    svc.db.close();
+    svc.close();
     const reopened = openService({ dataDir, masterKey });
     try {
       const key = reopened.defs.byName(org.id, 'account')!.properties.find((p) => p.name === 'key')!;
       expect(key.properties!.find((p) => p.name === 'fingerprint')).toMatchObject({ format: 'uuid', maxLength: 36 });
     } finally {
-      reopened.db.close();
+      reopened.close();
     }
   });
 });

@@ -16,7 +16,7 @@ describe('org settings', () => {
     try {
       cli.orgs.updateSettings(cli.orgs.byCode('demo')!, { lockAttempts: 3 });
     } finally {
-      cli.db.close();
+      cli.close();
     }
     await new Promise((resolve) => setTimeout(resolve, 5)); // past the caches' staleness bound (1 ms)
     expect(h.svc.orgs.byCode('demo')!.settings.lockAttempts).toBe(3);

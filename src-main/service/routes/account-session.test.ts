@@ -108,7 +108,7 @@ describe('the session', () => {
       const accountId = cli.credentials.byEmail(org.id, ADMIN_EMAIL)!.account_id;
       cli.store.update(org.id, cli.defs.byName(org.id, 'account')!, accountId, { roles: [] });
     } finally {
-      cli.db.close();
+      cli.close();
     }
     await new Promise((resolve) => setTimeout(resolve, 5)); // past the caches' staleness bound (1 ms)
     expect((await c.get('/apps')).json()).toMatchObject({ errCode: 'service.accessDenied.principal' });

@@ -58,6 +58,7 @@ export function appsRoutes(svc: Service) {
         throw fault('conflict', 'consoleApp', { reason: 'The console application of the org cannot be deleted.' });
       }
       svc.apps.remove(target);
+      svc.replays.forgetApp(target.id);
       return { object: 'result', data: true };
     });
 

@@ -48,7 +48,7 @@ function inFolder<T>(dir: string, fn: (svc: Service) => T): T {
   try {
     return fn(svc);
   } finally {
-    svc.db.close();
+    svc.close();
   }
 }
 
@@ -59,7 +59,7 @@ describe('a deployment into another data folder', () => {
     cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
     const other = openService({ dataDir: dir, clock: h.clock }); // writes the folder's own master.key
     await bootstrapOrg(other, { code: 'prod', adminEmail: ADMIN_EMAIL, adminPassword: ADMIN_PASSWORD });
-    other.db.close();
+    other.close();
   }, 60_000);
 
   it('shows the diff on a dry run without writing, then applies it, logging each run', async () => {

@@ -122,7 +122,7 @@ describe('statements per signed request', () => {
       for (const path of [`/accounts/${aliceId}`, '/accounts?limit=3']) {
         const ran = await statementsOf(() => get(path));
         expect(ran, ran.join('\n')).toHaveLength(2);
-        expect(ran[0]).toMatch(/^INSERT INTO replay_entries/);
+        expect(ran[0]).toMatch(/^INSERT OR REPLACE INTO nonces/);
       }
     }
   });

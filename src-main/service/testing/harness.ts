@@ -23,10 +23,17 @@ export interface Harness {
 }
 
 /** A service on its own temporary data dir, with a frozen clock, driven in-process. */
-export async function createHarness(opts: { bootstrap?: boolean; defaultOrg?: string } = {}): Promise<Harness> {
+export async function createHarness(
+  opts: { bootstrap?: boolean; defaultOrg?: string; replayNoncesPerApp?: number } = {},
+): Promise<Harness> {
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-test-'));
   const clock = new ManualClock(Date.parse('2026-01-15T12:00:00.000Z'));
-  const svc = openService({ dataDir, clock, masterKey: randomBytes(32) });
+  const svc = openService({
+    dataDir,
+    clock,
+    masterKey: randomBytes(32),
+    ...(opts.replayNoncesPerApp ? { replayNoncesPerApp: opts.replayNoncesPerApp } : {}),
+  });
   let consoleAppKey = '';
   if (opts.bootstrap !== false) {
     ({ consoleAppKey } = await bootstrapOrg(svc, {
@@ -45,7 +52,7 @@ export async function createHarness(opts: { bootstrap?: boolean; defaultOrg?: st
     consoleAppKey,
     close: async () => {
       await server.close();
-      svc.db.close();
+      svc.close();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -1,81 +1,96 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FaultError } from '../../../../src-shared/faults.js';
 import { openDatabase, type Db } from '../../db/open.js';
 import { MAX_REPLAY_NONCES_PER_APP, REPLAY_PRUNE_INTERVAL_MS, ReplayStore } from './replay-store.js';
+import { REPLAY_JOURNAL_FILE } from './replay-journal.js';
 
 const NOW = 1_700_000_000_000;
 const LATER = NOW + 15 * 60_000;
 
 let dir: string;
-let db: Db;
+let journalFile: string;
+const opened: ReplayStore[] = [];
+const restoreLater: (() => void)[] = [];
+
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'replay-test-'));
-  db = openDatabase({ file: join(dir, 'service.db') });
+  journalFile = join(dir, REPLAY_JOURNAL_FILE);
 });
-const restoreLater: (() => void)[] = [];
 afterEach(() => {
   for (const restore of restoreLater.splice(0)) restore();
-  db.close();
+  for (const store of opened.splice(0)) store.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
+/** A store journalling to this test's folder. */
+function storeOf(max?: number, legacyDb?: Db): ReplayStore {
+  const store = new ReplayStore({ file: journalFile }, max, legacyDb);
+  opened.push(store);
+  return store;
+}
+
 describe('ReplayStore', () => {
   it('accepts a nonce once, then refuses it in any letter case', () => {
-    const store = new ReplayStore(db);
+    const store = storeOf();
     expect(store.remember(1, 'abcdefghijklmnop', NOW, LATER)).toBe('fresh');
     expect(store.remember(1, 'abcdefghijklmnop', NOW, LATER)).toBe('replayed');
     expect(store.remember(1, 'ABCDEFGHIJKLMNOP', NOW, LATER)).toBe('replayed');
   });
 
-  it('remembers nonces only (no signatures: two requests may share one)', () => {
-    const store = new ReplayStore(db);
-    store.remember(1, 'aaaaaaaaaaaaaaaa', NOW, LATER);
-    store.remember(1, 'bbbbbbbbbbbbbbbb', NOW, LATER);
-    expect(store.liveRows()).toBe(2);
-    expect(db.prepare("SELECT count(*) AS n FROM replay_entries WHERE kind <> 'nonce'").get()).toEqual({ n: 0 });
-  });
-
   it('scopes entries by app', () => {
-    const store = new ReplayStore(db);
+    const store = storeOf();
     expect(store.remember(1, 'aaaaaaaaaaaaaaaa', NOW, LATER)).toBe('fresh');
     expect(store.remember(2, 'aaaaaaaaaaaaaaaa', NOW, LATER)).toBe('fresh');
-    // App 1's range does not take in app 10 or 11.
-    store.remember(10, 'aaaaaaaaaaaaaaaa', NOW, LATER);
-    expect(store.liveNonces(1)).toBe(1);
+    expect(store.remember(10, 'aaaaaaaaaaaaaaaa', NOW, LATER)).toBe('fresh');
+    expect(store.countedNonces(1)).toBe(1);
   });
 
   it('keeps an entry through its expiry instant and forgets it 1 ms later', () => {
-    const store = new ReplayStore(db);
+    const store = storeOf();
     store.remember(1, 'aaaaaaaaaaaaaaaa', NOW, LATER);
     expect(store.remember(1, 'aaaaaaaaaaaaaaaa', LATER, LATER + 1)).toBe('replayed');
     expect(store.prune(LATER)).toBe(0);
     expect(store.prune(LATER + 1)).toBe(1);
+    expect(store.liveRows()).toBe(0);
     expect(store.remember(1, 'aaaaaaaaaaaaaaaa', LATER + 1, LATER + 2)).toBe('fresh');
   });
 
-  it('survives closing and reopening the database', () => {
-    new ReplayStore(db).remember(1, 'aaaaaaaaaaaaaaaa', NOW, LATER);
-    db.close();
-    db = openDatabase({ file: join(dir, 'service.db') });
-    expect(new ReplayStore(db).remember(1, 'aaaaaaaaaaaaaaaa', NOW, LATER)).toBe('replayed');
+  it('survives closing and reopening (the journal is read back)', () => {
+    storeOf().remember(1, 'aaaaaaaaaaaaaaaa', NOW, LATER);
+    opened.splice(0).forEach((s) => s.close());
+    const reopened = storeOf();
+    expect(reopened.remember(1, 'AAAAAAAAAAAAAAAA', NOW + 5, LATER)).toBe('replayed');
+    // Entries that ended while it was closed are not read back.
+    reopened.close();
+    expect(storeOf().remember(1, 'aaaaaaaaaaaaaaaa', LATER + 1, LATER + 2)).toBe('fresh');
   });
 
-  it('lets exactly one of two connections record the same nonce', () => {
-    const other = openDatabase({ file: join(dir, 'service.db') });
+  it('lets one store hold a journal: another is refused with a clear fault, and takes over once it closes', () => {
+    const first = storeOf();
+    expect(first.claim(NOW)).toBe(true);
+    first.remember(1, 'aaaaaaaaaaaaaaaa', NOW, LATER);
+    const second = storeOf();
+    expect(second.claim(NOW)).toBe(false);
+    let thrown: unknown;
     try {
-      const a = new ReplayStore(db).remember(1, 'aaaaaaaaaaaaaaaa', NOW, LATER);
-      const b = new ReplayStore(other).remember(1, 'aaaaaaaaaaaaaaaa', NOW, LATER);
-      expect([a, b].sort()).toEqual(['fresh', 'replayed']);
-    } finally {
-      other.close();
+      second.remember(1, 'bbbbbbbbbbbbbbbb', NOW, LATER);
+    } catch (err) {
+      thrown = err;
     }
-  });
+    expect(thrown).toBeInstanceOf(FaultError);
+    expect((thrown as FaultError).fault).toMatchObject({ errCode: 'service.error.replayJournal', status: 500 });
+    expect((thrown as FaultError).fault.reason).toMatch(/Another service process .* refuses signed requests/);
+    first.close();
+    // Within a second of the failed try it does not try again; then it takes over, nonces included.
+    expect(() => second.remember(1, 'aaaaaaaaaaaaaaaa', NOW + 999, LATER)).toThrow(/replay journal/);
+    expect(second.remember(1, 'aaaaaaaaaaaaaaaa', NOW + 1000, LATER)).toBe('replayed');
+  }, 10_000);
 
   it("refuses an app's new nonces when its share is full, leaves other apps alone, and recovers", () => {
-    const store = new ReplayStore(db, 3);
+    const store = storeOf(3);
     for (let i = 0; i < 3; i++) {
       expect(store.remember(1, `nonce${i}`.padEnd(16, 'x'), NOW, LATER + i)).toBe('fresh');
     }
@@ -88,58 +103,42 @@ describe('ReplayStore', () => {
     expect(thrown).toBeInstanceOf(FaultError);
     expect((thrown as FaultError).fault).toMatchObject({ errCode: 'service.throttled.policy', status: 429 });
     expect((thrown as FaultError).fault.reason).toMatch(/replay window/);
-    // Another app still has its whole share.
+    // A replay of a remembered nonce is still told apart from a full share.
+    expect(store.remember(1, 'nonce0xxxxxxxxxx', NOW, LATER)).toBe('replayed');
     for (let i = 0; i < 3; i++) expect(store.remember(2, `other${i}`.padEnd(16, 'x'), NOW, LATER)).toBe('fresh');
-    // Every earlier entry is still there.
     expect(store.liveRows()).toBe(6);
+    expect(store.journalRows()).toBe(6); // the refused nonce was not journalled
     expect(store.remember(1, 'nonce0xxxxxxxxxx', LATER + 1, LATER + 2)).toBe('fresh');
   });
 
-  it("keeps each app's count equal to its rows through inserts, replays, prunes and forgetting", () => {
-    const store = new ReplayStore(db);
-    for (let i = 0; i < 5; i++) store.remember(1, `a${i}`.padEnd(16, 'x'), NOW, LATER + i);
-    for (let i = 0; i < 3; i++) store.remember(2, `b${i}`.padEnd(16, 'x'), NOW, LATER);
-    store.remember(1, 'a0'.padEnd(16, 'x'), NOW, LATER);
-    const agree = () => {
-      for (const app of [1, 2]) expect(store.countedNonces(app)).toBe(store.liveNonces(app));
-    };
-    agree();
-    expect(store.countedNonces(1)).toBe(5);
-    store.prune(LATER + 2); // a0, a1 and all of app 2 end
-    agree();
-    expect(store.countedNonces(1)).toBe(3);
-    store.forgetApp(1);
-    agree();
-    expect(store.countedNonces(1)).toBe(0);
-  });
-
   it('takes over an expired nonce that was not pruned yet (no false replay)', () => {
-    const store = new ReplayStore(db);
+    const store = storeOf();
     store.remember(1, 'aaaaaaaaaaaaaaaa', NOW, NOW + 10);
-    // Within the prune interval: the expired row is still there when the nonce comes again.
     const soon = NOW + 11;
-    expect(soon - NOW).toBeLessThan(REPLAY_PRUNE_INTERVAL_MS);
-    expect(store.liveRows()).toBe(1);
+    expect(soon - NOW).toBeLessThan(REPLAY_PRUNE_INTERVAL_MS); // not pruned in between
     expect(store.remember(1, 'aaaaaaaaaaaaaaaa', soon, LATER)).toBe('fresh');
     expect(store.remember(1, 'aaaaaaaaaaaaaaaa', soon, LATER)).toBe('replayed');
     expect(store.countedNonces(1)).toBe(1);
+    // The old bucket no longer owns the entry: pruning past its second keeps the new expiry.
+    expect(store.prune(NOW + 5000)).toBe(0);
+    expect(store.remember(1, 'aaaaaaaaaaaaaaaa', NOW + 5000, LATER)).toBe('replayed');
   });
 
-  it('does not count expired rows against a full share (no false throttling)', () => {
-    const store = new ReplayStore(db, 2);
+  it('does not count expired entries against a full share (no false throttling)', () => {
+    const store = storeOf(2);
     store.remember(1, 'aaaaaaaaaaaaaaaa', NOW, NOW + 10);
     store.remember(1, 'bbbbbbbbbbbbbbbb', NOW, LATER);
-    // a… has expired but is still counted: the share is decided again after pruning.
     expect(store.remember(1, 'cccccccccccccccc', NOW + 11, LATER)).toBe('fresh');
     expect(() => store.remember(1, 'dddddddddddddddd', NOW + 12, LATER)).toThrow(FaultError);
     expect(store.countedNonces(1)).toBe(2);
   });
 
-  it('records a fresh nonce with one statement when the store is warm', () => {
-    const store = new ReplayStore(db);
-    store.remember(1, 'aaaaaaaaaaaaaaaa', NOW, LATER); // prunes once
-    // Every run of every statement, counted on better-sqlite3's Statement prototype.
-    const proto = Object.getPrototypeOf(db.prepare('SELECT 1')) as Record<string, (...a: unknown[]) => unknown>;
+  it('runs one statement for a fresh nonce (the journal append) and none for a replay', () => {
+    const store = storeOf();
+    store.remember(1, 'aaaaaaaaaaaaaaaa', NOW, LATER); // opens the journal, prunes once
+    const probe = openDatabase({ file: ':memory:' });
+    const proto = Object.getPrototypeOf(probe.prepare('SELECT 1')) as Record<string, (...a: unknown[]) => unknown>;
+    probe.close();
     const ran: string[] = [];
     for (const method of ['get', 'all', 'run', 'iterate']) {
       const original = proto[method]!;
@@ -150,32 +149,93 @@ describe('ReplayStore', () => {
       restoreLater.push(() => (proto[method] = original));
     }
     expect(store.remember(1, 'bbbbbbbbbbbbbbbb', NOW + 1, LATER)).toBe('fresh');
+    expect(ran).toEqual([expect.stringMatching(/^INSERT OR REPLACE INTO nonces/)]);
+    expect(store.remember(1, 'bbbbbbbbbbbbbbbb', NOW + 2, LATER)).toBe('replayed');
     expect(ran).toHaveLength(1);
-    expect(ran[0]).toMatch(/^INSERT INTO replay_entries/);
   });
 
-  it('counts the nonces already stored when the count table is added (migration 7)', () => {
-    const store = new ReplayStore(db);
-    store.remember(3, 'aaaaaaaaaaaaaaaa', NOW, LATER);
-    store.remember(3, 'bbbbbbbbbbbbbbbb', NOW, LATER);
-    // What migration 7 runs on a database that already holds nonces.
-    db.exec('DELETE FROM replay_counts');
-    db.exec(
-      "INSERT INTO replay_counts (app_id, n) SELECT app_id, count(*) FROM replay_entries WHERE kind = 'nonce' GROUP BY app_id",
-    );
-    expect(store.countedNonces(3)).toBe(2);
+  it('deletes expired rows from the journal', () => {
+    const store = storeOf();
+    store.remember(1, 'aaaaaaaaaaaaaaaa', NOW, LATER);
+    store.remember(1, 'bbbbbbbbbbbbbbbb', NOW, LATER + 60_000);
+    store.prune(LATER + 1);
+    expect(store.journalRows()).toBe(1);
+  });
+
+  it('moves the nonces an earlier version kept in the main database into the journal', () => {
+    const db = openDatabase({ file: join(dir, 'service.db') });
+    try {
+      const insert = db.prepare('INSERT INTO replay_entries (kind, value, app_id, expires) VALUES (?, ?, ?, ?)');
+      insert.run('nonce', '4:legacylivenonce', 4, LATER);
+      insert.run('nonce', '4:legacydeadnonce', 4, NOW - 1);
+      const store = storeOf(undefined, db);
+      expect(store.remember(4, 'legacylivenonce', NOW, LATER)).toBe('replayed');
+      expect(store.remember(4, 'legacydeadnonce', NOW, LATER)).toBe('fresh');
+      expect(db.prepare('SELECT count(*) FROM replay_entries').pluck().get()).toBe(0);
+      store.close();
+      expect(storeOf(undefined, db).remember(4, 'legacylivenonce', NOW, LATER)).toBe('replayed');
+    } finally {
+      db.close();
+    }
+  });
+
+  it('sets a damaged journal aside and starts a new one', () => {
+    writeFileSync(journalFile, Buffer.alloc(8192, 7)); // not a database
+    const store = storeOf();
+    expect(store.remember(1, 'aaaaaaaaaaaaaaaa', NOW, LATER)).toBe('fresh');
+    expect(readdirSync(dir).some((name) => name.startsWith(`${REPLAY_JOURNAL_FILE}.damaged-`))).toBe(true);
+    expect(existsSync(journalFile)).toBe(true);
+  });
+
+  it('agrees with a plain model through random remembers, prunes and expiries', () => {
+    let seed = 7;
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const store = storeOf(40);
+    const model = new Map<string, number>(); // `${app}:${nonce}` → expires
+    let now = NOW;
+    for (let step = 0; step < 3000; step++) {
+      now += Math.floor(random() * 400);
+      if (random() < 0.05) {
+        store.prune(now);
+        continue;
+      }
+      const app = 1 + Math.floor(random() * 3);
+      const nonce = `n${Math.floor(random() * 60)}`.padEnd(16, 'x');
+      const expires = now + Math.floor(random() * 5000);
+      const key = `${app}:${nonce}`;
+      const known = model.get(key);
+      const live = [...model].filter(([k, e]) => k.startsWith(`${app}:`) && e >= now).length;
+      let expected: string;
+      if (known !== undefined && known >= now) expected = 'replayed';
+      else if (known === undefined && live >= 40) expected = 'full';
+      else {
+        expected = 'fresh';
+        model.set(key, expires);
+      }
+      let got: string;
+      try {
+        got = store.remember(app, nonce, now, expires);
+      } catch {
+        got = 'full';
+      }
+      expect(got, `step ${step}`).toBe(expected);
+    }
+    const liveInModel = [...model.values()].filter((e) => e >= now).length;
+    store.prune(now);
+    expect(store.liveRows()).toBe(liveInModel);
   });
 
   it('bounds each app at a named limit', () => {
     expect(MAX_REPLAY_NONCES_PER_APP).toBe(1_000_000);
   });
 
-  it('forgets an app', () => {
-    const store = new ReplayStore(db);
+  it('forgets an app, in memory and in the journal', () => {
+    const store = storeOf();
     store.remember(1, 'aaaaaaaaaaaaaaaa', NOW, LATER);
     store.remember(2, 'aaaaaaaaaaaaaaaa', NOW, LATER);
     store.forgetApp(1);
     expect(store.liveRows()).toBe(1);
+    expect(store.journalRows()).toBe(1);
     expect(store.remember(1, 'aaaaaaaaaaaaaaaa', NOW, LATER)).toBe('fresh');
   });
 });

@@ -13,7 +13,6 @@ import { BUILTIN_ROLES } from '../../objects/builtin-defs.js';
 import type { AppSettings } from '../../apps/apps.js';
 import type { FastifyInstance } from 'fastify';
 import { signRequest } from './signature.js';
-import { MAX_REPLAY_NONCES_PER_APP } from './replay-store.js';
 
 const WINDOW = 15 * 60_000;
 
@@ -289,18 +288,22 @@ describe('replay', () => {
     expect((await send(creds, { signature: signature.toUpperCase(), nonce: 'thirdrequest0001' })).statusCode).toBe(200);
   });
 
+  /** A share this small is filled through the store itself (the real one is a million). */
+  const SHARE = 300;
+  const withSmallShare = async () => {
+    await h.close();
+    h = await createHarness({ replayNoncesPerApp: SHARE });
+    orgId = h.svc.orgs.byCode('demo')!.id;
+  };
   const fill = (appId: number) => {
-    const expires = h.clock.now() + WINDOW;
-    // One statement generating the rows in SQLite: a million inserts from JS would take seconds.
-    h.svc.db
-      .prepare(
-        `WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i + 1 < ?)
-         INSERT INTO replay_entries (kind, value, app_id, expires) SELECT 'nonce', ? || ':f' || i, ?, ? FROM n`,
-      )
-      .run(MAX_REPLAY_NONCES_PER_APP, appId, appId, expires);
+    const now = h.clock.now();
+    for (let i = 0; i < SHARE; i++) {
+      expect(h.svc.replays.remember(appId, `filler${String(i).padStart(10, '0')}`, now, now + WINDOW)).toBe('fresh');
+    }
   };
 
   it("refuses an app's new signed requests when its share of the replay store is full", async () => {
+    await withSmallShare();
     const creds = await signingApp();
     fill(h.svc.apps.byKey(creds.key)!.id);
     expectFault(await send(creds), 429, 'throttled.policy', /replay window/);
@@ -309,6 +312,7 @@ describe('replay', () => {
   });
 
   it("never throttles one app because another app's share is full", async () => {
+    await withSmallShare();
     const busy = await signingApp();
     const quiet = await signingApp();
     fill(h.svc.apps.byKey(busy.key)!.id);
@@ -342,14 +346,14 @@ describe('replay', () => {
       let server = await buildServer(svc);
       expect((await signed(server, clock.now(), creds, opts)).statusCode).toBe(200);
       await server.close();
-      svc.db.close();
+      svc.close();
 
       svc = openService({ dataDir, clock, masterKey });
       server = await buildServer(svc);
       const res = await signed(server, clock.now(), creds, opts);
       expectFault(res, 403, 'accessDenied.invalidRequestSignature', /already used/);
       await server.close();
-      svc.db.close();
+      svc.close();
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }

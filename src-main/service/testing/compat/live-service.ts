@@ -47,7 +47,7 @@ export async function startLiveService(): Promise<LiveService> {
     consoleAppKey,
     close: async () => {
       await app.close();
-      svc.db.close();
+      svc.close();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -1,0 +1,130 @@
+import Database from 'better-sqlite3';
+import { renameSync } from 'node:fs';
+import { fault, type FaultError } from '../../../../src-shared/faults.js';
+import type { Db, SynchronousMode } from '../../db/open.js';
+import { ensurePrivateFile, makeDatabaseFilesPrivate } from '../../db/private-files.js';
+
+/** Where the journal lives and how it is opened; `file` ':memory:' keeps it in memory (tests). */
+export interface ReplayJournalOptions {
+  file: string;
+  /** The better-sqlite3 binary the main database uses (Electron's ABI). */
+  nativeBinding?: string;
+  /** `full` syncs every appended nonce to disk, as the main database does on the desktop. */
+  synchronous?: SynchronousMode;
+}
+
+/** The journal's file in a data dir, beside `service.db`. */
+export const REPLAY_JOURNAL_FILE = 'replay-nonces.db';
+
+export interface JournalEntry {
+  appId: number;
+  nonce: string;
+  expires: number;
+}
+
+/**
+ * The durable half of the replay store: every accepted nonce is appended here before its request
+ * is answered, and read back when the service starts, so a restart does not reopen the window.
+ *
+ * Why a database of its own, held by one connection with `locking_mode = EXCLUSIVE`: a write to
+ * the shared main database costs every signed request six `fcntl` locks and a random page of a
+ * primary key; here a nonce is one append at the right edge of a key ordered by expiry (nearly the
+ * order of arrival), with no locking system calls. The exclusive lock also makes this process the
+ * one that decides replays for the data dir: a second service on the same folder cannot open the
+ * journal and refuses signed requests instead of accepting replays it cannot see (it serves
+ * everything else, and takes the journal over once the first one has stopped).
+ *
+ * Durability: with the main database at `synchronous = normal` the journal runs at `off`, which,
+ * like `normal` in WAL mode, survives the process being killed (the write has reached the OS
+ * before the answer) but not a power cut; at `full` both sync every commit. A journal found damaged
+ * after a power cut is set aside (`*.damaged-<time>`) and a new one started.
+ */
+export class ReplayJournal {
+  private readonly appendStatement: Database.Statement;
+
+  private constructor(private readonly db: Db) {
+    this.appendStatement = db.prepare('INSERT OR REPLACE INTO nonces (expires, app_id, nonce) VALUES (?, ?, ?)');
+  }
+
+  /**
+   * Opens the journal, waiting up to `waitMs` for another process to let go of it; throws the
+   * `error.replayJournal` fault when it does not (it is serving signed requests for this folder).
+   */
+  static open(opts: ReplayJournalOptions, waitMs: number): ReplayJournal {
+    try {
+      return new ReplayJournal(openJournalDb(opts, waitMs));
+    } catch (err) {
+      if (isBusy(err)) throw journalHeldElsewhere();
+      if (opts.file !== ':memory:' && isDamaged(err)) {
+        renameSync(opts.file, `${opts.file}.damaged-${Date.now()}`);
+        return new ReplayJournal(openJournalDb(opts, waitMs));
+      }
+      throw err;
+    }
+  }
+
+  append(appId: number, nonce: string, expires: number): void {
+    this.appendStatement.run(expires, appId, nonce);
+  }
+
+  /** Entries live at `now` (expiring at or after it), oldest expiry first. */
+  live(now: number): JournalEntry[] {
+    return this.db
+      .prepare('SELECT app_id AS appId, nonce, expires FROM nonces WHERE expires >= ? ORDER BY expires')
+      .all(now) as JournalEntry[];
+  }
+
+  /** Deletes entries that expired before `now` (a range at the start of the key). */
+  prune(now: number): number {
+    return this.db.prepare('DELETE FROM nonces WHERE expires < ?').run(now).changes;
+  }
+
+  forgetApp(appId: number): void {
+    this.db.prepare('DELETE FROM nonces WHERE app_id = ?').run(appId);
+  }
+
+  rows(): number {
+    return this.db.prepare('SELECT count(*) FROM nonces').pluck().get() as number;
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+}
+
+/** The fault a signed request gets from a service that does not hold its folder's journal. */
+export function journalHeldElsewhere(): FaultError {
+  return fault('error', 'replayJournal', {
+    reason: `Another service process on this data folder holds its replay journal (${REPLAY_JOURNAL_FILE}), so this one cannot tell replays apart and refuses signed requests; send them to that service.`,
+  });
+}
+
+function openJournalDb(opts: ReplayJournalOptions, waitMs: number): Db {
+  const onDisk = opts.file !== ':memory:';
+  if (onDisk) ensurePrivateFile(opts.file);
+  const db = new Database(opts.file, opts.nativeBinding ? { nativeBinding: opts.nativeBinding } : {});
+  try {
+    db.pragma(`busy_timeout = ${Math.max(0, Math.floor(waitMs))}`);
+    // Set before WAL is entered, so the WAL index lives in this process's memory (no -shm file).
+    db.pragma('locking_mode = EXCLUSIVE');
+    db.pragma('journal_mode = WAL');
+    db.pragma(opts.synchronous === 'full' ? 'synchronous = FULL' : 'synchronous = OFF');
+    // The first write takes the exclusive lock and keeps it until close.
+    db.exec(`CREATE TABLE IF NOT EXISTS nonces (
+        expires INTEGER NOT NULL,
+        app_id INTEGER NOT NULL,
+        nonce TEXT NOT NULL,
+        PRIMARY KEY (expires, app_id, nonce)
+      ) WITHOUT ROWID`);
+    db.prepare('SELECT count(*) FROM nonces').get(); // walks the table: a damaged file fails here, not mid-request
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+  if (onDisk) makeDatabaseFilesPrivate(opts.file);
+  return db;
+}
+
+const codeOf = (err: unknown): string => String((err as { code?: unknown }).code ?? '');
+const isBusy = (err: unknown): boolean => codeOf(err).startsWith('SQLITE_BUSY') || codeOf(err) === 'SQLITE_LOCKED';
+const isDamaged = (err: unknown): boolean => codeOf(err) === 'SQLITE_CORRUPT' || codeOf(err) === 'SQLITE_NOTADB';
