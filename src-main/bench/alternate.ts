@@ -10,6 +10,10 @@
  *   node dist/main/bench/alternate.js --data-dir DIR --password P [--queries q1,q2p,q3,q4,q5]
  *     [--ways session,signed-v1] [--requests 200] [--cli OTHER/cli.js]  (another build, e.g. before a change)
  *     [--profile-dir DIR]  (a CPU profile of each service process)
+ *
+ * Signed ways with `--cli`: only the first service started on the data dir holds its replay journal
+ * (replay-journal.ts), so a second build of the same kind refuses signed requests. Compare signed
+ * ways with one build at a time, each on its own copy of the data dir.
  */
 import type { ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
