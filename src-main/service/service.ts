@@ -1,3 +1,4 @@
+import { dirname, join } from 'node:path';
 import type { Db } from './db/open.js';
 import { systemClock, type Clock } from './clock.js';
 import type { SecretCipher } from './crypto/cipher.js';
@@ -12,7 +13,6 @@ import { DataVersion, VersionedCache } from './db/data-version.js';
 import type { PrincipalLookup } from './access/principal.js';
 import { VerifiedTokenCache } from './auth/tokens/verified-tokens.js';
 import { TokenStore } from './auth/tokens/token-store.js';
-import { dirname, join } from 'node:path';
 import { ReplayStore } from './auth/signatures/replay-store.js';
 import { REPLAY_JOURNAL_FILE, type ReplayJournalOptions } from './auth/signatures/replay-journal.js';
 import { AccountTicketRepository } from './auth/sessions/account-tickets.js';

@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { renameSync } from 'node:fs';
+import { existsSync, renameSync } from 'node:fs';
 import { fault, type FaultError } from '../../../../src-shared/faults.js';
 import type { Db, SynchronousMode } from '../../db/open.js';
 import { ensurePrivateFile, makeDatabaseFilesPrivate } from '../../db/private-files.js';
@@ -56,7 +56,7 @@ export class ReplayJournal {
     } catch (err) {
       if (isBusy(err)) throw journalHeldElsewhere();
       if (opts.file !== ':memory:' && isDamaged(err)) {
-        renameSync(opts.file, `${opts.file}.damaged-${Date.now()}`);
+        setAside(opts.file);
         return new ReplayJournal(openJournalDb(opts, waitMs));
       }
       throw err;
@@ -123,6 +123,14 @@ function openJournalDb(opts: ReplayJournalOptions, waitMs: number): Db {
   }
   if (onDisk) makeDatabaseFilesPrivate(opts.file);
   return db;
+}
+
+/** Moves a damaged journal aside with whatever WAL SQLite left of it, which a new file must not replay. */
+function setAside(file: string): void {
+  const suffix = `.damaged-${Date.now()}`;
+  for (const path of [file, `${file}-wal`, `${file}-shm`]) {
+    if (existsSync(path)) renameSync(path, `${path}${suffix}`);
+  }
 }
 
 const codeOf = (err: unknown): string => String((err as { code?: unknown }).code ?? '');

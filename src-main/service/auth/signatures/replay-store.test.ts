@@ -181,10 +181,14 @@ describe('ReplayStore', () => {
 
   it('sets a damaged journal aside and starts a new one', () => {
     writeFileSync(journalFile, Buffer.alloc(8192, 7)); // not a database
+    writeFileSync(`${journalFile}-wal`, Buffer.alloc(4096, 9)); // nor its log, which must not be replayed
     const store = storeOf();
     expect(store.remember(1, 'aaaaaaaaaaaaaaaa', NOW, LATER)).toBe('fresh');
-    expect(readdirSync(dir).some((name) => name.startsWith(`${REPLAY_JOURNAL_FILE}.damaged-`))).toBe(true);
+    const names = readdirSync(dir);
+    expect(names.some((name) => name.startsWith(`${REPLAY_JOURNAL_FILE}.damaged-`))).toBe(true);
     expect(existsSync(journalFile)).toBe(true);
+    store.close();
+    expect(storeOf().remember(1, 'aaaaaaaaaaaaaaaa', NOW, LATER)).toBe('replayed'); // the new one works
   });
 
   it('agrees with a plain model through random remembers, prunes and expiries', () => {
