@@ -22,6 +22,7 @@ await Promise.all([
       // them (see src-main/service/workers/bundled-worker.ts, which lists them too).
       'scripting-worker': 'src-main/service/scripting/worker.ts',
       'seed-worker': 'src-main/service/demo/seed-worker.ts',
+      'checkpoint-worker': 'src-main/service/db/checkpoint-worker.ts',
       'shell/main': 'src-main/shell/main.ts',
       'bench/bench': 'src-main/bench/bench.ts',
       'bench/floor': 'src-main/bench/floor.ts',

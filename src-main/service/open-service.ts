@@ -43,6 +43,7 @@ export function openService(opts: OpenServiceOptions): Service {
   const svc = new Service({
     db,
     cipher,
+    ...(opts.nativeBinding ? { nativeBinding: opts.nativeBinding } : {}),
     ...(opts.clock ? { clock: opts.clock } : {}),
     ...(opts.replayNoncesPerApp ? { replayNoncesPerApp: opts.replayNoncesPerApp } : {}),
     replayJournal: {

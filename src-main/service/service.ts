@@ -32,11 +32,15 @@ export interface ServiceDeps {
   replayJournal?: ReplayJournalOptions;
   /** Each app's share of the replay store (default MAX_REPLAY_NONCES_PER_APP; tests use less). */
   replayNoncesPerApp?: number;
+  /** The better-sqlite3 binary `db` was opened with (Electron's), for connections in worker threads. */
+  nativeBinding?: string;
 }
 
 /** Everything a request handler needs, built once per database: every repository is reached here. */
 export class Service {
   readonly db: Db;
+  /** The better-sqlite3 binary of `db` when it is not node_modules' own (Electron's ABI). */
+  readonly nativeBinding: string | undefined;
   readonly clock: Clock;
   readonly cipher: SecretCipher;
   readonly orgs: OrgRepository;
@@ -72,6 +76,7 @@ export class Service {
 
   constructor(deps: ServiceDeps) {
     this.db = deps.db;
+    this.nativeBinding = deps.nativeBinding;
     this.clock = deps.clock ?? systemClock;
     this.cipher = deps.cipher;
     this.versions = new DataVersion(this.db);

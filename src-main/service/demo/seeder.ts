@@ -6,6 +6,7 @@ import type { SeedPhase } from '../../../src-shared/contracts/demo-data.js';
 import type { GeneratedAccount, GeneratedBatch, GenerationPlan } from './generate.js';
 import { threadBatches, workerBatches, type BatchSource } from './batch-source.js';
 import { derivedFields } from '../objects/stored-record.js';
+import { startBackgroundCheckpoints } from '../db/background-checkpoints.js';
 
 export interface SeedOptions {
   accounts: number;
@@ -78,6 +79,8 @@ export async function seedOrg(svc: Service, org: Org, opts: SeedOptions): Promis
   const result: SeedResult = { accounts: 0, conversations: 0, patientfiles: 0, connections: 0, cancelled: false };
   const inWorker = (opts.generateIn ?? (bulk ? 'worker' : 'thread')) === 'worker';
   const source: BatchSource = inWorker ? await workerBatches(plan) : threadBatches(plan);
+  // A bulk load's commits would each wait for a checkpoint's fsyncs; a worker runs them instead.
+  const checkpoints = bulk ? await startBackgroundCheckpoints(svc.db, { nativeBinding: svc.nativeBinding }) : undefined;
   if (bulk) Object.values(defs).forEach((d) => svc.store.beginBulkLoad(org.id, d));
   try {
     for (;;) {
@@ -99,8 +102,12 @@ export async function seedOrg(svc: Service, org: Org, opts: SeedOptions): Promis
   } finally {
     await source.close();
     opts.onPhase?.('indexing');
-    if (bulk) Object.values(defs).forEach((d: ObjectDef) => svc.store.endBulkLoad(org.id, d));
-    svc.db.pragma('optimize');
+    try {
+      if (bulk) Object.values(defs).forEach((d: ObjectDef) => svc.store.endBulkLoad(org.id, d));
+      svc.db.pragma('optimize');
+    } finally {
+      await checkpoints?.stop();
+    }
   }
   return result;
 }

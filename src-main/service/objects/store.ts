@@ -20,6 +20,7 @@ import {
   type WriteMeta,
 } from './stored-record.js';
 import { statements, type Statements } from '../db/statements.js';
+import { withParallelSorter } from '../db/parallel-sorter.js';
 import type { DataVersion } from '../db/data-version.js';
 
 const TYPE_NAME = /^[a-z][a-z0-9_]{0,62}$/;
@@ -109,9 +110,7 @@ export class ObjectStore {
     const table = this.table(orgId, def);
     this.bulkTables.delete(table);
     this.forget();
-    // Helper threads for SQLite's sorter (PRAGMA threads) were tried here and dropped: rebuilds
-    // with 0 and 2 threads, taking turns, took the same time (CPU time equal to wall time).
-    this.ensureCollection(orgId, def);
+    withParallelSorter(this.db, () => this.ensureCollection(orgId, def));
   }
 
   /** Makes every definition go through `ensureCollection`'s DDL again (indexes were dropped). */

@@ -14,6 +14,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 export const WORKER_SOURCES = {
   'scripting-worker': 'src-main/service/scripting/worker.ts',
   'seed-worker': 'src-main/service/demo/seed-worker.ts',
+  'checkpoint-worker': 'src-main/service/db/checkpoint-worker.ts',
 } as const;
 export type WorkerName = keyof typeof WORKER_SOURCES;
 
