@@ -44,8 +44,13 @@ port.on('message', () => {
   if (timer) clearTimeout(timer);
   pass('PASSIVE');
   // TRUNCATE gives the disk back (a bulk load's WAL grows to the size of what it wrote) when no
-  // reader or writer is busy; with busy_timeout 0 it never waits for them.
-  pass('TRUNCATE');
+  // reader or writer is busy; with busy_timeout 0 it never waits for them. Best effort: when it
+  // cannot, the WAL is reused from its start by the next writer once copied.
+  try {
+    pass('TRUNCATE');
+  } catch {
+    // A busy database: the passive pass above has copied what it could.
+  }
   db.close();
   port.postMessage(report);
   port.close();
