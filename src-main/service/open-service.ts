@@ -9,7 +9,6 @@ import type { Clock } from './clock.js';
 import { registerQueryFunctions } from './query/compile.js';
 import { addMissingBuiltinDefinitions } from './objects/builtin-upgrade.js';
 import { inheritedRoleDerivations } from './access/inherited-roles.js';
-import { REPLAY_JOURNAL_FILE } from './auth/signatures/replay-journal.js';
 
 export interface OpenServiceOptions {
   dataDir: string;
@@ -46,11 +45,6 @@ export function openService(opts: OpenServiceOptions): Service {
     ...(opts.nativeBinding ? { nativeBinding: opts.nativeBinding } : {}),
     ...(opts.clock ? { clock: opts.clock } : {}),
     ...(opts.replayNoncesPerApp ? { replayNoncesPerApp: opts.replayNoncesPerApp } : {}),
-    replayJournal: {
-      file: join(opts.dataDir, REPLAY_JOURNAL_FILE),
-      ...(opts.nativeBinding ? { nativeBinding: opts.nativeBinding } : {}),
-      ...(opts.synchronous ? { synchronous: opts.synchronous } : {}),
-    },
   });
   // Derived properties (an account's inherited_roles) are wired here: the store stays below the
   // access model that computes them, and service.ts imports none of it.

@@ -1,4 +1,3 @@
-import { dirname, join } from 'node:path';
 import type { Db } from './db/open.js';
 import { systemClock, type Clock } from './clock.js';
 import type { SecretCipher } from './crypto/cipher.js';
@@ -14,7 +13,7 @@ import type { PrincipalLookup } from './access/principal.js';
 import { VerifiedTokenCache } from './auth/tokens/verified-tokens.js';
 import { TokenStore } from './auth/tokens/token-store.js';
 import { ReplayStore } from './auth/signatures/replay-store.js';
-import { REPLAY_JOURNAL_FILE, type ReplayJournalOptions } from './auth/signatures/replay-journal.js';
+import { journalBeside } from './auth/signatures/replay-journal.js';
 import { AccountTicketRepository } from './auth/sessions/account-tickets.js';
 import { LocationRepository } from './auth/sessions/location.js';
 import { OutboxRepository } from './accounts/outbox.js';
@@ -28,8 +27,6 @@ export interface ServiceDeps {
   db: Db;
   cipher: SecretCipher;
   clock?: Clock;
-  /** Where accepted nonces are journalled; default beside the database file (in memory for ':memory:'). */
-  replayJournal?: ReplayJournalOptions;
   /** Each app's share of the replay store (default MAX_REPLAY_NONCES_PER_APP; tests use less). */
   replayNoncesPerApp?: number;
   /** The better-sqlite3 binary `db` was opened with (Electron's), for connections in worker threads. */
@@ -88,11 +85,7 @@ export class Service {
     this.sessions = new SessionRepository(this.db, this.versions);
     this.issuedTokens = new TokenStore(this.db, this.versions);
     this.accountTickets = new AccountTicketRepository(this.db);
-    this.replays = new ReplayStore(
-      deps.replayJournal ?? defaultReplayJournal(this.db),
-      deps.replayNoncesPerApp,
-      this.db,
-    );
+    this.replays = new ReplayStore(journalBeside(this.db, this.nativeBinding), deps.replayNoncesPerApp, this.db);
     this.locations = new LocationRepository(this.db);
     this.outbox = new OutboxRepository(this.db, this.cipher);
     this.requestCounters = new RequestCounterRepository(this.db);
@@ -125,8 +118,4 @@ export class Service {
   nowIso(): string {
     return new Date(this.clock.now()).toISOString();
   }
-}
-
-function defaultReplayJournal(db: Db): ReplayJournalOptions {
-  return { file: db.memory ? ':memory:' : join(dirname(db.name), REPLAY_JOURNAL_FILE) };
 }

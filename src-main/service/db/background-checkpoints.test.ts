@@ -64,6 +64,18 @@ describe('background checkpoints', () => {
     expect(db.prepare('SELECT count(*) AS n FROM t').get()).toEqual({ n: 1000 });
   });
 
+  it('hand the checkpoints back at once when the worker fails, and stop without a report', async () => {
+    const before = autocheckpoint();
+    // A better-sqlite3 binary that does not exist: the worker cannot open its connection.
+    const checkpoints = await startBackgroundCheckpoints(db, { nativeBinding: join(dir, 'missing.node') });
+    expect(autocheckpoint()).toBe(0);
+    for (let i = 0; i < 100 && autocheckpoint() === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(autocheckpoint()).toBe(before);
+    expect(await checkpoints.stop()).toEqual({ passes: 0, framesCopied: 0 });
+    insert(10);
+    expect(db.prepare('SELECT count(*) AS n FROM t').get()).toEqual({ n: 10 });
+  });
+
   it('do nothing for a database without a file', async () => {
     const memory = openDatabase({ file: ':memory:' });
     const checkpoints = await startBackgroundCheckpoints(memory);

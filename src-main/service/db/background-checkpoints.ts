@@ -30,6 +30,8 @@ export interface BackgroundCheckpoints {
  */
 const INTERVAL_MS = 500;
 const NONE: CheckpointerReport = { passes: 0, framesCopied: 0 };
+/** For a connection that keeps checkpointing for itself. */
+const OWN_CHECKPOINTS: BackgroundCheckpoints = { stop: () => Promise.resolve(NONE) };
 
 /**
  * Moves a bulk write's WAL checkpoints off the writing thread, for as long as the bulk write lasts.
@@ -50,7 +52,7 @@ export async function startBackgroundCheckpoints(
   opts: { nativeBinding?: string | undefined } = {},
 ): Promise<BackgroundCheckpoints> {
   const journalMode = db.pragma('journal_mode', { simple: true }) as string;
-  if (db.memory || journalMode !== 'wal') return { stop: () => Promise.resolve(NONE) };
+  if (db.memory || journalMode !== 'wal') return OWN_CHECKPOINTS;
   const data: CheckpointWorkerData = {
     file: db.name,
     synchronous: db.pragma('synchronous', { simple: true }) as number,
@@ -61,15 +63,15 @@ export async function startBackgroundCheckpoints(
   try {
     worker = new Worker(await resolveWorkerUrl('checkpoint-worker'), { workerData: data });
   } catch {
-    return { stop: () => Promise.resolve(NONE) }; // the writer checkpoints for itself, as always
+    return OWN_CHECKPOINTS;
   }
-  const autocheckpoint = db.pragma('wal_autocheckpoint', { simple: true }) as number;
+  const autocheckpoint = Math.trunc(db.pragma('wal_autocheckpoint', { simple: true }) as number);
+  const handBack = () => db.pragma(`wal_autocheckpoint = ${autocheckpoint}`);
   db.pragma('wal_autocheckpoint = 0');
   let failure: Error | undefined;
   worker.once('error', (e) => {
     failure = e;
-    // Without the worker, the connection checkpoints for itself again at once.
-    db.pragma(`wal_autocheckpoint = ${Math.trunc(autocheckpoint)}`);
+    handBack(); // without the worker, the connection checkpoints for itself again at once
   });
   const reported = new Promise<CheckpointerReport>((resolve) => {
     worker.once('message', (r: CheckpointerReport) => resolve(r));
@@ -80,7 +82,7 @@ export async function startBackgroundCheckpoints(
       if (!failure) worker.postMessage('stop');
       const report = await reported;
       await worker.terminate();
-      db.pragma(`wal_autocheckpoint = ${Math.trunc(autocheckpoint)}`);
+      handBack();
       return report;
     },
   };

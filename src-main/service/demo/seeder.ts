@@ -81,8 +81,10 @@ export async function seedOrg(svc: Service, org: Org, opts: SeedOptions): Promis
   const source: BatchSource = inWorker ? await workerBatches(plan) : threadBatches(plan);
   // A bulk load's commits would each wait for a checkpoint's fsyncs; a worker runs them instead.
   const checkpoints = bulk ? await startBackgroundCheckpoints(svc.db, { nativeBinding: svc.nativeBinding }) : undefined;
-  if (bulk) Object.values(defs).forEach((d) => svc.store.beginBulkLoad(org.id, d));
   try {
+    // Inside the try: whatever happens from here, the indexes are rebuilt and the checkpoints
+    // handed back to the connection.
+    if (bulk) Object.values(defs).forEach((d) => svc.store.beginBulkLoad(org.id, d));
     for (;;) {
       if (opts.shouldCancel?.()) {
         result.cancelled = true;

@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
 import { existsSync, renameSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fault, type FaultError } from '../../../../src-shared/faults.js';
 import type { Db, SynchronousMode } from '../../db/open.js';
 import { ensurePrivateFile, makeDatabaseFilesPrivate } from '../../db/private-files.js';
@@ -15,6 +16,20 @@ export interface ReplayJournalOptions {
 
 /** The journal's file in a data dir, beside `service.db`. */
 export const REPLAY_JOURNAL_FILE = 'replay-nonces.db';
+
+/**
+ * The journal of a service database: beside its file (in memory for ':memory:'), opened with the
+ * same better-sqlite3 binary, and `full` when the database runs at FULL or above.
+ */
+export function journalBeside(db: Db, nativeBinding?: string): ReplayJournalOptions {
+  if (db.memory) return { file: ':memory:' };
+  const level = db.pragma('synchronous', { simple: true }) as number;
+  return {
+    file: join(dirname(db.name), REPLAY_JOURNAL_FILE),
+    synchronous: level >= 2 ? 'full' : 'normal',
+    ...(nativeBinding ? { nativeBinding } : {}),
+  };
+}
 
 export interface JournalEntry {
   appId: number;
