@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { CLI_BATCH, seedOrg } from '../service/demo/seeder.js';
+import { CLI_BATCH, CLI_GENERATORS, seedOrg } from '../service/demo/seeder.js';
 import { bootstrapOrg } from '../service/bootstrap.js';
 import { openService } from '../service/open-service.js';
 import { CliError, defaultDataDir, positiveInt } from './args.js';
@@ -42,6 +42,7 @@ export async function seedCommand(argv: string[]): Promise<void> {
       seed: positiveInt('--seed', values.seed, 1),
       onProgress: progressReporter('seeding accounts'),
       batchSize: CLI_BATCH,
+      generators: CLI_GENERATORS,
     });
     const secs = (Date.now() - started) / 1000;
     console.log(JSON.stringify({ ...result, seconds: Number(secs.toFixed(1)) }));

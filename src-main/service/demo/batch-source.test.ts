@@ -16,6 +16,19 @@ describe('batch sources', () => {
     }
   });
 
+  it('two workers give the same batches, in order, as the thread', async () => {
+    const many = { ...plan, total: 1000, batchSize: 60 };
+    const inThread = threadBatches(many);
+    const inWorkers = await workerBatches(many, 2);
+    try {
+      for (let k = 0; k < 17; k++) expect(await inWorkers.next()).toEqual(await inThread.next());
+      expect(await inWorkers.next()).toBeUndefined();
+      expect(await inWorkers.next()).toBeUndefined();
+    } finally {
+      await inWorkers.close();
+    }
+  });
+
   it("rejects the caller's next batch when the worker fails, instead of waiting forever", async () => {
     // An id counter that is not hex makes the worker's generator throw as it starts.
     const broken = await workerBatches({ ...plan, idCounter: 'not hex' });

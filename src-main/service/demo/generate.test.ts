@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DemoGenerator, iso } from './generate.js';
+import { BLOCK_SIZE, DemoGenerator, iso, type GeneratedBatch } from './generate.js';
 import { Rng } from './random.js';
 
 describe('iso', () => {
@@ -37,6 +37,35 @@ describe('DemoGenerator', () => {
     };
     expect(sizes(new DemoGenerator(plan))).toEqual([100, 100, 50]);
     expect(new DemoGenerator(plan).next()).toEqual(new DemoGenerator(plan).next());
+  });
+
+  it('generates any batch alone, in any order, and the records do not depend on the batch size', () => {
+    const all = (g: DemoGenerator) => {
+      const out: GeneratedBatch[] = [];
+      for (let b = g.next(); b; b = g.next()) out.push(b);
+      return out;
+    };
+    const texts = (batches: GeneratedBatch[]) =>
+      (['accounts', 'conversations', 'patientfiles', 'connections'] as const).map((kind) =>
+        batches.flatMap((b) => b[kind].map((r) => `${r._id} ${r.text}`)),
+      );
+    const big = { ...plan, total: 2 * BLOCK_SIZE + 300, batchSize: BLOCK_SIZE };
+    const inOrder = all(new DemoGenerator(big));
+    // Batch 2 first, then 0, from a fresh generator: the same batches.
+    const alone = new DemoGenerator(big);
+    expect(alone.batch(2)).toEqual(inOrder[2]);
+    expect(alone.batch(0)).toEqual(inOrder[0]);
+    expect(alone.batch(3)).toBeUndefined();
+    // Batch sizes across block boundaries (700) and one block (1000) give the same records.
+    for (const batchSize of [700, BLOCK_SIZE, 5000]) {
+      expect(texts(all(new DemoGenerator({ ...big, batchSize })))).toEqual(texts(inOrder));
+    }
+    // Ids are unique and in creation order across blocks.
+    const ids = texts(inOrder)[0]!.map((t) => t.slice(0, 24));
+    expect(new Set(ids).size).toBe(big.total);
+    expect([...ids].sort()).toEqual(ids);
+    // Another seed gives other records.
+    expect(new DemoGenerator({ ...big, seed: 5 }).batch(0)).not.toEqual(inOrder[0]);
   });
 
   it('writes each record as the JSON text of its document, accounts with their roles beside', () => {

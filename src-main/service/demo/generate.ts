@@ -52,45 +52,73 @@ const firstNames = new ZipfPicker(FIRST_NAMES, 0.9);
 const lastNames = new ZipfPicker(LAST_NAMES, 1.0);
 const extraRoles = [BUILTIN_ROLES.provider, BUILTIN_ROLES.support, BUILTIN_ROLES.developer];
 
-/** Generates a plan's batches in order; `next` returns undefined after the last. */
+/**
+ * Accounts per block. Each block draws from a PRNG stream and an id range of its own, so any batch
+ * can be generated alone, in any thread and in any order (the CLI's seed runs two generator
+ * workers), and the records do not depend on the batch size.
+ */
+export const BLOCK_SIZE = 1000;
+/** Ids a block may use: an account takes at most 6 (itself, a conversation, a file, 3 connections). */
+const IDS_PER_BLOCK = 0x10000;
+
+/** Generates a plan's batches; `batch(k)` is the k-th, `next` the one after the last it gave. */
 export class DemoGenerator {
-  private readonly rng: Rng;
-  private readonly ids: IdSequence;
-  private start = 0;
+  private following = 0;
+  private readonly idBase: number;
 
   constructor(private readonly plan: GenerationPlan) {
-    this.rng = new Rng(plan.seed);
-    this.ids = new IdSequence(BigInt(`0x${plan.idCounter}`));
+    if (!/^[0-9a-f]{1,10}$/i.test(plan.idCounter))
+      throw new Error(`idCounter is not hex (1 to 10 digits): ${plan.idCounter}`);
+    this.idBase = parseInt(plan.idCounter, 16);
   }
 
   next(): GeneratedBatch | undefined {
-    const { total, batchSize, offset, end } = this.plan;
-    if (this.start >= total) return undefined;
-    const rng = this.rng;
-    const count = Math.min(batchSize, total - this.start);
-    const batch: GeneratedBatch = { accounts: [], conversations: [], patientfiles: [], connections: [] };
-    for (let i = this.start; i < this.start + count; i++) {
-      // Spread over five years in order, so `_id` order is creation order.
-      const ms = end - SPAN_MS + Math.floor((i * SPAN_MS) / total);
-      const account = makeAccount(rng, this.ids.next(ms), ms, offset + i, end);
-      batch.accounts.push(account);
-      if (i % 10 === 0) batch.conversations.push(makeConversation(rng, this.ids.next(ms + 1), ms + 1, account._id));
-      if (i % 20 === 0) {
-        const file = makePatientfile(rng, this.ids.next(ms + 2), ms + 2, offset + i);
-        batch.patientfiles.push(file);
-        for (let c = 0; c < 1 + rng.int(3); c++) {
-          batch.connections.push(makeConnection(rng, this.ids.next(ms + 3), ms + 3, file._id, account._id, c));
-        }
+    return this.batch(this.following++);
+  }
+
+  /** Batch k: accounts k·batchSize onwards (with their other records), or undefined past the last. */
+  batch(k: number): GeneratedBatch | undefined {
+    const { total, batchSize } = this.plan;
+    const start = k * batchSize;
+    if (start >= total) return undefined;
+    const end = Math.min(start + batchSize, total);
+    const batch = emptyBatch();
+    // A batch that starts inside a block replays the block's earlier accounts to reach its PRNG
+    // state, and drops them (only with batch sizes that are not multiples of BLOCK_SIZE).
+    const skipped = emptyBatch();
+    for (let block = Math.floor(start / BLOCK_SIZE); block * BLOCK_SIZE < end; block++) {
+      const rng = new Rng(this.plan.seed, block + 1);
+      const ids = new IdSequence(this.idBase + block * IDS_PER_BLOCK);
+      for (let i = block * BLOCK_SIZE; i < Math.min((block + 1) * BLOCK_SIZE, end); i++) {
+        this.add(i, rng, ids, i >= start ? batch : skipped);
       }
     }
-    this.start += count;
     return batch;
+  }
+
+  /** Account i, and the conversation, patient file and connections that come with it. */
+  private add(i: number, rng: Rng, ids: IdSequence, batch: GeneratedBatch): void {
+    const { total, offset, end } = this.plan;
+    // Spread over five years in order, so `_id` order is creation order.
+    const ms = end - SPAN_MS + Math.floor((i * SPAN_MS) / total);
+    const account = makeAccount(rng, ids.next(ms), ms, offset + i, end);
+    batch.accounts.push(account);
+    if (i % 10 === 0) batch.conversations.push(makeConversation(rng, ids.next(ms + 1), ms + 1, account._id));
+    if (i % 20 === 0) {
+      const file = makePatientfile(rng, ids.next(ms + 2), ms + 2, offset + i);
+      batch.patientfiles.push(file);
+      for (let c = 0; c < 1 + rng.int(3); c++) {
+        batch.connections.push(makeConnection(rng, ids.next(ms + 3), ms + 3, file._id, account._id, c));
+      }
+    }
   }
 }
 
-/** Ids from a record's creation time: 12 hex of ms + 12 hex of a counter that only grows. */
+const emptyBatch = (): GeneratedBatch => ({ accounts: [], conversations: [], patientfiles: [], connections: [] });
+
+/** Ids from a record's creation time: 12 hex of ms + 12 hex of a counter (exact in a double). */
 class IdSequence {
-  constructor(private counter: bigint) {}
+  constructor(private counter: number) {}
   next(ms: number): string {
     this.counter++;
     return ms.toString(16).padStart(12, '0') + this.counter.toString(16).padStart(12, '0');
@@ -125,11 +153,19 @@ export function iso(ms: number): string {
 const ISO_DATES_KEPT = 128;
 const isoDates = new Map<number, string>();
 const two = (n: number) => (n < 10 ? `0${n}` : `${n}`);
-const asciiLower = (s: string) =>
-  s
-    .normalize('NFKD')
-    .replace(/[^\x20-\x7e]/g, '')
-    .toLowerCase();
+/** An email-safe name: NFKD, non-ASCII dropped, lower case; kept per name (they come from lists). */
+const asciiLower = (s: string) => {
+  let lowered = asciiNames.get(s);
+  if (lowered === undefined) {
+    lowered = s
+      .normalize('NFKD')
+      .replace(/[^\x20-\x7e]/g, '')
+      .toLowerCase();
+    asciiNames.set(s, lowered);
+  }
+  return lowered;
+};
+const asciiNames = new Map<string, string>();
 const record = (_id: string, doc: Doc): GeneratedRecord => ({ _id, text: JSON.stringify(doc) });
 
 /** `latest`: no time of the record lies after it (the seed's end, a minute before now). */

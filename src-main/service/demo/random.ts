@@ -5,9 +5,10 @@ export class Rng {
   private c: number;
   private d: number;
 
-  constructor(seed: number) {
+  /** `stream`: independent sequences from one seed (the seeder's blocks); 0 is the seed's own. */
+  constructor(seed: number, stream = 0) {
     this.a = 0x9e3779b9;
-    this.b = 0x243f6a88;
+    this.b = 0x243f6a88 ^ Math.imul(stream, 0x85ebca6b);
     this.c = 0xb7e15162;
     this.d = seed >>> 0;
     for (let i = 0; i < 15; i++) this.next();

@@ -1,7 +1,7 @@
 /**
- * Entry of the demo seeder's worker thread (bundled as dist/main/seed-worker.js): generates the
- * plan's batches (generate.ts) on the second core while the seeder's thread writes the previous
- * one. Answers each `next` message with the next batch, or null after the last.
+ * Entry of the demo seeder's generator worker threads (bundled as dist/main/seed-worker.js):
+ * generates the batches it is asked for (generate.ts) on another core while the seeder's thread
+ * writes earlier ones. Answers each batch number with `{ k, batch }`, `batch` null past the last.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { DemoGenerator, type GenerationPlan } from './generate.js';
@@ -9,4 +9,4 @@ import { DemoGenerator, type GenerationPlan } from './generate.js';
 const port = parentPort;
 if (!port) throw new Error('seed-worker.ts runs only as a worker thread');
 const generator = new DemoGenerator(workerData as GenerationPlan);
-port.on('message', () => port.postMessage(generator.next() ?? null));
+port.on('message', (k: number) => port.postMessage({ k, batch: generator.batch(k) ?? null }));

@@ -29,6 +29,12 @@ export interface SeedOptions {
    * (BULK_THRESHOLD accounts or more), this thread for smaller ones. Both give the same records.
    */
   generateIn?: 'worker' | 'thread';
+  /**
+   * Generator workers when generating in workers (default 1). The admin CLI, whose thread only
+   * writes, passes CLI_GENERATORS; a running service keeps the default, so a seed started from the
+   * console leaves a core to the requests it serves meanwhile.
+   */
+  generators?: number;
 }
 
 export interface SeedResult {
@@ -50,6 +56,12 @@ const BATCH = 5000;
  * rows, and every commit wrote them all; the insert phase of a 1M seed fell from 62 s to 34 s.
  */
 export const CLI_BATCH = 50_000;
+/**
+ * The admin CLI's generator workers. Generating a 1M seed's records takes about 25 s of CPU and
+ * writing them about 16 s, so with one generator the writer waited for it; two share the
+ * generating, and the three threads keep both cores of a small machine busy.
+ */
+export const CLI_GENERATORS = 2;
 /** Above this many accounts, non-unique indexes are dropped during the load and rebuilt after. */
 const BULK_THRESHOLD = 20_000;
 
@@ -78,7 +90,7 @@ export async function seedOrg(svc: Service, org: Org, opts: SeedOptions): Promis
   };
   const result: SeedResult = { accounts: 0, conversations: 0, patientfiles: 0, connections: 0, cancelled: false };
   const inWorker = (opts.generateIn ?? (bulk ? 'worker' : 'thread')) === 'worker';
-  const source: BatchSource = inWorker ? await workerBatches(plan) : threadBatches(plan);
+  const source: BatchSource = inWorker ? await workerBatches(plan, opts.generators) : threadBatches(plan);
   // A bulk load's commits would each wait for a checkpoint's fsyncs; a worker runs them instead.
   const checkpoints = bulk ? await startBackgroundCheckpoints(svc.db, { nativeBinding: svc.nativeBinding }) : undefined;
   try {
