@@ -26,6 +26,18 @@ describe('shared canonicaliser', () => {
     ['', '/'],
   ])('normalises %s → %s', (input, expected) => expect(normaliseCommand(input)).toBe(expected));
 
+  it('gives the normalised command of any path under /<org>/v2, whatever its slashes, query or fragment', () => {
+    const pieces = ['', '/', '//', 'v2', 'demo', 'accounts', 'a?b', '#x', '?', '#', '%2F', 'me'];
+    let seed = 7;
+    const pick = () => pieces[(seed = (seed * 1103515245 + 12345) % 2147483648) % pieces.length]!;
+    for (let i = 0; i < 2000; i++) {
+      const rest = Array.from({ length: 1 + (i % 6) }, pick).join('/');
+      const url = `/demo/v2/${rest}`;
+      const path = url.split(/[?#]/, 1)[0]!;
+      expect(commandFromUrlPath(url)).toBe(normaliseCommand(path.split('/').filter(Boolean).slice(2).join('/')));
+    }
+  });
+
   it('has no command outside an org version prefix', () => {
     expect(commandFromUrlPath('/demo/v1/accounts')).toBeNull();
     expect(commandFromUrlPath('/demo')).toBeNull();

@@ -38,10 +38,19 @@ export function normaliseCommand(relativePath: string): string {
  * not under an org's `/v2`.
  */
 export function commandFromUrlPath(urlPath: string): string | null {
-  const path = urlPath.split(/[?#]/, 1)[0] ?? '';
-  const segments = path.split('/').filter(Boolean);
+  const segments = urlPath.slice(0, pathEnd(urlPath)).split('/').filter(Boolean);
   if (segments.length < 2 || segments[1] !== 'v2') return null;
-  return normaliseCommand(segments.slice(2).join('/'));
+  // Non-empty segments of a path without `?` or `#`: already what normaliseCommand would give
+  // (the service computes this for every signed request, so it is not computed twice).
+  return '/' + segments.slice(2).join('/');
+}
+
+/** Where a URL's path ends: at its first `?` or `#`, else at its end. */
+function pathEnd(url: string): number {
+  const query = url.indexOf('?');
+  const fragment = url.indexOf('#');
+  if (query < 0) return fragment < 0 ? url.length : fragment;
+  return fragment < 0 ? query : Math.min(query, fragment);
 }
 
 export function signatureMessage(command: string, method: string, timestampMs: number): string {
