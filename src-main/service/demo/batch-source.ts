@@ -66,13 +66,12 @@ export async function workerBatches(plan: GenerationPlan, workers = 1): Promise<
     return answer;
   };
   const ahead = Array.from({ length: BATCHES_AHEAD_PER_WORKER * pool.length }, ask);
-  let ended = false;
   return {
     async next() {
-      const batch = await ahead.shift()!;
+      // Empty only after the last batch (no more is asked for then): undefined, as at the end.
+      const batch = await ahead.shift();
       // Keep the workers busy: one more asked for each one handed over, none past the last.
-      if (batch && !ended) ahead.push(ask());
-      else ended = true;
+      if (batch) ahead.push(ask());
       return batch;
     },
     async close() {
