@@ -80,7 +80,7 @@ function authenticateWithoutToken(
   org: Org,
   request: FastifyRequest,
   reply: FastifyReply,
-): RequestContext {
+): RequestContext | Promise<RequestContext> {
   const keyHeader = request.headers[CLIENT_KEY_HEADER];
   const app = resolveApp(svc, org, typeof keyHeader === 'string' ? keyHeader : undefined);
   if (!app && request.headers['service-client-signature'] !== undefined) {

@@ -49,6 +49,12 @@ export interface JournalEntry {
  * journal and refuses signed requests instead of accepting replays it cannot see (it serves
  * everything else, and takes the journal over once the first one has stopped).
  *
+ * Group commit: a request's nonce is queued (`appendSoon`) and every nonce queued in one event-loop
+ * turn is written in one transaction at its end; the requests are answered once it has committed.
+ * Under 4 concurrent signed clients a commit carried two nonces on average, and Q5 by signed
+ * requests went from 0.41–0.46 of the floor to 0.43–0.50 (README, "Seventh session"); at `full`,
+ * where every commit waits for the disk, it saves an fsync per request that shares a commit.
+ *
  * Durability: with the main database at `synchronous = normal` the journal runs at `off`, which,
  * like `normal` in WAL mode, survives the process being killed (the write has reached the OS
  * before the answer) but not a power cut; at `full` both sync every commit. A journal found damaged
@@ -56,9 +62,16 @@ export interface JournalEntry {
  */
 export class ReplayJournal {
   private readonly appendStatement: Database.Statement;
+  private readonly appendAll: (entries: JournalEntry[]) => void;
+  /** Appends waiting for the commit at the end of this event-loop turn (`appendSoon`). */
+  private queued: JournalEntry[] = [];
+  private commit: PendingCommit | undefined;
 
   private constructor(private readonly db: Db) {
     this.appendStatement = db.prepare('INSERT OR REPLACE INTO nonces (expires, app_id, nonce) VALUES (?, ?, ?)');
+    this.appendAll = db.transaction((entries: JournalEntry[]) => {
+      for (const e of entries) this.appendStatement.run(e.expires, e.appId, e.nonce);
+    });
   }
 
   /**
@@ -82,8 +95,40 @@ export class ReplayJournal {
     this.appendStatement.run(expires, appId, nonce);
   }
 
+  /**
+   * Group commit: queues an append for one transaction at the end of this event-loop turn, and
+   * returns a promise that settles once that transaction has committed (rejected if it failed).
+   * Under concurrent signed requests, every nonce accepted while one turn's requests are handled
+   * shares a commit, where each used to pay its own; each request is still answered only after its
+   * nonce is written, so the durability promise is the same as `append`'s.
+   */
+  appendSoon(appId: number, nonce: string, expires: number): Promise<void> {
+    this.queued.push({ appId, nonce, expires });
+    if (this.commit === undefined) {
+      this.commit = pendingCommit();
+      setImmediate(() => this.flush());
+    }
+    return this.commit.promise;
+  }
+
+  /** Commits what `appendSoon` queued now (the turn's end, or before a read, a delete or closing). */
+  flush(): void {
+    const commit = this.commit;
+    const entries = this.queued;
+    this.commit = undefined;
+    this.queued = [];
+    if (commit === undefined) return;
+    try {
+      this.appendAll(entries);
+      commit.resolve();
+    } catch (err) {
+      commit.reject(err);
+    }
+  }
+
   /** Entries live at `now` (expiring at or after it), oldest expiry first. */
   live(now: number): JournalEntry[] {
+    this.flush();
     return this.db
       .prepare('SELECT app_id AS appId, nonce, expires FROM nonces WHERE expires >= ? ORDER BY expires')
       .all(now) as JournalEntry[];
@@ -91,20 +136,43 @@ export class ReplayJournal {
 
   /** Deletes entries that expired before `now` (a range at the start of the key). */
   prune(now: number): number {
+    this.flush();
     return this.db.prepare('DELETE FROM nonces WHERE expires < ?').run(now).changes;
   }
 
   forgetApp(appId: number): void {
+    this.flush();
     this.db.prepare('DELETE FROM nonces WHERE app_id = ?').run(appId);
   }
 
   rows(): number {
+    this.flush();
     return this.db.prepare('SELECT count(*) FROM nonces').pluck().get() as number;
   }
 
   close(): void {
+    if (this.db.open) this.flush();
     if (this.db.open) this.db.close();
   }
+}
+
+interface PendingCommit {
+  promise: Promise<void>;
+  resolve: () => void;
+  reject: (err: unknown) => void;
+}
+
+function pendingCommit(): PendingCommit {
+  let resolve!: () => void;
+  let reject!: (err: unknown) => void;
+  const promise = new Promise<void>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  // Every request that queued an append awaits this; the catch only keeps a failed commit that
+  // nobody awaits (a direct `remember` in a test) from counting as an unhandled rejection.
+  promise.catch(() => undefined);
+  return { promise, resolve, reject };
 }
 
 /** The fault a signed request gets from a service that does not hold its folder's journal. */

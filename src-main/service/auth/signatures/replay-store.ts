@@ -56,6 +56,8 @@ export class ReplayStore {
   private lastPrune = Number.NEGATIVE_INFINITY;
   private lastJournalPrune = Number.NEGATIVE_INFINITY;
   private journalHandle: ReplayJournal | undefined;
+  /** The journal commit of the last nonce remembered (`durable`). */
+  private pendingWrite: Promise<void> = Promise.resolve();
   /** Service-clock ms before which the journal is not tried again (another process holds it). */
   private retryAt = Number.NEGATIVE_INFINITY;
 
@@ -87,11 +89,19 @@ export class ReplayStore {
         });
       }
     }
-    // Durable first: if the append fails the request fails, and nothing was remembered.
-    journal.append(appId, key, expires);
     if (nonces === undefined) this.byApp.set(appId, (nonces = new Map()));
     this.track(appId, key, expires, nonces);
+    this.pendingWrite = journal.appendSoon(appId, key, expires);
     return 'fresh';
+  }
+
+  /**
+   * Settles once every nonce remembered so far is in the journal: a request is answered only after
+   * that (so a crash right after answering cannot reopen its window). Rejected when the write
+   * failed; the request then fails, and its nonce stays spent.
+   */
+  durable(): Promise<void> {
+    return this.pendingWrite;
   }
 
   /** Forgets entries whose window has passed; returns how many. */
@@ -162,7 +172,7 @@ export class ReplayStore {
   }
 
   close(): void {
-    this.journalHandle?.close();
+    this.journalHandle?.close(); // commits what is still queued
     this.journalHandle = undefined;
     this.byApp.clear();
     this.buckets.clear();

@@ -43,7 +43,7 @@ export function authenticateSignature(
   org: Org,
   app: App,
   request: RequestInput,
-): Authentication | undefined {
+): Promise<Authentication> | undefined {
   const signature = single(request, SIGNATURE_HEADER);
   if (signature === undefined) {
     if (app.kind === 'signing' && !app.settings.allowUnsigned) {
@@ -99,7 +99,9 @@ export function authenticateSignature(
   }
 
   const principal = signedPrincipal(svc, org, app, single(request, ACCOUNT_HEADER));
-  return { org, app, via: 'signature', ...(principal ? { principal } : {}) };
+  const authentication: Authentication = { org, app, via: 'signature', ...(principal ? { principal } : {}) };
+  // Answered once the nonce is in the journal (one commit per event-loop turn, replay-journal.ts).
+  return svc.replays.durable().then(() => authentication);
 }
 
 /**
