@@ -13,7 +13,7 @@
 import { createServer } from 'node:http';
 import Database from 'better-sqlite3';
 import { checkPlan, queryPlan } from './query-plan.js';
-import { FLOOR_PLANS, floorSql, Q3_RANGE, WALK_PAGE } from './workloads.js';
+import { FLOOR_PLANS, floorSql, hasKeyColumns, Q3_RANGE, WALK_PAGE } from './workloads.js';
 
 const [file, table] = process.argv.slice(2);
 if (!file || !table) throw new Error('usage: floor.js DB_FILE TABLE');
@@ -21,7 +21,7 @@ const db = new Database(file, { readonly: true });
 // The same memory settings as the service (db/open.ts), so neither side gets a bigger cache.
 db.pragma('cache_size = -32768');
 db.pragma('mmap_size = 67108864');
-const sql = floorSql(table);
+const sql = floorSql(table, hasKeyColumns(db, table));
 type Key = keyof typeof sql;
 
 const sample: Record<Key, unknown[]> = {

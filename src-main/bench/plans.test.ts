@@ -14,11 +14,15 @@ import { compileListQuery } from '../service/query/compile.js';
 import { seedOrg } from '../service/demo/seeder.js';
 import { createHarness, type Harness } from '../service/testing/harness.js';
 import { checkPlan, queryPlan } from './query-plan.js';
-import { accountIndex, FLOOR_PLANS, floorSql, listArgs, Q3_RANGE, type ListArgs } from './workloads.js';
+import { accountIndex, FLOOR_PLANS, floorSql, hasKeyColumns, listArgs, Q3_RANGE, type ListArgs } from './workloads.js';
+import { indexStatements } from '../service/query/indexes.js';
+import { readKeyColumns } from '../service/objects/key-columns.js';
 
 let h: Harness;
 let def: ObjectDef;
 let table: string;
+/** The same accounts in a table as versions before key columns made it: expression indexes only. */
+const LEGACY = 'legacy_account';
 
 beforeAll(async () => {
   h = await createHarness();
@@ -26,10 +30,28 @@ beforeAll(async () => {
   await seedOrg(h.svc, org, { accounts: 3000, seed: 7 });
   def = h.svc.defs.byName(org.id, 'account')!;
   table = h.svc.store.ensureCollection(org.id, def);
+  h.svc.db.exec(`CREATE TABLE ${LEGACY} (_id TEXT NOT NULL UNIQUE, doc TEXT NOT NULL)`);
+  h.svc.db.exec(`INSERT INTO ${LEGACY} (_id, doc) SELECT _id, doc FROM "${table}"`);
+  for (const statement of indexStatements(LEGACY, def)) h.svc.db.exec(statement);
+  h.svc.db.exec('ANALYZE');
 }, 60_000);
 afterAll(async () => h.close());
 
-const compiled = (args: ListArgs) => compileListQuery(parseListQuery({ ...args }, def), { table });
+/** Each table shape: a table made now (key columns) and one made before they existed. */
+const shapes: [name: string, table: () => string][] = [
+  ['a table with key columns', () => table],
+  ['a table from before key columns (expression indexes)', () => LEGACY],
+];
+
+const compiled = (t: string, args: ListArgs) =>
+  compileListQuery(parseListQuery({ ...args }, def), { table: t, columns: readKeyColumns(h.svc.db, t) });
+
+it('gives tables made now key columns, and finds none in the older table', () => {
+  expect([...readKeyColumns(h.svc.db, table).keys()]).toEqual(expect.arrayContaining(['name.last', 'created']));
+  expect(hasKeyColumns(h.svc.db, table)).toBe(true);
+  expect(readKeyColumns(h.svc.db, LEGACY).size).toBe(0);
+  expect(hasKeyColumns(h.svc.db, LEGACY)).toBe(false);
+});
 
 const workloads: [name: string, args: () => ListArgs, index: (t: string) => string, mergeSorts: number][] = [
   // One ordered walk per case variant of the prefix; their at most 3 × 101 rows are merged by one sort.
@@ -40,25 +62,38 @@ const workloads: [name: string, args: () => ListArgs, index: (t: string) => stri
   ['Q4 skip 300, sort name.last', listArgs.q4, accountIndex.last, 0],
 ];
 
-describe('the service compiles each bench workload to an index walk', () => {
+describe.each(shapes)('the service compiles each bench workload to an index walk, on %s', (_shape, tableOf) => {
   it.each(workloads)('%s', (_name, args, index, mergeSorts) => {
-    const { sql, params } = compiled(args());
-    const { lines, problems } = checkPlan(queryPlan(h.svc.db, sql, params), table, index(table), mergeSorts);
+    const t = tableOf();
+    const { sql, params } = compiled(t, args());
+    const { lines, problems } = checkPlan(queryPlan(h.svc.db, sql, params), t, index(t), mergeSorts);
     expect(problems, lines.join('\n')).toEqual([]);
   });
 
+  it('gives the same records on both table shapes', () => {
+    for (const [, args] of workloads) {
+      const ids = (t: string) => {
+        const { sql, params } = compiled(t, args());
+        return (h.svc.db.prepare(sql).all(...params) as { _id: string }[]).map((r) => r._id);
+      };
+      expect(ids(tableOf())).toEqual(ids(table));
+    }
+  });
+
   it('runs the union branches without a sort of their own (only the merge of the branches sorts)', () => {
-    const { sql, params } = compiled(listArgs.q1());
+    const t = tableOf();
+    const { sql, params } = compiled(t, listArgs.q1());
     const lines = queryPlan(h.svc.db, sql, params);
-    expect(lines.filter((l) => l.includes(`USING INDEX ${accountIndex.lastFirst(table)}`))).toHaveLength(3);
+    expect(lines.filter((l) => l.includes(`USING INDEX ${accountIndex.lastFirst(t)}`))).toHaveLength(3);
     expect(lines.filter((l) => l.includes('USE TEMP B-TREE'))).toEqual(['USE TEMP B-TREE FOR ORDER BY']);
     expect(lines.at(-1)).toBe('USE TEMP B-TREE FOR ORDER BY'); // the outer ORDER BY, after the branches
   });
 });
 
-describe("the floor's hand-written SQL", () => {
+describe.each(shapes)("the floor's hand-written SQL, on %s", (_shape, tableOf) => {
   it("uses the service's indexes, with no sort beyond the prefix merge", () => {
-    const sql = floorSql(table);
+    const t = tableOf();
+    const sql = floorSql(t, hasKeyColumns(h.svc.db, t));
     const params: Record<keyof typeof sql, unknown[]> = {
       q1: [],
       q2first: [],
@@ -70,8 +105,8 @@ describe("the floor's hand-written SQL", () => {
     for (const key of Object.keys(sql) as (keyof typeof sql)[]) {
       const { lines, problems } = checkPlan(
         queryPlan(h.svc.db, sql[key], params[key]),
-        table,
-        FLOOR_PLANS[key](table),
+        t,
+        FLOOR_PLANS[key](t),
         key === 'q1' ? 1 : 0,
       );
       expect(problems, `${key}:\n${lines.join('\n')}`).toEqual([]);

@@ -56,19 +56,24 @@ export const floorUrls = {
   q5: (id: string) => `/q5?id=${id}`,
 };
 
-const last = "json_extract(doc, '$.name.last')";
-const first = "json_extract(doc, '$.name.first')";
-const created = "json_extract(doc, '$.created')";
+/** Whether an account table has key columns (`"k.name.last"`…), as tables made since the seventh session do. */
+export function hasKeyColumns(db: { prepare(sql: string): { all(): unknown[] } }, table: string): boolean {
+  return (db.prepare(`PRAGMA table_xinfo("${table}")`).all() as { name: string }[]).some(
+    (c) => c.name === 'k.name.last',
+  );
+}
 
 /**
- * Hand-written SQL, as someone who knows SQLite would write it for these five questions. The
- * expressions are written exactly as the service's expression indexes are declared
- * (`query/indexes.ts`: `(name.last, name.first, _id)`, `(name.last, _id)`, `(created, _id)`, and
- * `_id`'s UNIQUE index), so SQLite serves them from those indexes: the floor needs no index of
- * its own, and the floor checks at start-up that each statement's plan uses the intended one
- * (`FLOOR_PLANS`).
+ * Hand-written SQL, as someone who knows SQLite would write it for these five questions. The keys
+ * are read exactly as the service's indexes are declared (`query/indexes.ts`: `(name.last,
+ * name.first, _id)`, `(name.last, _id)`, `(created, _id)`, and `_id`'s UNIQUE index): the key
+ * columns where the table has them, else the `json_extract` expressions the indexes are built
+ * over. So SQLite serves them from those indexes: the floor needs no index of its own, and the
+ * floor checks at start-up that each statement's plan uses the intended one (`FLOOR_PLANS`).
  */
-export function floorSql(table: string) {
+export function floorSql(table: string, keyColumns: boolean) {
+  const key = (path: string) => (keyColumns ? `"k.${path}"` : `json_extract(doc, '$.${path}')`);
+  const [last, first, created] = [key('name.last'), key('name.first'), key('created')];
   return {
     // One ordered walk of the (last, first, _id) index per case variant of the prefix (`S`, `s` and
     // `ſ`, which folds to `s`), merged. The ranges are exactly the matches of /^s/i, so no regex

@@ -15,21 +15,33 @@ import type { StoredRecord } from '../objects/stored-record.js';
 import { ACCESS, MAX_SHARED_LEVEL, defaultAcl, type AclEntry } from './levels.js';
 import type { Caller } from './caller.js';
 import { statements } from '../db/statements.js';
-import { jsonExtract, propertyExpression, quoteTable } from '../query/expressions.js';
+import { jsonExtract, propertyExpression, quoteTable, type KeyColumns } from '../query/expressions.js';
 import { or, sql, type SqlFragment } from '../query/sql-fragment.js';
 
 /** The read condition is a compiler fragment: `store.list` takes it as one more `extraWhere`. */
 export type SqlCondition = SqlFragment;
 
-// Property reads in the conditions come from the compiler's expressions (built once, here), so the
-// ACL turns paths into SQL exactly as queries and indexes do.
+// Property reads in the conditions come from the compiler's expressions, with the key columns of
+// the table they read (expressions.ts), so the ACL turns paths into SQL exactly as queries and
+// indexes do.
 const ID = propertyExpression('_id');
-const OWNER_ID = propertyExpression('owner._id');
-const TARGET_ID = propertyExpression('target._id');
-/** The connection row of the correlated subqueries is `acl_c`. */
-const conn = (path: string) => jsonExtract('acl_c.doc', path);
-const CONN_CONTEXT_ID = conn('context._id');
-const CONN_ACCESS = conn('access');
+
+/** The connection row of the correlated subqueries is `acl_c`; its table's key columns apply. */
+function connectionExpressions(columns: KeyColumns) {
+  const conn = (path: string) => {
+    const column = columns.get(path);
+    return column === undefined ? jsonExtract('acl_c.doc', path) : `acl_c.${column}`;
+  };
+  return {
+    contextId: conn('context._id'),
+    access: conn('access'),
+    // Active connections count: `state` absent or `active` (a pending invitation grants nothing
+    // yet). A connection never grants more than script level (7).
+    match: `${conn('context.object')} = ?
+  AND ${conn('target._id')} = ?
+  AND coalesce(${conn('state')}, 'active') = 'active'`,
+  };
+}
 
 /** The caller's level on each record; one query for the connections of the whole page. */
 export function levelsOf(svc: Service, org: Org, caller: Caller, def: ObjectDef, records: StoredRecord[]): number[] {
@@ -75,11 +87,13 @@ export function readableCondition(svc: Service, org: Org, caller: Caller, def: O
   if (constantLevel(caller, entries) >= floor) return undefined;
   const alternatives: SqlCondition[] = [];
   const owner = Math.max(0, ...entries.filter((e) => e.type === 'owner').map((e) => e.allow));
-  if (owner >= floor) alternatives.push(ownerCondition(def, caller.accountId));
+  if (owner >= floor) alternatives.push(ownerCondition(svc, org, def, caller.accountId));
   const connected = connectionCondition(svc, org, caller, def, floor);
   if (connected) alternatives.push(connected);
   if (def.name === 'connection' && ACCESS.read >= floor) {
-    alternatives.push(sql(`${TARGET_ID} = ?`, caller.accountId));
+    alternatives.push(
+      sql(`${propertyExpression('target._id', svc.store.keyColumns(org.id, def))} = ?`, caller.accountId),
+    );
   }
   return or(alternatives); // no alternative at all: FALSE
 }
@@ -111,26 +125,22 @@ function isOwner(caller: Caller, def: ObjectDef, record: StoredRecord): boolean 
   return typeof owner === 'object' && owner !== null && owner._id === caller.accountId;
 }
 
-function ownerCondition(def: ObjectDef, accountId: string): SqlCondition {
-  return sql(`${def.name === 'account' ? ID : OWNER_ID} = ?`, accountId);
+function ownerCondition(svc: Service, org: Org, def: ObjectDef, accountId: string): SqlCondition {
+  const owner = def.name === 'account' ? ID : propertyExpression('owner._id', svc.store.keyColumns(org.id, def));
+  return sql(`${owner} = ?`, accountId);
 }
 
 function targetId(record: StoredRecord): unknown {
   return (record.doc.target as { _id?: unknown } | undefined)?._id;
 }
 
-/**
- * Active connections count: `state` absent or `active` (a pending invitation grants nothing yet).
- * A connection never grants more than script level (7).
- */
-const CONNECTION_MATCH = `${conn('context.object')} = ?
-  AND ${conn('target._id')} = ?
-  AND coalesce(${conn('state')}, 'active') = 'active'`;
-
-function connectionTable(svc: Service, org: Org, def: ObjectDef): string | undefined {
+/** The connections table of the org (none for connections themselves), and its expressions. */
+function connectionTable(svc: Service, org: Org, def: ObjectDef) {
   if (def.name === 'connection') return undefined;
   const connectionDef = svc.defs.byName(org.id, 'connection');
-  return connectionDef ? svc.store.ensureCollection(org.id, connectionDef) : undefined;
+  if (!connectionDef) return undefined;
+  const table = svc.store.ensureCollection(org.id, connectionDef);
+  return { table, ...connectionExpressions(svc.store.keyColumns(org.id, connectionDef)) };
 }
 
 function connectionCondition(
@@ -140,12 +150,12 @@ function connectionCondition(
   def: ObjectDef,
   floor: number,
 ): SqlCondition | undefined {
-  const connections = connectionTable(svc, org, def);
-  if (!connections) return undefined;
+  const c = connectionTable(svc, org, def);
+  if (!c) return undefined;
   const table = svc.store.table(org.id, def);
   return sql(
-    `EXISTS (SELECT 1 FROM ${quoteTable(connections)} AS acl_c WHERE ${CONN_CONTEXT_ID} = ${quoteTable(table)}._id
-      AND ${CONNECTION_MATCH} AND min(${CONN_ACCESS}, ${MAX_SHARED_LEVEL}) >= ?)`,
+    `EXISTS (SELECT 1 FROM ${quoteTable(c.table)} AS acl_c WHERE ${c.contextId} = ${quoteTable(table)}._id
+      AND ${c.match} AND min(${c.access}, ${MAX_SHARED_LEVEL}) >= ?)`,
     def.name,
     caller.accountId,
     floor,
@@ -155,13 +165,13 @@ function connectionCondition(
 /** Highest active connection level of the caller on each of the given instances. */
 function connectionLevels(svc: Service, org: Org, caller: Caller, def: ObjectDef, ids: string[]): Map<string, number> {
   const levels = new Map<string, number>();
-  const connections = connectionTable(svc, org, def);
-  if (!connections || ids.length === 0) return levels;
+  const c = connectionTable(svc, org, def);
+  if (!c || ids.length === 0) return levels;
   const rows = statements(svc.db)
     .dynamic(
-      `SELECT ${CONN_CONTEXT_ID} AS id, max(min(${CONN_ACCESS}, ${MAX_SHARED_LEVEL})) AS level
-       FROM ${quoteTable(connections)} AS acl_c
-       WHERE ${CONN_CONTEXT_ID} IN (SELECT value FROM json_each(?)) AND ${CONNECTION_MATCH}
+      `SELECT ${c.contextId} AS id, max(min(${c.access}, ${MAX_SHARED_LEVEL})) AS level
+       FROM ${quoteTable(c.table)} AS acl_c
+       WHERE ${c.contextId} IN (SELECT value FROM json_each(?)) AND ${c.match}
        GROUP BY 1`,
     )
     .all(JSON.stringify(ids), def.name, caller.accountId) as { id: string; level: number | null }[];

@@ -12,7 +12,6 @@ import type { Org } from '../orgs/orgs.js';
 import { ACCESS, MAX_SHARED_LEVEL, createAcl } from './levels.js';
 import { levelOf, levelWithoutConnections } from './acl.js';
 import { callerOf, type Caller } from './caller.js';
-import { ObjectStore } from '../objects/store.js';
 import { type StoredRecord } from '../objects/stored-record.js';
 import { parseListQuery } from '../../../src-shared/query/parse.js';
 import { OBJECT_ID_PATTERN } from '../objects/ids.js';
@@ -136,7 +135,7 @@ export function dropConnectionsOfRevokedGranters(svc: Service, org: Org, context
   const def = svc.defs.byName(org.id, 'connection');
   if (!def) return 0;
   const query = parseListQuery({ limit: '1000' }, def);
-  const { rows } = svc.store.list(org.id, def, query, [ObjectStore.contextEquals(contextId)]);
+  const { rows } = svc.store.list(org.id, def, query, [svc.store.contextEquals(org.id, def, contextId)]);
   const context = rows[0] ? connectionContext(svc, org, rows[0]) : undefined;
   if (!context) return 0;
   const granterOf = (c: StoredRecord) => (c.doc.owner as { _id?: unknown } | undefined)?._id;

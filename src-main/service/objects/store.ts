@@ -6,6 +6,8 @@ import type { ObjectDef } from '../../../src-shared/schema/types.js';
 import type { ListQuery } from '../../../src-shared/query/ast.js';
 import { compileListQuery, propertyExpression } from '../query/compile.js';
 import { indexSpecs } from '../query/indexes.js';
+import { NO_KEY_COLUMNS, type KeyColumns } from '../query/expressions.js';
+import { keyColumnDefinitions, readKeyColumns } from './key-columns.js';
 import type { SqlFragment } from '../query/sql-fragment.js';
 import { ObjectIdFactory } from './ids.js';
 import type { Doc, Json } from './validate.js';
@@ -26,8 +28,9 @@ import type { DataVersion } from '../db/data-version.js';
 const TYPE_NAME = /^[a-z][a-z0-9_]{0,62}$/;
 
 /**
- * The object repository: one SQLite table per org and object type, `(_id, doc)` with expression
- * indexes on the indexed property paths. It builds the table-level SQL (DDL, by-id reads, writes);
+ * The object repository: one SQLite table per org and object type, `(_id, doc)` plus a key column
+ * per non-unique indexed path (query/expressions.ts; tables made before them have none), with an
+ * index on each indexed path (over its key column, else over its `json_extract` expression). It builds the table-level SQL (DDL, by-id reads, writes);
  * conditions on documents come from the query compiler (`query/`), the ACL's among them. Like every
  * repository it binds every value.
  */
@@ -43,6 +46,8 @@ export class ObjectStore {
   /** Definitions whose table and indexes exist, valid while `generation` is unchanged. */
   private readonly ensuredDefs = new WeakMap<ObjectDef, { table: string; orgId: number; generation: number }>();
   private generation = 0;
+  /** Each ensured table's key columns (query/expressions.ts), which its queries must name. */
+  private readonly keyColumnsByTable = new Map<string, KeyColumns>();
   /** Tables in a bulk load: their non-unique indexes wait until the load ends. */
   private readonly bulkTables = new Set<string>();
   /** Set once by the service that owns this store. */
@@ -57,9 +62,17 @@ export class ObjectStore {
     this.statements = statements(db);
   }
 
-  /** Records whose `context` references the given instance (list properties such as connections). */
-  static contextEquals(id: string): SqlFragment {
-    return { sql: `${propertyExpression('context._id')} = ?`, params: [id] };
+  /**
+   * Records of `def` whose `context` references the given instance (list properties such as
+   * connections), for `list`'s `extraWhere`.
+   */
+  contextEquals(orgId: number, def: ObjectDef, id: string): SqlFragment {
+    return { sql: `${propertyExpression('context._id', this.keyColumns(orgId, def))} = ?`, params: [id] };
+  }
+
+  /** The key columns of a collection's table (ensuring it), which SQL on it must name. */
+  keyColumns(orgId: number, def: ObjectDef): KeyColumns {
+    return this.keyColumnsByTable.get(this.ensureCollection(orgId, def)) ?? NO_KEY_COLUMNS;
   }
 
   newId(): string {
@@ -79,8 +92,12 @@ export class ObjectStore {
     const known = this.ensuredDefs.get(def);
     if (known && known.generation === this.generation && known.orgId === orgId) return known.table;
     const table = this.table(orgId, def);
-    this.db.exec(`CREATE TABLE IF NOT EXISTS "${table}" (_id TEXT NOT NULL UNIQUE, doc TEXT NOT NULL)`);
-    for (const index of indexSpecs(table, def)) {
+    this.db.exec(
+      `CREATE TABLE IF NOT EXISTS "${table}" (_id TEXT NOT NULL UNIQUE, doc TEXT NOT NULL${keyColumnDefinitions(def)})`,
+    );
+    const keyColumns = readKeyColumns(this.db, table);
+    this.keyColumnsByTable.set(table, keyColumns);
+    for (const index of indexSpecs(table, def, keyColumns)) {
       if (index.unique) this.uniqueIndexPaths.set(index.name, index.path);
       // During a bulk load only unique indexes exist; the rest are built once at the end.
       else if (this.bulkTables.has(table)) continue;
@@ -113,6 +130,10 @@ export class ObjectStore {
     withParallelSorter(this.db, () => this.ensureCollection(orgId, def));
   }
 
+  private keyColumnsOf(table: string): KeyColumns {
+    return this.keyColumnsByTable.get(table) ?? NO_KEY_COLUMNS;
+  }
+
   /** Makes every definition go through `ensureCollection`'s DDL again (indexes were dropped). */
   private forget(): void {
     this.generation++;
@@ -122,6 +143,7 @@ export class ObjectStore {
     const table = this.table(orgId, def);
     this.db.exec(`DROP TABLE IF EXISTS "${table}"`);
     this.readById.delete(table);
+    this.keyColumnsByTable.delete(table);
     this.forget();
   }
 
@@ -223,7 +245,7 @@ export class ObjectStore {
     extraWhere: readonly SqlFragment[] = [],
   ): { rows: (StoredRecord & { text: string })[]; hasMore: boolean } {
     const table = this.ensureCollection(orgId, def);
-    const compiled = compileListQuery(query, { table, extraWhere });
+    const compiled = compileListQuery(query, { table, extraWhere, columns: this.keyColumnsOf(table) });
     // Rows as [_id, doc] arrays, each record's doc parsed only if someone asks (pages of whole
     // records are written from the text).
     const raw = this.statements.dynamicRaw(compiled.sql).all(...compiled.params) as [string, string][];
@@ -240,7 +262,10 @@ export class ObjectStore {
    */
   *iterate(orgId: number, def: ObjectDef, query: ListQuery): Generator<StoredRecord> {
     const table = this.ensureCollection(orgId, def);
-    const compiled = compileListQuery({ ...query, limit: Number.MAX_SAFE_INTEGER - 1 }, { table });
+    const compiled = compileListQuery(
+      { ...query, limit: Number.MAX_SAFE_INTEGER - 1 },
+      { table, columns: this.keyColumnsOf(table) },
+    );
     // Prepared for this walk alone: a statement is busy while an iterator is open on it, so a cached
     // one would fail any other use (or a second export) until this walk ends.
     for (const r of this.db.prepare(compiled.sql).iterate(...compiled.params) as Iterable<{
@@ -256,7 +281,7 @@ export class ObjectStore {
     const table = this.ensureCollection(orgId, def);
     const compiled = compileListQuery(
       { ...query, sort: [], skip: 0, limit: Number.MAX_SAFE_INTEGER - 1 },
-      { table, extraWhere },
+      { table, extraWhere, columns: this.keyColumnsOf(table) },
     );
     const row = this.statements.dynamic(`SELECT count(*) AS n FROM (${compiled.sql})`).get(...compiled.params) as {
       n: number;

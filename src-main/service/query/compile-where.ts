@@ -8,21 +8,23 @@
  * never meets SQL's unknown.
  */
 import type { Condition, FieldOperation, FieldRef, Scalar, ValueOperation } from '../../../src-shared/query/ast.js';
-import { jsonExtract, jsonPathLiteral } from './expressions.js';
+import { jsonExtract, jsonPathLiteral, NO_KEY_COLUMNS, propertyExpression, type KeyColumns } from './expressions.js';
 import { prefixRangesAreExact, regexPrefixRanges } from './regex-prefix.js';
 import { and, not, or, sql, wrap, type SqlFragment } from './sql-fragment.js';
 
 interface Scope {
   /** SQL expression of the JSON being matched: the record's `doc`, or a json_each row's value. */
   root: string;
-  /** At the record level `_id` is its own column and expression indexes apply. */
+  /** At the record level `_id` is its own column and indexes apply. */
   recordLevel: boolean;
+  /** The table's key columns (expressions.ts); they stand for paths at the record level only. */
+  columns: KeyColumns;
   nextAlias: () => string;
 }
 
-export function compileWhere(condition: Condition): SqlFragment {
+export function compileWhere(condition: Condition, columns: KeyColumns = NO_KEY_COLUMNS): SqlFragment {
   let aliasCount = 0;
-  return compileCondition(condition, { root: 'doc', recordLevel: true, nextAlias: () => `j${++aliasCount}` });
+  return compileCondition(condition, { root: 'doc', recordLevel: true, columns, nextAlias: () => `j${++aliasCount}` });
 }
 
 function compileCondition(condition: Condition, scope: Scope): SqlFragment {
@@ -42,7 +44,7 @@ function bindable(value: Scalar): string | number {
 }
 
 function valueExpression(storagePath: string, scope: Scope): string {
-  return scope.recordLevel && storagePath === '_id' ? '_id' : jsonExtract(scope.root, storagePath);
+  return scope.recordLevel ? propertyExpression(storagePath, scope.columns) : jsonExtract(scope.root, storagePath);
 }
 
 /** One json_each row per array element: `{from, element}` for an EXISTS subquery. */
@@ -190,7 +192,12 @@ function compileField(field: FieldRef, operation: FieldOperation, scope: Scope):
         if (access.kind !== 'container')
           throw new Error(`$elemMatch with conditions on non-document array ${field.path}`);
         const alias = scope.nextAlias();
-        const inner: Scope = { root: `${alias}.value`, recordLevel: false, nextAlias: scope.nextAlias };
+        const inner: Scope = {
+          root: `${alias}.value`,
+          recordLevel: false,
+          columns: NO_KEY_COLUMNS,
+          nextAlias: scope.nextAlias,
+        };
         return wrap(
           `EXISTS (SELECT 1 FROM json_each(${scope.root}, ${jsonPathLiteral(access.storagePath)}) AS ${alias} WHERE ${alias}.type = 'object' AND `,
           compileCondition(operation.element, inner),

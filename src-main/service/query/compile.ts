@@ -6,7 +6,7 @@
 import type { Condition, ListQuery } from '../../../src-shared/query/ast.js';
 import { effectiveSort } from '../../../src-shared/query/ordering.js';
 import { compileWhere } from './compile-where.js';
-import { propertyExpression, quoteTable } from './expressions.js';
+import { NO_KEY_COLUMNS, propertyExpression, quoteTable, type KeyColumns } from './expressions.js';
 import { and, sql, type SqlFragment } from './sql-fragment.js';
 import { prefixRangesAreExact, regexPrefixRanges, type PrefixRange } from './regex-prefix.js';
 
@@ -15,6 +15,8 @@ export interface CompileOptions {
   table: string;
   /** Conditions the service adds (access control, org scoping), AND-ed with the query's where. */
   extraWhere?: readonly SqlFragment[];
+  /** The table's key columns (expressions.ts), named in place of `json_extract` where it has them. */
+  columns?: KeyColumns;
 }
 
 /**
@@ -23,16 +25,20 @@ export interface CompileOptions {
  */
 export function compileListQuery(query: ListQuery, opts: CompileOptions): SqlFragment {
   const extra = (opts.extraWhere ?? []).map((f) => ({ sql: `(${f.sql})`, params: f.params }));
+  const columns = opts.columns ?? NO_KEY_COLUMNS;
   const keys = effectiveSort(query.sort).map(({ field, direction }) => {
     if (field.access.kind !== 'value') throw new Error(`Cannot sort by ${field.path}`);
-    return { expression: propertyExpression(field.access.storagePath), dir: direction === 1 ? 'ASC' : 'DESC' };
+    return {
+      expression: propertyExpression(field.access.storagePath, columns),
+      dir: direction === 1 ? 'ASC' : 'DESC',
+    };
   });
   const orderBy = keys.map((k) => `${k.expression} ${k.dir}`).join(', ');
   const table = quoteTable(opts.table);
-  const branches = prefixBranches(query.where);
+  const branches = prefixBranches(query.where, columns);
   if (branches) return compileBranches(table, branches, extra, keys, orderBy, query);
 
-  const conditions = [...(query.where ? [compileWhere(query.where)] : []), ...extra];
+  const conditions = [...(query.where ? [compileWhere(query.where, columns)] : []), ...extra];
   const where = conditions.length > 0 ? and(conditions) : undefined;
   const text = `SELECT _id, doc FROM ${table}${where ? ` WHERE ${where.sql}` : ''} ORDER BY ${orderBy} LIMIT ${limitLiteral(query.limit + 1)} OFFSET ?`;
   return { sql: text, params: [...(where?.params ?? []), query.skip] };
@@ -63,7 +69,7 @@ interface PrefixBranches {
  * that stops after skip + limit + 1 rows; the union of the branches is sorted and cut again.
  * Correct for any sort because the ranges partition the matches.
  */
-function prefixBranches(where: Condition | undefined): PrefixBranches | undefined {
+function prefixBranches(where: Condition | undefined, columns: KeyColumns): PrefixBranches | undefined {
   if (!where) return undefined;
   const parts = where.kind === 'and' ? where.conditions : [where];
   const index = parts.findIndex(
@@ -74,9 +80,9 @@ function prefixBranches(where: Condition | undefined): PrefixBranches | undefine
   if (regexCondition.field.access.kind !== 'value') return undefined;
   const ranges = regexPrefixRanges(regexCondition.operation.regex);
   if (ranges.length < 2) return undefined;
-  const expression = propertyExpression(regexCondition.field.access.storagePath);
+  const expression = propertyExpression(regexCondition.field.access.storagePath, columns);
   const { source, flags } = regexCondition.operation.regex;
-  const rest = parts.filter((_, i) => i !== index).map(compileWhere);
+  const rest = parts.filter((_, i) => i !== index).map((c) => compileWhere(c, columns));
   const match = prefixRangesAreExact(regexCondition.operation.regex, ranges)
     ? []
     : [sql(`re_match(?, ?, ${expression})`, source, flags)];

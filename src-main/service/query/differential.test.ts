@@ -10,6 +10,7 @@ import { runListQuery } from '../../../src-shared/query/evaluate.js';
 import { parseListQuery, type RawListArgs } from '../../../src-shared/query/parse.js';
 import { THING_DEF } from '../../../src-shared/query/testing/fixture-def.js';
 import { compileListQuery } from './compile.js';
+import { keyColumnDefinitions, readKeyColumns } from '../objects/key-columns.js';
 import { registerQueryFunctions } from './functions.js';
 import { indexStatements } from './indexes.js';
 
@@ -226,10 +227,15 @@ const listArgs = fc.record({
 function openDatabase(docs: Doc[]): Database.Database {
   const db = new Database(':memory:');
   registerQueryFunctions(db);
+  // `things` as versions before key columns made tables; `things_k` as tables are made now.
   db.exec('CREATE TABLE things (_id TEXT NOT NULL UNIQUE, doc TEXT NOT NULL)');
   for (const statement of indexStatements('things', THING_DEF)) db.exec(statement);
-  const insert = db.prepare('INSERT INTO things (_id, doc) VALUES (?, ?)');
-  for (const { _id, ...doc } of docs) insert.run(_id, JSON.stringify(doc));
+  db.exec(`CREATE TABLE things_k (_id TEXT NOT NULL UNIQUE, doc TEXT NOT NULL${keyColumnDefinitions(THING_DEF)})`);
+  for (const statement of indexStatements('things_k', THING_DEF, readKeyColumns(db, 'things_k'))) db.exec(statement);
+  for (const table of ['things', 'things_k']) {
+    const insert = db.prepare(`INSERT INTO ${table} (_id, doc) VALUES (?, ?)`);
+    for (const { _id, ...doc } of docs) insert.run(_id, JSON.stringify(doc));
+  }
   return db;
 }
 
@@ -243,13 +249,16 @@ function runBoth(docs: Doc[], args: RawListArgs) {
   const query = parseListQuery(JSON.parse(JSON.stringify(args)) as RawListArgs, THING_DEF);
   const db = openDatabase(docs);
   try {
-    const compiled = compileListQuery(query, { table: 'things' });
-    const rows = db.prepare(compiled.sql).all(...compiled.params) as { _id: string }[];
-    const sqlPage = pageOf(rows, query.limit);
+    const page = (table: string) => {
+      const compiled = compileListQuery(query, { table, columns: readKeyColumns(db, table) });
+      const rows = pageOf(db.prepare(compiled.sql).all(...compiled.params) as { _id: string }[], query.limit);
+      return { ids: rows.data.map((r) => r._id), hasMore: rows.hasMore };
+    };
     // Records go through JSON like storage does (drops -0 and the like) before the evaluator sees them.
     const memoryPage = runListQuery(JSON.parse(JSON.stringify(docs)) as Doc[], query);
     return {
-      sql: { ids: sqlPage.data.map((r) => r._id), hasMore: sqlPage.hasMore },
+      sql: page('things'),
+      withKeyColumns: page('things_k'),
       memory: { ids: memoryPage.data.map((r) => r._id), hasMore: memoryPage.hasMore },
     };
   } finally {
@@ -257,13 +266,14 @@ function runBoth(docs: Doc[], args: RawListArgs) {
   }
 }
 
-describe('SQL compiler agrees with the in-memory evaluator', () => {
+describe('SQL compiler agrees with the in-memory evaluator (on tables with and without key columns)', () => {
   it('on random records and random queries (same ids, same order, same hasMore)', () => {
     let nonEmpty = 0;
     fc.assert(
       fc.property(records, listArgs, (docs, args) => {
-        const { sql, memory } = runBoth(docs, args);
+        const { sql, withKeyColumns, memory } = runBoth(docs, args);
         expect(sql).toEqual(memory);
+        expect(withKeyColumns).toEqual(memory);
         if (sql.ids.length > 0) nonEmpty++;
       }),
       { seed: 42, numRuns: 400 },
@@ -278,13 +288,14 @@ describe('SQL compiler agrees with the in-memory evaluator', () => {
       .map((rs) => rs.map((r, i) => ({ _id: ID_POOL[i] as string, ...r }) as Doc));
     fc.assert(
       fc.property(big, where, (docs, w) => {
-        const { sql, memory } = runBoth(docs, {
+        const { sql, withKeyColumns, memory } = runBoth(docs, {
           where: JSON.stringify(w),
           sort: undefined,
           skip: undefined,
           limit: '1000',
         });
         expect(sql).toEqual(memory);
+        expect(withKeyColumns).toEqual(memory);
       }),
       { seed: 7, numRuns: 300 },
     );

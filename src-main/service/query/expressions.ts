@@ -27,10 +27,33 @@ export function jsonExtract(base: string, path: string): string {
   return `json_extract(${base}, '$.${path}')`;
 }
 
-/** The expression for a stored property path of a record: `_id` is its own column. */
-export function propertyExpression(path: string): string {
+/**
+ * A table's key columns, by the storage path each holds (`name.last`, `owner._id`): stored
+ * generated columns `GENERATED ALWAYS AS (json_extract(doc, '$.<path>')) STORED`, declared without
+ * a type so SQLite keeps each value as `json_extract` gives it. Tables get them for the paths of
+ * their non-unique indexes (`keyColumnPaths`), and those indexes are built over the columns: an
+ * index over a column builds without parsing every document once more per index, which is most of
+ * what a bulk load's index rebuild costs. SQLite matches a query's `json_extract` to an expression
+ * index only, never to a column, so every query on such a table names the column instead
+ * (`propertyExpression`). Tables created before key columns existed have none and keep their
+ * expression indexes; the map is read from each table (`readKeyColumns`), not assumed.
+ */
+export type KeyColumns = ReadonlyMap<string, string>;
+export const NO_KEY_COLUMNS: KeyColumns = new Map();
+
+/** The quoted name of a storage path's key column: `"k.name.last"` (dots cannot collide). */
+export function keyColumnName(path: string): string {
+  assertSafePath(path);
+  return `"k.${path}"`;
+}
+
+/**
+ * The expression for a stored property path of a record: `_id` is its own column, a path with a
+ * key column is that column, anything else `json_extract(doc, …)`.
+ */
+export function propertyExpression(path: string, columns: KeyColumns = NO_KEY_COLUMNS): string {
   if (path === '_id') return '_id';
-  return jsonExtract('doc', path);
+  return columns.get(path) ?? jsonExtract('doc', path);
 }
 
 /** A JSON path literal for table-valued functions (`json_each(doc, '$.roles')`). */

@@ -1,13 +1,16 @@
 /**
- * The expression indexes a collection needs, derived from its definition, so the index DDL and
- * the compiled queries use the very same `propertyExpression`.
+ * The indexes a collection needs, derived from its definition, so the index DDL and the compiled
+ * queries use the very same `propertyExpression`: over a key column where the table has one, else
+ * over the `json_extract` expression (expressions.ts).
  */
 import { propertyPaths, type ObjectDef } from '../../../src-shared/schema/types.js';
-import { propertyExpression, quoteTable } from './expressions.js';
+import { NO_KEY_COLUMNS, propertyExpression, quoteTable, type KeyColumns } from './expressions.js';
 
 export interface IndexedExpression {
   /** Property path as callers write it (`name.last`, `updater`). */
   path: string;
+  /** The path inside the document the index reads (`updater._id` for a reference). */
+  storagePath: string;
   /** SQL expression indexed (`json_extract(doc, '$.updater._id')`). */
   expression: string;
   unique: boolean;
@@ -18,11 +21,22 @@ export function indexedExpressions(def: ObjectDef): IndexedExpression[] {
   return propertyPaths(def)
     .filter((p) => (p.def.indexed === true || p.def.unique === true) && !p.inArray && p.path !== '_id')
     .filter((p) => p.def.type !== 'Document' && p.def.type !== 'List')
-    .map((p) => ({
-      path: p.path,
-      expression: propertyExpression(p.def.type === 'Reference' ? `${p.path}._id` : p.path),
-      unique: p.def.unique === true,
-    }));
+    .map((p) => {
+      const storagePath = p.def.type === 'Reference' ? `${p.path}._id` : p.path;
+      return { path: p.path, storagePath, expression: propertyExpression(storagePath), unique: p.def.unique === true };
+    });
+}
+
+/**
+ * The storage paths a new table of this definition gets key columns for (expressions.ts): those of
+ * its non-unique indexes, single and compound. Paths with a unique index are left out: their
+ * lookups (an account by email) must keep matching the unique expression index.
+ */
+export function keyColumnPaths(def: ObjectDef): string[] {
+  const indexed = indexedExpressions(def);
+  const unique = new Set(indexed.filter((e) => e.unique).map((e) => e.storagePath));
+  const paths = [...indexed.filter((e) => !e.unique).map((e) => e.storagePath), ...(def.compoundIndexes ?? []).flat()];
+  return [...new Set(paths)].filter((p) => p !== '_id' && !unique.has(p));
 }
 
 export interface IndexSpec {
@@ -39,17 +53,18 @@ export interface IndexSpec {
  * (`effectiveSort`), so a page sorted by the property — either direction — is one ordered index
  * walk rather than a sort of every record sharing a value.
  */
-export function indexSpecs(table: string, def: ObjectDef): IndexSpec[] {
+export function indexSpecs(table: string, def: ObjectDef, keyColumns: KeyColumns = NO_KEY_COLUMNS): IndexSpec[] {
   const quoted = quoteTable(table);
-  const single = indexedExpressions(def).map(({ path, expression, unique }) => {
+  const single = indexedExpressions(def).map(({ path, storagePath, unique }) => {
     const name = `${unique ? 'ux' : 'ix'}_${table}__${path.replace(/\./g, '_')}`;
-    const columns = unique ? expression : `${expression}, _id`;
+    const key = propertyExpression(storagePath, keyColumns);
+    const columns = unique ? key : `${key}, _id`;
     const sql = `CREATE ${unique ? 'UNIQUE ' : ''}INDEX IF NOT EXISTS ${quoteTable(name)} ON ${quoted} (${columns})`;
     return { name, path, unique, sql };
   });
   const compound = (def.compoundIndexes ?? []).map((paths) => {
     const name = `ix_${table}__c_${paths.join('_').replace(/\./g, '_')}`;
-    const columns = [...paths.map((p) => propertyExpression(p)), '_id'].join(', ');
+    const columns = [...paths.map((p) => propertyExpression(p, keyColumns)), '_id'].join(', ');
     return {
       name,
       path: paths[0] ?? '',
@@ -61,6 +76,6 @@ export function indexSpecs(table: string, def: ObjectDef): IndexSpec[] {
 }
 
 /** `CREATE [UNIQUE] INDEX IF NOT EXISTS` statements for a collection table. */
-export function indexStatements(table: string, def: ObjectDef): string[] {
-  return indexSpecs(table, def).map((s) => s.sql);
+export function indexStatements(table: string, def: ObjectDef, keyColumns: KeyColumns = NO_KEY_COLUMNS): string[] {
+  return indexSpecs(table, def, keyColumns).map((s) => s.sql);
 }

@@ -8,7 +8,6 @@ import { presentListText, presentRecord, presentsVerbatim } from '../objects/pre
 import { spliceTopLevelKeys } from '../objects/splice-keys.js';
 import type { AllowedProperties } from '../../../src-shared/scopes/property-path.js';
 import type { Json } from '../objects/validate.js';
-import { ObjectStore } from '../objects/store.js';
 import type { SqlFragment } from '../query/sql-fragment.js';
 import {
   ACCESS,
@@ -169,7 +168,7 @@ export function addListProperties(
     const contextual = level >= ACCESS.share;
     out[prop.name] = listRecords(svc, org, caller, listDef, query, {
       prefix: `${prop.name}.`,
-      where: [ObjectStore.contextEquals(id)],
+      where: [svc.store.contextEquals(org.id, listDef, id)],
       contextual,
       ...(args.defaultLimit !== undefined ? { defaultLimit: args.defaultLimit } : {}),
     }) as unknown as Json;
