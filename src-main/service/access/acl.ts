@@ -26,8 +26,17 @@ export type SqlCondition = SqlFragment;
 // indexes do.
 const ID = propertyExpression('_id');
 
-/** The connection row of the correlated subqueries is `acl_c`; its table's key columns apply. */
+/** Built once per connections table's key columns (the store keeps one map per table). */
+const connectionSql = new WeakMap<KeyColumns, ReturnType<typeof buildConnectionExpressions>>();
+
 function connectionExpressions(columns: KeyColumns) {
+  let built = connectionSql.get(columns);
+  if (built === undefined) connectionSql.set(columns, (built = buildConnectionExpressions(columns)));
+  return built;
+}
+
+/** The connection row of the correlated subqueries is `acl_c`; its table's key columns apply. */
+function buildConnectionExpressions(columns: KeyColumns) {
   const conn = (path: string) => {
     const column = columns.get(path);
     return column === undefined ? jsonExtract('acl_c.doc', path) : `acl_c.${column}`;

@@ -30,9 +30,9 @@ const TYPE_NAME = /^[a-z][a-z0-9_]{0,62}$/;
 /**
  * The object repository: one SQLite table per org and object type, `(_id, doc)` plus a key column
  * per non-unique indexed path (query/expressions.ts; tables made before them have none), with an
- * index on each indexed path (over its key column, else over its `json_extract` expression). It builds the table-level SQL (DDL, by-id reads, writes);
- * conditions on documents come from the query compiler (`query/`), the ACL's among them. Like every
- * repository it binds every value.
+ * index on each indexed path (over its key column, else over its `json_extract` expression). It
+ * builds the table-level SQL (DDL, by-id reads, writes); conditions on documents come from the
+ * query compiler (`query/`), the ACL's among them. Like every repository it binds every value.
  */
 export class ObjectStore {
   private readonly ids: ObjectIdFactory;
@@ -72,7 +72,7 @@ export class ObjectStore {
 
   /** The key columns of a collection's table (ensuring it), which SQL on it must name. */
   keyColumns(orgId: number, def: ObjectDef): KeyColumns {
-    return this.keyColumnsByTable.get(this.ensureCollection(orgId, def)) ?? NO_KEY_COLUMNS;
+    return this.keyColumnsOf(this.ensureCollection(orgId, def));
   }
 
   newId(): string {

@@ -11,8 +11,6 @@ export interface IndexedExpression {
   path: string;
   /** The path inside the document the index reads (`updater._id` for a reference). */
   storagePath: string;
-  /** SQL expression indexed (`json_extract(doc, '$.updater._id')`). */
-  expression: string;
   unique: boolean;
 }
 
@@ -23,7 +21,7 @@ export function indexedExpressions(def: ObjectDef): IndexedExpression[] {
     .filter((p) => p.def.type !== 'Document' && p.def.type !== 'List')
     .map((p) => {
       const storagePath = p.def.type === 'Reference' ? `${p.path}._id` : p.path;
-      return { path: p.path, storagePath, expression: propertyExpression(storagePath), unique: p.def.unique === true };
+      return { path: p.path, storagePath, unique: p.def.unique === true };
     });
 }
 

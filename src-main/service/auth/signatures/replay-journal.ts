@@ -52,7 +52,7 @@ export interface JournalEntry {
  * Group commit: a request's nonce is queued (`appendSoon`) and every nonce queued in one event-loop
  * turn is written in one transaction at its end; the requests are answered once it has committed.
  * Under 4 concurrent signed clients a commit carried two nonces on average, and Q5 by signed
- * requests went from 0.41–0.46 of the floor to 0.43–0.50 (README, "Seventh session"); at `full`,
+ * requests went from 0.41–0.46 of the floor to 0.45–0.50 (README, "Group commit"); at `full`,
  * where every commit waits for the disk, it saves an fsync per request that shares a commit.
  *
  * Durability: with the main database at `synchronous = normal` the journal runs at `off`, which,
