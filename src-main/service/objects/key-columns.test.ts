@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ObjectDef } from '../../../src-shared/schema/types.js';
 import { parseListQuery } from '../../../src-shared/query/parse.js';
 import { openDatabase, type Db } from '../db/open.js';
@@ -91,6 +91,17 @@ describe('key columns', () => {
     const [first] = store.list(1, WIDGET, parseListQuery({ sort: '{"c_name":1}' }, WIDGET)).rows;
     store.update(1, WIDGET, first!._id, { c_name: 'z' });
     expect(names({ sort: '{"c_name":1}' })).toEqual(['b', 'c', 'z']);
+  });
+
+  it('are what getValues reads, giving what the document holds', () => {
+    insertWidgets();
+    const [first] = store.list(1, WIDGET, parseListQuery({ sort: '{"c_name":1}' }, WIDGET)).rows;
+    const prepare = vi.spyOn(db, 'prepare');
+    const values = store.getValues(1, WIDGET, first!._id, ['c_name', 'c_size', 'c_code', 'c_note']);
+    expect(values).toEqual({ c_name: 'a', c_size: 2, c_code: 'w1', c_note: null });
+    const sql = prepare.mock.calls.map(([text]) => text).find((text) => text.includes('AS v0'));
+    expect(sql).toContain('"k.c_name" AS v0');
+    expect(sql).toContain("json_extract(doc, '$.c_code') AS v2"); // a unique path has no key column
   });
 
   it('are absent from a table an earlier version made, which keeps its expression indexes', () => {

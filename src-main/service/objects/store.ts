@@ -191,7 +191,9 @@ export class ObjectStore {
    */
   getValues(orgId: number, def: ObjectDef, id: string, paths: string[]): Record<string, unknown> | undefined {
     const table = this.ensureCollection(orgId, def);
-    const columns = paths.map((p, i) => `${propertyExpression(p)} AS v${i}`).join(', ');
+    // A key column holds exactly what json_extract gives, without parsing the document again.
+    const keyColumns = this.keyColumnsOf(table);
+    const columns = paths.map((p, i) => `${propertyExpression(p, keyColumns)} AS v${i}`).join(', ');
     const row = this.statements.dynamic(`SELECT ${columns} FROM "${table}" WHERE _id = ?`).get(id) as
       Record<string, unknown> | undefined;
     return row ? Object.fromEntries(paths.map((p, i) => [p, row[`v${i}`]])) : undefined;

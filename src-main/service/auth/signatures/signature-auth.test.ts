@@ -12,6 +12,7 @@ import { createAccount } from '../../accounts/accounts.js';
 import { BUILTIN_ROLES } from '../../objects/builtin-defs.js';
 import type { AppSettings } from '../../apps/apps.js';
 import type { FastifyInstance } from 'fastify';
+import type { Db } from '../../db/open.js';
 import { signRequest } from './signature.js';
 
 const WINDOW = 15 * 60_000;
@@ -286,6 +287,27 @@ describe('replay', () => {
     expect((await send(creds, { signature, nonce: 'firstrequest0001' })).statusCode).toBe(200);
     expect((await send(creds, { signature, nonce: 'secondrequest001' })).statusCode).toBe(200);
     expect((await send(creds, { signature: signature.toUpperCase(), nonce: 'thirdrequest0001' })).statusCode).toBe(200);
+  });
+
+  it('answers with a 500 when the nonces of a turn cannot be written, and keeps those nonces spent', async () => {
+    const creds = await signingApp();
+    expect((await send(creds)).statusCode).toBe(200); // opens the journal
+    const journalDb = (h.svc.replays as unknown as { journalHandle: { db: Db } }).journalHandle.db;
+    journalDb.exec('ALTER TABLE nonces RENAME TO moved'); // the next group commit fails
+    const nonces = ['failedcommit0001', 'failedcommit0002', 'failedcommit0003'];
+    const answers = await Promise.all(nonces.map((nonce) => send(creds, { nonce })));
+    for (const res of answers) {
+      expect(res.statusCode).toBe(500);
+      const body = res.json() as { object: string; errCode: string; status: number; reason?: string };
+      expect(body).toMatchObject({ object: 'fault', errCode: 'service.error', status: 500 });
+      expect(JSON.stringify(body)).not.toMatch(/nonces|no such table/); // nothing of the journal leaks
+    }
+    journalDb.exec('ALTER TABLE moved RENAME TO nonces');
+    h.clock.advance(1); // new signatures; only the nonces repeat
+    for (const nonce of nonces) {
+      expectFault(await send(creds, { nonce }), 403, 'accessDenied.invalidRequestSignature', /already used/);
+    }
+    expect((await send(creds)).statusCode).toBe(200); // the journal takes new nonces again
   });
 
   /** A share this small is filled through the store itself (the real one is a million). */
