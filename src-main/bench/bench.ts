@@ -179,7 +179,7 @@ async function benchSize(size: number): Promise<SizeReport> {
         cells: new Map(
           ways.map((w) => {
             const c = cells.get(w.name)!;
-            return [w.name, { ratio: c.rps / f.rps, p50Us: c.p50Us, vsSessionUs: c.vsSessionUs }];
+            return [w.name, { ratio: c.rps / f.rps, p50Us: c.p50Us, vsSession: c.vsSession }];
           }),
         ),
       });

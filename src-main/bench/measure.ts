@@ -5,6 +5,7 @@
  */
 import autocannon from 'autocannon';
 import { median, send } from './http-client.js';
+import { pairedDifference, type PairedDifference } from './paired-difference.js';
 import { progress, progressDone } from './progress.js';
 
 /** One side of a comparison: the floor, or the service through one way in. */
@@ -53,8 +54,11 @@ async function run(t: Target, path: () => string, connections: number, seconds: 
 export interface Cell {
   rps: number;
   p50Us: number;
-  /** Median over the latency cycles of this side's turn median minus the session's in the same cycle. */
-  vsSessionUs?: number;
+  /**
+   * Median over the latency cycles of this side's turn median minus the session's in the same
+   * cycle, in µs, with its 95 % bootstrap interval (paired-difference.ts).
+   */
+  vsSession?: PairedDifference;
 }
 
 /**
@@ -91,7 +95,8 @@ export async function measure(
       const mine = lat.get(t.name)!;
       const cell: Cell = { rps: median(rps.get(t.name)!), p50Us: median(mine.flat()) * 1000 };
       // Paired by cycle: this side's median in a cycle minus the session's in the same cycle.
-      if (session) cell.vsSessionUs = median(mine.map((turn, k) => median(turn) - median(session[k]!))) * 1000;
+      if (session)
+        cell.vsSession = pairedDifference(mine.map((turn, k) => (median(turn) - median(session[k]!)) * 1000));
       return [t.name, cell];
     }),
   );

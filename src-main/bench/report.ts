@@ -1,5 +1,6 @@
 /** The bench's report: one table per size of ratios to the floor, p50 latencies, memory and seeding. */
 import type { MeasureSettings } from './measure.js';
+import type { PairedDifference } from './paired-difference.js';
 
 /** Targets: the throughput ratio ≥ 0.67 of the floor, walk time ≤ 1.5×, token p50 ≤ session p50 + 20 µs. */
 export const TARGET = { throughput: 2 / 3, walk: 1.5, tokenExtraUs: 20, rssMb: 300, seedSeconds: 60 };
@@ -12,7 +13,7 @@ export interface SizeReport {
     label: string;
     kind: 'throughput' | 'walk';
     floor: string;
-    cells: Map<string, { ratio: number; p50Us?: number; vsSessionUs?: number | undefined }>;
+    cells: Map<string, { ratio: number; p50Us?: number; vsSession?: PairedDifference | undefined }>;
     floorP50Us?: number;
   }[];
   peak: { totalMb: number; anonMb: number };
@@ -42,15 +43,16 @@ export function print(r: SizeReport, names: string[], settings: MeasureSettings)
   if (timed.length > 0) {
     console.log(
       `\nSingle-connection p50 latency, µs, every side in short turns; a token's difference to the session is ` +
-        `the median over cycles of the two turns' medians (target: at most ${TARGET.tokenExtraUs} µs).\n`,
+        `the median over cycles of the two turns' medians (target: at most ${TARGET.tokenExtraUs} µs), then its 95 % ` +
+        `bootstrap interval over the cycles: where that spans more than the target, the run cannot tell.\n`,
     );
     console.log(`| query | floor | ${names.join(' | ')} |`);
     console.log(`|---|---|${names.map(() => '---|').join('')}`);
     for (const row of timed) {
       const cells = names.map((n) => {
         const us = row.cells.get(n)!.p50Us!;
-        const extra = n.startsWith('token') ? row.cells.get(n)!.vsSessionUs : undefined;
-        return `${us.toFixed(0)}${extra !== undefined ? ` (${extra >= 0 ? '+' : ''}${extra.toFixed(0)} ${mark(extra <= TARGET.tokenExtraUs)})` : ''}`;
+        const extra = n.startsWith('token') ? row.cells.get(n)!.vsSession : undefined;
+        return `${us.toFixed(0)}${extra !== undefined ? ` (${versusSession(extra)})` : ''}`;
       });
       console.log(`| ${row.label} | ${row.floorP50Us!.toFixed(0)} | ${cells.join(' | ')} |`);
     }
@@ -61,4 +63,11 @@ export function print(r: SizeReport, names: string[], settings: MeasureSettings)
         ? `; seeding ${r.seedSeconds} s ${mark(r.seedSeconds < TARGET.seedSeconds)} (target < ${TARGET.seedSeconds} s at 1M)`
         : ''),
   );
+}
+
+const signed = (us: number) => `${us >= 0 ? '+' : '−'}${Math.abs(us).toFixed(0)}`;
+
+/** `+136 ✗, −40…+310`: the median difference judged against the target, then its interval. */
+function versusSession(d: PairedDifference): string {
+  return `${signed(d.median)} ${mark(d.median <= TARGET.tokenExtraUs)}, ${signed(d.low)}…${signed(d.high)}`;
 }

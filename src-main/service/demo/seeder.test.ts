@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createHarness, type Harness } from '../testing/harness.js';
 import { seedOrg } from './seeder.js';
 import { BUILTIN_ROLES } from '../objects/builtin-defs.js';
@@ -119,6 +119,26 @@ describe('demo data', () => {
         'ix_o1_account__c_name_last_name_first',
       ]),
     );
+  });
+
+  it("creates a bulk load's tables once, not once per batch, and serves requests between batches", async () => {
+    const exec = vi.spyOn(h.svc.db, 'exec');
+    const createAccounts = () =>
+      exec.mock.calls.filter(([sql]) => sql.startsWith(`CREATE TABLE IF NOT EXISTS "o${org().id}_account"`)).length;
+    let duringLoad = -1;
+    const result = await seedOrg(h.svc, org(), {
+      accounts: 25_000, // five batches, above the bulk threshold
+      seed: 5,
+      onProgress: (done) => {
+        // A request on accounts between batches finds the table without asking for it again.
+        if (done === 20_000) duringLoad = h.svc.store.count(org().id, accounts());
+      },
+    });
+    expect(result.accounts).toBe(25_000);
+    expect(duringLoad).toBe(20_001);
+    // Once after the load dropped its indexes, once when it ended and built them again.
+    expect(createAccounts()).toBe(2);
+    expect(h.svc.store.count(org().id, accounts())).toBe(25_001);
   });
 
   it('never dates a record later than now, not even the newest accounts', async () => {

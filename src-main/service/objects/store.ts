@@ -103,7 +103,9 @@ export class ObjectStore {
       else if (this.bulkTables.has(table)) continue;
       this.db.exec(index.sql);
     }
-    if (!this.bulkTables.has(table)) this.ensuredDefs.set(def, { table, orgId, generation: this.generation });
+    // Kept during a bulk load too (every batch and every request on the table asks): endBulkLoad
+    // moves the generation on, so the call after it builds the indexes the load dropped.
+    this.ensuredDefs.set(def, { table, orgId, generation: this.generation });
     return table;
   }
 
