@@ -148,8 +148,9 @@ function connectionTable(svc: Service, org: Org, def: ObjectDef) {
   if (def.name === 'connection') return undefined;
   const connectionDef = svc.defs.byName(org.id, 'connection');
   if (!connectionDef) return undefined;
-  const table = svc.store.ensureCollection(org.id, connectionDef);
-  return { table, ...connectionExpressions(svc.store.keyColumns(org.id, connectionDef)) };
+  // keyColumns ensures the table, so its name needs no second ensureCollection.
+  const expressions = connectionExpressions(svc.store.keyColumns(org.id, connectionDef));
+  return { table: svc.store.table(org.id, connectionDef), ...expressions };
 }
 
 function connectionCondition(

@@ -151,8 +151,9 @@ export class ReplayJournal {
   }
 
   close(): void {
-    if (this.db.open) this.flush();
-    if (this.db.open) this.db.close();
+    if (!this.db.open) return;
+    this.flush();
+    this.db.close();
   }
 }
 
