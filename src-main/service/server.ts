@@ -1,11 +1,12 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import fastifyCookie from '@fastify/cookie';
 import type { Service } from './service.js';
-import { installFaultHandling, sendFault } from './http/faults-plugin.js';
+import { installFaultHandling, MAX_URL_LENGTH, sendFault } from './http/faults-plugin.js';
 import type { ErrorLogSink } from './http/server-error-log.js';
 import { clientErrorHandlerFor, frameworkFault, installStrictJsonParser } from './http/raw-input.js';
 import { consoleStatic } from './http/console-static.js';
 import { orgScope } from './http/org-scope.js';
+import { dropTypeOnlySchemas } from './http/type-only-schemas.js';
 import { serviceInfoRoutes } from './routes/service-info.js';
 import { accountSessionRoutes } from './routes/account-session.js';
 import { objectRoutes } from './routes/objects.js';
@@ -40,8 +41,8 @@ declare module 'fastify' {
 
 /** Request bodies above this are refused with kRequestTooLarge. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
-/** URLs (query strings included) above this are refused. */
-export const MAX_URL_LENGTH = 64 * 1024;
+/** URLs (query strings included) above this are refused (by the request guard, faults-plugin.ts). */
+export { MAX_URL_LENGTH };
 /**
  * Node's HTTP parser refuses a request line plus headers above this (default 16 KB, which made
  * MAX_URL_LENGTH unreachable over real HTTP). Room for a maximal URL and ordinary headers; beyond
@@ -101,13 +102,8 @@ export async function buildServer(svc: Service, opts: ServerOptions = {}): Promi
   server.addHook('onReady', async () => housekeeping.start(opts.housekeeping?.intervalMs));
   server.addHook('onClose', async () => housekeeping.stop());
   installStrictJsonParser(server);
-  server.addHook('onRequest', (request, _reply, done) => {
-    if (request.url.length > MAX_URL_LENGTH) {
-      done(Object.assign(new Error('URI too long'), { statusCode: 414, code: 'FST_ERR_REQUEST_URI_TOO_LONG' }));
-      return;
-    }
-    done();
-  });
+  // Before any route: checks that can refuse nothing are not run per request (type-only-schemas.ts).
+  server.addHook('onRoute', dropTypeOnlySchemas);
   // Script records are checked on every write path; the checker's engine loads before requests.
   registerScriptRecordRules(svc);
   await loadSyntaxChecker();
@@ -141,12 +137,16 @@ export async function buildServer(svc: Service, opts: ServerOptions = {}): Promi
   return server;
 }
 
+const SLASH = 0x2f;
+
 /**
  * `/demo/v2/accounts/me/` is the same resource as `/demo/v2/accounts/me` (the signed command drops
  * trailing slashes too, decisions §4). Only API paths are rewritten: `/console/` is a folder.
  */
 export function withoutApiTrailingSlash(url: string): string {
   const q = url.indexOf('?');
+  // Runs on every request: most paths do not end in a slash, and need no pattern or copy.
+  if (url.charCodeAt((q === -1 ? url.length : q) - 1) !== SLASH) return url;
   const path = q === -1 ? url : url.slice(0, q);
   if (!/^\/[a-z0-9-]+\/v2\/.*[^/]\/+$/.test(path)) return url;
   return path.replace(/\/+$/, '') + (q === -1 ? '' : url.slice(q));

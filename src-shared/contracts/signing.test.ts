@@ -42,5 +42,19 @@ describe('shared canonicaliser', () => {
     expect(commandFromUrlPath('/demo/v1/accounts')).toBeNull();
     expect(commandFromUrlPath('/demo')).toBeNull();
     expect(commandFromUrlPath('//demo//v2//accounts')).toBe('/accounts');
+    expect(commandFromUrlPath('/demo/v2x/accounts')).toBeNull();
+    expect(commandFromUrlPath('/demo/v')).toBeNull();
+  });
+
+  it('answers paths under any org and version as the segment split does', () => {
+    const pieces = ['', 'demo', 'v2', 'v2x', 'v', 'accounts', 'me', '?q=/v2/', '#f'];
+    let seed = 11;
+    const pick = () => pieces[(seed = (seed * 1103515245 + 12345) % 2147483648) % pieces.length]!;
+    for (let i = 0; i < 3000; i++) {
+      const url = '/' + Array.from({ length: 1 + (i % 5) }, pick).join('/');
+      const segments = url.split(/[?#]/, 1)[0]!.split('/').filter(Boolean);
+      const expected = segments.length < 2 || segments[1] !== 'v2' ? null : '/' + segments.slice(2).join('/');
+      expect(commandFromUrlPath(url), url).toBe(expected);
+    }
   });
 });

@@ -33,12 +33,29 @@ export function normaliseCommand(relativePath: string): string {
   return '/' + path.split('/').filter(Boolean).join('/');
 }
 
+const SLASH = 0x2f;
+
 /**
  * The command of a request path as sent (`/<org>/v2/...`, query allowed); null when the path is
  * not under an org's `/v2`.
  */
 export function commandFromUrlPath(urlPath: string): string | null {
-  const segments = urlPath.slice(0, pathEnd(urlPath)).split('/').filter(Boolean);
+  const path = urlPath.slice(0, pathEnd(urlPath));
+  // The usual path (`/<org>/v2/…`, no empty segment) is answered by slicing: the service computes
+  // this for every signed request, and the split below allocates an array and a string per segment.
+  const orgEnd = path.indexOf('/', 1);
+  if (
+    path.charCodeAt(0) === SLASH &&
+    orgEnd > 1 &&
+    !path.includes('//') &&
+    path.charCodeAt(path.length - 1) !== SLASH
+  ) {
+    const afterVersion = orgEnd + 3;
+    if (!path.startsWith('/v2', orgEnd)) return null;
+    if (afterVersion === path.length) return '/';
+    return path.charCodeAt(afterVersion) === SLASH ? path.slice(afterVersion) : null;
+  }
+  const segments = path.split('/').filter(Boolean);
   if (segments.length < 2 || segments[1] !== 'v2') return null;
   // Non-empty segments of a path without `?` or `#`: already what normaliseCommand would give
   // (the service computes this for every signed request, so it is not computed twice).
