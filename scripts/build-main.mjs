@@ -31,6 +31,8 @@ await Promise.all([
       'bench/token-verify': 'src-main/bench/token-verify.ts',
       'bench/signed-verify': 'src-main/bench/signed-verify.ts',
       'bench/alternate': 'src-main/bench/alternate.ts',
+      'bench/framework-ladder': 'src-main/bench/framework-ladder.ts',
+      'bench/framework-ladder-server': 'src-main/bench/framework-ladder-server.ts',
       'bench/profile-layers': 'src-main/bench/profile-layers.ts',
       'bench/scripts': 'src-main/bench/scripts.ts',
       'bench/views': 'src-main/bench/views.ts',

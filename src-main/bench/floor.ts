@@ -13,7 +13,7 @@
 import { createServer } from 'node:http';
 import Database from 'better-sqlite3';
 import { checkPlan, queryPlan } from './query-plan.js';
-import { FLOOR_PLANS, floorSql, hasKeyColumns, Q3_RANGE, WALK_PAGE } from './workloads.js';
+import { FLOOR_PLANS, floorRecordText, floorSql, hasKeyColumns, Q3_RANGE, WALK_PAGE } from './workloads.js';
 
 const [file, table] = process.argv.slice(2);
 if (!file || !table) throw new Error('usage: floor.js DB_FILE TABLE');
@@ -49,8 +49,8 @@ const stmt = Object.fromEntries(Object.entries(sql).map(([k, v]) => [k, db.prepa
 >;
 
 type Row = [id: string, doc: string];
-/** The API form of a record from its stored text; ids are hex, so they need no escaping. */
-const record = (r: Row) => `{"_id":"${r[0]}","object":"account","access":8${r[1] === '{}' ? '}' : `,${r[1].slice(1)}`}`;
+/** The API form of a record from its stored text. */
+const record = floorRecordText;
 
 function list(rows: Row[], limit: number): string {
   const n = Math.min(rows.length, limit);

@@ -95,6 +95,10 @@ export function floorSql(table: string, keyColumns: boolean) {
   };
 }
 
+/** A record as the API writes it, from a `[_id, doc]` row: the floor's splice (ids are hex, no escaping). */
+export const floorRecordText = (r: readonly [id: string, doc: string]): string =>
+  `{"_id":"${r[0]}","object":"account","access":8${r[1] === '{}' ? '}' : `,${r[1].slice(1)}`}`;
+
 /** The names the service gives an account table's indexes (`query/indexes.ts`; `_id`'s is SQLite's). */
 export const accountIndex = {
   id: (table: string) => `sqlite_autoindex_${table}_1`,
