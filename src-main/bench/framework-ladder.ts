@@ -13,6 +13,7 @@ import type { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
+import { send } from './http-client.js';
 import { measure, type Target } from './measure.js';
 import { startListeningChild } from './start-child.js';
 import { floorUrls } from './workloads.js';
@@ -59,6 +60,12 @@ try {
     );
     children.push(started.child);
     targets.push({ name: rung, port: started.port, url: (_q, id) => `/demo/v2/accounts/${id!}`, headers: () => ({}) });
+  }
+  // Same answer on every side, or the comparison means nothing.
+  const expected = await send(floor.port, targets[0]!.url('q5', sample[0]));
+  for (const t of targets.slice(1)) {
+    const got = await send(t.port, t.url('q5', sample[0]));
+    if (got.status !== 200 || got.body !== expected.body) throw new Error(`${t.name} and the floor disagree on Q5`);
   }
   let i = 0;
   const settings = {
