@@ -9,7 +9,9 @@
  * Rungs, each including the one before:
  * - `fastify`: a bare Fastify route under `/:org/v2/:collection/:id`, no hooks, no schema;
  * - `guard`: the service's request guard and fault handling (`installFaultHandling`: Host check,
- *   response headers, URL length), `@fastify/cookie`, and a preHandler where the org scope's is;
+ *   response headers, URL length);
+ * - `cookie`: `@fastify/cookie`, as the service registers it;
+ * - `prehandler`: an empty preHandler where the org scope's is;
  * - `validators`: the route's type-only schemas (`pathParams`, `ANY_QUERY`) run as validators, as
  *   every service route's did before `type-only-schemas.ts`;
  * - `type-only`: the same schemas, dropped from validation by `dropTypeOnlySchemas` (the service now).
@@ -38,14 +40,12 @@ db.pragma('mmap_size = 67108864');
 const byId = db.prepare(floorSql(table, hasKeyColumns(db, table)).q5).raw(true);
 
 const server = Fastify({ logger: false });
-if (at('guard')) {
-  installFaultHandling(server, systemClock, () => undefined);
-  await server.register(fastifyCookie);
-}
+if (at('guard')) installFaultHandling(server, systemClock, () => undefined);
+if (at('cookie')) await server.register(fastifyCookie);
 if (at('type-only')) server.addHook('onRoute', dropTypeOnlySchemas);
 await server.register(
   async (scope) => {
-    if (at('guard')) scope.addHook('preHandler', (_request, _reply, done) => done());
+    if (at('prehandler')) scope.addHook('preHandler', (_request, _reply, done) => done());
     const schema = at('validators') ? { params: pathParams('collection', 'id'), querystring: ANY_QUERY } : undefined;
     scope.get<{ Params: { id: string } }>('/:collection/:id', schema ? { schema } : {}, (request, reply) => {
       const row = byId.get(request.params.id) as [string, string] | undefined;

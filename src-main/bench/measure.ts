@@ -7,6 +7,7 @@ import autocannon from 'autocannon';
 import { median, send } from './http-client.js';
 import { pairedDifference, type PairedDifference } from './paired-difference.js';
 import { progress, progressDone } from './progress.js';
+import { turnOrder } from './turn-order.js';
 
 /** One side of a comparison: the floor, or the service through one way in. */
 export interface Target {
@@ -63,8 +64,9 @@ export interface Cell {
 
 /**
  * A workload's throughput on every target: a short warm-up each, then ROUNDS rounds that visit the
- * targets in turn, so drift in the machine's speed (other tenants, thermal state) falls on all
- * alike; medians reported. Then single-connection latency, every side in short turns.
+ * targets in turn, each round starting one target later (`turnOrder`), so drift in the machine's
+ * speed (other tenants, thermal state) and a target's place in the round fall on all alike;
+ * medians reported. Then single-connection latency, every side in short turns.
  */
 export async function measure(
   settings: MeasureSettings,
@@ -79,7 +81,8 @@ export async function measure(
     await run(t, pathOf(t), CONNECTIONS, Math.min(1, DURATION));
   }
   for (let r = 0; r < ROUNDS; r++) {
-    for (const t of targets) {
+    for (const k of turnOrder(targets.length, r)) {
+      const t = targets[k]!;
       progress(`${label}: throughput round ${r + 1}/${ROUNDS}, ${t.name}`);
       rps.get(t.name)!.push(await run(t, pathOf(t), CONNECTIONS, DURATION));
     }
@@ -125,8 +128,7 @@ async function latenciesInTurn(
   const turns = new Map<string, number[][]>(targets.map((t) => [t.name, []]));
   const until = performance.now() + seconds * 1000;
   for (let cycle = 0; performance.now() < until; cycle++) {
-    for (let i = 0; i < targets.length; i++) {
-      const k = (cycle + i) % targets.length;
+    for (const k of turnOrder(targets.length, cycle)) {
       const t = targets[k]!;
       const kept: number[] = [];
       for (let r = 0; r < TURN_REQUESTS; r++) {
