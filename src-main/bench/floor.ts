@@ -49,13 +49,11 @@ const stmt = Object.fromEntries(Object.entries(sql).map(([k, v]) => [k, db.prepa
 >;
 
 type Row = [id: string, doc: string];
-/** The API form of a record from its stored text. */
-const record = floorRecordText;
 
 function list(rows: Row[], limit: number): string {
   const n = Math.min(rows.length, limit);
   let out = '{"object":"list","data":[';
-  for (let i = 0; i < n; i++) out += (i === 0 ? '' : ',') + record(rows[i]!);
+  for (let i = 0; i < n; i++) out += (i === 0 ? '' : ',') + floorRecordText(rows[i]!);
   return `${out}],"hasMore":${rows.length > limit}}`;
 }
 
@@ -86,7 +84,7 @@ const server = createServer((req, res) => {
         res.writeHead(404).end();
         return;
       }
-      body = record(row);
+      body = floorRecordText(row);
       break;
     }
     default:

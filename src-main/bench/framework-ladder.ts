@@ -26,7 +26,7 @@ const { values } = parseArgs({
     rounds: { type: 'string', default: '5' },
     duration: { type: 'string', default: '4' },
     connections: { type: 'string', default: '4' },
-    /** Which rungs, in the order each round visits them (after the floor): a side's place in the round can bias it. */
+    /** Which rungs to measure (each round starts one side later, so their order does not bias them). */
     rungs: { type: 'string', default: RUNG_NAMES.join(',') },
   },
 });
@@ -39,10 +39,10 @@ const dbFile = join(values['data-dir'], 'service.db');
 const table = values.table;
 const here = new URL('.', import.meta.url).pathname;
 
-/** Every 97th id of the table, so requests spread over the whole key. */
 const db = new Database(dbFile, { readonly: true });
 const ids = db.prepare(`SELECT _id FROM "${table}" ORDER BY _id`).pluck().all() as string[];
 db.close();
+/** Every 97th id of the table, so requests spread over the whole key. */
 const sample = ids.filter((_, i) => i % 97 === 0);
 if (sample.length === 0) throw new Error(`${table} has no records`);
 
