@@ -1,9 +1,16 @@
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase, type Db } from '../../db/open.js';
-import { journalBeside, REPLAY_JOURNAL_FILE, ReplayJournal } from './replay-journal.js';
+import {
+  journalBeside,
+  LOG_CHECKPOINT_ENTRIES,
+  REPLAY_JOURNAL_FILE,
+  ReplayJournal,
+  replayLogFile,
+} from './replay-journal.js';
+import type { NonceLog } from './nonce-log.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'journal-beside-'));
 const opened: Db[] = [];
@@ -53,8 +60,24 @@ describe('ReplayJournal group commit', () => {
     }
   });
 
-  it('rejects the waiting appends when their commit fails, and commits later ones', async () => {
+  it('rejects the waiting appends when their write fails, and writes later ones', async () => {
     const journal = ReplayJournal.open({ file: join(dir, 'failing.db') }, 0);
+    try {
+      const log = (journal as unknown as { log: NonceLog }).log;
+      vi.spyOn(log, 'write').mockImplementationOnce(() => {
+        throw new Error('ENOSPC: no space left on device, write');
+      });
+      const failing = journal.appendSoon(1, 'aaaaaaaaaaaaaaaa', LATER);
+      await expect(failing).rejects.toThrow(/ENOSPC/);
+      await journal.appendSoon(1, 'bbbbbbbbbbbbbbbb', LATER);
+      expect(journal.live(0).map((e) => e.nonce)).toEqual(['bbbbbbbbbbbbbbbb']);
+    } finally {
+      journal.close();
+    }
+  });
+
+  it('rejects the waiting appends of an in-memory journal when their commit fails, and commits later ones', async () => {
+    const journal = ReplayJournal.open({ file: ':memory:' }, 0);
     try {
       const db = (journal as unknown as { db: Db }).db;
       const failing = journal.appendSoon(1, 'aaaaaaaaaaaaaaaa', LATER);
@@ -66,5 +89,68 @@ describe('ReplayJournal group commit', () => {
     } finally {
       journal.close();
     }
+  });
+});
+
+describe('ReplayJournal log', () => {
+  const LATER = 1_700_000_900_000;
+  const rowsInDb = (journal: ReplayJournal) =>
+    (journal as unknown as { db: Db }).db.prepare('SELECT count(*) FROM nonces').pluck().get() as number;
+
+  it('writes appends to the log only, and moves them into the database before a read', async () => {
+    const file = join(dir, 'log-first.db');
+    const journal = ReplayJournal.open({ file }, 0);
+    try {
+      await journal.appendSoon(7, 'aaaaaaaaaaaaaaaa', LATER);
+      expect(readFileSync(replayLogFile(file), 'latin1')).toBe(`${LATER} 7 aaaaaaaaaaaaaaaa\n`);
+      expect(rowsInDb(journal)).toBe(0);
+      expect(journal.live(0)).toEqual([{ appId: 7, nonce: 'aaaaaaaaaaaaaaaa', expires: LATER }]);
+      expect(rowsInDb(journal)).toBe(1);
+      expect(readFileSync(replayLogFile(file), 'latin1')).toBe(''); // emptied once the database has it
+    } finally {
+      journal.close();
+    }
+  });
+
+  it(`moves the log into the database every ${LOG_CHECKPOINT_ENTRIES} nonces`, async () => {
+    const file = join(dir, 'checkpoint.db');
+    const journal = ReplayJournal.open({ file }, 0);
+    try {
+      const nonces = Array.from({ length: LOG_CHECKPOINT_ENTRIES - 1 }, (_, i) => i.toString(36).padStart(16, '0'));
+      await Promise.all(nonces.map((n) => journal.appendSoon(1, n, LATER)));
+      expect(rowsInDb(journal)).toBe(0);
+      await journal.appendSoon(1, 'zzzzzzzzzzzzzzzz', LATER);
+      expect(rowsInDb(journal)).toBe(LOG_CHECKPOINT_ENTRIES);
+      expect(readFileSync(replayLogFile(file), 'latin1')).toBe('');
+    } finally {
+      journal.close();
+    }
+  });
+
+  it('takes in what a killed process left in the log, skipping a half-written last line', async () => {
+    const file = join(dir, 'killed.db');
+    const killed = ReplayJournal.open({ file }, 0);
+    await killed.appendSoon(1, 'aaaaaaaaaaaaaaaa', LATER);
+    await killed.appendSoon(2, 'bbbbbbbbbbbbbbbb', LATER + 1);
+    // What a SIGKILL leaves: the log as written, no checkpoint, the files let go by the OS.
+    (killed as unknown as { log: NonceLog }).log.close();
+    (killed as unknown as { db: Db }).db.close();
+    appendFileSync(replayLogFile(file), `${LATER} 3 cccccc`); // a power cut mid-write
+    const reopened = ReplayJournal.open({ file }, 0);
+    try {
+      expect(reopened.live(0)).toEqual([
+        { appId: 1, nonce: 'aaaaaaaaaaaaaaaa', expires: LATER },
+        { appId: 2, nonce: 'bbbbbbbbbbbbbbbb', expires: LATER + 1 },
+      ]);
+      expect(readFileSync(replayLogFile(file), 'latin1')).toBe('');
+    } finally {
+      reopened.close();
+    }
+  });
+
+  it('keeps the log private to its owner', () => {
+    const file = join(dir, 'private.db');
+    ReplayJournal.open({ file }, 0).close();
+    expect(statSync(replayLogFile(file)).mode & 0o777).toBe(0o600);
   });
 });

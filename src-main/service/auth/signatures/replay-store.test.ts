@@ -1,11 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FaultError } from '../../../../src-shared/faults.js';
 import { openDatabase, type Db } from '../../db/open.js';
 import { MAX_REPLAY_NONCES_PER_APP, REPLAY_PRUNE_INTERVAL_MS, ReplayStore } from './replay-store.js';
-import { REPLAY_JOURNAL_FILE } from './replay-journal.js';
+import { REPLAY_JOURNAL_FILE, replayLogFile } from './replay-journal.js';
 
 const NOW = 1_700_000_000_000;
 const LATER = NOW + 15 * 60_000;
@@ -133,7 +133,7 @@ describe('ReplayStore', () => {
     expect(store.countedNonces(1)).toBe(2);
   });
 
-  it("runs one append for a fresh nonce (in the turn's commit) and none for a replay", async () => {
+  it("appends one log line for a fresh nonce (in the turn's write), none for a replay, and no SQL", async () => {
     const store = storeOf();
     store.remember(1, 'aaaaaaaaaaaaaaaa', NOW, LATER); // opens the journal, prunes once
     await store.durable();
@@ -151,9 +151,12 @@ describe('ReplayStore', () => {
     }
     expect(store.remember(1, 'bbbbbbbbbbbbbbbb', NOW + 1, LATER)).toBe('fresh');
     expect(store.remember(1, 'bbbbbbbbbbbbbbbb', NOW + 2, LATER)).toBe('replayed');
-    expect(ran).toEqual([]); // decided in memory; the append waits for the turn's commit
+    expect(ran).toEqual([]); // decided in memory; the append waits for the turn's write
+    const first = `${LATER} 1 aaaaaaaaaaaaaaaa\n`;
+    expect(readFileSync(replayLogFile(journalFile), 'latin1')).toBe(first);
     await store.durable();
-    expect(ran).toEqual(['BEGIN', expect.stringMatching(/^INSERT OR REPLACE INTO nonces/), 'COMMIT']);
+    expect(ran).toEqual([]); // the log took it; the database takes it in at a checkpoint
+    expect(readFileSync(replayLogFile(journalFile), 'latin1')).toBe(`${first}${LATER} 1 bbbbbbbbbbbbbbbb\n`);
   });
 
   it('commits the nonces of one event-loop turn together, and settles `durable` only after', async () => {
