@@ -1,6 +1,8 @@
 import type { Db } from '../../db/open.js';
 import { fault, FaultError } from '../../../../src-shared/faults.js';
 import { journalHeldElsewhere, ReplayJournal, type ReplayJournalOptions } from './replay-journal.js';
+import { NonceTable } from './nonce-table.js';
+import { NONCE_PATTERN } from './signature.js';
 
 /**
  * How many nonces one app may have remembered at once. When an app's share is full, its new signed
@@ -8,15 +10,12 @@ import { journalHeldElsewhere, ReplayJournal, type ReplayJournalOptions } from '
  * for it); other apps are not affected, since each has its own share.
  *
  * Sized for a busy app: a nonce lives up to twice the ±15-minute timestamp window, so a million
- * lets one app sustain about 550 signed requests a second, at a worst case of roughly 100 MB of
- * memory per app (only an app's own verified requests can fill its share).
+ * lets one app sustain about 550 signed requests a second, at a worst case of about 100 MB of
+ * memory per app (nonce-table.ts; only an app's own verified requests can fill its share).
  */
 export const MAX_REPLAY_NONCES_PER_APP = 1_000_000;
 
 export type ReplayVerdict = 'fresh' | 'replayed';
-
-/** How often, at most, the hot path forgets expired entries (service-clock ms); see `remember`. */
-export const REPLAY_PRUNE_INTERVAL_MS = 1000;
 
 /** How often, at most, the hot path deletes expired rows from the journal (a write). */
 const JOURNAL_PRUNE_INTERVAL_MS = 60_000;
@@ -26,14 +25,6 @@ export const JOURNAL_CLAIM_WAIT_MS = 2000;
 
 /** After failing to take the journal, how long signed requests are refused before trying again. */
 const JOURNAL_RETRY_MS = 1000;
-
-/** Nonces expiring within one second share a bucket, so pruning visits only what has ended. */
-const BUCKET_MS = 1000;
-
-interface Bucket {
-  appIds: number[];
-  nonces: string[];
-}
 
 /**
  * Remembers the nonce of every accepted signed request, per app, until the request could no longer
@@ -50,10 +41,8 @@ interface Bucket {
  * never verifies a signature (the admin CLI beside a running service) never touches it.
  */
 export class ReplayStore {
-  private readonly byApp = new Map<number, Map<string, number>>();
-  /** Expiry second → the entries expiring in it. */
-  private readonly buckets = new Map<number, Bucket>();
-  private lastPrune = Number.NEGATIVE_INFINITY;
+  /** Each app's nonces (nonce-table.ts), so one app's load never slows another's lookups. */
+  private readonly byApp = new Map<number, NonceTable>();
   private lastJournalPrune = Number.NEGATIVE_INFINITY;
   private journalHandle: ReplayJournal | undefined;
   /** The journal commit of the last nonce remembered (`durable`). */
@@ -75,23 +64,22 @@ export class ReplayStore {
    */
   remember(appId: number, nonce: string, now: number, expires: number): ReplayVerdict {
     const journal = this.journal(now);
-    if (now - this.lastPrune >= REPLAY_PRUNE_INTERVAL_MS) this.prune(now);
-    const key = nonce.toLowerCase(); // nonces are case-insensitive (the pattern is)
+    if (now - this.lastJournalPrune >= JOURNAL_PRUNE_INTERVAL_MS) this.pruneJournal(now);
     let nonces = this.byApp.get(appId);
-    const known = nonces?.get(key);
+    const known = nonces?.get(nonce); // the table folds letter case, as the pattern does
     if (known !== undefined && known >= now) return 'replayed';
-    if (known === undefined && (nonces?.size ?? 0) >= this.maxPerApp) {
-      this.prune(now);
-      if ((nonces?.size ?? 0) >= this.maxPerApp) {
+    if (known === undefined && nonces !== undefined && nonces.size >= this.maxPerApp) {
+      nonces.prune(now);
+      if (nonces.size >= this.maxPerApp) {
         throw fault('throttled', 'policy', {
           reason:
             'This application has too many signed requests in the replay window; the service refuses its new ones until older ones expire.',
         });
       }
     }
-    if (nonces === undefined) this.byApp.set(appId, (nonces = new Map()));
-    this.track(appId, key, expires, nonces);
-    this.pendingWrite = journal.appendSoon(appId, key, expires);
+    if (nonces === undefined) this.byApp.set(appId, (nonces = new NonceTable()));
+    nonces.set(nonce, expires, now);
+    this.pendingWrite = journal.appendSoon(appId, nonce.toLowerCase(), expires);
     return 'fresh';
   }
 
@@ -104,30 +92,15 @@ export class ReplayStore {
     return this.pendingWrite;
   }
 
-  /** Forgets entries whose window has passed; returns how many. */
+  /**
+   * Forgets entries whose window has passed; returns how many. Between prunes, expired entries
+   * count for nothing (see `remember`), and each app's table drops them whenever it would grow.
+   */
   prune(now: number): number {
-    this.lastPrune = now;
     let removed = 0;
-    for (const [second, bucket] of this.buckets) {
-      if (second * BUCKET_MS >= now) continue; // nothing in it has expired yet
-      const keep: Bucket = { appIds: [], nonces: [] };
-      for (let i = 0; i < bucket.nonces.length; i++) {
-        const appId = bucket.appIds[i]!;
-        const nonce = bucket.nonces[i]!;
-        const nonces = this.byApp.get(appId);
-        const expires = nonces?.get(nonce);
-        // Another bucket holds the entry when it was taken over with a later expiry.
-        if (expires === undefined || Math.floor(expires / BUCKET_MS) !== second) continue;
-        if (expires < now) {
-          nonces!.delete(nonce);
-          removed++;
-        } else {
-          keep.appIds.push(appId);
-          keep.nonces.push(nonce);
-        }
-      }
-      if (keep.nonces.length === 0) this.buckets.delete(second);
-      else this.buckets.set(second, keep);
+    for (const [appId, nonces] of this.byApp) {
+      removed += nonces.prune(now);
+      if (nonces.size === 0) this.byApp.delete(appId);
     }
     if (this.journalHandle && now - this.lastJournalPrune >= JOURNAL_PRUNE_INTERVAL_MS) this.pruneJournal(now);
     return removed;
@@ -175,7 +148,6 @@ export class ReplayStore {
     this.journalHandle?.close(); // commits what is still queued
     this.journalHandle = undefined;
     this.byApp.clear();
-    this.buckets.clear();
   }
 
   private journal(now: number, waitMs = 0): ReplayJournal {
@@ -191,20 +163,11 @@ export class ReplayStore {
     this.importLegacy(journal, now);
     for (const entry of journal.live(now)) {
       let nonces = this.byApp.get(entry.appId);
-      if (nonces === undefined) this.byApp.set(entry.appId, (nonces = new Map()));
-      this.track(entry.appId, entry.nonce, entry.expires, nonces);
+      if (nonces === undefined) this.byApp.set(entry.appId, (nonces = new NonceTable()));
+      nonces.set(entry.nonce, entry.expires, now);
     }
     this.journalHandle = journal;
     return journal;
-  }
-
-  private track(appId: number, nonce: string, expires: number, nonces: Map<string, number>): void {
-    nonces.set(nonce, expires);
-    const second = Math.floor(expires / BUCKET_MS);
-    let bucket = this.buckets.get(second);
-    if (bucket === undefined) this.buckets.set(second, (bucket = { appIds: [], nonces: [] }));
-    bucket.appIds.push(appId);
-    bucket.nonces.push(nonce);
   }
 
   private pruneJournal(now: number): void {
@@ -222,7 +185,10 @@ export class ReplayStore {
     const rows = db
       .prepare("SELECT value, app_id AS appId, expires FROM replay_entries WHERE kind = 'nonce' AND expires >= ?")
       .all(now) as { value: string; appId: number; expires: number }[];
-    for (const row of rows) journal.append(row.appId, row.value.slice(row.value.indexOf(':') + 1), row.expires);
+    for (const row of rows) {
+      const nonce = row.value.slice(row.value.indexOf(':') + 1);
+      if (NONCE_PATTERN.test(nonce)) journal.append(row.appId, nonce.toLowerCase(), row.expires);
+    }
     if (rows.length > 0 || db.prepare('SELECT 1 FROM replay_entries LIMIT 1').get() !== undefined) {
       db.prepare('DELETE FROM replay_entries').run();
     }
