@@ -1,5 +1,11 @@
-import { describe, expect, it } from 'vitest';
-import { logLines, parseLogLines, type JournalEntry } from './nonce-log.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { logLines, NonceLog, parseLogLines, type JournalEntry } from './nonce-log.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'nonce-log-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('nonce log lines', () => {
   const entries: JournalEntry[] = [
@@ -24,5 +30,35 @@ describe('nonce log lines', () => {
   it('skips lines that are not entries', () => {
     const text = ['garbage', '1 2 UPPERCASEUPPERCA', '1 2 short', '-1 2 aaaaaaaaaaaaaaaa', ''].join('\n');
     expect(parseLogLines(text + logLines(entries))).toEqual(entries);
+  });
+});
+
+describe('NonceLog', () => {
+  const entry = (i: number): JournalEntry => ({
+    expires: 1_700_000_900_000 + i,
+    appId: 1,
+    nonce: `${i}`.padStart(16, 'a'),
+  });
+
+  it('keeps the next write whole after a write that failed part-way', () => {
+    const file = join(dir, 'torn.log');
+    let failNext = false;
+    const writeBytes = ((fd: number, buffer: Buffer, offset: number, length: number) => {
+      if (!failNext) return writeSync(fd, buffer, offset, length);
+      failNext = false;
+      writeSync(fd, buffer, offset, 20); // part of the first line reaches the file
+      throw Object.assign(new Error('EIO: i/o error, write'), { code: 'EIO' });
+    }) as typeof writeSync;
+    const log = NonceLog.open(file, false, writeBytes);
+    try {
+      log.write(logLines([entry(1)]));
+      failNext = true;
+      expect(() => log.write(logLines([entry(2)]))).toThrow(/EIO/);
+      log.write(logLines([entry(3)]));
+      expect(readFileSync(file, 'latin1')).toContain(logLines([entry(3)]));
+      expect(log.entries()).toEqual([entry(1), entry(3)]); // 3 did not run into the fragment of 2
+    } finally {
+      log.close();
+    }
   });
 });

@@ -19,8 +19,10 @@ export function logLines(entries: readonly JournalEntry[]): string {
 }
 
 /**
- * The entries of a log's text. A line that does not parse is skipped: only the last one can be
- * incomplete (a write cut short by a power cut), and every line before it was whole when written.
+ * The entries of a log's text. A line that does not parse is skipped: what a write cut short left
+ * (by a power cut at the end of the log; by a failed write anywhere, which `NonceLog.write` ends
+ * with a newline before writing again). A cut line parses only when nothing but its newline is
+ * missing, and then it is whole.
  */
 export function parseLogLines(text: string): JournalEntry[] {
   const entries: JournalEntry[] = [];
@@ -49,23 +51,34 @@ export function parseLogLines(text: string): JournalEntry[] {
  * (`fdatasync`), for a service whose database runs at `synchronous = FULL`.
  */
 export class NonceLog {
+  /** The last write failed, perhaps after part of a line: the next one starts on a new line. */
+  private torn = false;
+
   private constructor(
     private readonly file: string,
     private fd: number,
     private readonly durable: boolean,
+    private readonly writeBytes: typeof writeSync,
   ) {}
 
-  static open(file: string, durable: boolean): NonceLog {
+  /** `writeBytes` is `fs.writeSync` but in tests, which make writes fail part-way. */
+  static open(file: string, durable: boolean, writeBytes: typeof writeSync = writeSync): NonceLog {
     ensurePrivateFile(file);
-    return new NonceLog(file, openSync(file, 'a'), durable);
+    return new NonceLog(file, openSync(file, 'a'), durable, writeBytes);
   }
 
-  /** Appends text that `logLines` made; throws when the write fails (the requests then fail). */
+  /**
+   * Appends text that `logLines` made; throws when the write fails (the requests then fail). A
+   * write that fails after part of its text leaves a fragment, which must not run into the next
+   * write's first line (that line's nonce would then be lost when the log is read back).
+   */
   write(text: string): void {
-    const bytes = Buffer.from(text, 'latin1'); // the lines are ASCII
+    const bytes = Buffer.from(this.torn ? `\n${text}` : text, 'latin1'); // the lines are ASCII
+    this.torn = true;
     let at = 0;
-    while (at < bytes.length) at += writeSync(this.fd, bytes, at, bytes.length - at);
+    while (at < bytes.length) at += this.writeBytes(this.fd, bytes, at, bytes.length - at);
     if (this.durable) fdatasyncSync(this.fd);
+    this.torn = false;
   }
 
   /** The entries the log holds now. */

@@ -55,6 +55,16 @@ describe('NonceTable', () => {
     expect(table.size).toBe(0);
   });
 
+  it('stays small under a steady stream of short-lived nonces, with no prune between', () => {
+    const table = new NonceTable();
+    const capacity = () => (table as unknown as { capacity: number }).capacity;
+    // 100,000 inserts, each live for 200 ms at one insert a millisecond: never more than 201 live.
+    for (let i = 0; i < 100_000; i++) table.set(i.toString(36).padStart(16, '0'), NOW + i + 200, NOW + i);
+    expect(capacity()).toBe(1024); // rebuilt at each growth point for the live entries only
+    expect(table.size).toBeLessThanOrEqual(Math.ceil(1024 * 0.7));
+    expect(table.get((99_999).toString(36).padStart(16, '0'))).toBe(NOW + 99_999 + 200);
+  });
+
   it('agrees with a Map through random sets, lookups, prunes and growth', () => {
     const random = randomFrom(11);
     const table = new NonceTable();

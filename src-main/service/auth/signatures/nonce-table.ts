@@ -101,7 +101,7 @@ export class NonceTable {
     let slot = this.find();
     if (this.hi[slot] === 0) {
       if (this.used + 1 > this.capacity * MAX_LOAD) {
-        this.rebuild((e) => e >= now, this.used + 1);
+        this.rebuild((e) => e >= now, 1);
         slot = this.find();
       }
       this.hi[slot] = keyHi;
@@ -129,13 +129,16 @@ export class NonceTable {
     }
   }
 
-  /** Copies the entries that `keep` into a table sized for them and `reserve` entries in all. */
-  private rebuild(keep: (expires: number) => boolean, reserve: number): void {
+  /**
+   * Copies the entries that `keep` into a table sized for them and `extra` more: sized by what is
+   * kept, not by what was there, so a table whose entries mostly expired shrinks rather than grows.
+   */
+  private rebuild(keep: (expires: number) => boolean, extra: number): void {
     const [hi, lo, expires, capacity] = [this.hi, this.lo, this.expires, this.capacity];
-    let live = 0;
-    for (let i = 0; i < capacity; i++) if (hi[i] !== 0 && keep(expires[i]!)) live++;
+    let kept = 0;
+    for (let i = 0; i < capacity; i++) if (hi[i] !== 0 && keep(expires[i]!)) kept++;
     let size = MIN_CAPACITY;
-    while (size * TARGET_LOAD < Math.max(live, reserve)) size *= 2;
+    while (size * TARGET_LOAD < kept + extra) size *= 2;
     this.capacity = size;
     this.hi = new Float64Array(size);
     this.lo = new Float64Array(size);
