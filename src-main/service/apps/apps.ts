@@ -1,4 +1,3 @@
-import { createSecretKey, type KeyObject } from 'node:crypto';
 import type { Db } from '../db/open.js';
 import { fault } from '../../../src-shared/faults.js';
 import { statements, type Statements } from '../db/statements.js';
@@ -9,6 +8,7 @@ import { generateRsaKeyPair, type RsaKeyPair } from '../crypto/rsa.js';
 import { AppKeyTable, type AppKey, type AppKeyInfo, type ExposedKey, type SealedSigningKey } from './app-keys.js';
 import type { AppKind, AppSettings, SigningAlg } from '../../../src-shared/contracts/apps.js';
 import { signatureKey } from '../../../src-shared/contracts/signing.js';
+import { HmacSha256Key } from '../crypto/hmac-sha256.js';
 
 export type { AppKind, AppSettings } from '../../../src-shared/contracts/apps.js';
 
@@ -67,10 +67,10 @@ export class AppRepository {
   /** The `app_keys` table (key pairs), reached through this repository. */
   private readonly keys: AppKeyTable;
   /**
-   * Every signed request needs its app's HMAC key: decrypted once per data version and kept as a
-   * KeyObject (native memory, never a string a log line or heap dump shows).
+   * Every signed request needs its app's HMAC key: decrypted once per data version and kept as its
+   * HMAC pads (Buffers outside the JS heap, never a string a log line or heap dump shows).
    */
-  private readonly hmacKeyCache: VersionedCache<number, KeyObject | null>;
+  private readonly hmacKeyCache: VersionedCache<number, HmacSha256Key | null>;
 
   constructor(
     private readonly db: Db,
@@ -249,10 +249,10 @@ export class AppRepository {
   }
 
   /** The key signed requests of a signing app are checked with (HMAC over `key + secret`). */
-  signatureHmacKey(app: App): KeyObject | undefined {
+  signatureHmacKey(app: App): HmacSha256Key | undefined {
     const key = this.hmacKeyCache.get(app.id, () => {
       const secret = this.secret(app);
-      return secret === undefined ? null : createSecretKey(Buffer.from(signatureKey(app.key, secret), 'utf8'));
+      return secret === undefined ? null : new HmacSha256Key(Buffer.from(signatureKey(app.key, secret), 'utf8'));
     });
     return key ?? undefined;
   }

@@ -12,7 +12,6 @@ import {
   SIGNATURE_PATTERN,
   SIGNATURE_WINDOW_MS,
   signaturesMatch,
-  signWithKey,
   TIMESTAMP_PATTERN,
 } from './signature.js';
 
@@ -87,7 +86,7 @@ export function authenticateSignature(
     ...(request.body === undefined ? {} : { body: request.body }),
   });
   if (message === null) throw invalid('The query string is not valid percent-encoded UTF-8, so it cannot be signed.');
-  if (!signaturesMatch(signWithKey(hmacKey, message), signature)) {
+  if (!signaturesMatch(hmacKey.digest(message), signature)) {
     throw invalid('The request signature does not match.');
   }
 

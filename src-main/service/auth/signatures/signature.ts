@@ -1,4 +1,4 @@
-import { createHash, createHmac, timingSafeEqual, type KeyObject } from 'node:crypto';
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 
 /**
  * The request-signature algorithm of decisions §4, with no I/O: the service verifies with it and
@@ -45,12 +45,9 @@ export function commandFromUrl(url: string): string {
 
 /** Lowercase hex HMAC-SHA256 of the message under `apiKey + apiSecret`. */
 export function computeSignature(apiKey: string, apiSecret: string, message: string): string {
-  return signWithKey(signatureKey(apiKey, apiSecret), message);
-}
-
-/** The same under a key already made (the service keeps each app's as a KeyObject). */
-export function signWithKey(key: KeyObject | string, message: string): string {
-  return createHmac('sha256', key).update(message, 'utf8').digest('hex');
+  // The service verifies with HmacSha256Key (crypto/hmac-sha256.ts); signing here stays on createHmac,
+  // the reference that class is tested against.
+  return createHmac('sha256', signatureKey(apiKey, apiSecret)).update(message, 'utf8').digest('hex');
 }
 
 /** Lowercase hex SHA-256 of the body bytes as sent; of no bytes when there is no body. */
@@ -103,11 +100,11 @@ export function signRequest(input: SignInput): string {
 
 /**
  * Compares a presented signature with the expected one in constant time, on the decoded 32-byte
- * digests (so letter case does not matter and lengths leak nothing). `presented` must already match
- * SIGNATURE_PATTERN.
+ * digests (so letter case does not matter and lengths leak nothing). `expected` is the digest or
+ * its hex; `presented` must already match SIGNATURE_PATTERN.
  */
-export function signaturesMatch(expectedHex: string, presentedHex: string): boolean {
-  const a = Buffer.from(expectedHex, 'hex');
+export function signaturesMatch(expected: Uint8Array | string, presentedHex: string): boolean {
+  const a = typeof expected === 'string' ? Buffer.from(expected, 'hex') : expected;
   const b = Buffer.from(presentedHex, 'hex');
   return a.length === 32 && b.length === 32 && timingSafeEqual(a, b);
 }
