@@ -5,7 +5,7 @@
  */
 import autocannon from 'autocannon';
 import { median, send } from './http-client.js';
-import { pairedDifference, type PairedDifference } from './paired-difference.js';
+import { pairedDifference, pairedRatio, type PairedDifference } from './paired-difference.js';
 import { progress, progressDone } from './progress.js';
 import { turnOrder } from './turn-order.js';
 
@@ -49,11 +49,19 @@ async function run(t: Target, path: () => string, connections: number, seconds: 
       `${t.name} ${path()}: ${result.non2xx} non-2xx ${JSON.stringify(result.statusCodeStats)}, ${result.errors} errors`,
     );
   }
-  return result.requests.average;
+  // Completed requests over the run's measured length (autocannon's per-second average needs whole
+  // seconds; rounds may be shorter).
+  return result.requests.total / result.duration;
 }
 
 export interface Cell {
+  /** Median requests a second over the rounds. */
   rps: number;
+  /**
+   * Median over the rounds of this side's requests a second ÷ the first target's (the floor's) in
+   * the same round: paired by round, so the machine's changes of speed between rounds cancel.
+   */
+  ratio: number;
   p50Us: number;
   /**
    * Median over the latency cycles of this side's turn median minus the session's in the same
@@ -63,10 +71,11 @@ export interface Cell {
 }
 
 /**
- * A workload's throughput on every target: a short warm-up each, then ROUNDS rounds that visit the
+ * A workload's throughput on every target: a 1 s warm-up each, then ROUNDS rounds that visit the
  * targets in turn, each round starting one target later (`turnOrder`), so drift in the machine's
  * speed (other tenants, thermal state) and a target's place in the round fall on all alike;
- * medians reported. Then single-connection latency, every side in short turns.
+ * medians reported, and each side's ratio to the first target as the median of per-round ratios.
+ * Then single-connection latency, every side in short turns.
  */
 export async function measure(
   settings: MeasureSettings,
@@ -78,7 +87,7 @@ export async function measure(
   const rps = new Map<string, number[]>(targets.map((t) => [t.name, []]));
   for (const t of targets) {
     progress(`${label}: warm-up ${t.name}`);
-    await run(t, pathOf(t), CONNECTIONS, Math.min(1, DURATION));
+    await run(t, pathOf(t), CONNECTIONS, 1);
   }
   for (let r = 0; r < ROUNDS; r++) {
     for (const k of turnOrder(targets.length, r)) {
@@ -93,10 +102,16 @@ export async function measure(
   const lat = await latenciesInTurn(targets, pathOf, latencySeconds);
   progressDone();
   const session = lat.get('session');
+  const reference = rps.get(targets[0]!.name)!;
   return new Map<string, Cell>(
     targets.map((t) => {
       const mine = lat.get(t.name)!;
-      const cell: Cell = { rps: median(rps.get(t.name)!), p50Us: median(mine.flat()) * 1000 };
+      const rounds = rps.get(t.name)!;
+      const cell: Cell = {
+        rps: median(rounds),
+        ratio: pairedRatio(rounds, reference),
+        p50Us: median(mine.flat()) * 1000,
+      };
       // Paired by cycle: this side's median in a cycle minus the session's in the same cycle.
       if (session)
         cell.vsSession = pairedDifference(mine.map((turn, k) => (median(turn) - median(session[k]!)) * 1000));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../service/demo/random.js';
-import { pairedDifference } from './paired-difference.js';
+import { pairedDifference, pairedRatio } from './paired-difference.js';
 
 /** Differences around `centre`, spread uniformly over ±`spread`. */
 function noisy(centre: number, spread: number, n: number, seed: number): number[] {
@@ -39,5 +39,17 @@ describe('pairedDifference', () => {
 
   it('has nothing to say about no cycles', () => {
     expect(pairedDifference([]).median).toBeNaN();
+  });
+});
+
+describe('pairedRatio', () => {
+  it('divides round by round, so a machine that sped up between rounds does not bias the ratio', () => {
+    // The floor's two fast rounds and the side's fast round fall at different times: the ratio of
+    // medians would read 1.0; round by round the side is at half the floor's speed but once.
+    expect(pairedRatio([20, 20, 10, 10, 20], [40, 40, 20, 20, 20])).toBe(0.5);
+  });
+
+  it('refuses rounds that do not pair', () => {
+    expect(() => pairedRatio([1, 2], [1, 2, 3])).toThrow('2 rounds against 3');
   });
 });

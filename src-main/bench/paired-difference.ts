@@ -40,3 +40,14 @@ export function pairedDifference(differences: number[], seed = 1): PairedDiffere
     high: medians[Math.ceil(RESAMPLES * 0.975) - 1]!,
   };
 }
+
+/**
+ * A side's throughput ratio to the reference (the floor) as the median of per-round ratios: round
+ * k of the side divided by round k of the reference, measured seconds apart. The machine's speed
+ * changes within seconds, so a ratio of each side's medians can pair the side's fast rounds with
+ * the reference's slow ones.
+ */
+export function pairedRatio(side: readonly number[], reference: readonly number[]): number {
+  if (side.length !== reference.length) throw new Error(`${side.length} rounds against ${reference.length}`);
+  return median(side.map((value, k) => value / reference[k]!));
+}

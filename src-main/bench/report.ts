@@ -26,7 +26,7 @@ export function print(r: SizeReport, names: string[], settings: MeasureSettings)
   console.log(`\n### ${r.size.toLocaleString('en-US')} accounts\n`);
   console.log(
     `Throughput ÷ floor (target ≥ ${TARGET.throughput.toFixed(2)}); Q2: walk time ÷ floor's (target ≤ ${TARGET.walk}×). ` +
-      `${CONNECTIONS} connections, ${ROUNDS} rounds of ${DURATION} s, medians.\n`,
+      `${CONNECTIONS} connections, ${ROUNDS} rounds of ${DURATION} s; each ratio the median of per-round ratios.\n`,
   );
   console.log(`| query | floor | ${names.join(' | ')} |`);
   console.log(`|---|---|${names.map(() => '---|').join('')}`);
