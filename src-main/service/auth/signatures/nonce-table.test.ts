@@ -55,6 +55,34 @@ describe('NonceTable', () => {
     expect(table.size).toBe(0);
   });
 
+  it('doubles, not quadruples, when it grows', () => {
+    const table = new NonceTable();
+    const capacity = () => (table as unknown as { capacity: number }).capacity;
+    const grownAt: number[] = [];
+    for (let i = 0; i < 200_000; i++) {
+      const before = capacity();
+      table.set(i.toString(36).padStart(16, '0'), NOW + 1000, NOW);
+      if (capacity() !== before) grownAt.push(capacity() / before);
+    }
+    expect(grownAt.length).toBeGreaterThan(5);
+    expect(grownAt.every((factor) => factor === 2)).toBe(true);
+    expect(capacity()).toBe(524_288); // 200,000 live entries at a load of 0.38
+  });
+
+  it('never grows on a prune, and shrinks when most entries have expired', () => {
+    const table = new NonceTable();
+    const capacity = () => (table as unknown as { capacity: number }).capacity;
+    for (let i = 0; i < 600; i++) table.set(i.toString(36).padStart(16, '0'), NOW + i, NOW); // load 0.59
+    expect(capacity()).toBe(1024);
+    expect(table.prune(NOW)).toBe(0);
+    expect(capacity()).toBe(1024); // it was rebuilt for a load of 0.35, at 2,048 slots
+    for (let i = 600; i < 100_000; i++) table.set(i.toString(36).padStart(16, '0'), NOW + i, NOW);
+    expect(capacity()).toBe(262_144);
+    expect(table.prune(NOW + 90_000)).toBe(90_000);
+    expect(capacity()).toBe(32_768); // 10,000 kept: the smallest table at a load of at most 0.5
+    expect(table.get((99_999).toString(36).padStart(16, '0'))).toBe(NOW + 99_999);
+  });
+
   it('stays small under a steady stream of short-lived nonces, with no prune between', () => {
     const table = new NonceTable();
     const capacity = () => (table as unknown as { capacity: number }).capacity;

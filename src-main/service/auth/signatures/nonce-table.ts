@@ -6,6 +6,8 @@ const MIN_CAPACITY = 1024;
 const MAX_LOAD = 0.7;
 /** Occupied share a rebuild sizes the table for, so the next rebuild is at least this far off. */
 const TARGET_LOAD = 0.35;
+/** Occupied share above which a prune shrinks a table no further (it never grows one). */
+const PRUNE_LOAD = 0.5;
 
 /** Per-process hash seed, so nobody can choose nonces that collide in this process's tables. */
 const SEED = randomInt(2 ** 31);
@@ -114,7 +116,7 @@ export class NonceTable {
   /** Drops the entries that expired before `now`; returns how many. */
   prune(now: number): number {
     const before = this.used;
-    this.rebuild((e) => e >= now, 0);
+    this.rebuild((e) => e >= now, 0, PRUNE_LOAD);
     return before - this.used;
   }
 
@@ -133,12 +135,22 @@ export class NonceTable {
    * Copies the entries that `keep` into a table sized for them and `extra` more: sized by what is
    * kept, not by what was there, so a table whose entries mostly expired shrinks rather than grows.
    */
-  private rebuild(keep: (expires: number) => boolean, extra: number): void {
+  private rebuild(keep: (expires: number) => boolean, extra: number, load = TARGET_LOAD): void {
     const [hi, lo, expires, capacity] = [this.hi, this.lo, this.expires, this.capacity];
     let kept = 0;
     for (let i = 0; i < capacity; i++) if (hi[i] !== 0 && keep(expires[i]!)) kept++;
+    // The smallest power of two whose TARGET_LOAD share, rounded down, holds all but one of them:
+    // growth (at the first insert past MAX_LOAD) then doubles the table. Without the rounding
+    // slack, that one insert tipped every growth into quadrupling (load 0.175, about 140 bytes a
+    // nonce, which put a 1M bench run's service at 315 MB).
     let size = MIN_CAPACITY;
-    while (size * TARGET_LOAD < kept + extra) size *= 2;
+    while (Math.floor(size * load) + 1 < kept + extra) size *= 2;
+    // A prune only ever shrinks: the table it has is below MAX_LOAD already (housekeeping used to
+    // double every table above TARGET_LOAD, two 1M-slot tables into 2M-slot ones in a bench run).
+    if (load === PRUNE_LOAD) {
+      size = Math.min(size, capacity);
+      if (size === capacity && kept === this.used) return; // nothing to drop, nothing to resize
+    }
     this.capacity = size;
     this.hi = new Float64Array(size);
     this.lo = new Float64Array(size);
