@@ -20,7 +20,7 @@ if (!file || !table) throw new Error('usage: floor.js DB_FILE TABLE');
 const db = new Database(file, { readonly: true });
 // The same memory settings as the service (db/open.ts), so neither side gets a bigger cache.
 db.pragma('cache_size = -32768');
-db.pragma('mmap_size = 67108864');
+db.pragma('mmap_size = 33554432');
 const sql = floorSql(table, hasKeyColumns(db, table));
 type Key = keyof typeof sql;
 

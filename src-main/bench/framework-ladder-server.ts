@@ -36,7 +36,7 @@ const at = (name: Rung) => rung >= RUNG_NAMES.indexOf(name);
 const db = new Database(file, { readonly: true });
 // The floor's memory settings (floor.ts), so no rung gets a bigger cache than the floor.
 db.pragma('cache_size = -32768');
-db.pragma('mmap_size = 67108864');
+db.pragma('mmap_size = 33554432');
 const byId = db.prepare(floorSql(table, hasKeyColumns(db, table)).q5).raw(true);
 
 const server = Fastify({ logger: false });
