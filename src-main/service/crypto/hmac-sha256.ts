@@ -41,11 +41,6 @@ export class HmacSha256Key {
     return hash('sha256', this.outer, 'buffer');
   }
 
-  /** Lowercase hex of `digest`. */
-  hex(message: string): string {
-    return this.digest(message).toString('hex');
-  }
-
   private grow(bytes: number): void {
     if (bytes <= this.inner.length - BLOCK) return;
     const larger = Buffer.alloc(BLOCK + bytes);

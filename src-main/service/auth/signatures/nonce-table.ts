@@ -103,7 +103,11 @@ export class NonceTable {
     let slot = this.find();
     if (this.hi[slot] === 0) {
       if (this.used + 1 > this.capacity * MAX_LOAD) {
-        this.rebuild((e) => e >= now, 1);
+        // Sized for the kept entries and this one at TARGET_LOAD: with nothing expired, it doubles.
+        this.rebuild(
+          (e) => e >= now,
+          (kept) => capacityFor(kept + 1, TARGET_LOAD),
+        );
         slot = this.find();
       }
       this.hi[slot] = keyHi;
@@ -116,7 +120,13 @@ export class NonceTable {
   /** Drops the entries that expired before `now`; returns how many. */
   prune(now: number): number {
     const before = this.used;
-    this.rebuild((e) => e >= now, 0, PRUNE_LOAD);
+    // Never larger than now: the table is below MAX_LOAD already. (Sized at TARGET_LOAD, as it was
+    // before the eleventh session, housekeeping doubled every table above 0.35: two 1M-slot
+    // tables became 2M-slot ones in a bench run.)
+    this.rebuild(
+      (e) => e >= now,
+      (kept) => Math.min(this.capacity, capacityFor(kept, PRUNE_LOAD)),
+    );
     return before - this.used;
   }
 
@@ -132,25 +142,16 @@ export class NonceTable {
   }
 
   /**
-   * Copies the entries that `keep` into a table sized for them and `extra` more: sized by what is
-   * kept, not by what was there, so a table whose entries mostly expired shrinks rather than grows.
+   * Copies the entries that `keep` into a table of `sizeFor(kept)` slots: sized by what is kept,
+   * not by what was there, so a table whose entries mostly expired shrinks rather than grows. When
+   * everything is kept at the same size, nothing is copied.
    */
-  private rebuild(keep: (expires: number) => boolean, extra: number, load = TARGET_LOAD): void {
+  private rebuild(keep: (expires: number) => boolean, sizeFor: (kept: number) => number): void {
     const [hi, lo, expires, capacity] = [this.hi, this.lo, this.expires, this.capacity];
     let kept = 0;
     for (let i = 0; i < capacity; i++) if (hi[i] !== 0 && keep(expires[i]!)) kept++;
-    // The smallest power of two whose TARGET_LOAD share, rounded down, holds all but one of them:
-    // growth (at the first insert past MAX_LOAD) then doubles the table. Without the rounding
-    // slack, that one insert tipped every growth into quadrupling (load 0.175, about 140 bytes a
-    // nonce, which put a 1M bench run's service at 315 MB).
-    let size = MIN_CAPACITY;
-    while (Math.floor(size * load) + 1 < kept + extra) size *= 2;
-    // A prune only ever shrinks: the table it has is below MAX_LOAD already (housekeeping used to
-    // double every table above TARGET_LOAD, two 1M-slot tables into 2M-slot ones in a bench run).
-    if (load === PRUNE_LOAD) {
-      size = Math.min(size, capacity);
-      if (size === capacity && kept === this.used) return; // nothing to drop, nothing to resize
-    }
+    const size = sizeFor(kept);
+    if (size === capacity && kept === this.used) return;
     this.capacity = size;
     this.hi = new Float64Array(size);
     this.lo = new Float64Array(size);
@@ -167,4 +168,16 @@ export class NonceTable {
       this.used++;
     }
   }
+}
+
+/**
+ * The smallest power of two (at least MIN_CAPACITY) whose `load` share, rounded down, holds all but
+ * one of `entries`. The slack of one makes growth double: it happens at the first insert past
+ * MAX_LOAD, one entry more than TARGET_LOAD of twice the size, and without the slack every growth
+ * quadrupled (a load of 0.175, about 140 bytes a nonce, which put a 1M bench run's service at 315 MB).
+ */
+function capacityFor(entries: number, load: number): number {
+  let size = MIN_CAPACITY;
+  while (Math.floor(size * load) + 1 < entries) size *= 2;
+  return size;
 }

@@ -10,8 +10,9 @@ import { NONCE_PATTERN } from './signature.js';
  * for it); other apps are not affected, since each has its own share.
  *
  * Sized for a busy app: a nonce lives up to twice the ±15-minute timestamp window, so a million
- * lets one app sustain about 550 signed requests a second, at a worst case of about 100 MB of
- * memory per app (nonce-table.ts; only an app's own verified requests can fill its share).
+ * lets one app sustain about 550 signed requests a second, at a worst case of about 50 MB of
+ * memory per app (a 2M-slot table, nonce-table.ts; 72 MB while it grows into it), and only an
+ * app's own verified requests can fill its share.
  */
 export const MAX_REPLAY_NONCES_PER_APP = 1_000_000;
 
