@@ -1,8 +1,14 @@
 import Fastify, { type FastifyInstance } from 'fastify';
+import {
+  createServer,
+  type IncomingMessage,
+  type ServerOptions as HttpServerOptions,
+  type ServerResponse,
+} from 'node:http';
 import fastifyCookie from '@fastify/cookie';
 import type { Service } from './service.js';
 import { installFaultHandling, MAX_URL_LENGTH, sendFault } from './http/faults-plugin.js';
-import type { ErrorLogSink } from './http/server-error-log.js';
+import { stderrSink, type ErrorLogSink } from './http/server-error-log.js';
 import { clientErrorHandlerFor, frameworkFault, installStrictJsonParser } from './http/raw-input.js';
 import { consoleStatic } from './http/console-static.js';
 import { orgScope } from './http/org-scope.js';
@@ -30,12 +36,18 @@ import { scriptRoutes } from './routes/script-routes.js';
 import { registerScriptRecordRules } from './scripting/library.js';
 import { loadSyntaxChecker } from './scripting/syntax.js';
 import { driverRoutes } from './routes/driver.js';
+import { DirectInstanceReads } from './routes/direct-instance-read.js';
 import { Housekeeping } from './housekeeping.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
     /** The service's pruning schedule (started when the server is ready, stopped on close). */
     housekeeping: Housekeeping;
+    /**
+     * What the HTTP server calls for each request: direct instance reads, then Fastify. Tests
+     * inject through it (light-my-request), so they see what a client sees.
+     */
+    dispatch: (req: IncomingMessage, res: ServerResponse) => void;
   }
 }
 
@@ -49,6 +61,17 @@ export { MAX_URL_LENGTH };
  * it `clientErrorHandlerFor` answers kRequestTooLarge.
  */
 export const MAX_HEADER_BYTES = MAX_URL_LENGTH + 16 * 1024;
+
+/** What Fastify hands its server factory, with its defaults applied (fastify.js). */
+interface NodeServerOptions {
+  http?: HttpServerOptions;
+  keepAliveTimeout?: number;
+  requestTimeout?: number;
+  connectionTimeout?: number;
+}
+
+/** Fastify's router options; the direct instance reads' mirror of the router uses the same. */
+const routerOptions = { ignoreDuplicateSlashes: true, maxParamLength: 200 };
 
 export interface ServerOptions {
   /** Folder of the built console, served at /console/. */
@@ -67,7 +90,27 @@ export interface ServerOptions {
  * a worker thread or Electron bind it as they need.
  */
 export async function buildServer(svc: Service, opts: ServerOptions = {}): Promise<FastifyInstance> {
+  const errorLog = opts.errorLog ?? stderrSink;
+  // Fastify logs each request itself; with its logger on, every request goes through it.
+  const direct = opts.logger
+    ? undefined
+    : new DirectInstanceReads(svc, svc.clock, { routerOptions, errorLog, parseCookie: fastifyCookie.parse });
+  let fastifyHandler: (req: IncomingMessage, res: ServerResponse) => void = () => {};
+  const dispatch = (req: IncomingMessage, res: ServerResponse): void => {
+    if (direct === undefined || !direct.handle(req, res)) fastifyHandler(req, res);
+  };
   const server = Fastify({
+    // The server Fastify would make (fastify/lib/server.js: options.http, the timeouts), with
+    // direct instance reads in front of Fastify's handler.
+    serverFactory: (handler, options) => {
+      fastifyHandler = handler;
+      const o = options as NodeServerOptions;
+      const http = createServer(o.http ?? {}, dispatch);
+      http.keepAliveTimeout = o.keepAliveTimeout ?? 72_000;
+      http.requestTimeout = o.requestTimeout ?? 0;
+      http.setTimeout(o.connectionTimeout ?? 0);
+      return http;
+    },
     logger: opts.logger
       ? {
           level: 'info',
@@ -80,7 +123,7 @@ export async function buildServer(svc: Service, opts: ServerOptions = {}): Promi
     // Router errors (bad percent-encoding, an over-long path parameter) answer faults too.
     frameworkErrors: (error, _request, reply) => sendFault(reply, frameworkFault(error)),
     trustProxy: false,
-    routerOptions: { ignoreDuplicateSlashes: true, maxParamLength: 200 },
+    routerOptions,
     rewriteUrl: (req) => withoutApiTrailingSlash(req.url ?? '/'),
     // Closing the service ends every connection, idle keep-alive ones included: a browser's
     // pre-opened socket must not hold a shutdown open.
@@ -93,7 +136,16 @@ export async function buildServer(svc: Service, opts: ServerOptions = {}): Promi
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
   });
-  installFaultHandling(server, svc.clock, opts.errorLog);
+  installFaultHandling(server, svc.clock, errorLog);
+  server.decorate('dispatch', dispatch);
+  if (direct) {
+    // Before any route, so every GET route is mirrored in the direct path's router.
+    server.addHook('onRoute', (route) => direct.addRoute(route));
+    server.addHook('preClose', (done) => {
+      direct.stop();
+      done();
+    });
+  }
   // The sandbox's worker threads end with the server (tests must not leak workers).
   server.addHook('onClose', async () => svc.closeScripts());
   // Pruning starts with the server and stops with it; its timer never keeps the process alive.

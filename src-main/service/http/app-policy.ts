@@ -9,6 +9,7 @@ import { fault } from '../../../src-shared/faults.js';
 import type { Service } from '../service.js';
 import type { Org } from '../orgs/orgs.js';
 import type { App } from '../apps/apps.js';
+import type { HeaderSink, OrgRequest } from './context.js';
 
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -16,7 +17,7 @@ const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const SESSION_ROUTES = /\/v2\/accounts\/(login|me\/logout)\/?(\?|$)/;
 
 /** Refuses a request its app's settings forbid: a write through a read-only app, or a barred address. */
-export function enforceAppPolicy(request: FastifyRequest, app: App): void {
+export function enforceAppPolicy(request: Pick<OrgRequest, 'ip' | 'method' | 'url'>, app: App): void {
   const { readOnly, ipAllow, ipDeny } = app.settings;
   if (ipAllow.length > 0 || ipDeny.length > 0) {
     const address = parseAddress(request.ip);
@@ -69,12 +70,17 @@ export function preflight(svc: Service, org: Org, request: FastifyRequest, reply
 }
 
 /** Checks and answers CORS for a real request of `app`. */
-export function applyCors(request: FastifyRequest, reply: FastifyReply, app: App | undefined): void {
+export function applyCors(
+  request: Pick<OrgRequest, 'headers' | 'protocol' | 'host'>,
+  reply: HeaderSink,
+  app: App | undefined,
+): void {
   const origin = request.headers.origin;
   if (!origin || origin === `${request.protocol}://${request.host}`) return;
   if (!app || !app.settings.corsOrigins.includes(origin)) {
     throw fault('accessDenied', 'cors', { reason: 'The application does not accept requests from this origin.' });
   }
-  reply.header('access-control-allow-origin', origin).header('vary', 'Origin');
+  reply.header('access-control-allow-origin', origin);
+  reply.header('vary', 'Origin');
   if (app.kind === 'session') reply.header('access-control-allow-credentials', 'true');
 }

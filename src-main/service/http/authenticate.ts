@@ -1,10 +1,9 @@
 import { timingSafeEqual, createHash } from 'node:crypto';
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import { fault, makeFault } from '../../../src-shared/faults.js';
 import type { Service } from '../service.js';
 import type { Org } from '../orgs/orgs.js';
 import type { App } from '../apps/apps.js';
-import type { RequestContext } from './context.js';
+import type { HeaderSink, OrgRequest, RequestContext } from './context.js';
 import type { RequestInput } from '../auth/authentication.js';
 import { authenticateToken } from '../auth/tokens/token-auth.js';
 import { authenticateSignature } from '../auth/signatures/signature-auth.js';
@@ -48,8 +47,8 @@ export function resolveApp(svc: Service, org: Org, key: string | undefined): App
 export function authenticate(
   svc: Service,
   org: Org,
-  request: FastifyRequest,
-  reply: FastifyReply,
+  request: OrgRequest,
+  reply: HeaderSink,
 ): RequestContext | Promise<RequestContext> {
   // A bearer token carries its own app; it is checked before anything else. Only its signature
   // check is asynchronous (a token verified before is answered from the cache), so most requests
@@ -65,7 +64,7 @@ export function authenticate(
 }
 
 /** The request as the auth code sees it: plain values, no framework types. */
-function requestInput(request: FastifyRequest): RequestInput {
+function requestInput(request: OrgRequest): RequestInput {
   const body = rawBodyOf(request);
   return {
     method: request.method,
@@ -78,8 +77,8 @@ function requestInput(request: FastifyRequest): RequestInput {
 function authenticateWithoutToken(
   svc: Service,
   org: Org,
-  request: FastifyRequest,
-  reply: FastifyReply,
+  request: OrgRequest,
+  reply: HeaderSink,
 ): RequestContext | Promise<RequestContext> {
   const keyHeader = request.headers[CLIENT_KEY_HEADER];
   const app = resolveApp(svc, org, typeof keyHeader === 'string' ? keyHeader : undefined);

@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify';
+import type { IncomingHttpHeaders } from 'node:http';
 import { fault, type FaultBody } from '../../../src-shared/faults.js';
 import type { Session } from '../auth/sessions/sessions.js';
 import type { Authentication } from '../auth/authentication.js';
@@ -23,7 +23,32 @@ declare module 'fastify' {
   }
 }
 
-export function requirePrincipal(request: FastifyRequest): Principal {
+/**
+ * What the org scope's steps (authentication, app policy, access) read of a request. A Fastify
+ * request is one; the direct instance read (direct-instance-read.ts) builds one from node:http's
+ * request, so both paths run the same steps.
+ */
+export interface OrgRequest {
+  readonly method: string;
+  /** The request target as sent: path and query string. */
+  readonly url: string;
+  readonly headers: IncomingHttpHeaders;
+  readonly cookies: { [name: string]: string | undefined };
+  /** The peer's address (no proxy is trusted). */
+  readonly ip: string;
+  readonly protocol: 'http' | 'https';
+  /** The Host header. */
+  readonly host: string;
+  readonly body?: unknown;
+  ctx: RequestContext;
+}
+
+/** Where the steps write response headers: a Fastify reply, or the direct read's header list. */
+export interface HeaderSink {
+  header(name: string, value: string): unknown;
+}
+
+export function requirePrincipal(request: Pick<OrgRequest, 'ctx'>): Principal {
   const { principal, sessionProblem } = request.ctx;
   if (principal) return principal;
   if (sessionProblem)
@@ -32,7 +57,7 @@ export function requirePrincipal(request: FastifyRequest): Principal {
 }
 
 /** The caller of a request for the access model; throws as requirePrincipal does without one. */
-export function requireCaller(svc: Service, request: FastifyRequest): Caller {
+export function requireCaller(svc: Service, request: Pick<OrgRequest, 'ctx'>): Caller {
   const principal = requirePrincipal(request);
   return callerOf(svc, { ...request.ctx, principal });
 }
@@ -45,7 +70,7 @@ export function isOrgAdmin(principal: Principal | undefined): boolean {
  * Org administrators only (admin routes). A scope-limited caller (a token) also needs an
  * `admin.<action>` chain: reads need `admin.read`, everything else `admin.update` (or `admin.*`).
  */
-export function requireAdmin(request: FastifyRequest): Principal {
+export function requireAdmin(request: Pick<OrgRequest, 'ctx' | 'method'>): Principal {
   const principal = requirePrincipal(request);
   if (!isOrgAdmin(principal)) throw fault('accessDenied', 'principal', { reason: 'Org administrators only.' });
   const { scopes } = request.ctx;

@@ -20,6 +20,12 @@ export function hostIsLoopback(hostHeader: string | undefined): boolean {
   return LOOPBACK_HOSTS.has(host.toLowerCase());
 }
 
+/** Headers every answer carries, set by the request guard (and by the direct instance read). */
+export const GUARD_HEADERS = [
+  ['x-content-type-options', 'nosniff'],
+  ['referrer-policy', 'no-referrer'],
+] as const;
+
 export function sendFault(reply: FastifyReply, body: FaultBody): FastifyReply {
   return reply.code(body.status).type('application/json; charset=utf-8').send(body);
 }
@@ -34,8 +40,7 @@ export function installFaultHandling(server: FastifyInstance, clock: Clock, erro
   // costs measurably.
   server.addHook('onRequest', (request, reply, done) => {
     reply.header(SERVER_TIME_HEADER, String(clock.now()));
-    reply.header('X-Content-Type-Options', 'nosniff');
-    reply.header('Referrer-Policy', 'no-referrer');
+    for (const [name, value] of GUARD_HEADERS) reply.header(name, value);
     if (!hostIsLoopback(request.headers.host)) {
       // Answering without calling done() ends the hook chain (Fastify "Respond from a hook").
       sendFault(
@@ -68,15 +73,26 @@ export function installFaultHandling(server: FastifyInstance, clock: Clock, erro
     ),
   );
 
-  server.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
-    let body = toFault(error);
-    if (body.status >= 500) {
-      const requestId = randomBytes(8).toString('hex');
-      logServerError(errorLog, clock.now(), request, requestId, error);
-      body = { ...body, requestId };
-    }
-    return sendFault(reply, body);
-  });
+  server.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) =>
+    sendFault(reply, faultAnswering(error, request, clock, errorLog)),
+  );
+}
+
+/**
+ * The fault that answers an error thrown while handling `request`. The cause of a 5xx answer is
+ * logged under a request id the answer carries, so a user's report finds the log line.
+ */
+export function faultAnswering(
+  error: unknown,
+  request: { readonly method: string; readonly url: string },
+  clock: Clock,
+  errorLog: ErrorLogSink,
+): FaultBody {
+  const body = toFault(error);
+  if (body.status < 500) return body;
+  const requestId = randomBytes(8).toString('hex');
+  logServerError(errorLog, clock.now(), request, requestId, error);
+  return { ...body, requestId };
 }
 
 export function toFault(error: unknown): FaultBody {

@@ -1,9 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction, RouteOptions } from 'fastify';
-import { fault } from '../../../src-shared/faults.js';
 import type { Service } from '../service.js';
-import { authenticate } from './authenticate.js';
+import { enterOrg } from './enter-org.js';
 import { requireAdmin } from './context.js';
-import { applyCors, enforceAppPolicy, preflight } from './app-policy.js';
+import { preflight } from './app-policy.js';
 import { isRecord, withSchemaTypes, type RoutePlugin } from './route-schemas.js';
 
 declare module 'fastify' {
@@ -32,13 +31,6 @@ export function adminOnlyRoute(route: RouteOptions): void {
   if (!hooks.includes(adminCheck)) route.preHandler = [...hooks, adminCheck];
 }
 
-/** The caller's app settings that gate every request (readOnly, IP lists, CORS). */
-function appPolicy(request: FastifyRequest, reply: FastifyReply): void {
-  const { app } = request.ctx;
-  if (app) enforceAppPolicy(request, app);
-  if (request.method !== 'OPTIONS') applyCors(request, reply, app);
-}
-
 /**
  * Everything under `/<org>/v2`: resolves the org, then authenticates the caller before any route
  * handler runs. Routes marked `config: { admin: true }` (see `ADMIN_ONLY`) get the administrators'
@@ -50,22 +42,9 @@ export function orgScope(svc: Service, routes: RoutePlugin[]) {
     // Callback style: most requests authenticate synchronously, and every request runs this.
     server.addHook('preHandler', (request, reply, done) => {
       const sent = isRecord(request.params) ? request.params.org : undefined;
-      const code = typeof sent === 'string' ? sent : '';
-      const org = svc.orgs.byCode(code);
-      if (!org) throw fault('notFound', 'org', { reason: `There is no org named ${code.slice(0, 64)}.` });
-      const ctx = authenticate(svc, org, request, reply);
-      if (ctx instanceof Promise) {
-        ctx
-          .then((resolved) => {
-            request.ctx = resolved;
-            appPolicy(request, reply);
-          })
-          .then(() => done(), done);
-        return;
-      }
-      request.ctx = ctx;
-      appPolicy(request, reply);
-      done();
+      const entered = enterOrg(svc, typeof sent === 'string' ? sent : '', request, reply);
+      if (entered instanceof Promise) entered.then(() => done(), done);
+      else done();
     });
     server.options('/*', async (request, reply) => {
       preflight(svc, request.ctx.org, request, reply);

@@ -1,14 +1,14 @@
 import type { Socket } from 'node:net';
-import type { FastifyBodyParser, FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyBodyParser, FastifyInstance } from 'fastify';
 import { fault, makeFault, type FaultBody } from '../../../src-shared/faults.js';
 import type { Clock } from '../clock.js';
 import { SERVER_TIME_HEADER, toFault } from './faults-plugin.js';
 
 /** The body bytes as received, for version-2 request signatures (which sign their SHA-256). */
-const rawBodies = new WeakMap<FastifyRequest, Buffer>();
+const rawBodies = new WeakMap<object, Buffer>();
 
 /** The request body exactly as sent: the JSON bytes, a text body's UTF-8, or undefined. */
-export function rawBodyOf(request: FastifyRequest): Buffer | string | undefined {
+export function rawBodyOf(request: { readonly body?: unknown }): Buffer | string | undefined {
   // Bodies read as bytes (an environment import's NDJSON or gzip) are their own raw form.
   const body = request.body;
   return rawBodies.get(request) ?? (typeof body === 'string' || Buffer.isBuffer(body) ? body : undefined);

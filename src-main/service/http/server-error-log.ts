@@ -1,4 +1,3 @@
-import type { FastifyRequest } from 'fastify';
 import { FaultError } from '../../../src-shared/faults.js';
 
 /** Where a 5xx cause goes: one JSON line per fault. Tests pass their own sink. */
@@ -14,7 +13,7 @@ export const stderrSink: ErrorLogSink = (line) => process.stderr.write(line + '\
 export function logServerError(
   sink: ErrorLogSink,
   nowMs: number,
-  request: FastifyRequest,
+  request: { readonly method: string; readonly url: string },
   requestId: string,
   error: unknown,
 ): void {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import inject from 'light-my-request';
 import { openService } from '../open-service.js';
 import { buildServer } from '../server.js';
 import { bootstrapOrg } from '../bootstrap.js';
@@ -69,7 +70,10 @@ export class TestClient {
   ) {}
 
   async request(method: InjectOptions['method'], path: string, body?: unknown, headers: Record<string, string> = {}) {
-    const res = await this.h.server.inject({
+    // Through the HTTP server's own dispatch (direct instance reads, then Fastify), as a client's
+    // request goes; `server.inject` would reach Fastify's handler only.
+    await this.h.server.ready();
+    const res = await inject(this.h.server.dispatch, {
       method,
       url: path.startsWith('/_service') ? path : `/${this.h.org}/v2${path}`,
       headers: {

@@ -1,0 +1,152 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { TLSSocket } from 'node:tls';
+import FindMyWay from 'find-my-way';
+import type { RouteOptions } from 'fastify';
+import type { Clock } from '../clock.js';
+import type { Service } from '../service.js';
+import type { ErrorLogSink } from '../http/server-error-log.js';
+import type { HeaderSink, OrgRequest, RequestContext } from '../http/context.js';
+import { enterOrg } from '../http/enter-org.js';
+import { faultAnswering, GUARD_HEADERS, hostIsLoopback, SERVER_TIME_HEADER } from '../http/faults-plugin.js';
+import { hasRepeatedHost } from '../http/single-host.js';
+import { readInstance } from './objects.js';
+
+/** The route whose requests are answered directly: objects.ts's `GET /:collection/:id`. */
+export const DIRECT_ROUTE = '/:org/v2/:collection/:id';
+
+/** Longer targets go through Fastify (which refuses what is too long); ids and names are short. */
+const MAX_DIRECT_URL = 1024;
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+export interface DirectReadOptions {
+  /** Options of Fastify's router, so the mirror routes exactly as it does. */
+  routerOptions: { ignoreDuplicateSlashes: boolean; maxParamLength: number };
+  errorLog: ErrorLogSink;
+  /** The cookie parser Fastify's requests are given (`server.parseCookie`, @fastify/cookie). */
+  parseCookie: (header: string) => { [name: string]: string | undefined };
+}
+
+/**
+ * `GET /<org>/v2/<collection>/<_id>` without a query string, answered straight from node:http.
+ *
+ * Reading one record is the commonest request and the cheapest work: Fastify's per-request
+ * machinery (request and reply objects, the hook chain, the cookie plugin's hooks, the send path)
+ * cost about a sixth of it (README, "Direct instance reads"). This path runs the *same steps* as
+ * the Fastify route — `enterOrg` (org, authentication, app policy), `readInstance` and
+ * `faultAnswering` — and writes the answer itself. Anything it is not sure of goes to Fastify
+ * untouched: another method, a query string, percent-encoding, a refused Host, a body, a server
+ * that is closing, and every target that Fastify's router would send to another route. That last
+ * decision is find-my-way's, fed every GET route Fastify registers, with Fastify's options.
+ * `direct-instance-read.test.ts` compares both paths' answers.
+ */
+export class DirectInstanceReads {
+  private readonly router: FindMyWay.Instance<FindMyWay.HTTPVersion.V1>;
+  private stopped = false;
+
+  constructor(
+    private readonly svc: Service,
+    private readonly clock: Clock,
+    private readonly opts: DirectReadOptions,
+  ) {
+    this.router = FindMyWay(opts.routerOptions);
+  }
+
+  /** Mirrors one route Fastify registers (its `onRoute` hook), so targets route the same. */
+  addRoute(route: RouteOptions): void {
+    const methods = [route.method].flat();
+    if (!methods.includes('GET')) return;
+    this.router.on('GET', route.url, noop, { direct: route.url === DIRECT_ROUTE });
+  }
+
+  /** From Fastify's `preClose`: a closing server's answers (503) are Fastify's. */
+  stop(): void {
+    this.stopped = true;
+  }
+
+  /** Answers `req` and returns true, or returns false having touched nothing. */
+  handle(req: IncomingMessage, res: ServerResponse): boolean {
+    const url = req.url ?? '';
+    if (req.method !== 'GET' || this.stopped || !plainTarget(url)) return false;
+    const found = this.router.find('GET', url);
+    if (found === null || (found.store as { direct: boolean }).direct !== true) return false;
+    const { headers } = req;
+    if (!hostIsLoopback(headers.host) || hasRepeatedHost(req.rawHeaders) || hasBody(req)) return false;
+    const { org = '', collection = '', id = '' } = found.params;
+    this.answer(req, res, org, collection, id);
+    return true;
+  }
+
+  private answer(req: IncomingMessage, res: ServerResponse, code: string, collection: string, id: string): void {
+    const { headers } = req;
+    const out = new ResponseHeaders(this.clock);
+    const request: OrgRequest = {
+      method: 'GET',
+      url: req.url ?? '',
+      headers,
+      cookies: headers.cookie === undefined ? {} : this.opts.parseCookie(headers.cookie),
+      ip: req.socket.remoteAddress ?? '',
+      protocol: (req.socket as Partial<TLSSocket>).encrypted === true ? 'https' : 'http',
+      host: headers.host ?? '',
+      ctx: undefined as unknown as RequestContext,
+    };
+    const read = () => {
+      const body = readInstance(this.svc, request, collection, id, {});
+      out.send(res, 200, typeof body === 'string' ? body : JSON.stringify(body));
+    };
+    const fail = (error: unknown) => {
+      const fault = faultAnswering(error, request, this.clock, this.opts.errorLog);
+      out.send(res, fault.status, JSON.stringify(fault));
+    };
+    try {
+      const entered = enterOrg(this.svc, code, request, out);
+      if (entered instanceof Promise) entered.then(read).catch(fail);
+      else read();
+    } catch (error) {
+      fail(error);
+    }
+  }
+}
+
+/** The headers of a direct answer, in the order Fastify's would come: the guard's, the steps', the body's. */
+class ResponseHeaders implements HeaderSink {
+  private readonly fields: Record<string, string> = {};
+
+  constructor(clock: Clock) {
+    this.fields[SERVER_TIME_HEADER.toLowerCase()] = String(clock.now());
+    for (const [name, value] of GUARD_HEADERS) this.fields[name] = value;
+  }
+
+  header(name: string, value: string): void {
+    // Fastify's reply keeps header names in lower case, and a repeated one replaces the earlier.
+    this.fields[name.toLowerCase()] = value;
+  }
+
+  send(res: ServerResponse, status: number, body: string): void {
+    this.fields['content-type'] = JSON_TYPE;
+    this.fields['content-length'] = String(Buffer.byteLength(body));
+    res.writeHead(status, this.fields);
+    res.end(body);
+  }
+}
+
+/** A target with nothing Fastify would rewrite, decode or split: no query, no escapes, no empty segment. */
+function plainTarget(url: string): boolean {
+  return (
+    url.length <= MAX_DIRECT_URL &&
+    url.charCodeAt(url.length - 1) !== 0x2f &&
+    !url.includes('?') &&
+    !url.includes('%') &&
+    !url.includes('//') &&
+    !url.includes('#') &&
+    !url.includes(';')
+  );
+}
+
+/** A GET with a body goes to Fastify, which decides what such a body means. */
+function hasBody(req: IncomingMessage): boolean {
+  const length = req.headers['content-length'];
+  return (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
+}
+
+function noop(): void {}
