@@ -10,12 +10,20 @@
  *   node dist/main/bench/alternate.js --data-dir DIR --password P [--queries q1,q2p,q3,q4,q5]
  *     [--ways session,signed-v1] [--requests 200] [--cli OTHER/cli.js]  (another build, e.g. before a change)
  *     [--profile-dir DIR]  (a CPU profile of each service process)
+ *     [--connections 4 --seconds 2]  (load mode: each batch is autocannon for that long, as in the
+ *       bench's throughput rounds; reports requests a second instead of the wall p50)
+ *
+ * One at a time, a request's CPU includes the waits a lone request pays (every response wakes the
+ * idle process, epoll and timers); under load those are shared, so the load mode shows what a
+ * request costs where the bench's throughput is measured.
  *
  * Signed ways with `--cli`: only the first service started on the data dir holds its replay journal
- * (replay-journal.ts), so a second build of the same kind refuses signed requests. Compare signed
- * ways with one build at a time, each on its own copy of the data dir.
+ * (replay-journal.ts), so a second build of the same kind refuses signed requests; and a token's
+ * audience is the first service's port. Compare those ways with one build at a time, each on its
+ * own copy of the data dir.
  */
 import type { ChildProcess } from 'node:child_process';
+import autocannon from 'autocannon';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -35,6 +43,9 @@ const { values } = parseArgs({
     cli: { type: 'string', multiple: true, default: [] },
     /** Writes a CPU profile of each service process here (for `profile-layers.js`). */
     'profile-dir': { type: 'string' },
+    /** Load mode: this many connections per batch, for `--seconds` (see above). */
+    connections: { type: 'string' },
+    seconds: { type: 'string', default: '2' },
   },
 });
 if (!values['data-dir']) throw new Error('--data-dir DIR (seeded with `cli seed`) is required');
@@ -44,6 +55,8 @@ const here = new URL('.', import.meta.url).pathname;
 const clis = [join(here, '..', 'cli.js'), ...values.cli];
 const N = Number(values.requests);
 const ROUNDS = Number(values.rounds);
+const CONNECTIONS = values.connections === undefined ? undefined : Number(values.connections);
+const SECONDS = Number(values.seconds);
 
 /** CPU time (ns) every thread of a process has run so far. */
 function cpuNs(pid: number): number {
@@ -89,62 +102,98 @@ try {
   interface Side {
     name: string;
     pid: number;
-    get(q: string, id: string): Promise<number>;
+    port: number;
+    /** The path and headers of one request of workload `q` (record `id` for Q5). */
+    request(q: string, id: string): { path: string; headers: Record<string, string> };
   }
   // q2p is the walk's first page; q1, q3 and q4 are the bench's list workloads.
   const listUrl = (urls: typeof floorUrls, q: string) =>
     q === 'q2p' || q === 'q2' ? urls.q2() : urls[q as 'q1' | 'q3' | 'q4']();
-  const timed = async (port: number, path: string, headers: Record<string, string>) => {
-    const t0 = performance.now();
-    const res = await send(port, path, { headers });
-    const ms = performance.now() - t0;
-    if (res.status !== 200) throw new Error(`${path}: ${res.status} ${res.body.slice(0, 200)}`);
-    return ms;
-  };
   const sides: Side[] = [
     {
       name: 'floor',
       pid: floor.child.pid!,
-      get: (q, id) => timed(floor.port, q === 'q5' ? floorUrls.q5(id) : listUrl(floorUrls, q), {}),
+      port: floor.port,
+      request: (q, id) => ({ path: q === 'q5' ? floorUrls.q5(id) : listUrl(floorUrls, q), headers: {} }),
     },
     ...services.flatMap((s) =>
       ways.map((w): Side => ({
         name: `${w.name}${services.length > 1 ? ` @ ${s.label}` : ''}`,
         pid: s.pid,
-        get: (q, id) => {
+        port: s.port,
+        request: (q, id) => {
           const path = q === 'q5' ? serviceUrls.q5(id) : listUrl(serviceUrls, q);
-          return timed(s.port, BASE + path, w.creds.headers(path, 'GET'));
+          return { path: BASE + path, headers: w.creds.headers(path, 'GET') };
         },
       })),
     ),
   ];
 
+  /** One at a time: each request's wall time in ms. */
+  const oneByOne = async (side: Side, q: string, count: number, round: number) => {
+    const ms: number[] = [];
+    for (let i = 0; i < count; i++) {
+      const { path, headers } = side.request(q, ids[(i * 37 + round * 11 + 11) % ids.length]!);
+      const t0 = performance.now();
+      const res = await send(side.port, path, { headers });
+      ms.push(performance.now() - t0);
+      if (res.status !== 200) throw new Error(`${path}: ${res.status} ${res.body.slice(0, 200)}`);
+    }
+    return { requests: count, figure: median(ms) * 1000 };
+  };
+  let next = 0;
+  /** Load mode: autocannon over `connections` for `seconds`; requests a second. */
+  const underLoad = async (side: Side, q: string, connections: number, seconds: number) => {
+    const result = await autocannon({
+      url: `http://127.0.0.1:${side.port}`,
+      connections,
+      duration: seconds,
+      requests: [
+        {
+          method: 'GET',
+          setupRequest: (req) => ({ ...req, ...side.request(q, ids[(next = (next + 37) % ids.length)]!) }),
+        },
+      ],
+    });
+    if (result.errors + result.timeouts + result.non2xx > 0) {
+      throw new Error(`${side.name} ${q}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+    }
+    return { requests: result.requests.total, figure: result.requests.total / result.duration };
+  };
+
   for (const q of values.queries.split(',')) {
     const batch = q === 'q5' ? N * 10 : q === 'q2p' ? N : N * 3;
     const cpu = new Map<string, number[]>(sides.map((s) => [s.name, []]));
-    const wall = new Map<string, number[]>(sides.map((s) => [s.name, []]));
+    const figures = new Map<string, number[]>(sides.map((s) => [s.name, []]));
     for (let r = -1; r < ROUNDS; r++) {
       // Each round starts with another side: the first batch a process serves after a pause pays
       // more (a collection, cold caches), which must not always fall on the same side.
       const start = Math.max(0, r) % sides.length;
       for (const side of [...sides.slice(start), ...sides.slice(0, start)]) {
         const before = cpuNs(side.pid);
-        const ms: number[] = [];
-        for (let i = 0; i < batch; i++) ms.push(await side.get(q, ids[(i * 37 + r * 11 + 11) % ids.length]!));
-        const used = (cpuNs(side.pid) - before) / batch / 1000;
+        const { requests, figure } =
+          CONNECTIONS === undefined
+            ? await oneByOne(side, q, batch, r)
+            : await underLoad(side, q, CONNECTIONS, SECONDS);
+        const used = (cpuNs(side.pid) - before) / requests / 1000;
         if (r < 0) continue; // the first round warms up
         cpu.get(side.name)!.push(used);
-        wall.get(side.name)!.push(median(ms) * 1000);
+        figures.get(side.name)!.push(figure);
       }
     }
     const floorCpu = median(cpu.get('floor')!);
-    console.log(`\n${q}: ${ROUNDS} rounds of ${batch} requests per side, sides alternating; medians\n`);
-    console.log('| side | server CPU µs per request | − floor | ÷ floor | wall p50 µs |');
+    const how =
+      CONNECTIONS === undefined
+        ? `${batch} requests per side, one at a time`
+        : `${SECONDS} s per side under ${CONNECTIONS} connections`;
+    console.log(`\n${q}: ${ROUNDS} rounds of ${how}, sides alternating; medians\n`);
+    const last = CONNECTIONS === undefined ? 'wall p50 µs' : 'requests a second';
+    console.log(`| side | server CPU µs per request | − floor | ÷ floor | ${last} |`);
     console.log('|---|---|---|---|---|');
     for (const side of sides) {
       const c = median(cpu.get(side.name)!);
       console.log(
-        `| ${side.name} | ${c.toFixed(0)} | ${side.name === 'floor' ? '' : (c - floorCpu).toFixed(0)} | ${(c / floorCpu).toFixed(2)} | ${median(wall.get(side.name)!).toFixed(0)} |`,
+        `| ${side.name} | ${c.toFixed(1)} | ${side.name === 'floor' ? '' : (c - floorCpu).toFixed(1)} | ${(c / floorCpu).toFixed(2)} | ${median(figures.get(side.name)!).toFixed(0)} |`,
       );
     }
   }

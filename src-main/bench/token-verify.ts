@@ -3,7 +3,8 @@
  * same single-record read by session, by a PS512 token answered from the verified-token cache
  * (warm), and by the same token with the cache emptied before each request (cold, the signature
  * checked every time, as before the cache). Variants alternate request by request, so a loaded
- * machine's drift falls on all alike; figures are µs per request through Fastify `inject`.
+ * machine's drift falls on all alike; figures are µs per request through the server's dispatch
+ * (`injectAsClient`: direct instance reads, then Fastify).
  *
  *   npm run build:main && node dist/main/bench/token-verify.js [requests per variant, default 2000]
  *
@@ -13,7 +14,7 @@
  *   node dist/main/bench/profile-layers.js DIR/*.cpuprofile
  */
 import { performance } from 'node:perf_hooks';
-import { createHarness, TestClient } from '../service/testing/harness.js';
+import { createHarness, injectAsClient, TestClient } from '../service/testing/harness.js';
 import { tokenCache } from '../service/auth/tokens/token-auth.js';
 import { seedOrg } from '../service/demo/seeder.js';
 
@@ -30,7 +31,11 @@ const minted = await admin.post(`/accounts/${me._id}/tokens`, { app: app.key, sc
 const token = String(minted.json().data);
 const url = `/${h.org}/v2/accounts/${me._id}`;
 const bearer = () =>
-  h.server.inject({ method: 'GET', url, headers: { host: '127.0.0.1:7788', authorization: `Bearer ${token}` } });
+  injectAsClient(h.server, {
+    method: 'GET',
+    url,
+    headers: { host: '127.0.0.1:7788', authorization: `Bearer ${token}` },
+  });
 
 if (profiling) {
   await seedOrg(h.svc, h.svc.orgs.byCode(h.org)!, { accounts: 5000 });
@@ -38,7 +43,7 @@ if (profiling) {
   const headers = { host: '127.0.0.1:7788', authorization: `Bearer ${token}` };
   for (let i = 0; i < n; i++) {
     const one = await bearer();
-    const page = await h.server.inject({ method: 'GET', url: list, headers });
+    const page = await injectAsClient(h.server, { method: 'GET', url: list, headers });
     if (one.statusCode !== 200 || page.statusCode !== 200) throw new Error(`profile: ${page.statusCode} ${page.body}`);
   }
   await h.close();

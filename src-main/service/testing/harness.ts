@@ -59,6 +59,15 @@ export async function createHarness(
   };
 }
 
+/**
+ * Sends a request the way a client's arrives: through the HTTP server's own dispatch (direct
+ * instance reads, then Fastify). `server.inject` reaches Fastify's handler only.
+ */
+export async function injectAsClient(server: FastifyInstance, options: InjectOptions): Promise<LightMyRequestResponse> {
+  await server.ready();
+  return inject(server.dispatch, options);
+}
+
 /** A browser-like client: keeps the session cookie and CSRF token, sends the app key. */
 export class TestClient {
   private cookies = new Map<string, string>();
@@ -70,10 +79,7 @@ export class TestClient {
   ) {}
 
   async request(method: InjectOptions['method'], path: string, body?: unknown, headers: Record<string, string> = {}) {
-    // Through the HTTP server's own dispatch (direct instance reads, then Fastify), as a client's
-    // request goes; `server.inject` would reach Fastify's handler only.
-    await this.h.server.ready();
-    const res = await inject(this.h.server.dispatch, {
+    const res = await injectAsClient(this.h.server, {
       method,
       url: path.startsWith('/_service') ? path : `/${this.h.org}/v2${path}`,
       headers: {

@@ -4,7 +4,7 @@
  */
 import type { InjectOptions } from 'fastify';
 import { expect } from 'vitest';
-import type { Harness, TestClient } from './harness.js';
+import { injectAsClient, type Harness, type TestClient } from './harness.js';
 
 export const USER_PASSWORD = 'a long user password';
 
@@ -40,7 +40,7 @@ export class BearerClient {
   ) {}
 
   request(method: InjectOptions['method'], path: string, body?: unknown) {
-    return this.h.server.inject({
+    return injectAsClient(this.h.server, {
       method,
       url: `/${this.org}/v2${path}`,
       headers: { host: '127.0.0.1:7788', authorization: `Bearer ${this.token}`, ...this.headers },
