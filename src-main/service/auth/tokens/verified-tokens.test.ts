@@ -9,6 +9,8 @@ import type { App } from '../../apps/apps.js';
 import { BearerClient, createUser, mint } from '../../testing/token-testing.js';
 import { authenticateToken, tokenCache } from './token-auth.js';
 import { decodeJwt } from 'jose';
+import type { DataVersion } from '../../db/data-version.js';
+import { VerifiedTokenCache, type VerifiedToken } from './verified-tokens.js';
 
 let h: Harness;
 let admin: TestClient;
@@ -128,5 +130,55 @@ describe('a verified token', () => {
     const again = authenticateToken(h.svc, org, input);
     expect(again).toBeInstanceOf(Promise);
     expect(((await again) as { scopes: string[] }).scopes).not.toBe((first as { scopes: string[] }).scopes);
+  });
+});
+
+describe('the cache itself', () => {
+  const still = { current: () => 7 } as unknown as DataVersion;
+  const entry = (appId: number): VerifiedToken => ({ orgId: 1, appId, kid: 'k', alg: 'PS512', payload: {} });
+  /** A token-like text: a distinct body, then a shared or distinct 32-character end. */
+  const text = (body: string, end = body.padStart(32, '-')) => `${'h'.repeat(40)}.${body}.${'s'.repeat(600)}${end}`;
+
+  it('finds an entry only by the exact text, though it indexes by the last 32 characters', () => {
+    const cache = new VerifiedTokenCache(still);
+    const token = text('alice', 'E'.repeat(32));
+    cache.remember(token, entry(1), cache.begin());
+    expect(cache.get(token)).toEqual(entry(1));
+    // Same end, another body: another text, a miss (and it is then verified in full).
+    expect(cache.get(text('mallory', 'E'.repeat(32)))).toBeUndefined();
+    expect(cache.get(token.slice(1))).toBeUndefined();
+    // A second text with the same end replaces the first rather than answering for it.
+    cache.remember(text('bob', 'E'.repeat(32)), entry(2), cache.begin());
+    expect(cache.get(token)).toBeUndefined();
+    expect(cache.get(text('bob', 'E'.repeat(32)))).toEqual(entry(2));
+    expect(cache.size).toBe(1);
+  });
+
+  it('evicts the oldest entry not used since the last eviction, and stays within its bound', () => {
+    const cache = new VerifiedTokenCache(still, 3);
+    const [a, b, c, d, e] = ['a', 'b', 'c', 'd', 'e'].map((k) => text(k));
+    for (const [i, t] of [a, b, c].entries()) cache.remember(t!, entry(i), cache.begin());
+    cache.get(a!); // a used: it survives the next eviction, b (oldest unused) goes
+    cache.remember(d!, entry(3), cache.begin());
+    expect([a, b, c, d].map((t) => cache.get(t!) !== undefined)).toEqual([true, false, true, true]);
+    // The checks used all three, now in the order c, a, d: the hand clears each in turn, sending it
+    // to the back, and then evicts the first it meets again unflagged, c.
+    cache.remember(e!, entry(4), cache.begin());
+    expect([a, c, d, e].map((t) => cache.get(t!) !== undefined)).toEqual([true, false, true, true]);
+    expect(cache.size).toBe(3);
+  });
+
+  it('keeps nothing a write overtook, and empties on any write', () => {
+    let version = 1;
+    const versions = { current: () => version } as unknown as DataVersion;
+    const cache = new VerifiedTokenCache(versions);
+    const since = cache.begin();
+    version++;
+    cache.remember(text('late'), entry(1), since);
+    expect(cache.get(text('late'))).toBeUndefined();
+    cache.remember(text('fresh'), entry(1), cache.begin());
+    expect(cache.get(text('fresh'))).toBeDefined();
+    version++;
+    expect(cache.get(text('fresh'))).toBeUndefined();
   });
 });

@@ -2,8 +2,10 @@
  * Verified bearer tokens, so an RSA-PSS/PKCS#1 signature check (about a millisecond of CPU for a
  * 2048-bit key) is paid once per token and not on every request (issue #14 item 3).
  *
- * Keyed on the exact token text: any other text, even one differing only in its signature, is a
- * miss and is verified in full. An entry holds what verification established (the payload, for
+ * Matched on the exact token text: any other text, even one differing only in its signature, is a
+ * miss and is verified in full. (Entries are found by the text's last characters, which are its
+ * signature's: a hash of 32 characters, not of a kilobyte, per request; the full text must then be
+ * equal.) An entry holds what verification established (the payload, for
  * which org, app, kid and alg) and nothing that can change without a write: everything that can —
  * the app being enabled, its current key, the account, its roles, a stored token's revocation and
  * use count — is still checked on every request by the caller, and any write empties the cache
@@ -41,9 +43,26 @@ export interface VerifiedToken {
   derived?: DerivedAuthentication | undefined;
 }
 
-/** Bounded, least recently used first out. */
+/**
+ * The characters an entry is found by: the end of the signature, which no two tokens share short
+ * of a forgery (and a forgery is never cached). A shorter text is its own key.
+ */
+const KEY_LENGTH = 32;
+
+interface Slot {
+  token: string;
+  entry: VerifiedToken;
+  /** Used since the eviction hand last passed (a second chance). */
+  used: boolean;
+}
+
+/**
+ * Bounded; a full cache evicts the oldest entry not used since the eviction last passed it (the
+ * CLOCK approximation of least recently used): a hit only sets a flag, so it writes nothing to
+ * the map.
+ */
 export class VerifiedTokenCache {
-  private readonly map = new Map<string, VerifiedToken>();
+  private readonly map = new Map<string, Slot>();
   private version = -1;
 
   constructor(
@@ -59,12 +78,10 @@ export class VerifiedTokenCache {
 
   get(token: string): VerifiedToken | undefined {
     this.sync();
-    const entry = this.map.get(token);
-    if (entry === undefined) return undefined;
-    // Re-inserted so the map's order is the order of last use.
-    this.map.delete(token);
-    this.map.set(token, entry);
-    return entry;
+    const slot = this.map.get(keyOf(token));
+    if (slot === undefined || slot.token !== token) return undefined;
+    slot.used = true;
+    return slot.entry;
   }
 
   /**
@@ -74,8 +91,9 @@ export class VerifiedTokenCache {
   remember(token: string, entry: VerifiedToken, since: number): void {
     this.sync();
     if (since !== this.version) return;
-    if (this.map.size >= this.max) this.map.delete(this.map.keys().next().value as string);
-    this.map.set(token, entry);
+    const key = keyOf(token);
+    if (!this.map.has(key) && this.map.size >= this.max) this.evictOne();
+    this.map.set(key, { token, entry, used: false });
   }
 
   /** Forgets every entry (the bench's cold measurements). */
@@ -87,6 +105,16 @@ export class VerifiedTokenCache {
     return this.map.size;
   }
 
+  /** Drops the oldest entry not used since its last pass; used ones go to the back, unflagged. */
+  private evictOne(): void {
+    for (const [key, slot] of this.map) {
+      this.map.delete(key);
+      if (!slot.used) return;
+      slot.used = false;
+      this.map.set(key, slot);
+    }
+  }
+
   private sync(): void {
     const now = this.versions.current();
     if (now !== this.version) {
@@ -94,4 +122,8 @@ export class VerifiedTokenCache {
       this.version = now;
     }
   }
+}
+
+function keyOf(token: string): string {
+  return token.length <= KEY_LENGTH ? token : token.slice(-KEY_LENGTH);
 }
