@@ -7,7 +7,7 @@ import type { Org } from '../orgs/orgs.js';
 import { BUILTIN_ROLES } from '../objects/builtin-defs.js';
 import type { Principal } from './principal.js';
 import { resolveRoles } from './roles.js';
-import { accountSnapshot } from './account-snapshot.js';
+import { accountSnapshot, type AccountSnapshot } from './account-snapshot.js';
 import { MAX_SHARED_LEVEL } from './levels.js';
 
 export interface Caller {
@@ -39,8 +39,7 @@ export interface CallerInput {
 export function callerOf(svc: Service, input: CallerInput): Caller {
   const { org, principal, scopes, grant, skipAcl, bypassCreateAcl } = input;
   const account = accountSnapshot(svc, org, principal.accountId);
-  const held = [...principal.roles, ...(account?.roles ?? []), ...(account?.inheritedRoles ?? [])];
-  const roles = resolveRoles(svc, org, held).roleSet;
+  const roles = rolesOf(svc, org, principal, account);
   const caller: Caller = {
     accountId: principal.accountId,
     roles,
@@ -51,4 +50,26 @@ export function callerOf(svc: Service, input: CallerInput): Caller {
   if (scopes !== undefined) caller.scopes = scopes;
   if (grant !== undefined) caller.grant = Math.min(grant, MAX_SHARED_LEVEL);
   return caller;
+}
+
+/**
+ * Roles resolved for an account's snapshot with the principal's own list. A snapshot object lives
+ * for one data version, as the role graph's resolution does (both caches empty on any write), so
+ * the same snapshot and the same principal list resolve the same: kept beside the snapshot, they
+ * spare each request building, sorting and hashing the role-graph cache's key.
+ */
+const resolvedRoles = new WeakMap<AccountSnapshot, { principalRoles: readonly string[]; roles: ReadonlySet<string> }>();
+
+function rolesOf(
+  svc: Service,
+  org: Org,
+  principal: Principal,
+  account: AccountSnapshot | undefined,
+): ReadonlySet<string> {
+  const kept = account && resolvedRoles.get(account);
+  if (kept !== undefined && kept.principalRoles === principal.roles) return kept.roles;
+  const held = [...principal.roles, ...(account?.roles ?? []), ...(account?.inheritedRoles ?? [])];
+  const roles = resolveRoles(svc, org, held).roleSet;
+  if (account) resolvedRoles.set(account, { principalRoles: principal.roles, roles });
+  return roles;
 }

@@ -65,7 +65,9 @@ export class VersionedCache<K, V> {
       this.clear();
       this.version = now;
     }
-    if (this.map.has(key)) return this.map.get(key) as V;
+    // One lookup for a hit (every request makes several); `has` only tells a cached undefined apart.
+    const hit = this.map.get(key);
+    if (hit !== undefined || this.map.has(key)) return hit as V;
     // Emptied before loading, so what `load` records beside the cache (onClear) survives.
     if (this.map.size >= this.max) this.clear();
     const value = load();

@@ -18,6 +18,7 @@ export const DIRECT_ROUTE = '/:org/v2/:collection/:id';
 const MAX_DIRECT_URL = 1024;
 
 const JSON_TYPE = 'application/json; charset=utf-8';
+const SERVER_TIME_HEADER_NAME = SERVER_TIME_HEADER.toLowerCase();
 
 export interface DirectReadOptions {
   /** Options of Fastify's router, so the mirror routes exactly as it does. */
@@ -110,21 +111,28 @@ export class DirectInstanceReads {
 
 /** The headers of a direct answer, in the order Fastify's would come: the guard's, the steps', the body's. */
 class ResponseHeaders implements HeaderSink {
-  private readonly fields: Record<string, string> = {};
+  /** Names and values alternating, as `writeHead` takes them: no object with per-request keys. */
+  private readonly fields: string[];
 
   constructor(clock: Clock) {
-    this.fields[SERVER_TIME_HEADER.toLowerCase()] = String(clock.now());
-    for (const [name, value] of GUARD_HEADERS) this.fields[name] = value;
+    this.fields = [SERVER_TIME_HEADER_NAME, String(clock.now())];
+    for (const [name, value] of GUARD_HEADERS) this.fields.push(name, value);
   }
 
   header(name: string, value: string): void {
     // Fastify's reply keeps header names in lower case, and a repeated one replaces the earlier.
-    this.fields[name.toLowerCase()] = value;
+    const key = name.toLowerCase();
+    for (let i = 0; i < this.fields.length; i += 2) {
+      if (this.fields[i] === key) {
+        this.fields[i + 1] = value;
+        return;
+      }
+    }
+    this.fields.push(key, value);
   }
 
   send(res: ServerResponse, status: number, body: string): void {
-    this.fields['content-type'] = JSON_TYPE;
-    this.fields['content-length'] = String(Buffer.byteLength(body));
+    this.fields.push('content-type', JSON_TYPE, 'content-length', String(Buffer.byteLength(body)));
     res.writeHead(status, this.fields);
     res.end(body);
   }
