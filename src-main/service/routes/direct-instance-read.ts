@@ -33,7 +33,7 @@ export interface DirectReadOptions {
  *
  * Reading one record is the commonest request and the cheapest work: Fastify's per-request
  * machinery (request and reply objects, the hook chain, the cookie plugin's hooks, the send path)
- * cost about a sixth of it (README, "Direct instance reads"). This path runs the *same steps* as
+ * cost about a sixth of it (README, "one-record reads are answered without Fastify"). This path runs the *same steps* as
  * the Fastify route — `enterOrg` (org, authentication, app policy), `readInstance` and
  * `faultAnswering` — and writes the answer itself. Anything it is not sure of goes to Fastify
  * untouched: another method, a query string, percent-encoding, a refused Host, a body, a server
@@ -97,6 +97,11 @@ export class DirectInstanceReads {
     };
     const fail = (error: unknown) => {
       const fault = faultAnswering(error, request, this.clock, this.opts.errorLog);
+      // An answer already on its way cannot be replaced by a fault: the connection is ended instead.
+      if (res.headersSent) {
+        res.destroy();
+        return;
+      }
       out.send(res, fault.status, JSON.stringify(fault));
     };
     try {
@@ -132,8 +137,9 @@ class ResponseHeaders implements HeaderSink {
   }
 
   send(res: ServerResponse, status: number, body: string): void {
-    this.fields.push('content-type', JSON_TYPE, 'content-length', String(Buffer.byteLength(body)));
-    res.writeHead(status, this.fields);
+    const length = String(Buffer.byteLength(body));
+    // A copy: a fault answered after a failed send starts from the same headers.
+    res.writeHead(status, [...this.fields, 'content-type', JSON_TYPE, 'content-length', length]);
     res.end(body);
   }
 }
