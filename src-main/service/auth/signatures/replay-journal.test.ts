@@ -154,3 +154,22 @@ describe('ReplayJournal log', () => {
     expect(statSync(replayLogFile(file)).mode & 0o777).toBe(0o600);
   });
 });
+
+describe('ReplayJournal.forEachLive', () => {
+  it('visits the live entries of every app row by row, oldest expiry first, skipping expired ones', async () => {
+    const journal = ReplayJournal.open({ file: join(dir, 'each.db') }, 0);
+    try {
+      journal.append(2, 'cccccccccccccccc', 300);
+      journal.append(1, 'aaaaaaaaaaaaaaaa', 100); // expired at 200
+      await journal.appendSoon(1, 'bbbbbbbbbbbbbbbb', 200); // logged, not yet in the database
+      const seen: [number, string, number][] = [];
+      journal.forEachLive(200, (appId, nonce, expires) => seen.push([appId, nonce, expires]));
+      expect(seen).toEqual([
+        [1, 'bbbbbbbbbbbbbbbb', 200],
+        [2, 'cccccccccccccccc', 300],
+      ]);
+    } finally {
+      journal.close();
+    }
+  });
+});

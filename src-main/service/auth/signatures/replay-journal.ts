@@ -183,10 +183,25 @@ export class ReplayJournal {
 
   /** Entries live at `now` (expiring at or after it), oldest expiry first. */
   live(now: number): JournalEntry[] {
+    const entries: JournalEntry[] = [];
+    this.forEachLive(now, (appId, nonce, expires) => entries.push({ appId, nonce, expires }));
+    return entries;
+  }
+
+  /**
+   * Calls `visit` for each entry live at `now`, oldest expiry first, one row at a time. Why not
+   * `live`: a service restarted after heavy signed load reads millions of nonces here, and an
+   * array of row objects held them all on the heap at once (2.4 million nonces left the process
+   * at about 760 MB of resident memory, the collector's headroom included); rows read one by one
+   * as arrays die young.
+   */
+  forEachLive(now: number, visit: (appId: number, nonce: string, expires: number) => void): void {
     this.settle();
-    return this.db
-      .prepare('SELECT app_id AS appId, nonce, expires FROM nonces WHERE expires >= ? ORDER BY expires')
-      .all(now) as JournalEntry[];
+    const rows = this.db
+      .prepare('SELECT app_id, nonce, expires FROM nonces WHERE expires >= ? ORDER BY expires')
+      .raw(true)
+      .iterate(now) as IterableIterator<[number, string, number]>;
+    for (const [appId, nonce, expires] of rows) visit(appId, nonce, expires);
   }
 
   /** Deletes entries that expired before `now` (a range at the start of the key). */

@@ -162,11 +162,11 @@ export class ReplayStore {
       throw err;
     }
     this.importLegacy(journal, now);
-    for (const entry of journal.live(now)) {
-      let nonces = this.byApp.get(entry.appId);
-      if (nonces === undefined) this.byApp.set(entry.appId, (nonces = new NonceTable()));
-      nonces.set(entry.nonce, entry.expires, now);
-    }
+    journal.forEachLive(now, (appId, nonce, expires) => {
+      let nonces = this.byApp.get(appId);
+      if (nonces === undefined) this.byApp.set(appId, (nonces = new NonceTable()));
+      nonces.set(nonce, expires, now);
+    });
     this.journalHandle = journal;
     return journal;
   }
