@@ -181,7 +181,7 @@ export class ReplayJournal {
     this.log.truncate();
   }
 
-  /** Entries live at `now` (expiring at or after it), oldest expiry first. */
+  /** Entries live at `now` (expiring at or after it), oldest expiry first, as one array (tests). */
   live(now: number): JournalEntry[] {
     const entries: JournalEntry[] = [];
     this.forEachLive(now, (appId, nonce, expires) => entries.push({ appId, nonce, expires }));
