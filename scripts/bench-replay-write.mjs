@@ -2,7 +2,7 @@
 // before (a shared WAL database, a random primary-key page, a counting trigger) against the
 // journal append it runs now (its own database, exclusive lock, key ordered by expiry, sync OFF).
 // Turns of 2,000 nonces alternate between the two; medians of 12 turns, µs per nonce.
-// Run: node scripts/bench-replay-write.mjs   (README "Signed requests (issue #14)")
+// Run: node scripts/bench-replay-write.mjs   (docs/speed-history.md, "Signed requests (issue #14)")
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -9,8 +9,8 @@ import type { Db } from './open.js';
  * earlier attempt measured no gain. So, for the rebuild only, temporary data goes to files (SQLite
  * deletes them on close; they hold index keys for the seconds a rebuild lasts) and the page cache
  * is smaller, so a million keys are sorted as several runs, in parallel, then merged. Building one
- * index over a million accounts took 2.0–2.9 s this way against 3.7–4.3 s (scripts in README,
- * "Seeding").
+ * index over a million accounts took 2.0–2.9 s this way against 3.7–4.3 s (docs/speed-history.md,
+ * "Seeding (fifth session)").
  */
 export function withParallelSorter<T>(db: Db, work: () => T): T {
   const saved = {
