@@ -33,12 +33,13 @@ export interface DirectReadOptions {
  *
  * Reading one record is the commonest request and the cheapest work: Fastify's per-request
  * machinery (request and reply objects, the hook chain, the cookie plugin's hooks, the send path)
- * cost about a sixth of it (docs/speed-history.md, "one-record reads are answered without Fastify"). This path runs the *same steps* as
- * the Fastify route — `enterOrg` (org, authentication, app policy), `readInstance` and
- * `faultAnswering` — and writes the answer itself. Anything it is not sure of goes to Fastify
- * untouched: another method, a query string, percent-encoding, a refused Host, a body, a server
- * that is closing, and every target that Fastify's router would send to another route. That last
- * decision is find-my-way's, fed every GET route Fastify registers, with Fastify's options.
+ * cost about a sixth of it (docs/speed-history.md, "one-record reads are answered without
+ * Fastify"). This path runs the *same steps* as the Fastify route — `enterOrg` (org,
+ * authentication, app policy), `readInstance` and `faultAnswering` — and writes the answer itself.
+ * Anything it is not sure of goes to Fastify untouched: another method, a query string,
+ * percent-encoding, a refused Host, a body, a server that is closing, and every target that
+ * Fastify's router would send to another route. That last decision is find-my-way's, fed every GET
+ * route Fastify registers, with Fastify's options.
  * `direct-instance-read.test.ts` compares both paths' answers.
  */
 export class DirectInstanceReads {
