@@ -9,7 +9,7 @@ import type { Service } from '../service.js';
 import { assertScopesExist } from '../access/scope-schema.js';
 import { DEFAULT_ORG_SETTINGS, type Org, type OrgSettings } from '../orgs/orgs.js';
 import type { RsaKeyPair } from '../crypto/rsa.js';
-import { checkNewObject, checkPropertyDef } from '../objects/definition-rules.js';
+import { checkNewObject, checkPropertyCount, checkPropertyDef, countProperties } from '../objects/definition-rules.js';
 import { validateInput, type Json } from '../objects/validate.js';
 import { OBJECT_ID_PATTERN } from '../objects/ids.js';
 import { reference } from '../objects/stored-record.js';
@@ -42,7 +42,7 @@ export interface ScriptRules {
 }
 
 /** Order of kinds: what others refer to comes first. */
-const KIND_ORDER = ['object', 'role', 'org', 'app', 'view', 'script'];
+const KIND_ORDER = ['object', 'role', 'env', 'app', 'view', 'script'];
 export const kindRank = (doc: ResourceDoc) => {
   const i = KIND_ORDER.indexOf(doc.object);
   return i === -1 ? KIND_ORDER.length : i;
@@ -55,7 +55,7 @@ export function applyResource(ctx: ApplyContext, doc: ResourceDoc): void {
       return applyObject(ctx, doc);
     case 'role':
       return applyRole(ctx, doc);
-    case 'org':
+    case 'env':
       return applySettings(ctx, doc);
     case 'app':
       return applyApp(ctx, doc);
@@ -101,6 +101,7 @@ function applyObject({ svc, org }: ApplyContext, doc: ResourceDoc): void {
   if (!existing) {
     if (!CUSTOM_NAME_PATTERN.test(name)) throw invalid('name', `No built-in object ${name} in this org.`);
     def = { ...checkNewObject({ name, label: doc.label, properties: [] }), properties: props };
+    checkPropertyCount(props);
   } else {
     const kept = existing.properties.filter((p) => !props.some((n) => n.name === p.name));
     for (const p of props) {
@@ -112,6 +113,7 @@ function applyObject({ svc, org }: ApplyContext, doc: ResourceDoc): void {
       ...(existing.custom && typeof doc.label === 'string' ? { label: doc.label.slice(0, 200) } : {}),
       properties: [...kept, ...props],
     };
+    checkPropertyCount(def.properties, countProperties(existing.properties));
   }
   svc.defs.save(org.id, def);
   svc.store.ensureCollection(org.id, def);
@@ -177,9 +179,11 @@ function applyApp(ctx: ApplyContext, doc: ResourceDoc): void {
   const label = keyOf(doc);
   const kind = doc.kind as AppKind;
   if (kind !== 'session' && kind !== 'signing') throw invalid('kind', 'kind is session or signing.');
-  const { object: _o, resource: _r, kind: _k, principal, ...rest } = doc;
+  const { object: _o, resource: _r, kind: _k, principal, name, ...rest } = doc;
   if (rest.label !== label)
     throw invalid('label', `The resource is app.${label} but the label is ${String(rest.label)}.`);
+  // `name` is the label under the name mdctl files documents by (resources.ts exportApps).
+  if (name !== undefined && name !== label) throw invalid('name', `The app's name is its label, ${label}.`);
   const settings = validateAppSettings(rest, kind);
   if (typeof principal === 'string') {
     const account = svc.credentials.byEmail(org.id, principal);

@@ -54,7 +54,7 @@ function manifestFor(docs: ResourceDoc[]): Manifest {
     app: 'apps',
     view: 'views',
     script: 'scripts',
-    org: 'settings',
+    env: 'settings',
   };
   const manifest: Manifest = { source: {}, sections: {}, records: new Map() };
   for (const d of docs) {

@@ -9,7 +9,8 @@
  * `objects` may also be a list `[{"name": "c_conversation"}]`. Top-level `includes` / `excludes`
  * apply to every configuration section the manifest does not name itself. A section named after a
  * custom object type (or its collection) exports that type's records (selected by `_id`); records
- * are never exported unless named so.
+ * are never exported unless named so. `env` is the original's name for `settings` (mdctl's import
+ * looks for the settings document under it).
  */
 import { fault } from '../../../src-shared/faults.js';
 
@@ -39,17 +40,18 @@ export function parseManifest(input: unknown): Manifest {
   const source = input as Record<string, unknown>;
   const manifest: Manifest = { source, sections: {}, records: new Map() };
   const top = source.includes !== undefined ? selector(source, 'manifest') : undefined;
-  for (const [key, value] of Object.entries(source)) {
-    if (IGNORED_KEYS.has(key)) continue;
+  for (const [given, value] of Object.entries(source)) {
+    if (IGNORED_KEYS.has(given)) continue;
+    const key = given === 'env' ? 'settings' : given;
     if ((CONFIG_SECTIONS as readonly string[]).includes(key)) {
       manifest.sections[key as ConfigSection] =
-        key === 'objects' && Array.isArray(value) ? objectList(value) : selector(value, `manifest.${key}`);
+        key === 'objects' && Array.isArray(value) ? objectList(value) : selector(value, `manifest.${given}`);
     } else if (/^c_[a-z0-9_]+$/.test(key)) {
       manifest.records.set(key, selector(value, `manifest.${key}`));
     } else {
       throw invalid(
         `manifest.${key}`,
-        `${key} is not a manifest section (${CONFIG_SECTIONS.join(', ')} or a c_ object).`,
+        `${key} is not a manifest section (${CONFIG_SECTIONS.join(', ')}, env or a c_ object).`,
       );
     }
   }

@@ -1,7 +1,7 @@
 import { gunzipSync } from 'node:zlib';
 import { fault, makeFault, type FaultBody } from '../../../src-shared/faults.js';
 import { parseManifest, type Manifest } from './manifest.js';
-import type { ResourceDoc } from './resources.js';
+import { resourceNameOf, type ResourceDoc } from './resources.js';
 
 /** Decompressed imports above this are refused (a gzip bomb must not fill memory). */
 export const MAX_IMPORT_BYTES = 64 * 1024 * 1024;
@@ -23,9 +23,20 @@ export function decompress(body: Buffer): Buffer {
   }
 }
 
+/** The settings document of exports made before it took the original's name, `env`. */
+const LEGACY_SETTINGS = 'org.settings';
+
 /**
- * Reads an export stream. It must end with `manifest-exports` listing exactly the resources it
- * holds: a truncated file is refused as a whole rather than half imported.
+ * Reads an import stream, in either of the two shapes clients send:
+ * - **an export as streamed** (this service's, the console's, a deployment's): the resources, then
+ *   `manifest`, `manifest-dependencies` and `manifest-exports` listing exactly the resources it
+ *   holds, so a file cut anywhere before its end is refused as a whole rather than half imported
+ *   (cut right after `manifest`, it still holds every resource);
+ * - **a folder of files** (mdctl's `env import`, original-clients.md §E): the `manifest` and one
+ *   document per file, without `resource` (mdctl's file tree drops it when writing) and without
+ *   `manifest-dependencies` or `manifest-exports` (mdctl keeps them in `dependencies.json` and
+ *   `exports.json`, which its import does not send). Each document is named from its own fields
+ *   (`resourceNameOf`).
  */
 export function readImportStream(body: Buffer): ImportStream {
   const text = decompress(body).toString('utf8');
@@ -33,6 +44,7 @@ export function readImportStream(body: Buffer): ImportStream {
   const faults: FaultBody[] = [];
   let manifest: Manifest | undefined;
   let exportsList: unknown;
+  let dependencies = false;
   const seen = new Set<string>();
   text.split('\n').forEach((line, i) => {
     if (line.trim() === '') return;
@@ -55,30 +67,33 @@ export function readImportStream(body: Buffer): ImportStream {
       );
       return;
     }
-    const d = doc as ResourceDoc;
+    const d = upgraded(doc as Record<string, unknown>);
+    const resource = typeof d.resource === 'string' && d.resource !== '' ? d.resource : resourceNameOf(d);
     if (d.object === 'manifest') manifest = parseManifest(d);
-    else if (d.object === 'manifest-dependencies') return;
+    else if (d.object === 'manifest-dependencies') dependencies = true;
     else if (d.object === 'manifest-exports') exportsList = d.resources;
-    else if (typeof d.resource !== 'string' || d.resource === '') {
+    else if (resource === undefined) {
       faults.push(makeFault('invalidArgument', 'import', { path: at, reason: `${at} has no resource name.` }));
-    } else if (seen.has(d.resource)) {
-      faults.push(makeFault('invalidArgument', 'import', { path: d.resource, reason: `${d.resource} appears twice.` }));
+    } else if (seen.has(resource)) {
+      faults.push(makeFault('invalidArgument', 'import', { path: resource, reason: `${resource} appears twice.` }));
     } else {
-      seen.add(d.resource);
-      resources.push(d);
+      seen.add(resource);
+      resources.push({ ...d, object: String(d.object), resource });
     }
   });
   if (exportsList === undefined) {
-    faults.push(
-      makeFault('invalidArgument', 'import', {
-        path: 'manifest-exports',
-        reason: 'The stream has no manifest-exports document: the export is incomplete.',
-      }),
-    );
+    if (dependencies || manifest === undefined) {
+      faults.push(
+        makeFault('invalidArgument', 'import', {
+          path: 'manifest-exports',
+          reason: 'The stream has no manifest-exports document: the export is incomplete.',
+        }),
+      );
+    }
   } else if (
     !Array.isArray(exportsList) ||
     exportsList.length !== seen.size ||
-    !exportsList.every((r) => seen.has(String(r)))
+    !exportsList.every((r) => seen.has(String(r) === LEGACY_SETTINGS ? 'env' : String(r)))
   ) {
     faults.push(
       makeFault('invalidArgument', 'import', {
@@ -89,4 +104,9 @@ export function readImportStream(body: Buffer): ImportStream {
   }
   if (faults.length > 0) throw fault('invalidArgument', 'import', { faults, reason: faults[0]!.reason });
   return { resources, ...(manifest ? { manifest } : {}) };
+}
+
+/** An older export's settings document (`org` / `org.settings`) under its current name. */
+function upgraded(doc: Record<string, unknown>): Record<string, unknown> {
+  return doc.object === 'org' && doc.resource === LEGACY_SETTINGS ? { ...doc, object: 'env', resource: 'env' } : doc;
 }

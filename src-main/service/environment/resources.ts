@@ -116,6 +116,9 @@ export function exportApps(svc: Service, org: Org, manifest: Manifest): Resource
     out.push({
       object: 'app',
       resource: `app.${name}`,
+      // mdctl names each exported file after the document's `name` (ExportSection.name): without
+      // it every app would be written to the same `env/apps/app.json`.
+      name,
       kind: app.kind,
       ...settings,
       ...(principal ? { principal } : {}),
@@ -195,10 +198,16 @@ export function exportScripts(svc: Service, org: Org, manifest: Manifest): Resou
   return out;
 }
 
+/**
+ * The org's settings as the original's `env` document: mdctl keeps only the object types it knows
+ * (`env`, `app`, `role`, …) and writes this one to `env/env.json`, which its import finds again
+ * under the manifest's `env` section. Exports before this named it `org` / `org.settings`; the
+ * import still reads those (ndjson-input.ts).
+ */
 export function exportSettings(org: Org, manifest: Manifest): ResourceDoc[] {
   if (!selects(manifest.sections.settings, 'settings') && !selects(manifest.sections.settings, '*')) return [];
   const { consoleAppKey: _console, ...settings } = org.settings;
-  return [{ object: 'org', resource: 'org.settings', settings }];
+  return [{ object: 'env', resource: 'env', settings }];
 }
 
 export function exportRecords(svc: Service, org: Org, manifest: Manifest): ResourceDoc[] {
@@ -212,6 +221,31 @@ export function exportRecords(svc: Service, org: Org, manifest: Manifest): Resou
     }
   }
   return out;
+}
+
+/**
+ * The resource name a document has in exports, derived from its own fields: mdctl's file tree
+ * drops `resource` when it writes a document to disk (`mdctl-export-adapter-tree`), so an import of
+ * such a folder names each document this way. Undefined when the document carries no name.
+ */
+export function resourceNameOf(doc: Record<string, unknown>): string | undefined {
+  const text = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);
+  const named = (prefix: string, name: string | undefined) => (name ? `${prefix}.${name}` : undefined);
+  switch (doc.object) {
+    case 'env':
+      return 'env';
+    case 'object':
+    case 'view':
+      return named(String(doc.object), text(doc.name));
+    case 'role':
+      return named('role', text(doc.code) ?? text(doc.name));
+    case 'app':
+      return named('app', text(doc.label) ?? text(doc.name));
+    case 'script':
+      return named('script', text(doc.name) ?? text(doc._id));
+    default:
+      return typeof doc.object === 'string' ? named(doc.object, text(doc._id)) : undefined;
+  }
 }
 
 /** What each resource needs to exist first (`manifest-dependencies`). */
@@ -230,7 +264,7 @@ export function dependenciesOf(doc: ResourceDoc): string[] {
       .map((p) => `object.${p.refObject!}`)
       .concat(aclRoleKeys(doc).map((k) => `role.${k}`));
   }
-  if (!['app', 'org', 'script'].includes(doc.object)) return [`object.${doc.object}`];
+  if (!['app', 'env', 'script'].includes(doc.object)) return [`object.${doc.object}`];
   return [];
 }
 

@@ -3,7 +3,13 @@ import { gzipSync } from 'node:zlib';
 import { existsSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ADMIN_EMAIL, createHarness, TestClient, type Harness } from '../testing/harness.js';
-import { exportOf as exportFrom, importInto, ndjsonLines, twoOrgClients } from '../testing/environment-testing.js';
+import {
+  configureSample,
+  exportOf as exportFrom,
+  importInto,
+  ndjsonLines,
+  twoOrgClients,
+} from '../testing/environment-testing.js';
 import { createUser, USER_PASSWORD } from '../testing/token-testing.js';
 
 let h: Harness;
@@ -18,53 +24,12 @@ beforeEach(async () => {
 }, 60_000); // two orgs (key pairs, password hashes): slow on a loaded machine
 afterEach(async () => h.close());
 
-async function configureA() {
-  const ok = async (p: Promise<{ statusCode: number; body: string }>) => {
-    const res = await p;
-    expect(res.statusCode, res.body).toBe(200);
-    return res;
-  };
-  await ok(
-    a.post('/schemas', {
-      name: 'c_thing',
-      label: 'Thing',
-      properties: [{ name: 'c_size', type: 'Integer', indexed: true }],
-    }),
-  );
-  await ok(a.post('/schemas/account/properties', { name: 'c_team', type: 'String', indexed: true }));
-  await ok(a.post('/roles', { name: 'Reader', code: 'reader', scopes: ['object.read.c_conversation'] }));
-  const reader = (await a.get(`/roles?where=${encodeURIComponent('{"code":"reader"}')}`)).json().data[0]._id;
-  await ok(a.post('/roles', { name: 'Analyst', code: 'analyst', scopes: ['view.execute'], include: [reader] }));
-  await ok(a.post('/apps', { label: 'Back end', kind: 'signing', authDuration: 3600 }));
-  h.svc.orgs.updateSettings(h.svc.orgs.byCode('demo')!, { lockAttempts: 7 });
-  await ok(
-    a.post('/views', {
-      name: 'open_convs',
-      sourceObject: 'c_conversation',
-      principal: ADMIN_EMAIL,
-      acl: [{ type: 'role', target: 'analyst' }],
-      query: [{ name: 'where', value: '{"c_status": "{{status}}"}' }],
-    }),
-  );
-  await ok(a.post('/c_conversations', { c_title: 'Hello', c_status: 'open' }));
-  await ok(a.post('/scripts', { name: 'c_helpers', label: 'Helpers', type: 'library', script: 'return 1 + 1' }));
-  await ok(
-    a.post('/scripts', {
-      name: 'c_hello',
-      type: 'route',
-      active: true,
-      script: 'return "hello"',
-      configuration: { method: 'get', path: '/hello', principal: ADMIN_EMAIL },
-    }),
-  );
-}
-
 const exportOf = (client: TestClient, manifest: unknown = everything) => exportFrom(client, manifest);
 const lines = ndjsonLines;
 
 describe('environment export', () => {
   it('streams one document per resource and ends with manifest, dependencies and exports', async () => {
-    await configureA();
+    await configureSample(h, a);
     const docs = lines(await exportOf(a));
     const names = docs.map((d) => d.resource).filter(Boolean);
     expect(names).toEqual(
@@ -75,7 +40,7 @@ describe('environment export', () => {
         'role.administrator',
         'app.Back end',
         'view.open_convs',
-        'org.settings',
+        'env',
       ]),
     );
     expect(names.some((n) => String(n).startsWith('c_conversation.'))).toBe(true);
@@ -97,7 +62,7 @@ describe('environment export', () => {
   });
 
   it('selects by includes and excludes (names, * and /regex/)', async () => {
-    await configureA();
+    await configureSample(h, a);
     const docs = lines(await exportOf(a, { roles: { includes: ['/^(ana|rea)/'], excludes: ['reader'] } }));
     expect(docs.filter((d) => d.resource).map((d) => d.resource)).toEqual(['role.analyst']);
     expect((await a.post('/developer/environment/export', { manifest: { bogus: {} } })).json()).toMatchObject({
@@ -119,7 +84,7 @@ describe('environment export', () => {
 
 describe('environment import', () => {
   it('round trip: org A exported, imported into a fresh org B, B exported equals A', async () => {
-    await configureA();
+    await configureSample(h, a);
     const fromA = await exportOf(a);
     const res = await importInto(b, fromA);
     expect(res.statusCode, res.body).toBe(200);
@@ -130,7 +95,7 @@ describe('environment import', () => {
     expect(log).toContainEqual(expect.objectContaining({ resource: 'view.open_convs', change: 'added' }));
     // every section: object types, roles, apps, settings, views, scripts, records
     const kinds = new Set(lines(fromA).map((d) => d.object));
-    for (const kind of ['object', 'role', 'app', 'org', 'view', 'script', 'c_conversation'])
+    for (const kind of ['object', 'role', 'app', 'env', 'view', 'script', 'c_conversation'])
       expect(kinds).toContain(kind);
     expect(lines(await exportOf(b))).toEqual(lines(fromA));
     // and what was imported works: the view runs in B
@@ -144,7 +109,7 @@ describe('environment import', () => {
   });
 
   it('accepts gzip (by header or by magic bytes)', async () => {
-    await configureA();
+    await configureSample(h, a);
     const zipped = gzipSync(Buffer.from(await exportOf(a)));
     const res = await importInto(b, zipped, '', { 'content-encoding': 'gzip' });
     expect(lines(res.body).at(-1), res.body).toMatchObject({ stage: 'complete' });
@@ -153,7 +118,7 @@ describe('environment import', () => {
   });
 
   it('writes nothing when one resource is invalid, and names it with the reason', async () => {
-    await configureA();
+    await configureSample(h, a);
     const docs = lines(await exportOf(a));
     const view = docs.find((d) => d.resource === 'view.open_convs')!;
     view.query = [{ name: 'where', value: '{"c_missing": 1}' }];
@@ -167,7 +132,7 @@ describe('environment import', () => {
   });
 
   it('checks scripts like a save does: one that does not compile writes nothing, and is named', async () => {
-    await configureA();
+    await configureSample(h, a);
     const docs = lines(await exportOf(a));
     const script = docs.find((d) => d.resource === 'script.c_helpers')!;
     script.script = 'return (1 +';
@@ -181,7 +146,7 @@ describe('environment import', () => {
   });
 
   it('refuses an incomplete stream (no manifest-exports) before anything else', async () => {
-    await configureA();
+    await configureSample(h, a);
     const truncated = (await exportOf(a)).trim().split('\n').slice(0, -1).join('\n');
     expect((await importInto(b, truncated)).json()).toMatchObject({
       errCode: 'service.invalidArgument.import',
@@ -189,8 +154,34 @@ describe('environment import', () => {
     });
   });
 
+  it('reads an export made before the settings document took the name env (org / org.settings)', async () => {
+    await configureSample(h, a);
+    const docs = lines(await exportOf(a)).map((d) =>
+      d.object === 'env' ? { ...d, object: 'org', resource: 'org.settings' } : d,
+    );
+    const list = docs.at(-1)!.resources as string[];
+    docs.at(-1)!.resources = list.map((r) => (r === 'env' ? 'org.settings' : r));
+    const res = await importInto(b, docs.map((d) => JSON.stringify(d)).join('\n'));
+    expect(lines(res.body).at(-1), res.body).toMatchObject({ stage: 'complete' });
+    expect(h.svc.orgs.byCode('other')!.settings.lockAttempts).toBe(7);
+  });
+
+  it('a stream without manifest-exports must be a folder: a manifest and no manifest-dependencies', async () => {
+    await configureSample(h, a);
+    const docs = lines(await exportOf(a));
+    const resources = docs.slice(0, -3);
+    const withoutManifest = resources.map((d) => JSON.stringify(d)).join('\n');
+    expect((await importInto(b, withoutManifest)).json()).toMatchObject({ errCode: 'service.invalidArgument.import' });
+    // cut right after the manifest: every resource is there, so it imports
+    const upToManifest = docs
+      .slice(0, -2)
+      .map((d) => JSON.stringify(d))
+      .join('\n');
+    expect(lines((await importInto(b, upToManifest)).body).at(-1)).toMatchObject({ stage: 'complete' });
+  });
+
   it('dry run reports the changes and writes nothing', async () => {
-    await configureA();
+    await configureSample(h, a);
     const before = await exportOf(b);
     const res = await importInto(b, await exportOf(a), '?dryRun=true');
     const log = lines(res.body);
@@ -201,7 +192,7 @@ describe('environment import', () => {
   });
 
   it('never deletes: what the manifest selects but the stream lacks is reported kept, and stays', async () => {
-    await configureA();
+    await configureSample(h, a);
     expect((await b.post('/roles', { name: 'Local', code: 'local_only', scopes: [] })).statusCode).toBe(200);
     const fromA = await exportOf(a, { roles: { includes: ['*'] } });
     const dry = lines((await importInto(b, fromA, '?dryRun=true')).body);
@@ -229,7 +220,7 @@ describe('environment import', () => {
   });
 
   it('refuses a concurrent import (the lock is a database row) and keeps a backup when asked', async () => {
-    await configureA();
+    await configureSample(h, a);
     const fromA = await exportOf(a);
     const orgB = h.svc.orgs.byCode('other')!;
     h.svc.db
