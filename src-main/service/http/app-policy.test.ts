@@ -39,6 +39,60 @@ describe('readOnly', () => {
     expect((await token.get('/accounts/me')).statusCode).toBe(200);
     expect((await admin.get('/accounts/me')).statusCode).toBe(200);
   });
+
+  it('decides on the path alone: a query naming the login or logout route does not open a write', async () => {
+    const made = (await admin.post('/c_conversations', { c_title: 'kept' })).json()._id as string;
+    set({ readOnly: true });
+    const sneaked = [
+      await admin.post('/c_conversations?x=/v2/accounts/login', { c_title: 'sneaked' }),
+      await admin.patch(`/c_conversations/${made}?x=/v2/accounts/me/logout`, { c_title: 'changed' }),
+      await admin.request('DELETE', `/c_conversations/${made}?x=/v2/accounts/login`),
+      await admin.post('/c_conversations/db/insertOne?then=/db/cursor', { document: { c_title: 'sneaked' } }),
+      await admin.post('/c_conversations/db/insertOne', { document: { c_title: 'sneaked' } }),
+      await admin.post('/c_conversations/db/bulk', { ops: [{ operation: 'count' }] }),
+    ];
+    for (const res of sneaked)
+      expect(res.json(), res.body).toMatchObject({ errCode: 'service.accessDenied.appReadOnly' });
+    set({ readOnly: false });
+    const left = (await admin.get('/c_conversations')).json().data as { c_title: string }[];
+    expect(left.map((r) => r.c_title)).toEqual(['kept']);
+  });
+
+  it("answers the driver's reads, the original clients' way of reading (POST …/db/cursor, count, readOne)", async () => {
+    await admin.post('/c_conversations', { c_title: 'one' });
+    set({ readOnly: true });
+    const cursor = await admin.post('/c_conversations/db/cursor', {});
+    expect(cursor.statusCode, cursor.body).toBe(200);
+    expect(cursor.body).toContain('"one"');
+    expect((await admin.post('/c_conversations/db/count', {})).json()).toMatchObject({ data: 1 });
+    expect((await admin.post('/c_conversations/db/readOne', {})).json()).toMatchObject({ c_title: 'one' });
+    // logging out still works, and the app stays read-only for the next session
+    expect((await admin.post('/accounts/me/logout', {})).statusCode).toBe(200);
+  });
+
+  it('a GET script route through the app reads, and its writes are refused like the HTTP ones', async () => {
+    const made = await admin.post('/scripts', {
+      label: 'writes on get',
+      type: 'route',
+      active: true,
+      configuration: { method: 'get', path: '/ro-probe', acl: ['account.public'] },
+      script: `
+        const before = org.objects.c_conversation.count();
+        let refused = null;
+        try { org.objects.c_conversation.insertOne({ c_title: 'from a GET' }).execute() } catch (e) { refused = e.errCode }
+        return { before, refused }`,
+    });
+    expect(made.statusCode, made.body).toBe(200);
+    await admin.post('/c_conversations', { c_title: 'one' });
+    set({ readOnly: true });
+    const res = await admin.get('/routes/ro-probe');
+    expect(res.json(), res.body).toMatchObject({ before: 1, refused: 'service.accessDenied.appReadOnly' });
+    set({ readOnly: false });
+    expect((await admin.get('/c_conversations')).json().data).toHaveLength(1);
+    // and through a writable app the same route writes
+    expect((await admin.get('/routes/ro-probe')).json()).toMatchObject({ before: 1, refused: null });
+    expect((await admin.get('/c_conversations')).json().data).toHaveLength(2);
+  });
 });
 
 describe('ipAllow / ipDeny', () => {

@@ -13,8 +13,13 @@ import type { HeaderSink, OrgRequest } from './context.js';
 
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-/** Session bookkeeping a read-only session app still needs (logging in does not change data). */
-const SESSION_ROUTES = /\/v2\/accounts\/(login|me\/logout)\/?(\?|$)/;
+/**
+ * POSTs a read-only app still answers, matched on the whole path (never the query, which is the
+ * caller's to write): session bookkeeping (logging in and out does not change data) and the
+ * driver's reads, the way the original's clients read (original-clients.md §A). Any other
+ * spelling of these paths is refused, which is the safe side: the router would not reach a read.
+ */
+const READS_BY_POST = /^\/[^/?]+\/v2\/(accounts\/(login|me\/logout)|[^/?]+\/db\/(cursor|count|readOne))\/?$/;
 
 /** Refuses a request its app's settings forbid: a write through a read-only app, or a barred address. */
 export function enforceAppPolicy(request: Pick<OrgRequest, 'ip' | 'method' | 'url'>, app: App): void {
@@ -30,9 +35,18 @@ export function enforceAppPolicy(request: Pick<OrgRequest, 'ip' | 'method' | 'ur
         reason: 'The application does not accept requests from this address.',
       });
   }
-  if (readOnly && WRITES.has(request.method) && !SESSION_ROUTES.test(request.url)) {
+  if (
+    readOnly &&
+    WRITES.has(request.method) &&
+    !(request.method === 'POST' && READS_BY_POST.test(pathOf(request.url)))
+  ) {
     throw fault('accessDenied', 'appReadOnly', { reason: 'The application is read-only.' });
   }
+}
+
+function pathOf(url: string): string {
+  const query = url.indexOf('?');
+  return query === -1 ? url : url.slice(0, query);
 }
 
 function parseAddress(ip: string): ipaddr.IPv4 | ipaddr.IPv6 | undefined {

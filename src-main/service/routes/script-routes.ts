@@ -7,6 +7,7 @@ import { requireCaller, type RequestContext } from '../http/context.js';
 import { pathParams, type TypedServer } from '../http/route-schemas.js';
 import { matchRoutes, type RouteScript } from '../scripting/library.js';
 import { runScriptFor, scriptHost } from '../scripting/script-host.js';
+import { readOnlyHost } from '../scripting/read-only-host.js';
 import { answerCursor } from './script-cursor.js';
 import { SANDBOX_STATS_HEADER, envelope, requireScriptScope, scriptRequestOf } from './script-runner.js';
 
@@ -40,7 +41,8 @@ export function scriptRoutes(svc: Service) {
         }
         const runAs = routePrincipal(svc, org, route) ?? caller ?? anonymousCaller();
         const answer: RouteAnswer = { headers: {} };
-        const host = { ...scriptHost(svc, org, runAs), ...responseHost(answer) };
+        const data = scriptHost(svc, org, runAs);
+        const host = { ...(request.ctx.app?.settings.readOnly ? readOnlyHost(data) : data), ...responseHost(answer) };
         const result = await runScriptFor(svc, {
           org,
           caller: runAs,
