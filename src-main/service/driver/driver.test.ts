@@ -97,3 +97,56 @@ describe('privileged options', () => {
     expect(out).toHaveLength(2);
   });
 });
+
+describe('dryRun', () => {
+  const titled = (c_title: string) =>
+    runDriverOperation(h.svc, org, adminCaller, 'c_conversations', 'count', { where: { c_title } });
+
+  it('that is not a boolean is refused by every operation, and nothing is written', async () => {
+    const writes: [string, Record<string, unknown>][] = [
+      ['insertOne', { document: { c_title: 'dry' } }],
+      ['insertMany', { documents: [{ c_title: 'dry' }] }],
+      ['updateOne', { match: { c_title: 'admin only' }, update: { $set: { c_title: 'dry' } } }],
+      ['updateMany', { match: { c_title: 'admin only' }, update: { $set: { c_title: 'dry' } } }],
+      ['patchOne', { match: { c_title: 'admin only' }, ops: [{ op: 'set', value: { c_title: 'dry' } }] }],
+      ['patchMany', { match: { c_title: 'admin only' }, ops: [{ op: 'set', value: { c_title: 'dry' } }] }],
+      ['deleteOne', { match: { c_title: 'admin only' } }],
+      ['deleteMany', { match: { c_title: 'admin only' } }],
+      ['cursor', {}],
+      ['count', {}],
+      ['readOne', {}],
+    ];
+    for (const [operation, options] of writes) {
+      for (const dryRun of ['true', 'yes', 1, 0, {}]) {
+        const run = runDriverOperation(h.svc, org, adminCaller, 'c_conversations', operation, { ...options, dryRun });
+        await expect(run, `${operation} ${JSON.stringify(dryRun)}`).rejects.toMatchObject({
+          fault: { errCode: 'service.invalidArgument.dryRun', path: 'dryRun' },
+        });
+      }
+    }
+    // Through a bulk too: each of its operations reads its own options.
+    const bulk = await runDriverOperation(h.svc, org, adminCaller, 'c_conversations', 'bulk', {
+      ops: [{ operation: 'insertOne', document: { c_title: 'dry' }, dryRun: 'true', halt: false }],
+    });
+    const items: unknown[] = [];
+    if (bulk.kind === 'stream') for await (const item of bulk.items) items.push(item);
+    expect(items).toMatchObject([{ errCode: 'service.invalidArgument.dryRun', path: 'dryRun' }]);
+    expect(await titled('dry')).toEqual({ kind: 'value', value: 0 });
+    expect(await titled('admin only')).toEqual({ kind: 'value', value: 1 });
+  });
+
+  it('true tries the write without storing it; null (unset, as clients send it) and false write', async () => {
+    const insert = (c_title: string, dryRun: unknown) =>
+      runDriverOperation(h.svc, org, adminCaller, 'c_conversations', 'insertOne', {
+        document: { c_title },
+        dryRun,
+        lean: true,
+      });
+    await insert('tried', true);
+    expect(await titled('tried')).toEqual({ kind: 'value', value: 0 });
+    await insert('unset', null);
+    await insert('not dry', false);
+    expect(await titled('unset')).toEqual({ kind: 'value', value: 1 });
+    expect(await titled('not dry')).toEqual({ kind: 'value', value: 1 });
+  });
+});

@@ -26,6 +26,7 @@ import {
   MAX_BULK_ENVELOPE_ITEMS,
   type DriverContext,
   type DriverResult,
+  type Options,
 } from './operation.js';
 import { effectiveCaller } from './privileged-options.js';
 import { listQuery } from './list-query.js';
@@ -60,6 +61,7 @@ export async function runDriverOperation(
   // bulk takes a bare array of operations too.
   if (operation === 'bulk') return bulk(svc, org, caller, objectName, options, context, runDriverOperation);
   const opts = asOptions(options);
+  const dryRun = dryRunOption(opts);
   const def = objectDef(svc, org, objectName);
   const who = effectiveCaller(svc, org, caller, opts, context);
   switch (operation) {
@@ -73,8 +75,8 @@ export async function runDriverOperation(
     case 'readOne':
       return readOne(svc, org, who, def, opts);
     case 'insertOne': {
-      const record = await createRecord(svc, org, who, def, opts.document, { dryRun: opts.dryRun === true });
-      const level = opts.dryRun === true ? ACCESS.admin : levelOf(svc, org, who, def, record);
+      const record = await createRecord(svc, org, who, def, opts.document, { dryRun });
+      const level = dryRun ? ACCESS.admin : levelOf(svc, org, who, def, record);
       const presented = presentFor(who, def, record, level);
       return leanAnswer(presented, opts.lean, Object.keys(opts.document as object));
     }
@@ -86,7 +88,7 @@ export async function runDriverOperation(
       const ops = operation === 'updateOne' ? updateToOps(opts.update) : patchOps(opts.ops, subPath);
       const { record, modifiedPaths } = patchRecord(svc, org, who, def, id, ops, {
         mergeDocuments: opts.mergeDocuments === true,
-        dryRun: opts.dryRun === true,
+        dryRun,
       });
       const presented = presentFor(who, def, record, levelOf(svc, org, who, def, record));
       return leanAnswer(presented, opts.lean, modifiedPaths);
@@ -99,7 +101,7 @@ export async function runDriverOperation(
       for (const id of ids) {
         patchRecord(svc, org, who, def, id, ops, {
           mergeDocuments: opts.mergeDocuments === true,
-          dryRun: opts.dryRun === true,
+          dryRun,
         });
         updatedIds.push(id);
       }
@@ -119,6 +121,20 @@ export async function runDriverOperation(
       return { kind: 'value', value: ids.length };
     }
   }
+}
+
+/**
+ * `dryRun` is a dry run only when it is `true`; anything else but `false` or unset (`null`, as the
+ * original clients send it) is refused, since reading `"true"` or `1` as "not a dry run" performed
+ * the very write the caller meant to try.
+ */
+function dryRunOption(opts: Options): boolean {
+  const value = opts.dryRun;
+  if (value === undefined || value === null) return false;
+  if (typeof value !== 'boolean') {
+    throw fault('invalidArgument', 'dryRun', { path: 'dryRun', reason: 'dryRun is true or false.' });
+  }
+  return value;
 }
 
 /** Collects a bulk's items for the list envelope (bounded; NDJSON streams any number). */

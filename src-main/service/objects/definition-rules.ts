@@ -8,8 +8,31 @@ import {
   type PropertyDef,
 } from '../../../src-shared/schema/types.js';
 
-const MAX_PROPERTIES = 200;
+export const MAX_PROPERTIES = 200;
 const MAX_DEPTH = 4;
+
+/** Properties at every depth: a Document counts once, and so does each of its own properties. */
+export function countProperties(properties: readonly PropertyDef[]): number {
+  return properties.reduce((n, p) => n + 1 + countProperties(p.properties ?? []), 0);
+}
+
+/**
+ * Refuses a definition of more than MAX_PROPERTIES properties. Nested ones count too: every indexed
+ * scalar at any depth becomes a column of the collection's table, and SQLite refuses a table of more
+ * than 2000 columns (a 500, not a fault). `before` is the count of the definition being replaced,
+ * so one past the cap (saved before the cap held at creation and import) can be saved unchanged.
+ */
+export function checkPropertyCount(properties: readonly PropertyDef[], before = 0): void {
+  const n = countProperties(properties);
+  if (n > MAX_PROPERTIES && n > before) throw tooManyProperties();
+}
+
+function tooManyProperties() {
+  return fault('validation', 'definition', {
+    path: 'properties',
+    reason: `An object has at most ${MAX_PROPERTIES} properties (nested ones included).`,
+  });
+}
 
 /**
  * Trust boundary: checks a property definition sent by an administrator. Custom names carry the
@@ -74,7 +97,7 @@ export function addProperty(def: ObjectDef, prop: PropertyDef): ObjectDef {
   const taken = new Set([...SYSTEM_PROPERTIES, ...def.properties].map((p) => p.name));
   if (taken.has(prop.name))
     throw fault('exists', 'property', { path: prop.name, reason: `${def.name} already has ${prop.name}.` });
-  if (def.properties.length >= MAX_PROPERTIES) {
+  if (countProperties(def.properties) + countProperties([prop]) > MAX_PROPERTIES) {
     throw fault('invalidArgument', 'definition', { reason: `An object has at most ${MAX_PROPERTIES} properties.` });
   }
   if (prop.required) {
@@ -99,13 +122,16 @@ export function checkNewObject(input: unknown): ObjectDef {
     // Was read as "no properties", so {"properties":{…}} created an empty object definition.
     throw fault('validation', 'definition', { path: 'properties', reason: 'properties must be an array.' });
   }
-  const faults: FaultBody[] = [];
   const props = Array.isArray(body.properties) ? body.properties : [];
+  // Before checking each one: the top level alone can be past the cap.
+  if (props.length > MAX_PROPERTIES) throw tooManyProperties();
+  const faults: FaultBody[] = [];
   const properties = props.map((p, i) => checkPropertyDef(p, `properties[${i}]`, 0, faults));
   if (faults.length > 0) throw fault('validation', undefined, { faults, reason: 'The definition is not valid.' });
   const names = properties.map((p) => p!.name);
   const dup = names.find((n, i) => names.indexOf(n) !== i);
   if (dup) throw fault('validation', 'definition', { path: dup, reason: `${dup} is defined twice.` });
+  checkPropertyCount(properties as PropertyDef[]);
   return {
     name: body.name,
     collection: `${body.name}s`,
