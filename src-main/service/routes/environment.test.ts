@@ -180,6 +180,21 @@ describe('environment import', () => {
     expect(lines((await importInto(b, upToManifest)).body).at(-1)).toMatchObject({ stage: 'complete' });
   });
 
+  it('a dryRun or backup flag that is neither true nor false is refused, and nothing is written', async () => {
+    await configureSample(h, a);
+    const fromA = await exportOf(a);
+    const before = await exportOf(b);
+    for (const query of ['?dryRun=yes', '?dryRun=2', '?backup=please']) {
+      const res = await importInto(b, fromA, query);
+      expect(res.statusCode, query).toBe(400);
+      expect(res.json().errCode).toMatch(/^service\.invalidArgument\.(dryRun|backup)$/);
+    }
+    // a bare ?dryRun is a dry run
+    const bare = lines((await importInto(b, fromA, '?dryRun')).body);
+    expect(bare.at(-1)).toMatchObject({ stage: 'complete', message: expect.stringContaining('Dry run') });
+    expect(await exportOf(b)).toEqual(before);
+  });
+
   it('dry run reports the changes and writes nothing', async () => {
     await configureSample(h, a);
     const before = await exportOf(b);

@@ -19,7 +19,8 @@ const ndjson = (docs: unknown[]) => docs.map((d) => JSON.stringify(d)).join('\n'
  * Configuration as files (original-clients.md §E), org administrators only:
  *   POST /developer/environment/export  {manifest}       → NDJSON: resources, manifest, manifest-dependencies, manifest-exports
  *   POST /developer/environment/import  NDJSON (gzip ok) → NDJSON manifest.log, ending with stage complete
- *        ?backup=true keeps a copy of the database first; ?dryRun=true validates and reports, writes nothing.
+ *        ?backup=true keeps a copy of the database first; ?dryRun=true validates and reports, writes nothing
+ *        (a bare `?dryRun` is true too; any value but true/false/1/0 is refused).
  * An import that fails validation answers one fault listing each resource and its reason.
  */
 export function environmentRoutes(svc: Service) {
@@ -53,12 +54,23 @@ export function environmentRoutes(svc: Service) {
         const { query } = request;
         const result = await importEnvironment(svc, request.ctx.org, readImportStream(request.body), {
           actorId: principal.accountId,
-          backup: query.backup === 'true',
-          dryRun: query.dryRun === 'true',
+          backup: queryFlag(query, 'backup'),
+          dryRun: queryFlag(query, 'dryRun'),
           scripts: SCRIPT_RULES,
         });
         return reply.type('application/x-ndjson').send(ndjson(result.log));
       },
     );
   };
+}
+
+/**
+ * A yes/no query flag. Reading only `=== 'true'` made `?dryRun=yes` or `?dryRun=1` a real import,
+ * the very write the caller meant to try: anything that is not clearly true or false is refused.
+ */
+export function queryFlag(query: Record<string, unknown>, name: string): boolean {
+  const value = query[name];
+  if (value === undefined || value === 'false' || value === '0') return false;
+  if (value === 'true' || value === '1' || value === '') return true;
+  throw fault('invalidArgument', name, { path: name, reason: `${name} is true or false.` });
 }
