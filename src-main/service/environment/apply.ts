@@ -97,6 +97,9 @@ function applyObject({ svc, org }: ApplyContext, doc: ResourceDoc): void {
     .filter((p): p is PropertyDef => p !== undefined);
   if (faults.length > 0)
     throw fault('validation', 'import', { faults, path: faults[0]!.path, reason: faults[0]!.reason });
+  const names = props.map((p) => p.name);
+  const twice = names.find((n, i) => names.indexOf(n) !== i);
+  if (twice) throw invalid(twice, `${twice} is defined twice.`);
   let def: ObjectDef;
   if (!existing) {
     if (!CUSTOM_NAME_PATTERN.test(name)) throw invalid('name', `No built-in object ${name} in this org.`);

@@ -57,6 +57,15 @@ describe('environment import, property cap', () => {
     expect(propertyCount('demo')).toBe(10);
   });
 
+  it('refuses an object that defines a property twice, naming it', async () => {
+    const res = await importInto(b, await wideExport([...scalars(3), { name: 'c_p1', type: 'Number' }]));
+    expect(res.statusCode, res.body).toBe(400);
+    expect(res.json().faults).toEqual([
+      expect.objectContaining({ path: 'object.c_wide', reason: expect.stringContaining('c_p1 is defined twice') }),
+    ]);
+    expect(h.svc.defs.byName(orgId('other'), 'c_wide')).toBeUndefined();
+  });
+
   it('takes an object of exactly the cap', async () => {
     const res = await importInto(b, await wideExport(scalars(MAX_PROPERTIES)));
     expect(res.statusCode, res.body).toBe(200);
