@@ -122,11 +122,17 @@ export async function runScriptFor(svc: Service, inv: ScriptInvocation): Promise
     context: {
       arguments: inv.arguments ?? {},
       principal: principal ?? null,
-      env: { url: orgAudience(org.code) },
+      // The org's base URL as the caller called it, port included, like a token's `aud`.
+      env: { url: orgAudience(org.code, hostOf(inv.request)) },
       org: { _id: String(org.id), code: org.code },
       ...(inv.request ? { request: inv.request } : {}),
     },
     host: inv.host ?? scriptHost(svc, org, caller),
     limits: limitsForOrg(org),
   });
+}
+
+function hostOf(request: ScriptRequest | undefined): string | undefined {
+  const host = request?.headers?.host;
+  return typeof host === 'string' ? host : undefined;
 }
