@@ -1,5 +1,8 @@
+import { connect } from 'node:net';
+import inject from 'light-my-request';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createHarness, TestClient, type Harness } from './testing/harness.js';
+import { listen } from './server.js';
+import { createHarness, injectAsClient, TestClient, type Harness } from './testing/harness.js';
 
 let h: Harness;
 beforeEach(async () => {
@@ -77,6 +80,58 @@ describe('headers and host check', () => {
     const bad = await new TestClient(h).get('/nowhere');
     expect(ok.headers['service-server-time']).toBe(String(h.clock.now()));
     expect(bad.headers['service-server-time']).toBe(String(h.clock.now()));
+  });
+
+  // Router errors are answered before any hook runs, so before the request guard stamps headers.
+  it.each([
+    ['bad percent-encoding', '/demo/v2/accounts/%E0%A4%A', 400, 'service.invalidArgument.url'],
+    ['a 70 kB path segment', `/demo/v2/accounts/${'a'.repeat(70_000)}`, 413, 'service.tooLarge.url'],
+    ['an over-long collection name', `/demo/v2/${'c'.repeat(300)}`, 413, 'service.tooLarge.url'],
+  ])('stamps the router’s fault for %s like every other answer', async (_label, url, status, errCode) => {
+    const res = await injectAsClient(h.server, { method: 'GET', url, headers: { host: '127.0.0.1:7788' } });
+    expect(res.statusCode).toBe(status);
+    expect(res.json()).toMatchObject({ object: 'fault', status, errCode });
+    expect(res.headers['service-server-time']).toBe(String(h.clock.now()));
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+  });
+
+  it('stamps the 503 of a closing server', async () => {
+    const own = await createHarness();
+    try {
+      await own.server.ready();
+      await own.server.close();
+      // Straight to the dispatch: `injectAsClient` would wait for a server that has closed.
+      const res = await inject(own.server.dispatch, {
+        method: 'GET',
+        url: '/_service/health',
+        headers: { host: '::1' },
+      });
+      expect(res.statusCode).toBe(503);
+      expect(res.headers['service-server-time']).toBe(String(own.clock.now()));
+    } finally {
+      await own.close();
+    }
+  });
+
+  it.each(['1.1', '1.0'])('refuses an HTTP/%s request without Host with a fault, over a real socket', async (v) => {
+    const port = await listen(h.server, 0);
+    const answer = await new Promise<string>((resolve) => {
+      const socket = connect(port, '127.0.0.1');
+      let out = '';
+      socket.on('data', (d) => (out += d.toString('latin1')));
+      socket.on('error', () => undefined); // the server may reset after answering
+      socket.on('close', () => resolve(out));
+      socket.end(`GET /_service/health HTTP/${v}\r\nConnection: close\r\n\r\n`);
+    });
+    const split = answer.indexOf('\r\n\r\n');
+    const head = answer.slice(0, split);
+    expect(head).toMatch(/^HTTP\/1\.1 403 /);
+    expect(head).toMatch(new RegExp(`\r\nService-Server-Time: ${h.clock.now()}\r\n`, 'i'));
+    expect(JSON.parse(answer.slice(split + 4))).toMatchObject({
+      object: 'fault',
+      status: 403,
+      errCode: 'service.accessDenied.host',
+    });
   });
 
   it.each(['evil.example.com', 'evil.example.com:7788', '127.0.0.1.nip.io', 'localhost.evil.test'])(

@@ -7,7 +7,14 @@ import {
 } from 'node:http';
 import fastifyCookie from '@fastify/cookie';
 import type { Service } from './service.js';
-import { installFaultHandling, MAX_URL_LENGTH, sendFault } from './http/faults-plugin.js';
+import {
+  GUARD_HEADERS,
+  installFaultHandling,
+  MAX_URL_LENGTH,
+  SERVER_TIME_HEADER,
+  sendFault,
+  stampAnswer,
+} from './http/faults-plugin.js';
 import { stderrSink, type ErrorLogSink } from './http/server-error-log.js';
 import { clientErrorHandlerFor, frameworkFault, installStrictJsonParser } from './http/raw-input.js';
 import { consoleStatic } from './http/console-static.js';
@@ -96,7 +103,14 @@ export async function buildServer(svc: Service, opts: ServerOptions = {}): Promi
     ? undefined
     : new DirectInstanceReads(svc, svc.clock, { routerOptions, errorLog, parseCookie: fastifyCookie.parse });
   let fastifyHandler: (req: IncomingMessage, res: ServerResponse) => void = () => {};
+  let closing = false;
   const dispatch = (req: IncomingMessage, res: ServerResponse): void => {
+    // A closing server's 503 is written by Fastify's router before any hook (so before the
+    // request guard stamps it); decisions §2 wants Service-Server-Time on every answer.
+    if (closing) {
+      res.setHeader(SERVER_TIME_HEADER, String(svc.clock.now()));
+      for (const [name, value] of GUARD_HEADERS) res.setHeader(name, value);
+    }
     if (direct === undefined || !direct.handle(req, res)) fastifyHandler(req, res);
   };
   const server = Fastify({
@@ -118,10 +132,16 @@ export async function buildServer(svc: Service, opts: ServerOptions = {}): Promi
         }
       : false,
     bodyLimit: BODY_LIMIT_BYTES,
-    http: { maxHeaderSize: MAX_HEADER_BYTES },
+    // Node answers an HTTP/1.1 request without Host with a bare 400 (no body, no headers of ours);
+    // let it through to the request guard, which refuses it with a fault (faults-plugin.ts).
+    http: { maxHeaderSize: MAX_HEADER_BYTES, requireHostHeader: false },
     clientErrorHandler: clientErrorHandlerFor(svc.clock),
-    // Router errors (bad percent-encoding, an over-long path parameter) answer faults too.
-    frameworkErrors: (error, _request, reply) => sendFault(reply, frameworkFault(error)),
+    // Router errors (bad percent-encoding, an over-long path parameter) answer faults too. They
+    // come before any hook, so the request guard has not stamped the answer's headers.
+    frameworkErrors: (error, _request, reply) => {
+      stampAnswer(reply, svc.clock);
+      return sendFault(reply, frameworkFault(error));
+    },
     trustProxy: false,
     routerOptions,
     rewriteUrl: (req) => withoutApiTrailingSlash(req.url ?? '/'),
@@ -138,6 +158,11 @@ export async function buildServer(svc: Service, opts: ServerOptions = {}): Promi
   });
   installFaultHandling(server, svc.clock, errorLog);
   server.decorate('dispatch', dispatch);
+  // Fastify's router starts refusing (503) just before the preClose hooks run.
+  server.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
   if (direct) {
     // Before any route, so every GET route is mirrored in the direct path's router.
     server.addHook('onRoute', (route) => direct.addRoute(route));

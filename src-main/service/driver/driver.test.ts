@@ -149,4 +149,15 @@ describe('dryRun', () => {
     expect(await titled('unset')).toEqual({ kind: 'value', value: 1 });
     expect(await titled('not dry')).toEqual({ kind: 'value', value: 1 });
   });
+
+  it('true on a delete checks it and deletes nothing; the checks still refuse what may not be deleted', async () => {
+    const del = (operation: string, match: unknown, caller = adminCaller) =>
+      runDriverOperation(h.svc, org, caller, 'c_conversations', operation, { match, dryRun: true });
+    expect(await del('deleteOne', { c_title: 'admin only' })).toEqual({ kind: 'value', value: true });
+    expect(await del('deleteMany', { c_title: 'admin only' })).toEqual({ kind: 'value', value: 1 });
+    expect(await titled('admin only')).toEqual({ kind: 'value', value: 1 });
+    await expect(del('deleteOne', { c_title: 'no such title' })).rejects.toMatchObject({
+      fault: { errCode: 'service.notFound.instance' },
+    });
+  });
 });

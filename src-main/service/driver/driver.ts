@@ -109,7 +109,7 @@ export async function runDriverOperation(
     }
     case 'deleteOne': {
       const { id } = matchOne(svc, org, who, def, opts.match, false);
-      deleteRecord(svc, org, who, def, id);
+      deleteRecord(svc, org, who, def, id, { dryRun });
       return { kind: 'value', value: true };
     }
     case 'deleteMany': {
@@ -117,7 +117,7 @@ export async function runDriverOperation(
       const ids = matchMany(svc, org, who, def, opts, ACCESS.delete).filter(
         (id) => !(def.name === 'account' && id === who.accountId),
       );
-      for (const id of ids) deleteRecord(svc, org, who, def, id);
+      for (const id of ids) deleteRecord(svc, org, who, def, id, { dryRun });
       return { kind: 'value', value: ids.length };
     }
   }

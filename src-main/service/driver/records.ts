@@ -16,6 +16,7 @@ import type { Service } from '../service.js';
 import type { Org } from '../orgs/orgs.js';
 import { createAccount } from '../accounts/accounts.js';
 import { changeLoginEmail } from '../accounts/email-change.js';
+import { emailFormatFault } from '../accounts/credentials.js';
 import { assertScopesExist } from '../access/scope-schema.js';
 import { checkRecordRules } from '../environment/record-rules.js';
 import { presentRecord } from '../objects/present.js';
@@ -134,6 +135,9 @@ export function readRecord(
 
 function validated(def: ObjectDef, body: unknown, mode: 'create' | 'update'): Record<string, Json> {
   const { values, faults } = validateInput(def, body, mode);
+  // Here as well as at the login email's change, so dry runs and PATCH/PUT answer it with the rest.
+  const emailFault = def.name === 'account' && typeof values.email === 'string' && emailFormatFault(values.email);
+  if (emailFault) faults.push(emailFault);
   if (faults.length > 0) throw fault('validation', undefined, { faults, reason: `The ${def.name} is not valid.` });
   if (def.name === 'role' && Array.isArray(values.scopes)) validateScopes(values.scopes as string[]);
   return values;
@@ -246,7 +250,15 @@ export function patchRecord(
 }
 
 /** Deletes one record as REST `DELETE /<collection>/<_id>` does. */
-export function deleteRecord(svc: Service, org: Org, caller: Caller, def: ObjectDef, id: string): void {
+/** Deletes a record as REST `DELETE` does; with `dryRun` every check runs and nothing is deleted. */
+export function deleteRecord(
+  svc: Service,
+  org: Org,
+  caller: Caller,
+  def: ObjectDef,
+  id: string,
+  opts: { dryRun?: boolean } = {},
+): void {
   assertWholeObject(requireScope(caller, 'delete', def, id), 'deleting an object');
   const { level, record: target } =
     def.name === 'connection' ? revocable(svc, org, caller, def, id) : readRecord(svc, org, caller, def, id);
@@ -254,6 +266,7 @@ export function deleteRecord(svc: Service, org: Org, caller: Caller, def: Object
   if (def.name === 'account' && id === caller.accountId) {
     throw fault('accessDenied', undefined, { reason: 'You cannot delete your own account.' });
   }
+  if (opts.dryRun) return;
   const deleted = svc.db.transaction(() => {
     const ok = svc.store.delete(org.id, def, id);
     // Revoking a share takes back what the grantee passed on (issue #13 item 3).

@@ -26,6 +26,16 @@ export const GUARD_HEADERS = [
   ['referrer-policy', 'no-referrer'],
 ] as const;
 
+/**
+ * Sets the headers every answer carries (decisions §2: clients sync their signing clock from
+ * `Service-Server-Time` on any answer, faults included). Shared by the request guard and the
+ * answers Fastify gives before any hook runs (router errors, server.ts), so no path forgets one.
+ */
+export function stampAnswer(reply: FastifyReply, clock: Clock): void {
+  reply.header(SERVER_TIME_HEADER, String(clock.now()));
+  for (const [name, value] of GUARD_HEADERS) reply.header(name, value);
+}
+
 export function sendFault(reply: FastifyReply, body: FaultBody): FastifyReply {
   return reply.code(body.status).type('application/json; charset=utf-8').send(body);
 }
@@ -39,8 +49,9 @@ export function installFaultHandling(server: FastifyInstance, clock: Clock, erro
   // The request guard. Callback style, not async: it runs on every request, and a promise per hook
   // costs measurably.
   server.addHook('onRequest', (request, reply, done) => {
-    reply.header(SERVER_TIME_HEADER, String(clock.now()));
-    for (const [name, value] of GUARD_HEADERS) reply.header(name, value);
+    stampAnswer(reply, clock);
+    // A request without Host (Node's parser lets it through: requireHostHeader is off, server.ts)
+    // is refused here too, with a fault rather than the parser's bare 400.
     if (!hostIsLoopback(request.headers.host)) {
       // Answering without calling done() ends the hook chain (Fastify "Respond from a hook").
       sendFault(
