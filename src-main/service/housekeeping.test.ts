@@ -40,7 +40,7 @@ async function oneOfEach(withSession = true): Promise<void> {
   svc.replays.remember(svc.apps.byKey(h.consoleAppKey)!.id, 'nonce00000000001', now, now + 15 * 60_000);
   svc.outbox.add(org.id, { kind: 'verification', recipient: 'x@example.test', subject: 's', body: 'b' }, now);
   svc.requestCounters.take([{ key: 'k', max: 5 }], ANONYMOUS_LIMIT_WINDOW_MS, now);
-  svc.unknownEmails.begin(org.id, 'nobody@example.test', 1, now);
+  svc.unknownEmails.begin(org.id, 'nobody@example.test', { lockAttempts: 1, lockDuration: 15 }, now);
   svc.unknownEmails.fail(org.id, 'nobody@example.test', { lockAttempts: 1, lockDuration: 15 }, now);
 }
 

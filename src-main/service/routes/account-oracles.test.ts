@@ -107,17 +107,21 @@ describe('lock-out for unknown emails (issue #13 item 7)', () => {
     };
     const first = await answers();
     expect(first.unknown).toEqual(first.known);
-    // Two plain refusals, then the lock-out child fault.
-    expect(first.known.map((a) => (a.body.faults as { errCode: string }[] | undefined)?.[0]?.errCode)).toEqual([
-      undefined,
-      undefined,
-      'service.accessDenied.accountLocked',
+    // A plain refusal, the refusal that locks (child accountLocked), then top-level accountLocked.
+    const shape = (a: { body: Record<string, unknown> }) => [
+      a.body.errCode,
+      ...((a.body.faults as { errCode: string }[] | undefined) ?? []).map((f) => f.errCode),
+    ];
+    expect(first.known.map(shape)).toEqual([
+      ['service.accessDenied.invalidCredentials'],
+      ['service.accessDenied.invalidCredentials', 'service.accessDenied.accountLocked'],
+      ['service.accessDenied.accountLocked'],
     ]);
     // Both locks run out at the same instant.
     h.clock.advance(15 * 60_000 - 1);
     const stillLocked = await guess(UNKNOWN);
     expect(stillLocked).toEqual(await guess(KNOWN));
-    expect(stillLocked.body.faults).toBeDefined();
+    expect(stillLocked.body.errCode).toBe('service.accessDenied.accountLocked');
     h.clock.advance(1);
     const unlocked = await guess(UNKNOWN);
     expect(unlocked).toEqual(await guess(KNOWN));
@@ -128,7 +132,7 @@ describe('lock-out for unknown emails (issue #13 item 7)', () => {
     setOrg({ lockAttempts: 3 });
     const burst = (email: string) => Promise.all(Array.from({ length: 7 }, () => guess(email)));
     const summary = (all: { body: Record<string, unknown> }[]) =>
-      all.map((a) => (a.body.faults ? 'locked' : 'wrong')).sort();
+      all.map((a) => (a.body.errCode === 'service.accessDenied.invalidCredentials' ? 'wrong' : 'locked')).sort();
     const [known, unknown] = await Promise.all([burst(KNOWN), burst(UNKNOWN)]);
     expect(summary(unknown)).toEqual(summary(known));
     expect(summary(known).filter((s) => s === 'wrong')).toHaveLength(3);

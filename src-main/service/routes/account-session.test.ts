@@ -58,10 +58,8 @@ describe('login', () => {
     for (let i = 0; i < 5; i++) await c.post('/accounts/login', { email: ADMIN_EMAIL, password: 'nope nope' });
     const locked = await c.post('/accounts/login', { email: ADMIN_EMAIL, password: ADMIN_PASSWORD });
     expect(locked.statusCode).toBe(403);
-    expect(locked.json()).toMatchObject({
-      errCode: 'service.accessDenied.invalidCredentials',
-      faults: [{ errCode: 'service.accessDenied.accountLocked' }],
-    });
+    // Already locked: top-level accountLocked, even for the right password (original-clients §G).
+    expect(locked.json()).toMatchObject({ errCode: 'service.accessDenied.accountLocked', code: 'kAccountLocked' });
     h.clock.advance(15 * 60_000 - 1);
     expect((await c.post('/accounts/login', { email: ADMIN_EMAIL, password: ADMIN_PASSWORD })).statusCode).toBe(403);
     h.clock.advance(1);
@@ -461,7 +459,7 @@ describe('login: authenticator (TOTP)', () => {
     for (let i = 0; i < 5; i++) await loginWith(wrong);
     const locked = await loginWith(totpCode(secret, h.clock.now() + STEP));
     expect(locked.statusCode).toBe(403);
-    expect(locked.json()).toMatchObject({ faults: [{ errCode: 'service.accessDenied.accountLocked' }] });
+    expect(locked.json()).toMatchObject({ errCode: 'service.accessDenied.accountLocked', code: 'kAccountLocked' });
   });
 
   it('is not needed while the enrolment is unconfirmed', async () => {
@@ -491,7 +489,7 @@ describe('an administrator lock', () => {
       password: 'a long password',
     });
     expect(refused.statusCode).toBe(403);
-    expect(refused.json()).toMatchObject({ faults: [{ errCode: 'service.accessDenied.accountLocked' }] });
+    expect(refused.json()).toMatchObject({ errCode: 'service.accessDenied.accountLocked', code: 'kAccountLocked' });
     await admin.patch(`/accounts/${user._id}`, { locked: false });
     expect((await new TestClient(h).login('locked@example.test', 'a long password')).statusCode).toBe(200);
 

@@ -4,12 +4,7 @@ import type { Org } from '../../orgs/orgs.js';
 import type { CredentialRow } from '../../accounts/credentials.js';
 import { TwoFactor } from './two-factor.js';
 import { requireCurrentPassword } from './password-changes.js';
-import {
-  accountLocked,
-  beginCredentialAttempt,
-  failCredentialAttempt,
-  invalidCredentials,
-} from './credential-lockout.js';
+import { accountLockedFault, beginCredentialAttempt, invalidCredentials } from './credential-lockout.js';
 
 /**
  * The owner's authenticator app (TOTP): enrol with the current password, confirm with a first code,
@@ -46,12 +41,16 @@ export async function removeAuthenticator(
   const twoFactor = new TwoFactor(svc);
   if (twoFactor.totpState(cred) !== 'active') throw fault('notFound', 'totp', { reason: 'No active authenticator.' });
   await requireCurrentPassword(svc, org, cred, password);
-  if (!beginCredentialAttempt(svc, org, cred.account_id)) throw accountLocked();
-  if (!twoFactor.useTotp(cred, code)) {
-    // A stolen session must not be able to guess its way to removing the authenticator.
-    failCredentialAttempt(svc, org, cred.account_id);
-    throw invalidCredentials('The authenticator code is wrong.');
+  const attempt = await beginCredentialAttempt(svc, org, cred.account_id);
+  if (!attempt) throw accountLockedFault();
+  try {
+    if (!twoFactor.useTotp(cred, code)) {
+      // A stolen session must not be able to guess its way to removing the authenticator.
+      throw invalidCredentials('The authenticator code is wrong.', attempt.fail());
+    }
+    if (!attempt.succeed()) throw accountLockedFault();
+  } finally {
+    attempt.close();
   }
   svc.credentials.clearTotp(org.id, cred.account_id);
-  svc.credentials.clearFailures(org.id, cred.account_id);
 }

@@ -2,6 +2,7 @@ import { fault, makeFault } from '../../../../src-shared/faults.js';
 import type { Service } from '../../service.js';
 import type { Org } from '../../orgs/orgs.js';
 import { accountDef } from '../../accounts/accounts.js';
+import { attemptQueueOf, type Admission } from './attempt-queue.js';
 
 /** Locked "until an administrator unlocks" (lockDuration 0). */
 const LOCKED_FOREVER = Number.MAX_SAFE_INTEGER;
@@ -9,46 +10,125 @@ const LOCKED_FOREVER = Number.MAX_SAFE_INTEGER;
 /*
  * Lock-out (decisions §5), shared by every check of a credential: passwords at login and at a
  * password change, and authenticator codes at login and when removing the authenticator.
+ *
+ * `failed_attempts` counts, across processes, the guesses that failed plus those still being
+ * evaluated: a slot is reserved before the slow hash, so guesses racing in at once cannot outrun
+ * `lockAttempts`. Which of the reserved ones are still in flight is known per process (the attempt
+ * queue), and only evaluated failures lock the account. An attempt that finds every slot held
+ * waits for one (bounded) rather than being answered "locked" while the account is not.
  */
+
+const keyOf = (org: Org, accountId: string) => `account:${org.id}:${accountId}`;
 
 /**
- * Reserves one guess before it is evaluated (decisions §5: at most `lockAttempts` guesses are ever
- * evaluated per window, however many arrive at once). In one immediate transaction — the write
- * lock, so other requests and other processes on the data folder wait — it checks the lock and
- * counts the attempt as a failure in advance; the slow hash runs afterwards. Returns false when
- * the account is locked or the window's guesses are all taken (by guesses still being evaluated):
- * the caller refuses without evaluating. After a true, the caller ends the attempt with
- * `failCredentialAttempt`, `releaseCredentialAttempt` or `unlockAccount` (success).
+ * One admitted check of a credential. End it exactly once with `fail`, `release` or `succeed`;
+ * `close` (for a `finally`) counts an attempt left unended — an unexpected error — as failed,
+ * which is what its reservation already said.
  */
-export function beginCredentialAttempt(svc: Service, org: Org, accountId: string): boolean {
-  return svc.db
-    .transaction((): boolean => {
-      const cred = svc.credentials.byAccount(org.id, accountId);
-      if (!cred || isLocked(svc, org, cred)) return false;
-      return svc.credentials.recordFailure(org.id, accountId) <= org.settings.lockAttempts;
-    })
-    .immediate();
+export class CredentialAttempt {
+  private ended = false;
+
+  constructor(
+    private readonly svc: Service,
+    private readonly org: Org,
+    private readonly accountId: string,
+  ) {}
+
+  /** The guess was wrong: it counts. Returns whether the account is locked now (this guess may have locked it). */
+  fail(): boolean {
+    return this.end(() => {
+      const cred = this.svc.credentials.byAccount(this.org.id, this.accountId);
+      if (!cred) return true;
+      if (isLocked(this.svc, this.org, cred)) return true;
+      if (cred.failed_attempts - this.othersInFlight() < this.org.settings.lockAttempts) return false;
+      lockNow(this.svc, this.org, this.accountId);
+      return true;
+    });
+  }
+
+  /** Neither right nor wrong (a code still to send, say): the reservation stops counting. */
+  release(): void {
+    this.end(() => this.svc.credentials.releaseFailure(this.org.id, this.accountId));
+  }
+
+  /**
+   * The credential was right. Returns false when the account was locked meanwhile (by an
+   * administrator): the caller refuses. A success ends the window of failures only when no other
+   * check of the account runs or waits here — wrong guesses racing alongside it still count, so a
+   * burst mixing right and wrong passwords cannot evaluate more than `lockAttempts` wrong ones.
+   */
+  succeed(): boolean {
+    return this.end(() => {
+      const cred = this.svc.credentials.byAccount(this.org.id, this.accountId);
+      if (!cred || isLocked(this.svc, this.org, cred)) {
+        this.svc.credentials.releaseFailure(this.org.id, this.accountId);
+        return false;
+      }
+      const queue = attemptQueueOf(this.svc);
+      if (this.othersInFlight() === 0 && queue.waiters(keyOf(this.org, this.accountId)) === 0) {
+        unlockAccount(this.svc, this.org, this.accountId);
+      } else {
+        this.svc.credentials.releaseFailure(this.org.id, this.accountId);
+      }
+      return true;
+    });
+  }
+
+  close(): void {
+    if (!this.ended) this.fail();
+  }
+
+  /** This process's other admitted attempts on the account: their reservations are not failures (yet). */
+  private othersInFlight(): number {
+    return attemptQueueOf(this.svc).inFlight(keyOf(this.org, this.accountId)) - 1;
+  }
+
+  private end<T>(work: () => T): T {
+    if (this.ended) throw new Error('credential attempt ended twice');
+    this.ended = true;
+    try {
+      return this.svc.db.transaction(work).immediate();
+    } finally {
+      // After the write: woken waiters then see the lock, or the slot this attempt freed.
+      attemptQueueOf(this.svc).end(keyOf(this.org, this.accountId));
+    }
+  }
 }
 
-/** The reserved guess was wrong: it already counts; at the org's `lockAttempts` the account locks. */
-export function failCredentialAttempt(svc: Service, org: Org, accountId: string): void {
-  svc.db
-    .transaction(() => {
-      const failures = svc.credentials.byAccount(org.id, accountId)?.failed_attempts ?? 0;
-      if (failures >= org.settings.lockAttempts) lockNow(svc, org, accountId);
-    })
-    .immediate();
-}
-
-/** The reserved attempt neither succeeded nor failed (a code still to send, say): it stops counting. */
-export function releaseCredentialAttempt(svc: Service, org: Org, accountId: string): void {
-  svc.credentials.releaseFailure(org.id, accountId);
-}
-
-/** Counts a failed credential check that was not reserved; at the org's `lockAttempts` the account locks. */
-export function recordCredentialFailure(svc: Service, org: Org, accountId: string): void {
-  const failures = svc.credentials.recordFailure(org.id, accountId);
-  if (failures >= org.settings.lockAttempts) lockNow(svc, org, accountId);
+/**
+ * Reserves a slot for one guess before it is evaluated (decisions §5: at most `lockAttempts`
+ * guesses are ever evaluated per window, however many arrive at once). The check and the
+ * reservation run in one immediate transaction — the write lock, so other requests and other
+ * processes on the data folder wait. Returns undefined when the account is locked: the caller
+ * refuses without evaluating (`accountLockedFault`). When every slot is held by guesses still being
+ * evaluated, it waits for one; throws a throttled or timeout fault when that wait cannot be had.
+ */
+export async function beginCredentialAttempt(
+  svc: Service,
+  org: Org,
+  accountId: string,
+): Promise<CredentialAttempt | undefined> {
+  const tryBegin = (): Admission =>
+    svc.db
+      .transaction((): Admission => {
+        const cred = svc.credentials.byAccount(org.id, accountId);
+        if (!cred || isLocked(svc, org, cred)) return 'locked';
+        // Read again: a lock-out that ran out was just cleared, its failures with it.
+        const failed = svc.credentials.byAccount(org.id, accountId)?.failed_attempts ?? 0;
+        if (failed >= org.settings.lockAttempts) {
+          // Every slot is held, and by no check running here: the reservations were left by a
+          // process that died mid-check (or are another process's). A reservation counts as a
+          // failure, so these are failures enough to lock, not slots to wait for until a timeout.
+          if (attemptQueueOf(svc).inFlight(keyOf(org, accountId)) > 0) return 'full';
+          lockNow(svc, org, accountId);
+          return 'locked';
+        }
+        svc.credentials.recordFailure(org.id, accountId);
+        return 'admitted';
+      })
+      .immediate();
+  const outcome = await attemptQueueOf(svc).admit(keyOf(org, accountId), tryBegin);
+  return outcome === 'admitted' ? new CredentialAttempt(svc, org, accountId) : undefined;
 }
 
 function lockNow(svc: Service, org: Org, accountId: string): void {
@@ -69,6 +149,11 @@ export function lockedNow(svc: Service, org: Org, accountId: string): boolean {
   return cred ? isLocked(svc, org, cred) : true;
 }
 
+/**
+ * The answer to any use of an account that is already locked — a login, even with the right
+ * password, included: top-level `accountLocked` (original-clients.md §G, "top-level once locked",
+ * which wins over the child form of decisions §2).
+ */
 export const accountLockedFault = () =>
   fault('accessDenied', 'accountLocked', { reason: 'The account is locked; an administrator can unlock it.' });
 
@@ -96,12 +181,14 @@ export function unlockAccount(svc: Service, org: Org, accountId: string): void {
   }
 }
 
-/** The one fault for a wrong email, password or code: it never says which part was wrong. */
-export const invalidCredentials = (reason = 'Invalid email/password combination.') =>
-  fault('accessDenied', 'invalidCredentials', { reason });
+/**
+ * The one fault for a wrong email, password or code: it never says which part was wrong. The
+ * wrong guess that leaves the account locked says so in a child `accountLocked` (decisions §2);
+ * later attempts get the top-level `accountLockedFault`.
+ */
+export const invalidCredentials = (reason = 'Invalid email/password combination.', locked = false) =>
+  fault('accessDenied', 'invalidCredentials', { reason, ...lockedChild(locked) });
 
-export const accountLocked = () =>
-  fault('accessDenied', 'invalidCredentials', {
-    reason: 'Invalid email/password combination.',
-    faults: [makeFault('accessDenied', 'accountLocked', { reason: 'The account is locked.' })],
-  });
+/** The child `accountLocked` of the fault answering the wrong guess that left the account locked. */
+export const lockedChild = (locked: boolean) =>
+  locked ? { faults: [makeFault('accessDenied', 'accountLocked', { reason: 'The account is locked.' })] } : {};

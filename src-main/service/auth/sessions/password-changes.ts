@@ -8,14 +8,7 @@ import { limitAnonymousRequest } from '../../accounts/anonymous-limits.js';
 import type { NewMessage } from '../../accounts/outbox.js';
 import { RESET_TICKET_TTL_MS } from './account-tickets.js';
 import { consumeTicket } from './email-verification.js';
-import {
-  accountLocked,
-  beginCredentialAttempt,
-  failCredentialAttempt,
-  invalidCredentials,
-  releaseCredentialAttempt,
-  unlockAccount,
-} from './credential-lockout.js';
+import { accountLockedFault, beginCredentialAttempt, invalidCredentials, unlockAccount } from './credential-lockout.js';
 
 /**
  * The current password, checked like a login's: a locked account is refused, a wrong one counts
@@ -28,13 +21,17 @@ export async function requireCurrentPassword(
   cred: CredentialRow,
   given: string,
 ): Promise<void> {
-  if (!beginCredentialAttempt(svc, org, cred.account_id)) throw accountLocked();
-  if (!(await verifyPassword(given, cred.password_hash))) {
-    failCredentialAttempt(svc, org, cred.account_id);
-    throw invalidCredentials('The current password is wrong.');
+  const attempt = await beginCredentialAttempt(svc, org, cred.account_id);
+  if (!attempt) throw accountLockedFault();
+  try {
+    if (!(await verifyPassword(given, cred.password_hash))) {
+      throw invalidCredentials('The current password is wrong.', attempt.fail());
+    }
+    // The right password is no guess against the account: the reserved attempt stops counting.
+    attempt.release();
+  } finally {
+    attempt.close();
   }
-  // The right password is no guess against the account: the reserved attempt stops counting.
-  releaseCredentialAttempt(svc, org, cred.account_id);
 }
 
 /**
@@ -51,13 +48,18 @@ export async function changeOwnPassword(
 ): Promise<void> {
   const next = checkPasswordStrength(password);
   const cred = accountCredentials(svc, org, accountId);
-  if (!beginCredentialAttempt(svc, org, cred.account_id)) throw accountLocked();
-  if (!(await verifyPassword(current, cred.password_hash))) {
-    failCredentialAttempt(svc, org, cred.account_id);
-    throw invalidCredentials('The current password is wrong.');
+  const attempt = await beginCredentialAttempt(svc, org, cred.account_id);
+  if (!attempt) throw accountLockedFault();
+  try {
+    if (!(await verifyPassword(current, cred.password_hash))) {
+      throw invalidCredentials('The current password is wrong.', attempt.fail());
+    }
+    // The right password ends the window of failures (unless guesses race alongside it).
+    if (!attempt.succeed()) throw accountLockedFault();
+  } finally {
+    attempt.close();
   }
   svc.credentials.setPassword(org.id, cred.account_id, await hashPassword(next));
-  svc.credentials.clearFailures(org.id, cred.account_id);
   svc.accountTickets.voidAll('reset', org.id, cred.account_id);
   svc.sessions.endForAccount(org.id, cred.account_id, 'passwordChanged');
 }

@@ -1,6 +1,7 @@
 import type { Db } from '../../db/open.js';
 import { statements, type Statements } from '../../db/statements.js';
 import { emailHash } from '../../accounts/anonymous-limits.js';
+import type { Admission } from './attempt-queue.js';
 
 /**
  * Counted emails per org. Beyond, the one seen longest ago is forgotten (unlocked ones first): making
@@ -13,10 +14,11 @@ const LOCKED_FOREVER = Number.MAX_SAFE_INTEGER;
 
 /**
  * Lock-out counts for login emails that belong to no account (issue #13 item 7). An account's
- * lock-out shows in the login fault (child `accountLocked`); were unknown emails never locked, that
- * child would tell who has an account. So failures against an unknown email are counted exactly as
- * an account's are (`credential-lockout.ts`): reserved before the hash, locked at `lockAttempts`
- * for `lockDuration`, cleared when the lock runs out. Emails are stored hashed.
+ * lock-out shows in the login fault (`accountLocked`); were unknown emails never locked, that fault
+ * would tell who has an account. So failures against an unknown email are counted exactly as an
+ * account's are (`credential-lockout.ts`): reserved before the hash, waited for through the same
+ * attempt queue when every slot is held, locked at `lockAttempts` for `lockDuration`, cleared when
+ * the lock runs out. Emails are stored hashed.
  */
 export class UnknownEmailLockoutRepository {
   private readonly sql: Statements;
@@ -25,17 +27,34 @@ export class UnknownEmailLockoutRepository {
     this.sql = statements(db);
   }
 
-  /** Like `beginCredentialAttempt`: false when the email is locked or its guesses are all taken. */
-  begin(orgId: number, email: string, lockAttempts: number, now: number): boolean {
+  /**
+   * Like `beginCredentialAttempt`'s check: 'locked' when the email is locked, 'full' when its slots
+   * are all held by guesses still being evaluated (nothing is written then), else one is reserved.
+   * Slots all held while this process evaluates none of them (`inFlightHere` 0: left by a process
+   * that died mid-check) are failures enough: the email locks, as an account would.
+   */
+  begin(
+    orgId: number,
+    email: string,
+    settings: { lockAttempts: number; lockDuration: number },
+    now: number,
+    inFlightHere = 0,
+  ): Admission {
+    const { lockAttempts } = settings;
     const hash = emailHash(email);
     return this.db
-      .transaction((): boolean => {
+      .transaction((): Admission => {
         const row = this.sql
           .fixed('SELECT failed_attempts, locked_until FROM unknown_email_lockouts WHERE org_id = ? AND email_hash = ?')
           .get(orgId, hash) as { failed_attempts: number; locked_until: number | null } | undefined;
-        if (row?.locked_until != null && row.locked_until > now) return false;
+        if (row?.locked_until != null && row.locked_until > now) return 'locked';
         // A lock that ran out starts a clean count, as an account's does.
-        const failures = (row && row.locked_until === null ? row.failed_attempts : 0) + 1;
+        const held = row && row.locked_until === null ? row.failed_attempts : 0;
+        if (held >= lockAttempts) {
+          if (inFlightHere > 0) return 'full';
+          this.fail(orgId, email, settings, now);
+          return 'locked';
+        }
         if (!row) this.makeRoom(orgId);
         this.sql
           .fixed(
@@ -44,21 +63,36 @@ export class UnknownEmailLockoutRepository {
              ON CONFLICT (org_id, email_hash) DO UPDATE SET failed_attempts = excluded.failed_attempts,
                locked_until = NULL, last_attempt = excluded.last_attempt`,
           )
-          .run(orgId, hash, failures, now);
-        return failures <= lockAttempts;
+          .run(orgId, hash, held + 1, now);
+        return 'admitted';
       })
       .immediate();
   }
 
-  /** The reserved guess failed (it always does: no password belongs to the email); locks at the limit. */
-  fail(orgId: number, email: string, settings: { lockAttempts: number; lockDuration: number }, now: number): void {
+  /**
+   * The reserved guess failed (it always does: no password belongs to the email). As for an
+   * account, it locks once the evaluated failures — the count less the `othersInFlight` guesses
+   * still being evaluated — reach the limit. Returns whether the email is locked now.
+   */
+  fail(
+    orgId: number,
+    email: string,
+    settings: { lockAttempts: number; lockDuration: number },
+    now: number,
+    othersInFlight = 0,
+  ): boolean {
     const until = settings.lockDuration === 0 ? LOCKED_FOREVER : now + settings.lockDuration * 60_000;
+    const hash = emailHash(email);
     this.sql
       .fixed(
         `UPDATE unknown_email_lockouts SET locked_until = ?
-         WHERE org_id = ? AND email_hash = ? AND failed_attempts >= ? AND locked_until IS NULL`,
+         WHERE org_id = ? AND email_hash = ? AND failed_attempts - ? >= ? AND locked_until IS NULL`,
       )
-      .run(until, orgId, emailHash(email), settings.lockAttempts);
+      .run(until, orgId, hash, othersInFlight, settings.lockAttempts);
+    const row = this.sql
+      .fixed('SELECT locked_until FROM unknown_email_lockouts WHERE org_id = ? AND email_hash = ?')
+      .get(orgId, hash) as { locked_until: number | null } | undefined;
+    return row?.locked_until != null && row.locked_until > now;
   }
 
   /** Forgets emails whose lock ran out: the next guess would start a clean count anyway (housekeeping). */
