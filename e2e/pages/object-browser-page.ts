@@ -122,6 +122,64 @@ export class ObjectBrowserPage {
     return download;
   }
 
+  /** A toolbar menu (`<details>`): column-picker, export-menu, qb-paths, qb-library, qb-request. */
+  menu(testId: string) {
+    return this.page.getByTestId(testId);
+  }
+
+  async openMenu(testId: string): Promise<void> {
+    const menu = this.menu(testId);
+    if ((await menu.getAttribute('open')) === null) await menu.locator('summary').click();
+    await expect(menu).toHaveAttribute('open', '');
+  }
+
+  async expectMenuClosed(testId: string): Promise<void> {
+    await expect(this.menu(testId)).not.toHaveAttribute('open', /.*/);
+  }
+
+  /** Whether the document scrolls (it must not: the grid is the one scroll area). */
+  async pageScrolls(): Promise<{ scrollHeight: number; innerHeight: number; scrollY: number }> {
+    return this.page.evaluate(() => ({
+      scrollHeight: document.scrollingElement?.scrollHeight ?? 0,
+      innerHeight: window.innerHeight,
+      scrollY: window.scrollY,
+    }));
+  }
+
+  /**
+   * What keeps the element from being wholly in view: '' when it is inside the window and inside
+   * every scroll container around it (seen without scrolling anything; a pixel's slack for the
+   * sub-pixel offsets of nested scroll areas), else the container and boxes.
+   */
+  async clippedBy(testId: string, index = 0): Promise<string> {
+    return this.page
+      .getByTestId(testId)
+      .nth(index)
+      .evaluate((element) => {
+        const box = element.getBoundingClientRect();
+        type Edges = { left: number; right: number; top: number; bottom: number };
+        const text = (e: Edges) => [e.left, e.top, e.right, e.bottom].map((n) => n.toFixed(1)).join(',');
+        const inside = (outer: Edges) =>
+          box.left >= outer.left - 1 &&
+          box.right <= outer.right + 1 &&
+          box.top >= outer.top - 1 &&
+          box.bottom <= outer.bottom + 1;
+        const view = { left: 0, top: 0, right: window.innerWidth, bottom: window.innerHeight };
+        if (box.width === 0 || !inside(view)) return `window: ${text(box)} in ${text(view)}`;
+        for (let parent = element.parentElement; parent; parent = parent.parentElement) {
+          const style = getComputedStyle(parent);
+          if (style.overflowX === 'visible' && style.overflowY === 'visible') continue;
+          // The container's padding box: its border box less the borders and any scrollbar.
+          const outer = parent.getBoundingClientRect();
+          const left = outer.left + parent.clientLeft;
+          const top = outer.top + parent.clientTop;
+          const edges = { left, top, right: left + parent.clientWidth, bottom: top + parent.clientHeight };
+          if (!inside(edges)) return `.${parent.className}: ${text(box)} in ${text(edges)}`;
+        }
+        return '';
+      });
+  }
+
   async screenshot(name: string): Promise<void> {
     await this.page.screenshot({ path: `e2e/artifacts/${name}.png`, fullPage: false });
   }

@@ -3,6 +3,7 @@ import { createLocalJWKSet, jwtVerify, type JSONWebKeySet } from 'jose';
 import { startHeadlessService, type HeadlessService } from '../fixtures/headless-service';
 import { AppsPage, bearerGet, secondAdminApi } from '../pages/apps-page';
 import { ConsolePage } from '../pages/console-page';
+import { OutboxPage, SESSION_VIEWPORTS } from '../pages/outbox-page';
 import type { ObjectsApi } from '../pages/objects-api';
 
 const EMAIL = 'admin@demo.test';
@@ -217,6 +218,12 @@ test('tabs: the selection survives leaving and returning; sessions show where fr
   await expect(own.getByTestId('session-ua')).toHaveText(agent.slice(0, 300));
   const sessions = await api.get<{ data: { current: boolean; ip: string | null }[] }>('sessions');
   expect(sessions.body.data.length).toBeGreaterThanOrEqual(2);
+  // The table fits the tab at 1024×700 and 1440×900: End in view, the user agent two lines at most.
+  const outbox = new OutboxPage(page);
+  for (const viewport of SESSION_VIEWPORTS) {
+    await page.setViewportSize(viewport);
+    await outbox.expectSessionsFit('app-sessions-table');
+  }
   await console_.screenshots('apps-sessions-tab');
 
   // Times are UTC on screen, local on hover.

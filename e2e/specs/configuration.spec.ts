@@ -71,6 +71,26 @@ test('export with a manifest, import into another org with a dry-run diff, apply
   ).toEqual(['role.analyst', 'role.reader']);
   expect(lines.at(-1)!.object).toBe('manifest-exports');
   await config.screenshot('configuration-export-1440-light');
+
+  // At 1024×700 the export result (below the manifest JSON) is brought into view when it arrives,
+  // and the names fields show their whole placeholder.
+  await page.setViewportSize({ width: 1024, height: 700 });
+  await page.getByTestId('export-run').scrollIntoViewIfNeeded();
+  await page.getByTestId('export-run').click();
+  await expect(page.getByTestId('export-summary')).toBeInViewport();
+  await expect(page.getByTestId('export-download')).toBeInViewport({ ratio: 1 });
+  const placeholdersFit = await page.getByTestId('manifest-section-names').evaluateAll((inputs) =>
+    (inputs as HTMLInputElement[]).every((input) => {
+      const style = getComputedStyle(input);
+      const context = document.createElement('canvas').getContext('2d') as CanvasRenderingContext2D;
+      context.font = `${style.fontSize} ${style.fontFamily}`;
+      const room = input.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+      return context.measureText(input.placeholder).width <= room;
+    }),
+  );
+  expect(placeholdersFit).toBe(true);
+  await config.screenshot('configuration-export-1024-light');
+  await page.setViewportSize({ width: 1440, height: 900 });
   await page.getByTestId('theme-toggle').click();
   await config.screenshot('configuration-export-1440-dark');
   await page.getByTestId('theme-toggle').click();

@@ -4,7 +4,7 @@ import { startHeadlessService, type HeadlessService } from '../fixtures/headless
 import { secondAdminApi } from '../pages/apps-page';
 import { ConsolePage } from '../pages/console-page';
 import { objectsApi } from '../pages/objects-api';
-import { OutboxPage } from '../pages/outbox-page';
+import { OutboxPage, SESSION_VIEWPORTS } from '../pages/outbox-page';
 
 const EMAIL = 'admin@demo.test';
 const PASSWORD = 'a strong password';
@@ -20,6 +20,12 @@ test('the outbox shows a password-reset message, newest first, with paging', asy
   await console_.login(EMAIL, PASSWORD);
   const outbox = new OutboxPage(page);
   await expect(page.getByTestId('outbox-empty')).toBeVisible();
+  // An empty outbox: the pager follows the message instead of sitting at the bottom of the window.
+  await page.setViewportSize({ width: 1440, height: 900 });
+  const empty = await page.getByTestId('outbox-empty').boundingBox();
+  const pager = await page.getByTestId('outbox-next').boundingBox();
+  expect(empty && pager && pager.y - (empty.y + empty.height) < 60).toBe(true);
+  await console_.screenshots('outbox-empty');
 
   for (const email of ['first@demo.test', 'second@demo.test']) {
     const created = await api.send('POST', 'accounts', {
@@ -94,6 +100,13 @@ test('ending a session logs that client out', async ({ page }) => {
   const row = page.locator(`[data-testid="session-row"][data-account="${bea.body._id}"]`);
   await expect(row).toContainText('bea@demo.test');
   await console_.screenshot('sessions');
+  // The sessions table fits beside (1440) or under (1024) the outbox: every End button in view, user
+  // agents two lines at most, no sideways scrolling.
+  for (const viewport of SESSION_VIEWPORTS) {
+    await page.setViewportSize(viewport);
+    await outbox.expectSessionsFit('sessions-table');
+  }
+  await console_.screenshots('sessions-fit');
   await outbox.endSessionOf(bea.body._id);
 
   const after = await client.get<{ errCode: string }>('accounts/me');

@@ -7,6 +7,7 @@ import { RolesPage } from '../pages/roles-page';
 const EMAIL = 'admin@demo.test';
 const PASSWORD = 'a strong password';
 const SUPPORT = '000000000000000000000006';
+const PROVIDER = '000000000000000000000005';
 
 let service: HeadlessService;
 // The page goes first: an open browser socket that has sent no request yet keeps the service's
@@ -136,4 +137,54 @@ test('a role shows its members and effective scopes; chains naming missing types
   await expect(roles.scopeChecks().first()).toContainText('did you mean "account"');
   await expect(roles.form().getByTestId('role-save')).toBeDisabled();
   await console_.screenshots('roles-schema-check');
+});
+
+test('the Administrator role says it makes an org administrator; at 1024×700 nothing overlaps', async ({ page }) => {
+  service = await startHeadlessService(['--admin-email', EMAIL, '--admin-password', PASSWORD]);
+  const api = await checkerApi(service.url, EMAIL, PASSWORD);
+  // Enough members with long emails to fill the Members column of the narrow window.
+  for (let i = 0; i < 24; i++) {
+    const created = await api.send('POST', 'accounts', {
+      email: `a.rather.long.member.name.${i}@members.demo.example`,
+      password: 'member password 1',
+      roles: [PROVIDER],
+    });
+    expect(created.status).toBe(200);
+  }
+
+  const console_ = new ConsolePage(page);
+  await console_.open(service.consoleUrl);
+  await console_.login(EMAIL, PASSWORD);
+  const roles = new RolesPage(page);
+  await roles.open();
+  await roles.item('Administrator').click();
+  // Holding it makes the account an org administrator (src-main/service/access/caller.ts), whatever
+  // its chains: the screen must not say it grants nothing.
+  await expect(roles.form().getByTestId('role-effective-admin')).toContainText('Org administrator');
+  await expect(roles.form().getByTestId('role-effective')).not.toContainText('grants nothing');
+
+  // Provider: no chains, many members. At 1024×700 its one-line note stays above the Members
+  // heading (it used to shrink under it), and member emails stay inside the column.
+  await page.setViewportSize({ width: 1024, height: 700 });
+  await roles.item('Provider').click();
+  await expect(roles.form().getByTestId('role-member')).toHaveCount(24);
+  const effective = roles.form().getByTestId('role-effective');
+  await expect(effective).toContainText('None: holding this role grants nothing.');
+  const note = await effective.locator('p.note').boundingBox();
+  const members = await roles.form().getByTestId('role-members').locator('.panel__heading').boundingBox();
+  expect(note && members && note.y + note.height <= members.y).toBe(true);
+  const column = await roles.form().locator('.role-editor__facts').boundingBox();
+  const email = await roles.form().getByTestId('role-member').first().boundingBox();
+  expect(column && email && email.x + email.width <= column.x + column.width + 0.5).toBe(true);
+  expect(
+    await roles
+      .form()
+      .getByTestId('role-member')
+      .first()
+      .evaluate((el) => el.scrollWidth <= el.clientWidth),
+  ).toBe(true);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await console_.screenshots('roles-provider-many-members');
+  await roles.item('Administrator').click();
+  await console_.screenshots('roles-administrator');
 });

@@ -129,6 +129,26 @@ test('batch verdicts equal the service answers; test cases save, re-run, export 
   }
   await tester.screenshot('scope-tester');
 
+  // At 1024×700 the request table fits its panel: no column is cut (the property path column used to
+  // be 22 px wide and the service verdict cut to "a…"), and nothing scrolls sideways.
+  await page.setViewportSize({ width: 1024, height: 700 });
+  const table = page.getByTestId('tester-rows');
+  await table.scrollIntoViewIfNeeded();
+  const frame = await table.locator('xpath=..').boundingBox();
+  const cut = await table.evaluate((el) => {
+    const frameEl = el.parentElement as HTMLElement;
+    const clipped = [...el.querySelectorAll('th, tbody > tr:first-child > td, .verdict')]
+      .filter((cell) => cell.scrollWidth > cell.clientWidth + 1)
+      .map((cell) => cell.textContent);
+    return { clipped, sideways: frameEl.scrollWidth > frameEl.clientWidth };
+  });
+  expect(cut).toEqual({ clipped: [], sideways: false });
+  const answer = await tester.rows().first().getByTestId('row-service').boundingBox();
+  expect(frame && answer && answer.x + answer.width <= frame.x + frame.width).toBe(true);
+  const pathInput = await tester.rows().first().getByTestId('row-path').boundingBox();
+  expect(pathInput?.width ?? 0).toBeGreaterThan(100);
+  await console_.screenshots('scope-tester-requests');
+
   // Roles add their scopes: the conversation read flips, in the tester and in the service.
   await tester.toggleRole('conversation-reader');
   await expect(tester.rows().nth(6).getByTestId('row-verdict')).toHaveAttribute('data-verdict', 'allowed');

@@ -34,6 +34,10 @@ test('a signed request from the composer succeeds and its replay is refused', as
   const composer = new SignedRequestsPage(page);
   await composer.open();
   await expect(page.getByTestId('signed-empty')).toBeVisible();
+  // The subtitle states what the page signs: version 2 (decisions.md §4), not version 1.
+  await expect(page.getByTestId('signed-formula')).toHaveText(
+    'HMAC-SHA256(key + secret, command;METHOD;timestamp;nonce;canonical query;hex sha256(body))',
+  );
 
   // Missing secret: said in words, nothing sent.
   await composer.compose({ app: key, secret: '', method: 'GET', path: '/accounts/me/', as: EMAIL });

@@ -50,6 +50,18 @@ test('mint with live scope checks and exclusions, decode, verify offline, try it
   await page.getByTestId('mint-maxUses').fill('3');
   await page.getByTestId('mint-grant').selectOption('3');
   await console_.screenshot('tokens-mint');
+
+  // At 1024×700 (one column) the mint form keeps its whole height: no small inner scroll area, the
+  // stored tokens below it, and Mint token reachable by scrolling the lab as one.
+  await page.setViewportSize({ width: 1024, height: 700 });
+  const main = page.locator('.lab__main');
+  expect(await main.evaluate((el) => el.scrollHeight <= el.clientHeight + 1)).toBe(true);
+  const form = await page.getByTestId('mint-form').boundingBox();
+  const stored = await page.getByRole('complementary', { name: 'Stored tokens' }).boundingBox();
+  expect(form && stored && stored.y >= form.y + form.height).toBe(true);
+  await page.getByTestId('mint-submit').scrollIntoViewIfNeeded();
+  await expect(page.getByTestId('mint-submit')).toBeInViewport({ ratio: 1 });
+  await console_.screenshots('tokens-mint-narrow');
   // The live check uses the service's schema rule: a collection name where a type belongs is flagged.
   await lab.setScope('object.read.accounts');
   await expect(page.getByTestId('mint-chain').first()).toHaveAttribute('data-ok', 'false');
@@ -63,6 +75,10 @@ test('mint with live scope checks and exclusions, decode, verify offline, try it
   await expect(page.getByTestId('dialog-guard')).toBeVisible();
   await expect(page.getByTestId('minted-token')).toHaveValue(token);
   await console_.screenshots('tokens-minted-guard');
+  // The dialog's Copy button is as tall as Decode and Verify beside it.
+  const copy = await page.getByTestId('minted-copy').boundingBox();
+  const decode = await page.getByTestId('minted-decode').boundingBox();
+  expect(Math.abs((copy?.height ?? 0) - (decode?.height ?? -9))).toBeLessThanOrEqual(1);
   await page.getByTestId('dialog-guard-stay').click();
   await expect(page.getByTestId('dialog-guard')).toHaveCount(0);
   expect(page.url()).not.toContain(token.slice(-20));

@@ -6,7 +6,9 @@ import type { OrgClient } from '../api/org-client';
 import { endSession, outboxKeys, sessionAccountsQuery, sessionsQuery, type LiveSession } from '../api/outbox';
 import { FaultMessage } from './FaultMessage';
 import { QueryState } from './QueryState';
+import { utcParts } from './session-time';
 import { UtcTime } from './UtcTime';
+import { formatLocal } from './utc-time';
 
 interface SessionsTableProps {
   orgClient: OrgClient;
@@ -21,7 +23,9 @@ interface SessionsTableProps {
 
 /**
  * Live sessions: who, through which app, started, last seen, from where and with what browser;
- * the viewer's own session is marked, and any can be ended (after a confirmation).
+ * the viewer's own session is marked, and any can be ended (after a confirmation). Each session is a
+ * two-row group, the user agent on its second row (two lines at most, the whole on hover), so the
+ * table fits a narrow panel and the action column stays in view.
  */
 export function SessionsTable({ orgClient, app, account, testId = 'sessions', compact = false }: SessionsTableProps) {
   const queryClient = useQueryClient();
@@ -53,7 +57,7 @@ export function SessionsTable({ orgClient, app, account, testId = 'sessions', co
         <>
           {end.isError && <FaultMessage fault={faultOf(end.error)} compact />}
           <div className="grid-frame outbox-scroll">
-            <table className={compact ? 'grid grid--fit' : 'grid'} data-testid={`${testId}-table`}>
+            <table className={compact ? 'grid grid--fit sessions' : 'grid sessions'} data-testid={`${testId}-table`}>
               <thead>
                 <tr>
                   {account === undefined && <th scope="col">account</th>}
@@ -61,28 +65,25 @@ export function SessionsTable({ orgClient, app, account, testId = 'sessions', co
                   <th scope="col">started</th>
                   <th scope="col">last seen</th>
                   <th scope="col">IP</th>
-                  <th scope="col">user agent</th>
-                  <th scope="col">
+                  <th scope="col" className="sessions__action">
                     <span className="sr-only">Actions</span>
                   </th>
                 </tr>
               </thead>
-              <tbody>
-                {shown.map((s) => (
-                  <SessionRow
-                    key={s.id}
-                    session={s}
-                    email={accounts.data?.get(s.account)?.email}
-                    appLabel={app === undefined ? appLabel(s.app) : undefined}
-                    showAccount={account === undefined}
-                    confirming={confirm === s.id}
-                    busy={end.isPending}
-                    onAsk={() => setConfirm(s.id)}
-                    onCancel={() => setConfirm(null)}
-                    onEnd={() => end.mutate(s.id)}
-                  />
-                ))}
-              </tbody>
+              {shown.map((s) => (
+                <SessionRow
+                  key={s.id}
+                  session={s}
+                  email={accounts.data?.get(s.account)?.email}
+                  appLabel={app === undefined ? appLabel(s.app) : undefined}
+                  showAccount={account === undefined}
+                  confirming={confirm === s.id}
+                  busy={end.isPending}
+                  onAsk={() => setConfirm(s.id)}
+                  onCancel={() => setConfirm(null)}
+                  onEnd={() => end.mutate(s.id)}
+                />
+              ))}
             </table>
           </div>
         </>
@@ -103,60 +104,84 @@ function SessionRow(props: {
   onEnd: () => void;
 }) {
   const { session } = props;
+  // account, app, started, last seen, IP: the columns the user-agent row spans.
+  const spanned = 3 + (props.showAccount ? 1 : 0) + (props.appLabel !== undefined ? 1 : 0);
   return (
-    <tr
+    <tbody
+      className="sessions__session"
       data-testid="session-row"
       data-account={session.account}
       data-id={session.id}
       data-current={session.current || undefined}
     >
-      {props.showAccount && (
-        <td title={`${session.account} · session ${session.id}`}>
-          {props.email ?? <span className="grid__id">{session.account}</span>}
-          {session.current && <OwnBadge />}
+      <tr>
+        {props.showAccount && (
+          <td title={`${session.account} · session ${session.id}`}>
+            {props.email ?? <span className="grid__id">{session.account}</span>}
+            {session.current && <OwnBadge />}
+          </td>
+        )}
+        {props.appLabel !== undefined && <td>{props.appLabel}</td>}
+        <td>
+          <SessionTime iso={session.created} />
+          {!props.showAccount && session.current && <OwnBadge />}
         </td>
-      )}
-      {props.appLabel !== undefined && <td>{props.appLabel}</td>}
-      <td>
-        <UtcTime iso={session.created} />
-        {!props.showAccount && session.current && <OwnBadge />}
-      </td>
-      <td>
-        <UtcTime iso={session.lastSeen} />
-      </td>
-      <td data-testid="session-ip">{session.ip ?? '—'}</td>
-      <td className="grid__wrap" data-testid="session-ua" title={session.userAgent ?? undefined}>
-        {session.userAgent ?? '—'}
-      </td>
-      <td>
-        {props.confirming ? (
-          <span className="lab__row">
-            <button type="button" className="button button--ghost button--small" onClick={props.onCancel}>
-              Keep
-            </button>
+        <td>
+          <SessionTime iso={session.lastSeen} />
+        </td>
+        <td data-testid="session-ip">{session.ip ?? '—'}</td>
+        <td className="sessions__action" rowSpan={2}>
+          {props.confirming ? (
+            <span className="lab__row">
+              <button type="button" className="button button--ghost button--small" onClick={props.onCancel}>
+                Keep
+              </button>
+              <button
+                type="button"
+                className="button button--danger button--small"
+                data-testid="session-end-confirm"
+                disabled={props.busy}
+                onClick={props.onEnd}
+              >
+                {session.current ? 'End and sign out' : 'End'}
+              </button>
+            </span>
+          ) : (
             <button
               type="button"
-              className="button button--danger button--small"
-              data-testid="session-end-confirm"
-              disabled={props.busy}
-              onClick={props.onEnd}
+              className="button button--ghost button--small"
+              data-testid="session-end"
+              aria-label={`End session of ${props.email ?? session.account}`}
+              onClick={props.onAsk}
             >
-              {session.current ? 'End and sign out' : 'End'}
+              End…
             </button>
-          </span>
-        ) : (
-          <button
-            type="button"
-            className="button button--ghost button--small"
-            data-testid="session-end"
-            aria-label={`End session of ${props.email ?? session.account}`}
-            onClick={props.onAsk}
+          )}
+        </td>
+      </tr>
+      <tr className="sessions__agent">
+        <td colSpan={spanned}>
+          <span
+            className="sessions__clamp"
+            data-testid="session-ua"
+            title={session.userAgent ? `User agent: ${session.userAgent}` : undefined}
           >
-            End…
-          </button>
-        )}
-      </td>
-    </tr>
+            {session.userAgent ?? 'no user agent'}
+          </span>
+        </td>
+      </tr>
+    </tbody>
+  );
+}
+
+/** A time as UtcTime prints it, breaking only between the date and the time of day. */
+function SessionTime({ iso }: { iso: string }) {
+  const parts = utcParts(iso);
+  if (!parts) return <UtcTime iso={iso} />;
+  return (
+    <time dateTime={iso} title={formatLocal(iso)}>
+      <span className="sessions__nowrap">{parts.date}</span> <span className="sessions__nowrap">{parts.time}</span>
+    </time>
   );
 }
 

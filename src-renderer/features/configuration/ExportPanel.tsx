@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { faultOf } from '../../api/api-error';
 import {
   buildManifest,
@@ -44,6 +44,11 @@ export function ExportPanel({ orgClient, schemas }: { orgClient: OrgClient; sche
       return { text, docs: parseNdjson(text) };
     },
   });
+  // The result lands under the manifest, below the fold in a short window: bring it into view.
+  const result = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (exporter.data) result.current?.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
+  }, [exporter.data]);
   const setSection = (key: string, record: boolean, patch: Partial<SectionChoice>) =>
     setChoices((c) => {
       if (record) {
@@ -68,7 +73,7 @@ export function ExportPanel({ orgClient, schemas }: { orgClient: OrgClient; sche
       <input
         className="input input--mono"
         aria-label={`${key}: names to include`}
-        placeholder="all, or names, /regex/"
+        placeholder="all"
         data-testid="manifest-section-names"
         disabled={!choice.on}
         value={choice.names.join(', ')}
@@ -122,7 +127,7 @@ export function ExportPanel({ orgClient, schemas }: { orgClient: OrgClient; sche
         </div>
         {exporter.isError && <FaultMessage fault={faultOf(exporter.error)} compact />}
         {exporter.data && (
-          <div className="config-result" data-testid="export-result">
+          <div className="config-result" data-testid="export-result" ref={result}>
             <p className={complete ? 'note note--ok' : 'note note--warn'} data-testid="export-summary">
               {resources.length} resources
               {complete ? ', complete (ends with manifest-exports).' : ': incomplete, no manifest-exports line.'}

@@ -140,7 +140,12 @@ export function ResultsSection({ orgClient, route, navigate, schema, schemas, ba
             JSON
           </button>
         </div>
-        <ColumnPicker available={available} visible={columns} onChange={(cols) => go({ cols })} />
+        <ColumnPicker
+          collection={schema.collection}
+          available={available}
+          visible={columns}
+          onChange={(cols) => go({ cols })}
+        />
         <ExportControl
           collection={schema.collection}
           query={{ where: base.where, sort: base.sort, paths: base.paths }}
@@ -154,10 +159,9 @@ export function ResultsSection({ orgClient, route, navigate, schema, schemas, ba
           routeOrg={route.org}
           query={{ objectName: schema.name, where: base.where, sort: base.sort, paths: base.paths, limit: base.limit }}
         />
-        <span className="query-panel__spacer" />
         <button
           type="button"
-          className="button button--secondary button--small"
+          className="button button--secondary button--small results__end"
           data-testid="record-new"
           onClick={() => setEditor({ kind: 'create' })}
           title={`New ${schema.label}`}

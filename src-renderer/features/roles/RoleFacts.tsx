@@ -1,11 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
 import type { OrgClient } from '../../api/org-client';
-import { resolveRoleScopes, roleMembersQuery, type Role } from '../../api/roles';
+import { roleMembersQuery, type Role } from '../../api/roles';
 import { QueryState } from '../../components/QueryState';
+import { roleGrant } from './role-facts';
 
 /**
  * What holding the role grants: its own chains as typed plus every chain of the roles it includes,
- * resolved the way the service resolves them (each role once, first-seen order).
+ * resolved the way the service resolves them (each role once, first-seen order) — and, for the
+ * Administrator role or one that includes it, org administration whatever the chains.
  */
 export function EffectiveScopes({
   roles,
@@ -18,24 +20,25 @@ export function EffectiveScopes({
   chains: readonly string[];
   include: readonly string[];
 }) {
-  const draft: Role = {
-    ...(role ?? { _id: '__draft__', object: 'role', name: 'this role' }),
-    scopes: [...chains],
-    include: [...include],
-  };
-  const others = roles.filter((r) => r._id !== draft._id);
-  const { scopes } = resolveRoleScopes([draft, ...others], [draft._id]);
+  const { scopes, orgAdminVia } = roleGrant(roles, role, chains, include);
+  const self = role?._id ?? '__draft__';
   return (
     <div className="panel__section" data-testid="role-effective">
       <p className="panel__heading">Effective scopes</p>
+      {orgAdminVia && (
+        <p className="note note--ok" data-testid="role-effective-admin">
+          Org administrator: full access to everything in the org, whatever its scopes
+          {orgAdminVia._id === self ? '.' : ` (through ${orgAdminVia.name}).`}
+        </p>
+      )}
       {scopes.length === 0 ? (
-        <p className="note">None: holding this role grants nothing.</p>
+        !orgAdminVia && <p className="note">None: holding this role grants nothing.</p>
       ) : (
         <ul className="effective-scopes">
           {scopes.map(({ chain, role: from }) => (
-            <li key={chain} data-testid="role-effective-item" data-from={from._id === draft._id ? 'self' : from._id}>
+            <li key={chain} data-testid="role-effective-item" data-from={from._id === self ? 'self' : from._id}>
               <code>{chain}</code>
-              {from._id !== draft._id && <span className="note"> from {from.name}</span>}
+              {from._id !== self && <span className="note"> from {from.name}</span>}
             </li>
           ))}
         </ul>

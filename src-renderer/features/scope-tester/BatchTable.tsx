@@ -27,15 +27,17 @@ export function BatchTable({ rows, results, answers, onRows }: BatchTableProps) 
     <>
       <div className="grid-frame">
         <table className="grid batch" data-testid="tester-rows">
+          {/* Fixed columns just fit their controls and verdict chips; instance id and property path share
+              the rest, so the whole row fits the panel at 1024 px (table-layout: fixed, access.css). */}
           <colgroup>
-            <col style={{ width: 108 }} />
-            <col style={{ width: 128 }} />
-            <col style={{ width: 206 }} />
+            <col style={{ width: 88 }} />
+            <col style={{ width: 104 }} />
             <col />
+            <col />
+            <col style={{ width: 88 }} />
+            <col style={{ width: 84 }} />
             <col style={{ width: 100 }} />
-            <col style={{ width: 136 }} />
-            <col style={{ width: 136 }} />
-            <col style={{ width: 40 }} />
+            <col style={{ width: 36 }} />
           </colgroup>
           <thead>
             <tr>

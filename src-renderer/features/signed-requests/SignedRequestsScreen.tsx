@@ -84,8 +84,11 @@ export function SignedRequestsScreen({ orgClient, route, navigate }: SignedReque
         titleId="signed-title"
         description={
           <>
-            <code>HMAC-SHA256(key + secret, command;METHOD;timestamp)</code> — signed in this page with WebCrypto, sent
-            without the console's cookie.
+            Version 2:{' '}
+            <code data-testid="signed-formula">
+              HMAC-SHA256(key + secret, command;METHOD;timestamp;nonce;canonical query;hex sha256(body))
+            </code>{' '}
+            — signed in this page with WebCrypto, sent without the console's cookie.
           </>
         }
       />

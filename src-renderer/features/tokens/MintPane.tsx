@@ -195,7 +195,7 @@ export function MintPane({ orgClient, accountId, app, token, draft, onDraft, onM
       {check.request && (
         <p className="keys-note">
           {isStoredToken(check.request)
-            ? 'This token gets a jti: it is stored, listed on the right and revocable.'
+            ? 'This token gets a jti: it is stored, listed under Stored tokens and revocable.'
             : 'Ephemeral token (no jti): not stored, cannot be revoked on its own.'}
         </p>
       )}

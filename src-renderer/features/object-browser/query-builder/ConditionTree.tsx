@@ -162,54 +162,56 @@ function Condition({ node, root, fields, onChange, focusAfter, parentId }: NodeP
 
   return (
     <div className="qb-condition" data-testid="qb-condition">
-      <select
-        className="select qb-property"
-        aria-label="Property"
-        data-testid="qb-property"
-        data-focus-id={`property:${node.id}`}
-        value={node.path}
-        onChange={(e) => changePath(e.target.value)}
-      >
-        {fields.map((f) => (
-          <option key={f.path} value={f.path}>
-            {f.path} · {f.container ? 'Document[]' : `${f.type}${f.isArray ? '[]' : ''}`}
-          </option>
-        ))}
-      </select>
-      <select
-        className="select qb-operator"
-        aria-label="Operator"
-        data-testid="qb-operator"
-        value={node.op}
-        onChange={(e) => {
-          const op = e.target.value as FieldOperator;
-          update({ op, value: adaptValue(field, node.op, op, node.value) });
-        }}
-      >
-        {operators.map((op) => (
-          <option key={op} value={op}>
-            {op} {OPERATOR_LABELS[op]}
-            {offered.includes(op) ? '' : ' (as written in JSON)'}
-          </option>
-        ))}
-      </select>
-      <ValueEditor
-        key={`${node.op}:${node.path}`}
-        field={field}
-        op={node.op}
-        value={node.value}
-        onChange={(value) => update({ value })}
-        label={label}
-      />
-      <button
-        type="button"
-        className="icon-button icon-button--small"
-        aria-label={`Remove condition on ${node.path}`}
-        data-testid="qb-remove"
-        onClick={remove}
-      >
-        ×
-      </button>
+      <div className="qb-condition__row">
+        <select
+          className="select qb-property"
+          aria-label="Property"
+          data-testid="qb-property"
+          data-focus-id={`property:${node.id}`}
+          value={node.path}
+          onChange={(e) => changePath(e.target.value)}
+        >
+          {fields.map((f) => (
+            <option key={f.path} value={f.path}>
+              {f.path} · {f.container ? 'Document[]' : `${f.type}${f.isArray ? '[]' : ''}`}
+            </option>
+          ))}
+        </select>
+        <select
+          className="select qb-operator"
+          aria-label="Operator"
+          data-testid="qb-operator"
+          value={node.op}
+          onChange={(e) => {
+            const op = e.target.value as FieldOperator;
+            update({ op, value: adaptValue(field, node.op, op, node.value) });
+          }}
+        >
+          {operators.map((op) => (
+            <option key={op} value={op}>
+              {op} {OPERATOR_LABELS[op]}
+              {offered.includes(op) ? '' : ' (as written in JSON)'}
+            </option>
+          ))}
+        </select>
+        <ValueEditor
+          key={`${node.op}:${node.path}`}
+          field={field}
+          op={node.op}
+          value={node.value}
+          onChange={(value) => update({ value })}
+          label={label}
+        />
+        <button
+          type="button"
+          className="icon-button icon-button--small"
+          aria-label={`Remove condition on ${node.path}`}
+          data-testid="qb-remove"
+          onClick={remove}
+        >
+          ×
+        </button>
+      </div>
     </div>
   );
 }

@@ -1,5 +1,6 @@
 import { useRef, useState } from 'react';
 import { downloadBlob } from '../../../components/download';
+import { useDismissableDetails } from '../../../components/use-dismissable-details';
 import {
   forCollection,
   loadLibrary,
@@ -49,6 +50,7 @@ export function QueryLibraryMenu({ library, updateLibrary, org, collection, curr
   const [name, setName] = useState('');
   const [message, setMessage] = useState<string | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
+  const menu = useDismissableDetails(collection);
   const saved = forCollection(library.saved, org, collection);
   const history = forCollection(library.history, org, collection);
 
@@ -71,7 +73,7 @@ export function QueryLibraryMenu({ library, updateLibrary, org, collection, curr
   };
 
   return (
-    <details className="popover" data-testid="qb-library">
+    <details className="popover" data-testid="qb-library" ref={menu}>
       <summary className="button button--secondary button--small">Saved ({saved.length})</summary>
       <div className="popover__body popover__body--wide">
         <form

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { copyText } from '../../../components/download';
+import { useDismissableDetails } from '../../../components/use-dismissable-details';
 import { driverCallCommand, scriptCall, signedCurlScript, tokenCurlCommand } from './request-url';
 
 interface RequestMenuProps {
@@ -16,6 +17,7 @@ interface RequestMenuProps {
  */
 export function RequestMenu({ requestUrl, appKey, collection }: RequestMenuProps) {
   const [copied, setCopied] = useState<string | null>(null);
+  const menu = useDismissableDetails(collection);
   const copy = async (text: string | null, what: string) => {
     if (text === null) return;
     setCopied((await copyText(text)) ? `${what} copied.` : `Could not copy the ${what.toLowerCase()}.`);
@@ -55,7 +57,7 @@ export function RequestMenu({ requestUrl, appKey, collection }: RequestMenuProps
       ]
     : [];
   return (
-    <details className="popover popover--end" data-testid="qb-request">
+    <details className="popover popover--end" data-testid="qb-request" ref={menu}>
       <summary className="button button--ghost button--small">Request ▾</summary>
       <div className="popover__body request-menu" role="group" aria-label="Request">
         <div className="request-line">

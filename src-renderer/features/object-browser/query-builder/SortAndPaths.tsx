@@ -1,3 +1,5 @@
+import { useDismissableDetails } from '../../../components/use-dismissable-details';
+
 export interface SortKey {
   path: string;
   dir: 1 | -1;
@@ -93,8 +95,9 @@ export function PathsPicker({
   available: string[];
   onChange: (paths: string[]) => void;
 }) {
+  const menu = useDismissableDetails();
   return (
-    <details className="popover" data-testid="qb-paths">
+    <details className="popover" data-testid="qb-paths" ref={menu}>
       <summary className="button button--secondary button--small">
         paths: {paths.length === 0 ? 'all' : paths.length}
       </summary>

@@ -1,20 +1,25 @@
 import type { Column } from '../../../components/result-grid/columns';
+import { useDismissableDetails } from '../../../components/use-dismissable-details';
 
 /** Chooses the visible columns; the choice lives in the URL (`cols=`). */
 export function ColumnPicker({
+  collection,
   available,
   visible,
   onChange,
 }: {
+  /** Another collection closes the menu. */
+  collection: string;
   available: Column[];
   visible: Column[];
   onChange: (paths: string[] | undefined) => void;
 }) {
+  const menu = useDismissableDetails(collection);
   const shown = new Set(visible.map((c) => c.path));
   const toggle = (path: string, on: boolean) =>
     onChange(available.map((c) => c.path).filter((p) => (p === path ? on : shown.has(p))));
   return (
-    <details className="popover" data-testid="column-picker">
+    <details className="popover" data-testid="column-picker" ref={menu}>
       <summary className="button button--secondary button--small">
         Columns {visible.length}/{available.length}
       </summary>

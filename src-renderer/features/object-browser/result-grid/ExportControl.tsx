@@ -2,6 +2,7 @@ import { useRef, useState } from 'react';
 import { faultOf } from '../../../api/api-error';
 import type { FaultBody } from '../../../../src-shared/faults';
 import { FaultMessage } from '../../../components/FaultMessage';
+import { useDismissableDetails } from '../../../components/use-dismissable-details';
 import type { BaseQuery } from '../paging';
 import { downloadBlob } from '../../../components/download';
 import { exportFileName, runExport, type ExportFormat, type ExportProgress, type PageFetcher } from './export-runner';
@@ -25,6 +26,9 @@ export function ExportControl({ collection, query, visibleColumns, columns, fetc
   const [progress, setProgress] = useState<ExportProgress | null>(null);
   const [outcome, setOutcome] = useState<{ text: string } | { fault: FaultBody } | null>(null);
   const controller = useRef<AbortController | null>(null);
+  // Closing the menu (Escape, a press outside, another collection) clears the last outcome, which
+  // otherwise keeps it open; a running export goes on and shows again when the menu is reopened.
+  const menu = useDismissableDetails(collection, () => setOutcome(null));
 
   const start = async () => {
     const abort = new AbortController();
@@ -62,6 +66,7 @@ export function ExportControl({ collection, query, visibleColumns, columns, fetc
     <details
       className="popover export"
       data-testid="export-menu"
+      ref={menu}
       open={progress !== null || outcome !== null || undefined}
     >
       <summary className="button button--secondary button--small">Export ▾</summary>
