@@ -24,7 +24,7 @@ function browseUrl(query: Record<string, string>): string {
   return `${service.consoleUrl}#/browse?${new URLSearchParams(query).toString()}`;
 }
 
-test('menus close like menus; at 1024×700 the opened builder fits: no page scroll, remove always visible (audit C)', async ({
+test('menus close like menus; at 1024×700 the opened builder fits: no page scroll, remove always visible', async ({
   page,
 }) => {
   service = await startHeadlessService(['--admin-email', EMAIL, '--admin-password', PASSWORD]);
@@ -47,12 +47,12 @@ test('menus close like menus; at 1024×700 the opened builder fits: no page scro
     await expect(browser.menu(id).locator('summary')).toBeFocused();
   }
 
-  // A press outside closes it, and that click does not also open the row under it.
+  // A press outside closes it (the click itself goes on: a sidebar link still navigates, which
+  // connections.spec.ts relies on).
   await browser.openMenu('column-picker');
   await browser.screenshot('browse-menu-open-1024-light');
-  await page.getByTestId('result-row').nth(2).click();
+  await page.getByRole('heading', { name: 'Browse', exact: true }).click();
   await browser.expectMenuClosed('column-picker');
-  await expect(page.getByTestId('record-drawer')).toHaveCount(0);
   // … while a press on another menu's button opens that one.
   await browser.openMenu('qb-request');
   await browser.menu('qb-library').locator('summary').click();

@@ -102,24 +102,14 @@ describe('dismissOnEscapeAndOutside', () => {
     expect(root.fire('click', { target: inside }).defaultPrevented).toBe(false);
   });
 
-  it('a press outside closes it and its click does not reach what is under it, once', () => {
+  it('a press outside closes it, and its click still reaches what was pressed', () => {
     const { details, root, onClose } = setup();
     root.fire('pointerdown', { target: outside });
     expect(details.open).toBe(false);
     expect(onClose).toHaveBeenCalledOnce();
     root.fire('pointerup', { target: outside });
     const click = root.fire('click', { target: outside });
-    expect(click.defaultPrevented && click.propagationStopped).toBe(true);
-    // The next click is the page's again.
-    expect(root.fire('click', { target: outside }).defaultPrevented).toBe(false);
-  });
-
-  it('a press that makes no click stops swallowing after its pointerup', async () => {
-    const { root } = setup();
-    root.fire('pointerdown', { target: outside });
-    root.fire('pointerup', { target: outside });
-    await new Promise((resolve) => setTimeout(resolve, 5));
-    expect(root.fire('click', { target: outside }).defaultPrevented).toBe(false);
+    expect(click.defaultPrevented || click.propagationStopped).toBe(false);
   });
 
   it("a press on another menu's summary closes this one and lets that one open", () => {
@@ -131,8 +121,7 @@ describe('dismissOnEscapeAndOutside', () => {
 
   it('removes every listener when detached', () => {
     const { root, detach } = setup();
-    root.fire('pointerdown', { target: outside });
-    expect(root.count()).toBeGreaterThan(2);
+    expect(root.count()).toBe(2);
     detach();
     expect(root.count()).toBe(0);
   });

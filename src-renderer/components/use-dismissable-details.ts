@@ -13,26 +13,16 @@ export interface DismissRoot {
   activeElement: () => Node | null;
 }
 
-/** Whether the node is in a `<details>` summary (a press on another menu's button opens that menu). */
-function inSummary(node: unknown): boolean {
-  const element = node as { closest?: (selector: string) => unknown } | null;
-  return typeof element?.closest === 'function' && element.closest('details > summary') !== null;
-}
-
 /**
  * Makes an open `<details>` menu close the way menus do:
  * - Escape closes it and gives the keyboard back to its summary (when the focus was in the menu);
  *   the key stops there, so a drawer behind the menu stays open;
- * - a pointer press outside closes it, and the click that press makes does not also activate what
- *   is under it (a grid row, a button), unless it lands on another menu's summary.
+ * - a pointer press outside closes it. The click goes on to what was pressed (a link, a row,
+ *   another menu's button): swallowing it made the first click after any open menu do nothing,
+ *   a sidebar link included.
  * Returns the function that removes the listeners.
  */
 export function dismissOnEscapeAndOutside(details: DetailsLike, root: DismissRoot, onClose?: () => void): () => void {
-  let swallow: (() => void) | null = null;
-  const stopSwallowing = () => {
-    swallow?.();
-    swallow = null;
-  };
   const close = () => {
     details.open = false;
     onClose?.();
@@ -48,32 +38,12 @@ export function dismissOnEscapeAndOutside(details: DetailsLike, root: DismissRoo
   };
 
   const onPointerDown = (event: Event) => {
-    stopSwallowing();
-    if (!details.open || details.contains(event.target as Node | null)) return;
-    close();
-    if (inSummary(event.target)) return;
-    const onClick = (click: Event) => {
-      click.preventDefault();
-      click.stopPropagation();
-      stopSwallowing();
-    };
-    // The click comes right after pointerup, in the same task: let it pass through this listener,
-    // then stop listening (a press that ends elsewhere makes no click at all).
-    const onPointerUp = () => setTimeout(stopSwallowing, 0);
-    root.events.addEventListener('click', onClick, true);
-    root.events.addEventListener('pointerup', onPointerUp, true);
-    root.events.addEventListener('pointercancel', onPointerUp, true);
-    swallow = () => {
-      root.events.removeEventListener('click', onClick, true);
-      root.events.removeEventListener('pointerup', onPointerUp, true);
-      root.events.removeEventListener('pointercancel', onPointerUp, true);
-    };
+    if (details.open && !details.contains(event.target as Node | null)) close();
   };
 
   root.events.addEventListener('keydown', onKey, true);
   root.events.addEventListener('pointerdown', onPointerDown, true);
   return () => {
-    stopSwallowing();
     root.events.removeEventListener('keydown', onKey, true);
     root.events.removeEventListener('pointerdown', onPointerDown, true);
   };
