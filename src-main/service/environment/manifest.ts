@@ -13,6 +13,7 @@
  * looks for the settings document under it).
  */
 import { fault } from '../../../src-shared/faults.js';
+import { compileRegex } from '../../../src-shared/query/regex.js';
 
 export const CONFIG_SECTIONS = ['objects', 'roles', 'apps', 'views', 'scripts', 'settings'] as const;
 export type ConfigSection = (typeof CONFIG_SECTIONS)[number];
@@ -91,7 +92,7 @@ function list(value: unknown, path: string): Matcher[] {
     try {
       return matcher(v);
     } catch {
-      throw invalid(`${path}[${i}]`, `${v} is not a valid /regex/flags.`);
+      throw invalid(`${path}[${i}]`, `${v} is not a valid /regex/flags (RE2 syntax; flags i, m, s, x).`);
     }
   });
 }
@@ -100,8 +101,12 @@ function matcher(text: string): Matcher {
   if (text === '*') return () => true;
   const re = /^\/(.*)\/([a-z]*)$/s.exec(text);
   if (re) {
-    // Manifests come from administrators; the pattern still runs only against short names.
-    const pattern = new RegExp(re[1]!, re[2]!.replace(/[gy]/g, ''));
+    // RE2, as for $regex (decisions §8): matching is linear in the name whatever the pattern, so a
+    // selector such as /^(a+)+$/ against a long role code cannot stall the service. `g` and `y`
+    // mean nothing for a yes/no match; `u` is how RE2 reads patterns anyway.
+    const flags = re[2]!.replace(/[gyu]/g, '');
+    if ([...flags].some((f) => !'imsx'.includes(f))) throw new Error('unsupported flag');
+    const pattern = compileRegex({ source: re[1]!, flags });
     return (name) => pattern.test(name);
   }
   return (name) => name === text;
