@@ -88,6 +88,27 @@ describe('ALL /routes/<path>', () => {
     expect((await alice.post('/routes/things/abc/parts/7', {})).json().errCode).toBe('service.notFound.route');
   });
 
+  it('decodes each path segment once: %2F stays inside its parameter, %25 is a percent sign', async () => {
+    await route({ method: 'get', path: '/enc/p/:id' }, `return require('request').params.id`);
+    const id = async (raw: string) => (await alice.get(`/routes/enc/p/${raw}`)).json();
+    expect(await id('100%25')).toMatchObject({ data: '100%' });
+    expect(await id('a%2Fb')).toMatchObject({ data: 'a/b' });
+    expect(await id('a%252Fb')).toMatchObject({ data: 'a%2Fb' });
+    expect((await id('%E0%A4%A')).errCode).toMatch(/^service\.(invalidArgument|notFound)\./);
+  });
+
+  it('refuses a second route whose path differs only in a parameter name', async () => {
+    await route({ method: 'get', path: '/shape/:id' }, 'return 1');
+    const res = await admin.post('/scripts', {
+      label: 'same shape',
+      type: 'route',
+      active: true,
+      script: 'return 2',
+      configuration: { method: 'get', path: '/shape/:other', acl: ['account.public'] },
+    });
+    expect(res.json()).toMatchObject({ errCode: 'service.validation.conflict', path: 'configuration.path' });
+  });
+
   it('answers notFound.route when nothing matches; inactive routes do not match', async () => {
     await route({ path: '/sleeping' }, 'return 1', { active: false });
     for (const path of ['/routes/nothing-here', '/routes/sleeping']) {

@@ -25,7 +25,9 @@ export function scriptRoutes(svc: Service) {
     // script reads it as it came.
     server.all('/routes/*', { schema: { params: pathParams('*') } }, async (request, reply) => {
       const { org } = request.ctx;
-      const path = request.params['*'];
+      // Matched on the path as sent: Fastify's `*` param is already decoded, and a `%2F` in it
+      // would split a parameter in two (library.ts matchPath decodes each segment once).
+      const path = rawRoutePath(request.url) ?? request.params['*'];
       const matches = matchRoutes(svc, org, request.method, path);
       if (matches.length === 0)
         throw fault('notFound', 'route', {
@@ -162,4 +164,12 @@ function routePrincipal(svc: Service, org: Org, route: RouteScript): Caller | un
 /** Runs for callers without a principal on `anonymous` routes: no roles, no rights beyond public ones. */
 function anonymousCaller(): Caller {
   return { accountId: '', roles: new Set(), orgAdmin: false, skipAcl: false, bypassCreateAcl: false };
+}
+
+/** The part of the request's URL after `/v2/routes/`, still percent-encoded (no query). */
+function rawRoutePath(url: string): string | undefined {
+  const query = url.indexOf('?');
+  const path = query === -1 ? url : url.slice(0, query);
+  const at = path.indexOf('/v2/routes/');
+  return at === -1 ? undefined : path.slice(at + '/v2/routes/'.length);
 }

@@ -78,10 +78,7 @@ export function assertRouteConfig(svc: Service, org: Org, merged: Record<string,
     });
   }
   const clash = routeScripts(svc, org, false).find(
-    (r) =>
-      r._id !== selfId &&
-      r.config.method === config.method &&
-      normalisePath(r.config.path) === normalisePath(config.path),
+    (r) => r._id !== selfId && r.config.method === config.method && pathShape(r.config.path) === pathShape(config.path),
   );
   if (clash) {
     throw fault('validation', 'conflict', {
@@ -109,6 +106,21 @@ function configOf(doc: Doc | Record<string, unknown>): RouteConfig {
 }
 
 const normalisePath = (path: string) => path.replace(/^\/+|\/+$/g, '');
+/** A path as the requests it matches: `/p/:id` and `/p/:other` are one route. */
+const pathShape = (path: string) =>
+  normalisePath(path)
+    .split('/')
+    .map((seg) => (seg.startsWith(':') && seg.length > 1 ? ':' : seg))
+    .join('/');
+
+/** A segment of the request's path as sent, decoded once; undefined when it is malformed. */
+function decodeSegment(segment: string): string | undefined {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return undefined;
+  }
+}
 
 /** Route scripts of the org (active ones only when `activeOnly`). */
 export function routeScripts(svc: Service, org: Org, activeOnly: boolean): RouteScript[] {
@@ -129,10 +141,16 @@ export function routeScripts(svc: Service, org: Org, activeOnly: boolean): Route
   return out;
 }
 
-/** Matches `pattern` (segments, `:name` params, `*` = the rest) against `path`; the params or null. */
-export function matchPath(pattern: string, path: string): Record<string, string> | null {
+/**
+ * Matches `pattern` (segments, `:name` params, `*` = the rest) against `rawPath`, the request's
+ * path as sent (still percent-encoded): it is split first and each segment decoded once, so
+ * `a%2Fb` is one segment `a/b` and `100%25` is `100%`. The params, or null.
+ */
+export function matchPath(pattern: string, rawPath: string): Record<string, string> | null {
   const want = normalisePath(pattern).split('/');
-  const got = normalisePath(path).split('/');
+  const decoded = normalisePath(rawPath).split('/').map(decodeSegment);
+  if (decoded.some((seg) => seg === undefined)) return null;
+  const got = decoded as string[];
   const params: Record<string, string> = {};
   for (let i = 0; i < want.length; i++) {
     const seg = want[i] ?? '';
@@ -144,11 +162,7 @@ export function matchPath(pattern: string, path: string): Record<string, string>
     if (value === undefined) return null;
     if (seg.startsWith(':') && seg.length > 1) {
       if (value === '') return null;
-      try {
-        params[seg.slice(1)] = decodeURIComponent(value);
-      } catch {
-        return null;
-      }
+      params[seg.slice(1)] = value;
     } else if (seg !== value) return null;
   }
   return got.length === want.length ? params : null;
