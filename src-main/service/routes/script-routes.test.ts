@@ -142,6 +142,17 @@ describe('ALL /routes/<path>', () => {
     expect(res.json()).toEqual({ made: 3 });
   });
 
+  it('sends what write() gives as JSON, a string too, and never lets a script set the content type', async () => {
+    await route({ path: '/html' }, `require('response').write('<script>alert(1)</script>')`);
+    const plain = await alice.get('/routes/html');
+    expect(plain.headers['content-type']).toContain('application/json');
+    expect(plain.json()).toBe('<script>alert(1)</script>');
+    await route({ path: '/html2' }, `require('response').setHeader('Content-Type', 'text/html').write('<b>x</b>')`);
+    const refused = await alice.get('/routes/html2');
+    expect(refused.headers['content-type']).toContain('application/json');
+    expect(refused.json()).toMatchObject({ object: 'fault', path: 'header' });
+  });
+
   it('applies the acl: account.public needs a login, anonymous admits anyone, role.<id> needs the role', async () => {
     await route({ path: '/members' }, 'return "hi"');
     await route({ path: '/open', acl: ['anonymous'] }, 'return script.principal');

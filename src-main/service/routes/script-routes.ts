@@ -11,7 +11,11 @@ import { readOnlyHost } from '../scripting/read-only-host.js';
 import { answerCursor } from './script-cursor.js';
 import { SANDBOX_STATS_HEADER, envelope, requireScriptScope, scriptRequestOf } from './script-runner.js';
 
-const FORBIDDEN_HEADERS = new Set(['set-cookie', 'content-length', 'transfer-encoding', 'connection']);
+/**
+ * Headers a route script may not set. `content-type` among them: what `write` sends is JSON, and
+ * this origin also serves the console, so a script must not make it serve HTML.
+ */
+const FORBIDDEN_HEADERS = new Set(['set-cookie', 'content-length', 'transfer-encoding', 'connection', 'content-type']);
 
 /**
  * `ALL /<org>/v2/routes/<path>` (original-clients.md §C): the org's active route scripts matching
@@ -57,7 +61,10 @@ export function scriptRoutes(svc: Service) {
         if (answer.next) continue;
         if (answer.status !== undefined) reply.code(answer.status);
         for (const [name, value] of Object.entries(answer.headers)) reply.header(name, value);
-        if (answer.hasBody) return answer.body;
+        if (answer.hasBody) {
+          // Serialised here: a string body given to Fastify as is would go out as plain text.
+          return reply.type('application/json; charset=utf-8').send(JSON.stringify(answer.body ?? null));
+        }
         if (result.cursor) return answerCursor(svc, org, runAs, result.cursor, request, reply);
         return envelope(result.value);
       }
