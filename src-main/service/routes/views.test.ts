@@ -128,6 +128,23 @@ describe('running a view', () => {
     expect(titles(await admin.get(`/views/any_where?where=${where}`))).toEqual(['Bravo', 'Delta']);
   });
 
+  it('takes a sort that is a bare property name, fixed or from a variable, as the list argument does', async () => {
+    const bare = (name: string, sort: string) =>
+      createView({
+        ...openByStatus,
+        name,
+        query: [
+          { name: 'where', value: '{"c_status": "open"}' },
+          { name: 'sort', value: sort },
+        ],
+      });
+    await bare('by_title', '"c_title"');
+    expect(titles(await admin.get('/views/by_title'))).toEqual(['Alpha', 'Charlie']);
+    await bare('by_chosen', '"{{s}}"');
+    expect(titles(await admin.get('/views/by_chosen?s=c_title'))).toEqual(['Alpha', 'Charlie']);
+    expect((await admin.get('/views/by_chosen?s=c_nothing')).json()).toMatchObject({ object: 'fault' });
+  });
+
   it('streams NDJSON when asked', async () => {
     await createView();
     const res = await admin.get('/views/convs_by_status?status=open&limit=3', {

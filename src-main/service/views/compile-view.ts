@@ -7,7 +7,7 @@ import { fault, FaultError } from '../../../src-shared/faults.js';
 import { allProperties, resolvePath, type ObjectDef } from '../../../src-shared/schema/types.js';
 import { resolveField } from '../../../src-shared/query/fields.js';
 import type { Condition, SortKey } from '../../../src-shared/query/ast.js';
-import { parseSortDocument, parseWhereDocument } from '../../../src-shared/query/parse.js';
+import { parseSort, parseSortDocument, parseWhereDocument } from '../../../src-shared/query/parse.js';
 import { DEFAULT_LIMIT, MAX_LIMIT, MAX_SKIP } from '../../../src-shared/query/limits.js';
 import type { Service } from '../service.js';
 import type { Org } from '../orgs/orgs.js';
@@ -144,8 +144,9 @@ function whereOf(doc: unknown, def: ObjectDef, org?: Org): Condition | undefined
   return parseWhereDocument(doc, def, { allowNegations: !org?.settings.disableNegation });
 }
 
+/** A sort as the list argument takes it: a bare property name, or `{path: 1 | -1, ...}`. */
 function sortOf(doc: unknown, def: ObjectDef): SortKey[] {
-  return parseSortDocument(doc, def);
+  return typeof doc === 'string' ? parseSort(doc, def) : parseSortDocument(doc, def);
 }
 
 /** An account id for a view's `principal` (an `_id` or an email), or undefined. */
