@@ -1,13 +1,13 @@
 import type Database from 'better-sqlite3';
 import type { Db } from '../db/open.js';
 import type { Clock } from '../clock.js';
-import { fault } from '../../../src-shared/faults.js';
 import type { ObjectDef } from '../../../src-shared/schema/types.js';
 import type { ListQuery } from '../../../src-shared/query/ast.js';
 import { compileListQuery, propertyExpression } from '../query/compile.js';
 import { indexSpecs } from '../query/indexes.js';
 import { NO_KEY_COLUMNS, type KeyColumns } from '../query/expressions.js';
 import { keyColumnDefinitions, readKeyColumns } from './key-columns.js';
+import { createIndex, dropUnwantedIndexes, uniqueWriteFault } from './index-ddl.js';
 import type { SqlFragment } from '../query/sql-fragment.js';
 import { ObjectIdFactory } from './ids.js';
 import type { Doc, Json } from './validate.js';
@@ -101,12 +101,24 @@ export class ObjectStore {
       if (index.unique) this.uniqueIndexPaths.set(index.name, index.path);
       // During a bulk load only unique indexes exist; the rest are built once at the end.
       else if (this.bulkTables.has(table)) continue;
-      this.db.exec(index.sql);
+      createIndex(this.db, index);
     }
     // Kept during a bulk load too (every batch and every request on the table asks): endBulkLoad
     // moves the generation on, so the call after it builds the indexes the load dropped.
     this.ensuredDefs.set(def, { table, orgId, generation: this.generation });
     return table;
+  }
+
+  /**
+   * `ensureCollection` for a definition just changed, in the transaction that saves it (a refused
+   * change then drops nothing): also drops the indexes it no longer asks for. Only definition
+   * changes call it, never the hot path; index names do not depend on key columns, so none are read.
+   */
+  applyDefinition(orgId: number, def: ObjectDef): string {
+    const table = this.table(orgId, def);
+    dropUnwantedIndexes(this.db, table, indexSpecs(table, def));
+    this.ensuredDefs.delete(def); // its DDL must run again whatever it was ensured as before
+    return this.ensureCollection(orgId, def);
   }
 
   /**
@@ -332,16 +344,7 @@ export class ObjectStore {
     try {
       return fn();
     } catch (err) {
-      const e = err as { code?: string; message?: string };
-      if (e.code === 'SQLITE_CONSTRAINT_UNIQUE') {
-        const index = /index '([^']+)'/.exec(e.message ?? '')?.[1];
-        const path = index ? this.uniqueIndexPaths.get(index) : e.message?.includes('._id') ? '_id' : undefined;
-        throw fault('exists', 'property', {
-          path: path ?? '_id',
-          reason: `A record with this ${path ?? '_id'} already exists.`,
-        });
-      }
-      throw err;
+      throw uniqueWriteFault(err, this.uniqueIndexPaths) ?? err;
     }
   }
 }

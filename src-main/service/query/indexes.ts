@@ -73,6 +73,14 @@ export function indexSpecs(table: string, def: ObjectDef, keyColumns: KeyColumns
   return [...single, ...compound];
 }
 
+/**
+ * Whether an index of `table` is named like the ones `indexSpecs` makes (so a definition may ask
+ * for it or stop asking), rather than one SQLite made for the `_id` UNIQUE constraint.
+ */
+export function isDefinitionIndex(table: string, name: string): boolean {
+  return name.startsWith(`ix_${table}__`) || name.startsWith(`ux_${table}__`);
+}
+
 /** `CREATE [UNIQUE] INDEX IF NOT EXISTS` statements for a collection table. */
 export function indexStatements(table: string, def: ObjectDef, keyColumns: KeyColumns = NO_KEY_COLUMNS): string[] {
   return indexSpecs(table, def, keyColumns).map((s) => s.sql);

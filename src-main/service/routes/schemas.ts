@@ -212,7 +212,8 @@ export function schemaRoutes(svc: Service) {
         const def = changeDefinitions(org, () => {
           const next = alterDefinition(org, structuredClone(find(org, request.params.name)), body);
           svc.defs.save(org.id, next);
-          svc.store.ensureCollection(org.id, next); // builds indexes for newly indexed properties
+          // Builds indexes for newly indexed properties, drops those of properties no longer so.
+          svc.store.applyDefinition(org.id, next);
           return next;
         });
         return presentSchema(def);
