@@ -110,6 +110,15 @@ function applyObject({ svc, org }: ApplyContext, doc: ResourceDoc): void {
     for (const p of props) {
       const before = existing.properties.find((e) => e.name === p.name);
       if (before && !before.custom) throw invalid(p.name, `The built-in property ${p.name} cannot be changed.`);
+      // As over HTTP (PATCH /schemas changes a label and index flags only): records hold values of
+      // the stored type, which a new type would leave unreadable by the query language.
+      if (before && (before.type !== p.type || Boolean(before.array) !== Boolean(p.array))) {
+        const shape = (q: PropertyDef) => `${q.type}${q.array ? '[]' : ''}`;
+        throw invalid(
+          p.name,
+          `${p.name} is ${shape(before)} here and cannot become ${shape(p)}; add a new property instead.`,
+        );
+      }
     }
     def = {
       ...existing,
@@ -119,7 +128,8 @@ function applyObject({ svc, org }: ApplyContext, doc: ResourceDoc): void {
     checkPropertyCount(def.properties, countProperties(existing.properties));
   }
   svc.defs.save(org.id, def);
-  svc.store.ensureCollection(org.id, def);
+  // Indexes the imported definition no longer asks for (unique or indexed turned off) go too.
+  svc.store.applyDefinition(org.id, def);
 }
 
 /** A custom property (`c_` names), or a list property of a custom object (its name is free). */

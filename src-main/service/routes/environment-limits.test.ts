@@ -66,6 +66,16 @@ describe('environment import, property cap', () => {
     expect(h.svc.defs.byName(orgId('other'), 'c_wide')).toBeUndefined();
   });
 
+  it("refuses changing a property's type (as PATCH /schemas cannot), and leaves the object as it was", async () => {
+    const changed = scalars(10).map((p, i) => (i === 0 ? { ...p, type: 'Number' } : p));
+    const res = await importInto(a, await wideExport(changed));
+    expect(res.statusCode, res.body).toBe(400);
+    expect(res.json().faults).toEqual([
+      expect.objectContaining({ path: 'object.c_wide', reason: expect.stringContaining('c_p0 is String here') }),
+    ]);
+    expect(h.svc.defs.byName(orgId('demo'), 'c_wide')!.properties[0]).toMatchObject({ type: 'String' });
+  });
+
   it('takes an object of exactly the cap', async () => {
     const res = await importInto(b, await wideExport(scalars(MAX_PROPERTIES)));
     expect(res.statusCode, res.body).toBe(200);
