@@ -67,7 +67,7 @@ describe('environment import, property cap', () => {
   });
 
   it("refuses changing a property's type (as PATCH /schemas cannot), and leaves the object as it was", async () => {
-    const changed = scalars(10).map((p, i) => (i === 0 ? { ...p, type: 'Number' } : p));
+    const changed = scalars(10).map((p, i): PropertyDef => (i === 0 ? { ...p, type: 'Number' } : p));
     const res = await importInto(a, await wideExport(changed));
     expect(res.statusCode, res.body).toBe(400);
     expect(res.json().faults).toEqual([
