@@ -19,6 +19,7 @@ import { changeLoginEmail } from '../accounts/email-change.js';
 import { emailFormatFault } from '../accounts/credentials.js';
 import { assertScopesExist } from '../access/scope-schema.js';
 import { checkRecordRules } from '../environment/record-rules.js';
+import { checkDeploymentSource } from '../environment/deployment-rules.js';
 import { presentRecord } from '../objects/present.js';
 import type { PatchOp } from '../objects/patch-ops.js';
 import { applyPatch } from '../objects/patch-apply.js';
@@ -175,6 +176,8 @@ export async function createRecord(
   }
   const values = validated(def, body, 'create');
   checkRecordRules(svc, org, def, values);
+  // The rules do not know the caller; a deployment's source is read for whoever saves it.
+  if (def.name === 'deployment') checkDeploymentSource(svc, org, values, caller.accountId);
   if (def.name === 'role') assertRoleScopesExist(svc, org, values);
   if (def.name === 'connection') assertConnectionAllowed(svc, org, caller, values);
   values.owner = reference('account', caller.accountId);
@@ -233,6 +236,9 @@ export function patchRecord(
         .map((p) => makeFault('validation', 'required', { path: p.name, reason: `${p.name} is required.` }));
       if (faults.length > 0) throw fault('validation', undefined, { faults, reason: `The ${def.name} is not valid.` });
       checkRecordRules(svc, org, def, values, current);
+      if (def.name === 'deployment') {
+        checkDeploymentSource(svc, org, { ...current.doc, ...values }, caller.accountId);
+      }
       if (def.name === 'role') assertRoleScopesExist(svc, org, values);
       if (def.name === 'connection') {
         assertConnectionAllowed(svc, org, caller, { ...(current.doc as Record<string, Json>), ...values });

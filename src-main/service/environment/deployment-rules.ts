@@ -1,12 +1,14 @@
-import { isAbsolute, resolve } from 'node:path';
-import { dirname } from 'node:path';
+import { realpathSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { fault, FaultError } from '../../../src-shared/faults.js';
 import type { Service } from '../service.js';
 import type { Org } from '../orgs/orgs.js';
 import type { Doc, Json } from '../objects/validate.js';
 import { OBJECT_ID_PATTERN } from '../objects/ids.js';
 import type { DeploymentTargetKind } from '../objects/deployment-def.js';
+import { accountSnapshot } from '../access/account-snapshot.js';
 import { parseManifest } from './manifest.js';
+import { administratorOf } from './actor.js';
 
 const ORG_CODE = /^[a-z0-9][a-z0-9_-]{0,63}$/i;
 const APP_KEY = /^[A-Za-z0-9]{1,64}$/;
@@ -18,14 +20,26 @@ export function targetKindOf(doc: Doc): DeploymentTargetKind {
   return doc.targetKind === 'folder' || doc.targetKind === 'url' ? doc.targetKind : 'org';
 }
 
+/** The org a deployment exports: its `sourceOrg`, else the org holding it. */
+export function sourceCodeOf(org: Org, doc: Doc): string {
+  return typeof doc.sourceOrg === 'string' && doc.sourceOrg !== '' ? doc.sourceOrg : org.code;
+}
+
 /**
- * Checks a deployment record before it is written: the source org exists, the target is
- * complete for its kind (another org of this folder; an absolute folder path other than this
- * one; an http(s) URL with an app key and secret), the manifest parses.
+ * Checks a deployment record before it is written and again before it runs: the source org exists
+ * (and, given `callerEmail`, is administered by the caller), the target is complete for its kind
+ * (another org of this folder; an absolute folder path other than this one; an http(s) URL with an
+ * app key and secret), the manifest parses.
  */
-export function checkDeployment(svc: Service, org: Org, doc: Doc): void {
-  const source = typeof doc.sourceOrg === 'string' && doc.sourceOrg !== '' ? doc.sourceOrg : org.code;
-  if (!svc.orgs.byCode(source)) throw invalid('sourceOrg', `There is no org ${source} in this data folder.`);
+export function checkDeployment(svc: Service, org: Org, doc: Doc, callerEmail?: string): void {
+  const source = sourceCodeOf(org, doc);
+  const sourceOrg = svc.orgs.byCode(source);
+  if (!sourceOrg) throw invalid('sourceOrg', `There is no org ${source} in this data folder.`);
+  // The source's configuration and records go to whoever saves or runs the deployment (a dry run
+  // answers them, a run copies them where the caller says), so they must administer it — by the
+  // target's rule: an administrator account with their email there. Rights may be lost after
+  // saving, so a run checks again. The org holding the deployment is the caller's own.
+  if (callerEmail !== undefined && sourceOrg.id !== org.id) administratorOf(svc, sourceOrg, callerEmail);
   if (typeof doc.name === 'string' && OBJECT_ID_PATTERN.test(doc.name)) throw invalid('name', 'A name is not an _id.');
   const kind = targetKindOf(doc);
   if (typeof doc.targetOrg !== 'string' || !ORG_CODE.test(doc.targetOrg)) {
@@ -40,7 +54,7 @@ export function checkDeployment(svc: Service, org: Org, doc: Doc): void {
     if (typeof dir !== 'string' || !isAbsolute(dir)) {
       throw invalid('targetDataDir', 'targetDataDir is the absolute path of another data folder.');
     }
-    if (resolve(dir) === resolve(dirname(svc.db.name))) {
+    if (realPathOf(dir) === realPathOf(dirname(svc.db.name))) {
       throw invalid('targetDataDir', 'That is this data folder: use targetKind "org" for its orgs.');
     }
   } else {
@@ -62,6 +76,37 @@ export function checkDeployment(svc: Service, org: Org, doc: Doc): void {
     parseManifest(manifest);
   } catch (err) {
     throw invalid('manifest', err instanceof FaultError ? `${err.fault.path}: ${err.fault.reason}` : String(err));
+  }
+}
+
+/**
+ * A deployment by the account writing it (the record write path knows the account, not its
+ * email): the source check of `checkDeployment` for that account.
+ */
+export function checkDeploymentSource(svc: Service, org: Org, doc: Doc, accountId: string): void {
+  const sourceOrg = svc.orgs.byCode(sourceCodeOf(org, doc));
+  if (sourceOrg && sourceOrg.id !== org.id) {
+    administratorOf(svc, sourceOrg, accountSnapshot(svc, org, accountId)?.email ?? '');
+  }
+}
+
+/**
+ * The path as the file system resolves it: symbolic links followed in the part that exists, the
+ * rest appended. A link to this data folder is this data folder. Normalised first, as the folder
+ * is opened (`join`), so `link/..` means what it will mean when opened.
+ */
+function realPathOf(path: string): string {
+  const missing: string[] = [];
+  let head = resolve(path);
+  for (;;) {
+    try {
+      return join(realpathSync(head), ...missing);
+    } catch {
+      const parent = dirname(head);
+      if (parent === head) return resolve(path);
+      missing.unshift(basename(head));
+      head = parent;
+    }
   }
 }
 

@@ -13,7 +13,7 @@ import type { Caller } from '../access/caller.js';
 import { OBJECT_ID_PATTERN } from '../objects/ids.js';
 import type { StoredRecord } from '../objects/stored-record.js';
 import { parseManifest } from './manifest.js';
-import { checkDeployment } from './deployment-rules.js';
+import { checkDeployment, sourceCodeOf } from './deployment-rules.js';
 import { exportDocuments } from './export.js';
 import { deployToTarget, type DeploymentHost, type TargetChange } from './deployment-targets.js';
 import { DEPLOYMENT_DEF } from '../objects/deployment-def.js';
@@ -42,8 +42,9 @@ export function findDeployment(svc: Service, org: Org, nameOrId: string): Stored
 }
 
 /**
- * The caller must be an org administrator here and in the target (the run writes there as them);
- * a token needs `deployment.execute.<_id>` (or `.<name>`), which is enough by itself.
+ * The caller must be an org administrator here, in the source (the run reads it for them) and in
+ * the target (the run writes there as them); a token needs `deployment.execute.<_id>` (or
+ * `.<name>`), which is enough by itself — for its account, whose rights are checked as above.
  */
 export async function runDeployment(
   svc: Service,
@@ -65,8 +66,9 @@ export async function runDeployment(
   const started = svc.nowIso();
   const base = { deployment: record._id, by: callerEmail, started, dryRun };
   try {
-    checkDeployment(svc, org, record.doc);
-    const source = svc.orgs.byCode(typeof record.doc.sourceOrg === 'string' ? record.doc.sourceOrg : org.code)!;
+    // Checked again as the caller: orgs and rights may have changed since the deployment was saved.
+    checkDeployment(svc, org, record.doc, callerEmail);
+    const source = svc.orgs.byCode(sourceCodeOf(org, record.doc))!;
     const docs = exportDocuments(svc, source, parseManifest(JSON.parse(String(record.doc.manifest))));
     const manifest = parseManifest(docs.find((d) => d.object === 'manifest'));
     const resources = docs.filter((d) => typeof d.resource === 'string') as ResourceDoc[];

@@ -2,7 +2,7 @@
  * Deployments to another data folder and to another service reached with signed requests
  * (issue #17): diff first, then apply through the import path, every run logged.
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
@@ -121,6 +121,28 @@ describe('a deployment into another data folder', () => {
     expect((await admin.get(`/deployments/${id}/runs`)).json().data).toEqual([
       expect.objectContaining({ result: 'failed', reason: expect.stringContaining('holds no service database') }),
     ]);
+  });
+
+  it('refuses a link to this very folder, however it is spelled, on save and on run', async () => {
+    const link = join(dir, 'link-to-self');
+    symlinkSync(h.dataDir, link);
+    mkdirSync(join(dir, 'sub'));
+    const body = { name: 'self_link', manifest, targetKind: 'folder', targetOrg: 'demo' };
+    for (const targetDataDir of [link, `${dir}/sub/../link-to-self`, `${link}/`]) {
+      expect((await admin.post('/deployments', { ...body, targetDataDir })).json()).toMatchObject({
+        errCode: 'service.validation.deployment',
+        path: 'targetDataDir',
+        reason: expect.stringContaining('this data folder'),
+      });
+    }
+    // A link made after saving points the stored path at this folder: the run checks again.
+    const later = join(dir, 'later');
+    const id = await createDeployment({ ...body, targetDataDir: later });
+    symlinkSync(h.dataDir, later);
+    expect((await admin.post(`/deployments/${id}/run`, { dryRun: true })).json()).toMatchObject({
+      errCode: 'service.validation.deployment',
+      path: 'targetDataDir',
+    });
   });
 });
 
