@@ -23,6 +23,12 @@ export interface Caller {
   skipAcl: boolean;
   /** `service/skc`: the create ACL is not consulted. */
   bypassCreateAcl: boolean;
+  /**
+   * `exp` of the token the caller authenticated with (Unix seconds); absent for sessions, signed
+   * requests and permanent tokens. A token mints nothing that outlives it (mint-rights.ts), over
+   * REST and from scripts alike.
+   */
+  tokenExpiry?: number;
 }
 
 /** What authentication established about a request that has a principal. */
@@ -33,6 +39,7 @@ export interface CallerInput {
   grant?: number;
   skipAcl?: boolean;
   bypassCreateAcl?: boolean;
+  tokenExpiry?: number;
 }
 
 /** The caller as the access model sees it (http/context.ts requireCaller gets one for a request). */
@@ -49,6 +56,7 @@ export function callerOf(svc: Service, input: CallerInput): Caller {
   };
   if (scopes !== undefined) caller.scopes = scopes;
   if (grant !== undefined) caller.grant = Math.min(grant, MAX_SHARED_LEVEL);
+  if (input.tokenExpiry !== undefined) caller.tokenExpiry = input.tokenExpiry;
   return caller;
 }
 

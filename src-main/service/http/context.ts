@@ -59,7 +59,8 @@ export function requirePrincipal(request: Pick<OrgRequest, 'ctx'>): Principal {
 /** The caller of a request for the access model; throws as requirePrincipal does without one. */
 export function requireCaller(svc: Service, request: Pick<OrgRequest, 'ctx'>): Caller {
   const principal = requirePrincipal(request);
-  return callerOf(svc, { ...request.ctx, principal });
+  const exp = request.ctx.claims?.exp;
+  return callerOf(svc, { ...request.ctx, principal, ...(typeof exp === 'number' ? { tokenExpiry: exp } : {}) });
 }
 
 export function isOrgAdmin(principal: Principal | undefined): boolean {

@@ -33,8 +33,7 @@ export function tokensRoutes(svc: Service) {
       const { org } = request.ctx;
       const caller = authorize(svc, request, 'update', false);
       const accountId = subjectId(svc, org, caller, request.params.id);
-      const exp = request.ctx.claims?.exp;
-      const minter = minterOf(caller, typeof exp === 'number' ? exp : undefined);
+      const minter = minterOf(caller, caller.tokenExpiry);
       return {
         object: 'result',
         data: await issueSubjectToken(svc, org, accountId, request.body, minter, request.headers.host),

@@ -2,13 +2,14 @@
  * `org.objects.accounts.createAuthToken / getSubjectTokens / revokeAuthToken / revokeSubjectTokens`
  * (original-clients.md §B): the same workflows as the REST token routes (auth/tokens/subject-tokens.ts),
  * under the same rules: administrators mint and manage any account's tokens (a token-authenticated
- * caller needs `admin.update`), an account may list and revoke its own.
+ * caller needs `admin.update`), an account may list and revoke its own, and a token mints only
+ * within its own scopes, roles, grant, skipAcl and lifetime, with `aud` the org's URL as called.
  */
 import { fault } from '../../../src-shared/faults.js';
 import type { Service } from '../service.js';
 import type { Org } from '../orgs/orgs.js';
 import type { Caller } from '../access/caller.js';
-import { minterOf } from '../auth/tokens/mint-rights.js';
+import { minterOf, type MinterRights } from '../auth/tokens/mint-rights.js';
 import {
   authorizeTokenAdmin,
   issueSubjectToken,
@@ -18,6 +19,26 @@ import {
   tokenSubjectId,
 } from '../auth/tokens/subject-tokens.js';
 import type { HostCallContext, HostFunctions } from './run-types.js';
+import type { ScriptRequest } from './protocol.js';
+
+/** The Host header of the request a script runs for: a token's `aud` and `script.env.url` name it. */
+export function requestHost(request: ScriptRequest | undefined): string | undefined {
+  const host = request?.headers?.host;
+  return typeof host === 'string' ? host : undefined;
+}
+
+/**
+ * What `current` may mint, as REST `POST /accounts/:id/tokens` decides it for the run's caller
+ * (`base`): its token's lifetime bounds every mint. Inside `script.as` (current !== base) the
+ * account switched to carries the token's scopes (script-host.ts), and its roles count only where
+ * the token's holder has them too: roles bring scopes, so a role of the other account would widen
+ * the minted token beyond the minting one.
+ */
+function minterFor(base: Caller, current: Caller): MinterRights {
+  const minter = minterOf(current, base.tokenExpiry);
+  if (current === base || base.scopes === undefined) return minter;
+  return { ...minter, roles: new Set([...current.roles].filter((role) => base.roles.has(role))) };
+}
 
 const subjectOf = (subject: unknown): string => {
   const id = typeof subject === 'object' && subject !== null ? (subject as { _id?: unknown })._id : subject;
@@ -44,7 +65,13 @@ function jtiOf(tokenOrJti: unknown): string {
   });
 }
 
-export function tokenHost(svc: Service, org: Org, callerFor: (call: HostCallContext) => Caller): HostFunctions {
+/** `base` is the run's caller; `callerFor` answers whom a call acts as (it, or inside `script.as` another). */
+export function tokenHost(
+  svc: Service,
+  org: Org,
+  base: Caller,
+  callerFor: (call: HostCallContext) => Caller,
+): HostFunctions {
   const subjectFor = (caller: Caller, subject: unknown, action: 'read' | 'update', selfAllowed: boolean) => {
     const id = tokenSubjectId(svc, org, caller, subjectOf(subject));
     authorizeTokenAdmin(caller, action, selfAllowed && id === caller.accountId);
@@ -56,7 +83,8 @@ export function tokenHost(svc: Service, org: Org, callerFor: (call: HostCallCont
       authorizeTokenAdmin(caller, 'update', false);
       const accountId = subjectFor(caller, subject, 'update', false);
       const opts = typeof options === 'object' && options !== null && !Array.isArray(options) ? options : {};
-      return issueSubjectToken(svc, org, accountId, { ...opts, app: apiKey }, minterOf(caller));
+      const host = requestHost(this.context.request);
+      return issueSubjectToken(svc, org, accountId, { ...opts, app: apiKey }, minterFor(base, caller), host);
     },
     'tokens.list'(this: HostCallContext, apiKey: unknown, subject: unknown) {
       const caller = callerFor(this);

@@ -5,6 +5,7 @@
  * script routes; nothing here knows HTTP.
  */
 import { fault } from '../../../src-shared/faults.js';
+import { checkScope } from '../../../src-shared/scopes/index.js';
 import type { Service } from '../service.js';
 import type { Org } from '../orgs/orgs.js';
 import { callerOf, type Caller } from '../access/caller.js';
@@ -14,7 +15,7 @@ import { normaliseEmail } from '../accounts/credentials.js';
 import type { HostCallContext, HostFunctions, RunResult } from './run-types.js';
 import type { ScriptRequest } from './protocol.js';
 import { limitsForOrg } from './org-limits.js';
-import { tokenHost } from './host-tokens.js';
+import { requestHost, tokenHost } from './host-tokens.js';
 import { driverHost } from './host-driver.js';
 
 /** `script.principal` as the original exposes it. */
@@ -68,37 +69,46 @@ interface AsPrincipal extends ScriptPrincipal {
 
 /**
  * The caller a host call acts as: the run's caller, or inside `script.as` the account switched to.
- * `as` principals are not scope-limited (only administrators can switch), and skip the ACL only
- * when `as` was asked to and allowed to.
+ * Acting as someone never widens what the run's caller may do: a token's scope list and lifetime
+ * limit the account switched to, the ACL is skipped only when `as` was asked to and a token may
+ * skip it itself, and the token's grant and bypassCreateAcl are not carried over.
  */
-export function callerForCall(svc: Service, org: Org, base: Caller, call: HostCallContext): Caller {
-  return callerForAs(svc, org, base, call.asPrincipal);
-}
-
-function callerForAs(svc: Service, org: Org, base: Caller, asPrincipal: unknown): Caller {
-  const as = asPrincipal as AsPrincipal | undefined | null;
-  if (!as) return base;
+function callerForAs(svc: Service, org: Org, base: Caller, as: AsPrincipal): Caller {
   return callerOf(svc, {
     org,
     principal: { accountId: as._id, email: as.email, roles: [] },
-    skipAcl: as.skipAcl,
+    ...(base.scopes === undefined ? {} : { scopes: base.scopes }),
+    ...(base.tokenExpiry === undefined ? {} : { tokenExpiry: base.tokenExpiry }),
+    skipAcl: as.skipAcl && (base.scopes === undefined || base.skipAcl),
   });
 }
 
 export function scriptHost(svc: Service, org: Org, caller: Caller): HostFunctions {
-  const callerFor = (call: HostCallContext) => callerForCall(svc, org, caller, call);
+  // What this host's `as` handed out, as JSON. The script holds the object (it is script.principal)
+  // and sends it back with each host call, so a changed one (another _id, skipAcl) is refused.
+  const issued = new Set<string>();
+  const asCaller = (asPrincipal: unknown): Caller => {
+    if (asPrincipal === undefined || asPrincipal === null) return caller;
+    if (!issued.has(JSON.stringify(asPrincipal))) {
+      throw fault('accessDenied', 'script.as', { reason: 'The principal is not one script.as returned.' });
+    }
+    return callerForAs(svc, org, caller, asPrincipal as AsPrincipal);
+  };
+  const callerFor = (call: HostCallContext) => asCaller(call.asPrincipal);
   return {
     // Driver options (skipAcl, grant) count only where the principal holds them: no trustedOptions.
-    driver: driverHost(svc, org, caller, { callerFor: (as) => callerForAs(svc, org, caller, as) }),
-    ...tokenHost(svc, org, callerFor),
+    driver: driverHost(svc, org, caller, { callerFor: asCaller }),
+    ...tokenHost(svc, org, caller, callerFor),
     as(this: HostCallContext, who: unknown, options: unknown) {
-      // Only org administrators may act as someone else; a token needs the admin scope for it too.
+      // Only org administrators may act as someone else. A token needs what acting for another
+      // account needs over REST (minting its tokens): admin.update; admin.read only reads.
       const current = callerFor(this);
-      if (
-        !current.orgAdmin ||
-        (current.scopes !== undefined && !current.scopes.some((s) => s === '*' || s.startsWith('admin')))
-      ) {
+      if (!current.orgAdmin) {
         throw fault('accessDenied', 'principal', { reason: 'Only org administrators may use script.as.' });
+      }
+      if (current.scopes !== undefined) {
+        const decision = checkScope(current.scopes, { kind: 'admin', action: 'update' });
+        if (!decision.allowed) throw fault('accessDenied', 'scope', { reason: decision.explanation });
       }
       const accountId = findAccountId(svc, org, who);
       const principal = accountId ? scriptPrincipal(svc, org, accountId) : undefined;
@@ -108,6 +118,7 @@ export function scriptHost(svc: Service, org: Org, caller: Caller): HostFunction
         opts.skipAcl === true ||
         (typeof opts.acl === 'object' && opts.acl !== null && (opts.acl as Record<string, unknown>).safe === false);
       const result: AsPrincipal = { ...principal, skipAcl: skip };
+      issued.add(JSON.stringify(result));
       return result;
     },
   };
@@ -123,16 +134,11 @@ export async function runScriptFor(svc: Service, inv: ScriptInvocation): Promise
       arguments: inv.arguments ?? {},
       principal: principal ?? null,
       // The org's base URL as the caller called it, port included, like a token's `aud`.
-      env: { url: orgAudience(org.code, hostOf(inv.request)) },
+      env: { url: orgAudience(org.code, requestHost(inv.request)) },
       org: { _id: String(org.id), code: org.code },
       ...(inv.request ? { request: inv.request } : {}),
     },
     host: inv.host ?? scriptHost(svc, org, caller),
     limits: limitsForOrg(org),
   });
-}
-
-function hostOf(request: ScriptRequest | undefined): string | undefined {
-  const host = request?.headers?.host;
-  return typeof host === 'string' ? host : undefined;
 }
