@@ -24,8 +24,11 @@ export interface RoleDraft {
   include: string[];
 }
 
+/** The built-in Administrator role: holding it (directly or through `include`) makes an org administrator. */
+export const ADMINISTRATOR_ROLE_ID = '000000000000000000000004';
+
 export const BUILTIN_ROLE_IDS: Readonly<Record<string, string>> = {
-  '000000000000000000000004': 'administrator',
+  [ADMINISTRATOR_ROLE_ID]: 'administrator',
   '000000000000000000000005': 'provider',
   '000000000000000000000006': 'support',
   '000000000000000000000007': 'developer',

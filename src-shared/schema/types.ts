@@ -33,7 +33,7 @@ export interface PropertyDef {
   /** Maximum length for String properties. */
   maxLength?: number;
   /** A String property's value has this form (`uuid`: 8-4-4-4-12 hexadecimal digits). */
-  format?: 'uuid';
+  format?: 'uuid' | 'email';
   /** Document: its nested properties. */
   properties?: PropertyDef[];
   /** Reference / List: the object type referenced or listed (e.g. `connection`). */

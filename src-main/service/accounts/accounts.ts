@@ -7,7 +7,7 @@ import { hashPassword } from './password.js';
 import { passwordProblem } from '../../../src-shared/passwords/strength.js';
 import { validateInput, type Json } from '../objects/validate.js';
 import type { StoredRecord } from '../objects/stored-record.js';
-import { emailFormatFault, normaliseEmail } from './credentials.js';
+import { normaliseEmail } from './credentials.js';
 
 export interface NewAccount {
   email: string;
@@ -70,9 +70,6 @@ export function prepareAccount(svc: Service, org: Org, input: NewAccount): Prepa
     email: normaliseEmail(input.email),
   };
   const { values, faults } = validateInput(def, body, 'create');
-  const emailFault = emailFormatFault(input.email);
-  // Reported with the other property faults, so one answer names everything to correct.
-  if (emailFault && !faults.some((f) => f.path === 'email')) faults.push(emailFault);
   if (faults.length > 0) throw fault('validation', undefined, { faults, reason: 'The account is not valid.' });
   return { values: values as PreparedAccount['values'], password };
 }

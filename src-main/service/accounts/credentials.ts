@@ -1,4 +1,3 @@
-import { makeFault, type FaultBody } from '../../../src-shared/faults.js';
 import type { Db } from '../db/open.js';
 import { statements, type Statements } from '../db/statements.js';
 
@@ -118,35 +117,4 @@ export class CredentialRepository {
 
 export function normaliseEmail(email: string): string {
   return email.trim().toLowerCase();
-}
-
-/** The longest address SMTP can carry (RFC 5321), and the account property's maxLength. */
-const MAX_EMAIL_LENGTH = 254;
-/** Whitespace, control and invisible formatting characters (a bidi override spoofs how an address reads). */
-const INVISIBLE_OR_SPACE = /[\s\p{Cc}\p{Cf}]/u;
-
-/**
- * The one format check of an account's email (service-interface.md types it `<EMAIL>`), for every
- * way one is set: registration, admin and driver creates, PATCH/PUT, the login email's change.
- * Pragmatic rather than RFC 5322 (whose quoted forms no mail system here needs): after
- * normalisation, one `@`, a non-empty name before it, a domain of non-empty dot-separated labels
- * after it (one label too: `admin@localhost` is a fine address on an offline machine, and the
- * console's `type="email"` fields accept it), no whitespace or control characters, at most 254
- * characters. Non-ASCII
- * letters stay allowed (internationalised addresses). Answers the child fault every other
- * invalid account property gives (validation.format at `email`), or undefined when it is valid.
- */
-export function emailFormatFault(email: string): FaultBody | undefined {
-  const normalised = normaliseEmail(email);
-  const parts = normalised.split('@');
-  const labels = parts[1]?.split('.') ?? [];
-  const valid =
-    normalised.length <= MAX_EMAIL_LENGTH &&
-    !INVISIBLE_OR_SPACE.test(normalised) &&
-    parts.length === 2 &&
-    parts[0] !== '' &&
-    labels.every((label) => label !== '');
-  if (valid) return undefined;
-  const reason = 'email must be an email address such as name@example.com (one @, a domain after it, no spaces).';
-  return makeFault('validation', 'format', { path: 'email', reason, message: reason });
 }

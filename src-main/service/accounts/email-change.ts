@@ -1,6 +1,6 @@
 import { fault } from '../../../src-shared/faults.js';
 import type { Service } from '../service.js';
-import { emailFormatFault, normaliseEmail } from './credentials.js';
+import { normaliseEmail } from './credentials.js';
 
 /**
  * Moves an account's login email. Emails compare without letter case (they are stored
@@ -9,10 +9,6 @@ import { emailFormatFault, normaliseEmail } from './credentials.js';
  * transaction that changes the record, so the check and the write cannot be split.
  */
 export function changeLoginEmail(svc: Service, orgId: number, accountId: string, email: string): void {
-  // The write path checks the format first (driver/records.ts); this gate keeps any other caller
-  // from making a malformed string a login.
-  const formatFault = emailFormatFault(email);
-  if (formatFault) throw fault('validation', undefined, { faults: [formatFault], reason: 'The account is not valid.' });
   const normalised = normaliseEmail(email);
   const holder = svc.credentials.byEmail(orgId, normalised);
   if (holder && holder.account_id !== accountId) {

@@ -16,10 +16,10 @@ import type { Service } from '../service.js';
 import type { Org } from '../orgs/orgs.js';
 import { createAccount } from '../accounts/accounts.js';
 import { changeLoginEmail } from '../accounts/email-change.js';
-import { emailFormatFault } from '../accounts/credentials.js';
 import { assertScopesExist } from '../access/scope-schema.js';
 import { checkRecordRules } from '../environment/record-rules.js';
 import { checkDeploymentSource } from '../environment/deployment-rules.js';
+import { emailOf } from '../environment/resources.js';
 import { presentRecord } from '../objects/present.js';
 import type { PatchOp } from '../objects/patch-ops.js';
 import { applyPatch } from '../objects/patch-apply.js';
@@ -136,9 +136,6 @@ export function readRecord(
 
 function validated(def: ObjectDef, body: unknown, mode: 'create' | 'update'): Record<string, Json> {
   const { values, faults } = validateInput(def, body, mode);
-  // Here as well as at the login email's change, so dry runs and PATCH/PUT answer it with the rest.
-  const emailFault = def.name === 'account' && typeof values.email === 'string' && emailFormatFault(values.email);
-  if (emailFault) faults.push(emailFault);
   if (faults.length > 0) throw fault('validation', undefined, { faults, reason: `The ${def.name} is not valid.` });
   if (def.name === 'role' && Array.isArray(values.scopes)) validateScopes(values.scopes as string[]);
   return values;
@@ -177,7 +174,7 @@ export async function createRecord(
   const values = validated(def, body, 'create');
   checkRecordRules(svc, org, def, values);
   // The rules do not know the caller; a deployment's source is read for whoever saves it.
-  if (def.name === 'deployment') checkDeploymentSource(svc, org, values, caller.accountId);
+  if (def.name === 'deployment') checkDeploymentSource(svc, org, values, emailOf(svc, org, caller.accountId) ?? '');
   if (def.name === 'role') assertRoleScopesExist(svc, org, values);
   if (def.name === 'connection') assertConnectionAllowed(svc, org, caller, values);
   values.owner = reference('account', caller.accountId);
@@ -237,7 +234,7 @@ export function patchRecord(
       if (faults.length > 0) throw fault('validation', undefined, { faults, reason: `The ${def.name} is not valid.` });
       checkRecordRules(svc, org, def, values, current);
       if (def.name === 'deployment') {
-        checkDeploymentSource(svc, org, { ...current.doc, ...values }, caller.accountId);
+        checkDeploymentSource(svc, org, { ...current.doc, ...values }, emailOf(svc, org, caller.accountId) ?? '');
       }
       if (def.name === 'role') assertRoleScopesExist(svc, org, values);
       if (def.name === 'connection') {
@@ -255,7 +252,6 @@ export function patchRecord(
     .immediate();
 }
 
-/** Deletes one record as REST `DELETE /<collection>/<_id>` does. */
 /** Deletes a record as REST `DELETE` does; with `dryRun` every check runs and nothing is deleted. */
 export function deleteRecord(
   svc: Service,

@@ -6,7 +6,6 @@ import type { Org } from '../orgs/orgs.js';
 import type { Doc, Json } from '../objects/validate.js';
 import { OBJECT_ID_PATTERN } from '../objects/ids.js';
 import type { DeploymentTargetKind } from '../objects/deployment-def.js';
-import { accountSnapshot } from '../access/account-snapshot.js';
 import { parseManifest } from './manifest.js';
 import { administratorOf } from './actor.js';
 
@@ -26,20 +25,14 @@ export function sourceCodeOf(org: Org, doc: Doc): string {
 }
 
 /**
- * Checks a deployment record before it is written and again before it runs: the source org exists
- * (and, given `callerEmail`, is administered by the caller), the target is complete for its kind
- * (another org of this folder; an absolute folder path other than this one; an http(s) URL with an
- * app key and secret), the manifest parses.
+ * Checks a deployment record before it is written and again before it runs: the source org exists,
+ * the target is complete for its kind (another org of this folder; an absolute folder path other
+ * than this one; an http(s) URL with an app key and secret), the manifest parses. Who may read the
+ * source is `checkDeploymentSource`.
  */
-export function checkDeployment(svc: Service, org: Org, doc: Doc, callerEmail?: string): void {
+export function checkDeployment(svc: Service, org: Org, doc: Doc): void {
   const source = sourceCodeOf(org, doc);
-  const sourceOrg = svc.orgs.byCode(source);
-  if (!sourceOrg) throw invalid('sourceOrg', `There is no org ${source} in this data folder.`);
-  // The source's configuration and records go to whoever saves or runs the deployment (a dry run
-  // answers them, a run copies them where the caller says), so they must administer it — by the
-  // target's rule: an administrator account with their email there. Rights may be lost after
-  // saving, so a run checks again. The org holding the deployment is the caller's own.
-  if (callerEmail !== undefined && sourceOrg.id !== org.id) administratorOf(svc, sourceOrg, callerEmail);
+  if (!svc.orgs.byCode(source)) throw invalid('sourceOrg', `There is no org ${source} in this data folder.`);
   if (typeof doc.name === 'string' && OBJECT_ID_PATTERN.test(doc.name)) throw invalid('name', 'A name is not an _id.');
   const kind = targetKindOf(doc);
   if (typeof doc.targetOrg !== 'string' || !ORG_CODE.test(doc.targetOrg)) {
@@ -80,14 +73,14 @@ export function checkDeployment(svc: Service, org: Org, doc: Doc, callerEmail?: 
 }
 
 /**
- * A deployment by the account writing it (the record write path knows the account, not its
- * email): the source check of `checkDeployment` for that account.
+ * The source's configuration and records go to whoever saves or runs the deployment (a dry run
+ * answers them, a run copies them where the caller says), so the caller must administer it, by the
+ * target's rule: an administrator account with their email there. Checked on save and at every
+ * run (rights may be lost after saving). The org holding the deployment is the caller's own.
  */
-export function checkDeploymentSource(svc: Service, org: Org, doc: Doc, accountId: string): void {
+export function checkDeploymentSource(svc: Service, org: Org, doc: Doc, callerEmail: string): void {
   const sourceOrg = svc.orgs.byCode(sourceCodeOf(org, doc));
-  if (sourceOrg && sourceOrg.id !== org.id) {
-    administratorOf(svc, sourceOrg, accountSnapshot(svc, org, accountId)?.email ?? '');
-  }
+  if (sourceOrg && sourceOrg.id !== org.id) administratorOf(svc, sourceOrg, callerEmail);
 }
 
 /**

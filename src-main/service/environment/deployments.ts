@@ -13,7 +13,7 @@ import type { Caller } from '../access/caller.js';
 import { OBJECT_ID_PATTERN } from '../objects/ids.js';
 import type { StoredRecord } from '../objects/stored-record.js';
 import { parseManifest } from './manifest.js';
-import { checkDeployment, sourceCodeOf } from './deployment-rules.js';
+import { checkDeployment, checkDeploymentSource, sourceCodeOf } from './deployment-rules.js';
 import { exportDocuments } from './export.js';
 import { deployToTarget, type DeploymentHost, type TargetChange } from './deployment-targets.js';
 import { DEPLOYMENT_DEF } from '../objects/deployment-def.js';
@@ -67,7 +67,8 @@ export async function runDeployment(
   const base = { deployment: record._id, by: callerEmail, started, dryRun };
   try {
     // Checked again as the caller: orgs and rights may have changed since the deployment was saved.
-    checkDeployment(svc, org, record.doc, callerEmail);
+    checkDeployment(svc, org, record.doc);
+    checkDeploymentSource(svc, org, record.doc, callerEmail);
     const source = svc.orgs.byCode(sourceCodeOf(org, record.doc))!;
     const docs = exportDocuments(svc, source, parseManifest(JSON.parse(String(record.doc.manifest))));
     const manifest = parseManifest(docs.find((d) => d.object === 'manifest'));

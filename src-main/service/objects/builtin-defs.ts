@@ -22,7 +22,7 @@ const account: ObjectDef = {
   custom: false,
   compoundIndexes: [['name.last', 'name.first']],
   properties: [
-    str('email', { indexed: true, unique: true, required: true, maxLength: 254 }),
+    str('email', { indexed: true, unique: true, required: true, maxLength: 254, format: 'email' }),
     str('mobile', { indexed: true, maxLength: 32 }),
     {
       name: 'name',

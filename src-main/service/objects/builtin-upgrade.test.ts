@@ -58,7 +58,7 @@ describe('built-in types added after an org was made', () => {
     }
   });
 
-  it("give an older org's account key.fingerprint the UUID format", async () => {
+  it("give an older org's account key.fingerprint the UUID format and email the email format", async () => {
     const svc = openService({ dataDir, masterKey });
     const { org } = await bootstrapOrg(svc, { code: 'demo', adminEmail: 'a@b.test', adminPassword: 'a long password' });
     const old = structuredClone(svc.defs.byName(org.id, 'account')!);
@@ -67,12 +67,15 @@ describe('built-in types added after an org was made', () => {
       .properties!.find((p) => p.name === 'fingerprint')!;
     delete fingerprint.format;
     fingerprint.maxLength = 64;
+    delete old.properties.find((p) => p.name === 'email')!.format;
     svc.defs.save(org.id, old);
     svc.close();
     const reopened = openService({ dataDir, masterKey });
     try {
-      const key = reopened.defs.byName(org.id, 'account')!.properties.find((p) => p.name === 'key')!;
+      const account = reopened.defs.byName(org.id, 'account')!;
+      const key = account.properties.find((p) => p.name === 'key')!;
       expect(key.properties!.find((p) => p.name === 'fingerprint')).toMatchObject({ format: 'uuid', maxLength: 36 });
+      expect(account.properties.find((p) => p.name === 'email')).toMatchObject({ format: 'email' });
     } finally {
       reopened.close();
     }

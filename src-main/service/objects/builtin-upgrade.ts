@@ -21,23 +21,29 @@ export function addMissingBuiltinDefinitions(svc: Service): void {
     }
     const account = svc.defs.byName(org.id, 'account');
     if (account) {
-      const upgraded = withUuidFingerprint(account);
+      const upgraded = withBuiltinFormats(account);
       if (upgraded) svc.defs.save(org.id, upgraded);
     }
   }
 }
 
 /**
- * Orgs made before `key.fingerprint` was a UUID (issue #15 item 6) had it as free text: the stored
- * account definition gains the format; undefined when it has it already (or has no such property).
+ * Formats the account's built-in properties gained after orgs were made: `key.fingerprint` a UUID
+ * (issue #15 item 6, free text before), `email` an email address (any string before). The stored
+ * account definition gains them; undefined when it has them already.
  */
-function withUuidFingerprint(def: ObjectDef): ObjectDef | undefined {
-  const key = def.properties.find((p) => p.name === 'key');
-  const fingerprint = key?.properties?.find((p) => p.name === 'fingerprint');
-  if (!fingerprint || fingerprint.format === 'uuid') return undefined;
+function withBuiltinFormats(def: ObjectDef): ObjectDef | undefined {
   const next = structuredClone(def);
-  const target = next.properties.find((p) => p.name === 'key')!.properties!.find((p) => p.name === 'fingerprint')!;
-  target.format = 'uuid';
-  target.maxLength = 36;
-  return next;
+  const fingerprint = next.properties.find((p) => p.name === 'key')?.properties?.find((p) => p.name === 'fingerprint');
+  const email = next.properties.find((p) => p.name === 'email');
+  let changed = false;
+  if (fingerprint && fingerprint.format !== 'uuid') {
+    Object.assign(fingerprint, { format: 'uuid', maxLength: 36 });
+    changed = true;
+  }
+  if (email && email.format !== 'email') {
+    email.format = 'email';
+    changed = true;
+  }
+  return changed ? next : undefined;
 }

@@ -1,6 +1,7 @@
 import { makeFault, type FaultBody } from '../../../src-shared/faults.js';
 import type { ObjectDef, PropertyDef } from '../../../src-shared/schema/types.js';
 import { allProperties } from '../../../src-shared/schema/types.js';
+import { isEmailAddress } from '../../../src-shared/schema/email-address.js';
 import { OBJECT_ID_PATTERN } from './ids.js';
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -38,7 +39,9 @@ export function validateInput(def: ObjectDef, body: unknown, mode: 'create' | 'u
   validateLevel(allProperties(def), body as Record<string, unknown>, '', values, faults, mode === 'update');
   if (mode === 'create') {
     for (const p of def.properties) {
-      if (p.required && (values[p.name] === undefined || values[p.name] === null)) {
+      // A value given but refused already has its fault: "required" would only contradict it.
+      const refused = faults.some((f) => f.path === p.name);
+      if (p.required && !refused && (values[p.name] === undefined || values[p.name] === null)) {
         faults.push(child('required', p.name, `${p.name} is required.`));
       }
     }
@@ -109,6 +112,11 @@ function coerceValue(prop: PropertyDef, value: unknown, path: string, faults: Fa
       }
       if (prop.format === 'uuid' && !UUID_PATTERN.test(value)) {
         faults.push(child('format', path, `${path} must be a UUID (8-4-4-4-12 hexadecimal digits).`));
+        return undefined;
+      }
+      if (prop.format === 'email' && !isEmailAddress(value)) {
+        const reason = `${path} must be an email address such as name@example.com (one @, a domain after it, no spaces).`;
+        faults.push(child('format', path, reason));
         return undefined;
       }
       return value;

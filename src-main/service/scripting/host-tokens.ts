@@ -28,14 +28,14 @@ export function requestHost(request: ScriptRequest | undefined): string | undefi
 }
 
 /**
- * What `current` may mint, as REST `POST /accounts/:id/tokens` decides it for the run's caller
- * (`base`): its token's lifetime bounds every mint. Inside `script.as` (current !== base) the
- * account switched to carries the token's scopes (script-host.ts), and its roles count only where
- * the token's holder has them too: roles bring scopes, so a role of the other account would widen
- * the minted token beyond the minting one.
+ * What `current` may mint, as REST `POST /accounts/:id/tokens` decides it: its token's scopes and
+ * lifetime bound every mint. Inside `script.as` (current !== base, the run's caller) the account
+ * switched to carries the token's scopes and lifetime (script-host.ts), and its roles count only
+ * where the token's holder has them too: roles bring scopes, so a role of the other account would
+ * widen the minted token beyond the minting one.
  */
 function minterFor(base: Caller, current: Caller): MinterRights {
-  const minter = minterOf(current, base.tokenExpiry);
+  const minter = minterOf(current, current.tokenExpiry);
   if (current === base || base.scopes === undefined) return minter;
   return { ...minter, roles: new Set([...current.roles].filter((role) => base.roles.has(role))) };
 }

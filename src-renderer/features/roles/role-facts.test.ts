@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Role } from '../../api/roles';
-import { ADMINISTRATOR_ROLE_ID, roleGrant } from './role-facts';
+import { ADMINISTRATOR_ROLE_ID, type Role } from '../../api/roles';
+import { roleGrant } from './role-facts';
 
 const role = (id: string, name: string, scopes: string[] = [], include: string[] = []): Role => ({
   _id: id,

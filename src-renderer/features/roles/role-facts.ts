@@ -1,7 +1,4 @@
-import { resolveRoleScopes, type Role } from '../../api/roles';
-
-/** The built-in Administrator role: holding it (directly or through `include`) makes an org administrator. */
-export const ADMINISTRATOR_ROLE_ID = '000000000000000000000004';
+import { ADMINISTRATOR_ROLE_ID, resolveRoleScopes, type Role } from '../../api/roles';
 
 export interface RoleGrant {
   /** Every chain the role carries, its own and its included roles', each once in first-seen order. */

@@ -44,9 +44,7 @@ export class UnknownEmailLockoutRepository {
     const hash = emailHash(email);
     return this.db
       .transaction((): Admission => {
-        const row = this.sql
-          .fixed('SELECT failed_attempts, locked_until FROM unknown_email_lockouts WHERE org_id = ? AND email_hash = ?')
-          .get(orgId, hash) as { failed_attempts: number; locked_until: number | null } | undefined;
+        const row = this.row(orgId, hash);
         if (row?.locked_until != null && row.locked_until > now) return 'locked';
         // A lock that ran out starts a clean count, as an account's does.
         const held = row && row.locked_until === null ? row.failed_attempts : 0;
@@ -89,9 +87,7 @@ export class UnknownEmailLockoutRepository {
          WHERE org_id = ? AND email_hash = ? AND failed_attempts - ? >= ? AND locked_until IS NULL`,
       )
       .run(until, orgId, hash, othersInFlight, settings.lockAttempts);
-    const row = this.sql
-      .fixed('SELECT locked_until FROM unknown_email_lockouts WHERE org_id = ? AND email_hash = ?')
-      .get(orgId, hash) as { locked_until: number | null } | undefined;
+    const row = this.row(orgId, hash);
     return row?.locked_until != null && row.locked_until > now;
   }
 
@@ -106,6 +102,12 @@ export class UnknownEmailLockoutRepository {
     return (
       this.sql.fixed('SELECT count(*) AS n FROM unknown_email_lockouts WHERE org_id = ?').get(orgId) as { n: number }
     ).n;
+  }
+
+  private row(orgId: number, hash: string) {
+    return this.sql
+      .fixed('SELECT failed_attempts, locked_until FROM unknown_email_lockouts WHERE org_id = ? AND email_hash = ?')
+      .get(orgId, hash) as { failed_attempts: number; locked_until: number | null } | undefined;
   }
 
   private makeRoom(orgId: number): void {
