@@ -96,9 +96,12 @@ export class Service {
 
   private runner?: ScriptRunner;
 
-  /** The script sandbox (a pool of worker threads), started on first use. */
+  /**
+   * The script sandbox (a pool of worker threads), started on first use. Three workers, at most two
+   * for one org's runs: one org's runaway scripts leave a worker for every other org (issue 38).
+   */
   get scripts(): ScriptRunner {
-    this.runner ??= new ScriptRunner({ poolSize: 2 });
+    this.runner ??= new ScriptRunner({ poolSize: 3, queue: { maxBusyPerOrg: 2 }, clock: this.clock });
     return this.runner;
   }
 

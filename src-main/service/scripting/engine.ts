@@ -21,7 +21,8 @@ import {
   SCRIPT_WRAPPER_HEAD,
   SCRIPT_WRAPPER_TAIL,
 } from './prelude.js';
-import { errorToFault, limitFault } from './script-faults.js';
+import { boundFault, clip, errorToFault, limitFault, MAX_THROWN_TEXT } from './script-faults.js';
+import type { EngineMemory } from './engine-memory.js';
 import type { HostReplyMessage, LogLine, ScriptContext, ScriptFault, WorkerStats } from './protocol.js';
 
 export interface HostBridge {
@@ -50,6 +51,7 @@ export function runInEngine(
   context: ScriptContext,
   limits: ScriptLimits,
   bridge: HostBridge,
+  memory?: EngineMemory,
 ): EngineResult {
   const started = performance.now();
   const deadline = started + limits.timeoutMs;
@@ -61,14 +63,21 @@ export function runInEngine(
   let lastMemoryCheck = started;
   const stats: WorkerStats = { cpuMs: 0, operations: 0, memoryPeakBytes: 0, bytesIn: 0, bytesOut: 0 };
 
-  const rt: QuickJSRuntime = mod.newRuntime();
+  // Every allocation of the run counts: its share of the engine's memory is capped (engine-memory.ts).
+  const runMemory = memory?.beginRun(limits.memoryBytes);
+  const memoryFault = () =>
+    limitFault('memory', `The script used more than its memory limit of ${limits.memoryBytes} bytes.`);
+  let rt: QuickJSRuntime | undefined;
   let ctx: QuickJSContext | undefined;
   try {
+    rt = mod.newRuntime();
+    // A backstop only: this limit refuses one allocation larger than the limit, not many smaller ones.
     rt.setMemoryLimit(limits.memoryBytes);
     rt.setMaxStackSize(limits.stackBytes);
     // Called by the engine every few thousand instructions; returning true throws an uncatchable
     // "interrupted" error. Also used to end a run at once after a fatal limit or script.exit.
     rt.setInterruptHandler(() => {
+      if (runMemory?.refused) fatal ??= memoryFault();
       if (fatal || exitJson !== undefined) return true;
       const now = performance.now();
       if (now > deadline) {
@@ -127,13 +136,13 @@ export function runInEngine(
     let outcome: { ok: true; json: string } | { ok: false; error: unknown };
     const compiled = vm.evalCode(SCRIPT_WRAPPER_HEAD + source + SCRIPT_WRAPPER_TAIL, SCRIPT_FILENAME);
     if (compiled.error) {
-      outcome = { ok: false, error: dumpError(vm, compiled.error) };
+      outcome = { ok: false, error: readThrown(vm, compiled.error) };
       compiled.error.dispose();
     } else {
       const r = vm.callFunction(invoke, vm.undefined, compiled.value);
       compiled.value.dispose();
       if (r.error) {
-        outcome = { ok: false, error: dumpError(vm, r.error) };
+        outcome = { ok: false, error: readThrown(vm, r.error) };
         r.error.dispose();
       } else {
         outcome = { ok: true, json: vm.getString(r.value) };
@@ -142,23 +151,30 @@ export function runInEngine(
     }
     invoke.dispose();
     sampleMemory();
+    // Caught by the script or not, an allocation past the cap ends the run with the memory fault.
+    if (runMemory?.refused) fatal ??= memoryFault();
 
     stats.cpuMs = round(performance.now() - started - waitedMs);
-    if (fatal) return { ok: false, fault: fatal, logs, stats };
+    if (fatal) return { ok: false, fault: boundFault(fatal), logs, stats };
     if (exitJson !== undefined) return finishValue(exitJson);
     if (outcome.ok) return finishValue(outcome.json);
     return { ok: false, fault: errorToFault(outcome.error), logs, stats };
   } catch (e) {
     stats.cpuMs = round(performance.now() - started - waitedMs);
+    if (runMemory?.refused) fatal ??= memoryFault();
     return {
       ok: false,
-      fault: fatal ?? makeFault('error', 'script', { reason: `Sandbox failure: ${(e as Error).message}` }),
+      fault: boundFault(
+        fatal ?? makeFault('error', 'script', { reason: clip(`Sandbox failure: ${(e as Error).message}`, 1000) }),
+      ),
       logs,
       stats,
     };
   } finally {
+    if (runMemory) stats.memoryPeakBytes = Math.max(stats.memoryPeakBytes, runMemory.peakBytes());
     ctx?.dispose();
-    rt.dispose();
+    rt?.dispose();
+    runMemory?.end();
   }
 
   function finishValue(encoded: string): EngineResult {
@@ -182,7 +198,7 @@ export function runInEngine(
    * every few ms from the interrupt handler and from host calls, and at the end of the run.
    */
   function sampleMemory(): void {
-    if (!ctx) return;
+    if (!ctx || !rt) return;
     const h = rt.computeMemoryUsage();
     const usage = ctx.dump(h) as { memory_used_size?: number };
     h.dispose();
@@ -195,6 +211,7 @@ export function runInEngine(
 
   /** One host call; limits that end the run set `fatal` (the interrupt handler then stops it). */
   function hostCall(name: string, argsJson: string, asJson: string | null): string {
+    if (runMemory?.refused) fatal ??= memoryFault();
     if (fatal || exitJson !== undefined) return refuse(fatal ?? limitFault('exit', 'The script has exited.'));
     stats.operations += 1;
     if (stats.operations > limits.maxOperations) {
@@ -239,9 +256,32 @@ function round(ms: number): number {
   return Math.round(ms * 100) / 100;
 }
 
-function dumpError(vm: QuickJSContext, h: QuickJSHandle): unknown {
+/** Properties of a thrown object that make up its fault (script-faults.ts errorToFault). */
+const THROWN_KEYS = ['name', 'message', 'stack', 'object', 'errCode', 'code', 'status', 'reason', 'path', 'faultName'];
+
+/**
+ * What the script threw, read property by property and clipped here, in the worker: a thrown
+ * value can be as large as the script's memory (a 30 MB message), and none of that may cross to
+ * the service thread. Objects without a message or errCode are kept as clipped JSON text.
+ */
+function readThrown(vm: QuickJSContext, h: QuickJSHandle): unknown {
   try {
-    return vm.dump(h);
+    const type = vm.typeof(h);
+    if (type === 'string') return clip(vm.getString(h), MAX_THROWN_TEXT);
+    if (type !== 'object') return vm.dump(h) as unknown;
+    const out: Record<string, unknown> = {};
+    for (const key of THROWN_KEYS) {
+      const p = vm.getProp(h, key);
+      const t = vm.typeof(p);
+      if (t === 'string') out[key] = clip(vm.getString(p), MAX_THROWN_TEXT);
+      else if (t === 'number') out[key] = vm.getNumber(p);
+      p.dispose();
+    }
+    if (typeof out.message === 'string' || typeof out.errCode === 'string') return out;
+    const json = vm.dump(h) as unknown;
+    return {
+      thrownJson: clip(typeof json === 'string' ? json : (JSON.stringify(json) ?? String(json)), MAX_THROWN_TEXT),
+    };
   } catch {
     return { name: 'Error', message: 'unreadable error' };
   }

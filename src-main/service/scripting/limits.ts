@@ -6,7 +6,7 @@
 export interface ScriptLimits {
   /** Wall time of one run, ms (interrupt handler inside the engine). */
   timeoutMs: number;
-  /** Engine heap of one run, bytes (QuickJS runtime memory limit). */
+  /** Engine memory one run may hold, bytes: every allocation counts (engine-memory.ts); at most MAX_MEMORY_BYTES. */
   memoryBytes: number;
   /** Engine stack, bytes. Kept well below the WebAssembly stack so overflow is a script error. */
   stackBytes: number;
@@ -42,6 +42,15 @@ export const DEFAULT_SCRIPT_LIMITS: Readonly<ScriptLimits> = Object.freeze({
 /** Above this the engine's own stack would outgrow the WebAssembly stack and crash the worker. */
 export const MAX_STACK_BYTES = 384 * 1024;
 
+/** The most memory any run may be given, whatever an org's override says. */
+export const MAX_MEMORY_BYTES = 256 * 1024 * 1024;
+
+/**
+ * Hard maximum of a worker's engine memory: the largest run's share plus what the engine holds
+ * itself (its data and stack, about 5 MiB) and the first 16 MiB the module starts with.
+ */
+export const ENGINE_MEMORY_MAX_BYTES = MAX_MEMORY_BYTES + 32 * 1024 * 1024;
+
 export function mergeLimits(...layers: (Partial<ScriptLimits> | undefined)[]): ScriptLimits {
   const out: ScriptLimits = { ...DEFAULT_SCRIPT_LIMITS };
   for (const layer of layers) {
@@ -52,5 +61,6 @@ export function mergeLimits(...layers: (Partial<ScriptLimits> | undefined)[]): S
     }
   }
   out.stackBytes = Math.min(out.stackBytes, MAX_STACK_BYTES);
+  out.memoryBytes = Math.min(out.memoryBytes, MAX_MEMORY_BYTES);
   return out;
 }

@@ -47,6 +47,8 @@ export interface WorkerInit {
   hostPort: MessagePort;
   /** Int32Array(1) view: 0 while a host call is pending, 1 once its reply has been posted. */
   signal: SharedArrayBuffer;
+  /** Hard maximum of the engine's WebAssembly memory, whatever a run's limit says. */
+  maxMemoryBytes: number;
 }
 
 export interface RunMessage {
@@ -60,7 +62,7 @@ export interface RunMessage {
 }
 
 export type WorkerToMain =
-  | { type: 'ready' }
+  | { type: 'ready'; engineBytes: number }
   | {
       type: 'done';
       runId: number;
@@ -72,6 +74,8 @@ export type WorkerToMain =
       fault?: ScriptFault;
       logs: LogLine[];
       stats: WorkerStats;
+      /** Size of the worker's engine memory after the run (it never shrinks): the runner recycles big ones. */
+      engineBytes: number;
     };
 
 export interface HostCallMessage {

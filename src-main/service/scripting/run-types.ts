@@ -3,9 +3,11 @@
  * host function is called with, and the result with its statistics. Shared by the runner, its
  * worker slots and the host functions (host-driver.ts, host-tokens.ts, script-host.ts).
  */
-import type { FaultBody } from '../../../src-shared/faults.js';
+import { makeFault, type FaultBody } from '../../../src-shared/faults.js';
+import { limitFault } from './script-faults.js';
 import type { ScriptLimits } from './limits.js';
 import type { LogLine, ReturnedCursor, ScriptContext, ScriptFault } from './protocol.js';
+import type { QueueKeys, QueueLimits } from './run-queue.js';
 
 export interface HostCallContext {
   /** Nesting depth of the run making the call (0 for a top-level run). */
@@ -28,6 +30,11 @@ export interface RunRequest {
   limits?: Partial<ScriptLimits>;
   /** Set by HostCallContext.runNested; a top-level run is depth 0. */
   depth?: number;
+  /**
+   * Whose run it is, for the fair queue (run-queue.ts): the org and the caller inside it (an
+   * account id, or `ip:<address>` for an anonymous caller). Absent: one shared key.
+   */
+  queue?: QueueKeys;
   /** Test hook: the worker stalls uninterruptibly this long first (exercises the hard stop). */
   debugBlockMs?: number;
 }
@@ -60,6 +67,15 @@ export interface ScriptRunnerOptions {
   limits?: Partial<ScriptLimits>;
   /** How long past its time limit a silent worker is given before it is terminated (default 1000 ms). */
   hardStopMarginMs?: number;
+  /**
+   * The fair queue's bounds (run-queue.ts). `maxBusyPerOrg` defaults to `poolSize`: set it lower
+   * to keep workers free for other orgs while one org's runs are busy (the service keeps one).
+   */
+  queue?: Partial<QueueLimits>;
+  /** A worker whose engine memory grew past this after a run is replaced (default 48 MiB). */
+  recycleAboveBytes?: number;
+  /** Time for the queue's waits (the service's clock; default `performance.now`). */
+  clock?: { now(): number };
 }
 
 /** Statistics of a run that never reached a worker. */
@@ -76,4 +92,19 @@ export const EMPTY_STATS = (): RunStats => ({
 /** A run refused before (or instead of) running: its fault and no logs. */
 export function refused(fault: FaultBody): RunResult {
   return { ok: false, fault, logs: [], stats: EMPTY_STATS() };
+}
+
+/** Why a request is refused before it waits or runs, or undefined. */
+export function refusal(request: RunRequest, limits: ScriptLimits, depth: number): FaultBody | undefined {
+  if (typeof request.source !== 'string') {
+    return makeFault('invalidArgument', 'script', { reason: 'The script source must be a string.' });
+  }
+  if (request.source.length > limits.maxScriptChars) {
+    return limitFault(
+      'size',
+      `The script has ${request.source.length} characters; the limit is ${limits.maxScriptChars}.`,
+    );
+  }
+  if (depth > limits.maxDepth) return limitFault('depth', `Scripts may nest at most ${limits.maxDepth} deep.`);
+  return undefined;
 }

@@ -1,38 +1,29 @@
 /**
- * The script sandbox's interface for the service.
- *
- *   const runner = new ScriptRunner({ poolSize: 2, limits: { timeoutMs: 5000 } });
- *   const result = await runner.run({
- *     source: 'return org.objects.accounts.find().limit(10).toArray()',
- *     context: { arguments, principal, env: { url }, org: { _id, code }, request },
- *     host: {
- *       driver(object, operation, options) { ... },   // sync or async; JSON-able result
- *       'tokens.create'(apiKey, subject, options) { ... },
- *       'tokens.list'(apiKey, subject) { ... },
- *       'tokens.revoke'(tokenOrJti) { ... },
- *       'tokens.revokeSubject'(apiKey, subject) { ... },
- *       as(principal, options) { ... },               // returns the effective principal or throws
- *     },
- *     limits: { ...org overrides },                    // optional, over the runner's limits
- *   });
- *   // → { ok: true, value, logs, stats } | { ok: false, fault, logs, stats }
- *   await runner.close();
- *
- * Runs happen in a pool of worker threads, never on the calling thread; a host call made by a
- * script runs HERE (the service thread), with `this` bound to a HostCallContext (run depth, the
+ * The script sandbox's interface for the service: `new ScriptRunner(options).run(request)` answers
+ * `{ ok: true, value, logs, stats } | { ok: false, fault, logs, stats }` (README.md shows a whole
+ * call). Runs happen in a pool of worker threads, never on the calling thread; a host call made by
+ * a script runs HERE (the service thread), with `this` bound to a HostCallContext (run depth, the
  * `script.as` principal, and `runNested` for host functions that run another script). A host
- * function throws a FaultError to fail the call; the script sees a catchable Error carrying
- * `code`, `errCode`, `reason`. Every limit ends the run with a fault naming it (see README.md).
+ * function throws a FaultError to fail the call. Every limit ends the run with a fault naming it.
  *
  * The parts: run-types.ts (request, result, host-call context), worker-slot.ts (one worker and
- * its run), host-call.ts (answering a script's host call).
+ * its run), host-call.ts (answering a script's host call), run-queue.ts (who waits, who goes next:
+ * fair between orgs and callers, bounded), engine-memory.ts (each run's share of engine memory).
  */
 import { makeFault } from '../../../src-shared/faults.js';
 import { limitFault } from './script-faults.js';
 import { mergeLimits, type ScriptLimits } from './limits.js';
 import type { RunMessage, WorkerToMain } from './protocol.js';
-import { EMPTY_STATS, refused, type RunRequest, type RunResult, type ScriptRunnerOptions } from './run-types.js';
+import {
+  EMPTY_STATS,
+  refused,
+  refusal,
+  type RunRequest,
+  type RunResult,
+  type ScriptRunnerOptions,
+} from './run-types.js';
 import { answerHostCall } from './host-call.js';
+import { DEFAULT_QUEUE_LIMITS, FairQueue, throttledFault, type QueueKeys, type Waiting } from './run-queue.js';
 import {
   doneResult,
   normalizeContext,
@@ -49,17 +40,26 @@ export { DEFAULT_SCRIPT_LIMITS, type ScriptLimits } from './limits.js';
 
 interface Queued {
   request: RunRequest;
+  limits: ScriptLimits;
   resolve: (r: RunResult) => void;
 }
 
 const MAX_START_FAILURES = 3;
+/** Runs without queue keys (tests, benchmarks) share one org and one caller. */
+const SHARED_KEYS: QueueKeys = { org: '', caller: '' };
+const DEFAULT_RECYCLE_ABOVE_BYTES = 48 * 1024 * 1024;
+const closedFault = () => makeFault('unsupportedOperation', 'script', { reason: 'The script runner is closed.' });
+const cannotStart = () => makeFault('error', 'script', { reason: 'The script sandbox could not start.' });
 
 export class ScriptRunner {
   private readonly poolSize: number;
   private readonly limits: ScriptLimits;
   private readonly margin: number;
+  private readonly recycleAbove: number;
+  private readonly clock: { now(): number };
   private readonly slots: Slot[] = [];
-  private readonly queue: Queued[] = [];
+  private readonly queue: FairQueue<Queued>;
+  private waitTimer?: NodeJS.Timeout;
   private nextRunId = 1;
   private closed = false;
   /** Workers that died before loading the engine, in a row: past 3 the pool stops respawning. */
@@ -78,6 +78,12 @@ export class ScriptRunner {
     this.poolSize = Math.max(1, Math.floor(options.poolSize ?? 2));
     this.limits = mergeLimits(options.limits);
     this.margin = options.hardStopMarginMs ?? 1000;
+    this.recycleAbove = options.recycleAboveBytes ?? DEFAULT_RECYCLE_ABOVE_BYTES;
+    this.clock = options.clock ?? { now: () => performance.now() };
+    this.queue = new FairQueue<Queued>(
+      { maxBusyPerOrg: this.poolSize, ...DEFAULT_QUEUE_LIMITS, ...options.queue },
+      () => this.clock.now(),
+    );
     for (let i = 0; i < this.poolSize; i++) this.slots.push(spawnSlot(false, this.events));
   }
 
@@ -91,52 +97,39 @@ export class ScriptRunner {
     return this.slots.filter((s) => !s.dead).length;
   }
 
+  /** Runs waiting for a worker. */
+  get waiting(): number {
+    return this.queue.size;
+  }
+
+  /** Engine memory of each live worker, bytes, as last reported (what the process holds for scripts). */
+  engineMemory(): number[] {
+    return this.slots.filter((s) => !s.dead).map((s) => s.engineBytes);
+  }
+
   run(request: RunRequest): Promise<RunResult> {
-    if (this.closed)
-      return Promise.resolve(
-        refused(makeFault('unsupportedOperation', 'script', { reason: 'The script runner is closed.' })),
-      );
+    if (this.closed) return Promise.resolve(refused(closedFault()));
     const limits = mergeLimits(this.limits, request.limits);
     const depth = request.depth ?? 0;
-    if (typeof request.source !== 'string') {
-      return Promise.resolve(
-        refused(makeFault('invalidArgument', 'script', { reason: 'The script source must be a string.' })),
-      );
-    }
-    if (request.source.length > limits.maxScriptChars) {
-      return Promise.resolve(
-        refused(
-          limitFault(
-            'size',
-            `The script has ${request.source.length} characters; the limit is ${limits.maxScriptChars}.`,
-          ),
-        ),
-      );
-    }
-    if (depth > limits.maxDepth) {
-      return Promise.resolve(refused(limitFault('depth', `Scripts may nest at most ${limits.maxDepth} deep.`)));
-    }
+    const invalid = refusal(request, limits, depth);
+    if (invalid) return Promise.resolve(refused(invalid));
     return new Promise<RunResult>((resolve) => {
-      const slot = this.slots.find((s) => !s.active && !s.dead);
-      if (slot) return this.dispatch(slot, request, limits, depth, resolve);
       if (depth > 0) {
         // A nested run's parent holds a worker while it waits; queueing could deadlock the pool.
-        const extra = spawnSlot(true, this.events);
-        this.slots.push(extra);
-        return this.dispatch(extra, request, limits, depth, resolve);
+        const slot = this.slots.find((s) => !s.active && !s.dead) ?? this.borrow();
+        return this.dispatch(slot, request, limits, depth, resolve);
       }
-      if (!this.slots.some((s) => !s.dead)) {
-        return resolve(refused(makeFault('error', 'script', { reason: 'The script sandbox could not start.' })));
-      }
-      this.queue.push({ request, resolve });
+      if (!this.slots.some((s) => !s.dead)) return resolve(refused(cannotStart()));
+      const full = this.queue.add({ request, limits, resolve }, request.queue ?? SHARED_KEYS);
+      if (full) return resolve(refused(full));
+      this.pump();
     });
   }
 
   async close(): Promise<void> {
     this.closed = true;
-    for (const q of this.queue.splice(0)) {
-      q.resolve(refused(makeFault('unsupportedOperation', 'script', { reason: 'The script runner is closed.' })));
-    }
+    clearTimeout(this.waitTimer);
+    for (const q of this.queue.drain()) q.item.resolve(refused(closedFault()));
     const slots = this.slots.splice(0);
     await Promise.all(
       slots.map(async (s) => {
@@ -150,9 +143,16 @@ export class ScriptRunner {
             ),
           );
         s.hostPort.close();
-        await s.worker.terminate();
+        await s.worker?.terminate();
       }),
     );
+  }
+
+  /** An extra worker for one nested run, terminated when the run ends. */
+  private borrow(): Slot {
+    const extra = spawnSlot(true, this.events);
+    this.slots.push(extra);
+    return extra;
   }
 
   private dispatch(
@@ -168,6 +168,7 @@ export class ScriptRunner {
       request,
       limits,
       depth,
+      org: (request.queue ?? SHARED_KEYS).org,
       started: performance.now(),
       resolve,
       timer: setTimeout(() => this.hardStop(slot, runId), limits.timeoutMs + this.margin),
@@ -206,9 +207,12 @@ export class ScriptRunner {
   private onDone(slot: Slot, m: Extract<WorkerToMain, { type: 'done' }>): void {
     const active = slot.active;
     if (!active || active.runId !== m.runId) return;
+    slot.engineBytes = m.engineBytes;
     const result = doneResult(m, active.started);
-    // WebAssembly memory never shrinks: a worker that hosted a memory bomb is replaced.
-    const recycle = !result.ok && result.fault.errCode === 'service.tooLarge.script.memory';
+    // WebAssembly memory never shrinks: a worker whose engine memory grew past the bound (a memory
+    // bomb, or any run that needed that much) is replaced, so idle workers hold little.
+    const memoryFault = !result.ok && result.fault.errCode === 'service.tooLarge.script.memory';
+    const recycle = memoryFault || m.engineBytes > this.recycleAbove;
     if (recycle) slot.dead = true;
     this.finish(slot, result);
     if (recycle) this.retire(slot);
@@ -254,9 +258,7 @@ export class ScriptRunner {
       // A worker that cannot start will not start on the next try either: fail waiting runs
       // rather than respawn in a loop.
       if (!this.slots.some((s) => !s.dead)) {
-        for (const q of this.queue.splice(0)) {
-          q.resolve(refused(makeFault('error', 'script', { reason: 'The script sandbox could not start.' })));
-        }
+        for (const q of this.queue.drain()) q.item.resolve(refused(cannotStart()));
       }
       return;
     }
@@ -282,13 +284,37 @@ export class ScriptRunner {
     this.pump();
   }
 
+  /** Runs of `org` in pool workers now (nested runs on borrowed workers are their parent's). */
+  private busy(org: string): number {
+    return this.slots.filter((s) => s.active && !s.overflow && s.active.depth === 0 && s.active.org === org).length;
+  }
+
+  /** Answers runs that waited too long, then gives free workers to the runs whose turn it is. */
   private pump(): void {
-    while (this.queue.length > 0) {
+    for (const late of this.queue.expire()) this.answerLate(late);
+    for (;;) {
       const slot = this.slots.find((s) => !s.active && !s.dead && !s.overflow);
-      if (!slot) return;
-      const q = this.queue.shift()!;
-      const limits = mergeLimits(this.limits, q.request.limits);
-      this.dispatch(slot, q.request, limits, q.request.depth ?? 0, q.resolve);
+      if (!slot) break;
+      const next = this.queue.take((org) => this.busy(org));
+      if (!next) break;
+      const { request, limits, resolve } = next.item;
+      this.dispatch(slot, request, limits, 0, resolve);
     }
+    this.armWaitTimer();
+  }
+
+  private answerLate(late: Waiting<Queued>): void {
+    late.item.resolve(
+      refused(throttledFault('No script worker was free in time; the run was not started. Try again shortly.')),
+    );
+  }
+
+  /** Wakes the pump when the longest wait runs out, even if no run ends before. */
+  private armWaitTimer(): void {
+    clearTimeout(this.waitTimer);
+    const deadline = this.queue.nextDeadline();
+    if (deadline === undefined || this.closed) return;
+    this.waitTimer = setTimeout(() => this.pump(), Math.max(1, deadline - this.clock.now()));
+    this.waitTimer.unref();
   }
 }

@@ -12,6 +12,35 @@ import {
 import { SCRIPT_FILENAME } from './prelude.js';
 import type { ScriptFault } from './protocol.js';
 
+/**
+ * Sizes of a script's fault text (issue 38, Low 2): what a script throws is clipped in the worker,
+ * before it crosses to the service thread, so a 30 MB error message answers a few kilobytes.
+ */
+export const MAX_FAULT_MESSAGE = 1000;
+export const MAX_FAULT_REASON = 4000;
+export const MAX_FAULT_PATH = 200;
+export const MAX_FAULT_TRACE = 8000;
+/** What is read of one thrown string before it is clipped to the sizes above (stacks are parsed). */
+export const MAX_THROWN_TEXT = 64 * 1024;
+
+/** `text` cut to `max` characters, marked when cut (never splits a surrogate pair). */
+export function clip(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let end = Math.max(0, max - 1);
+  const code = text.charCodeAt(end - 1);
+  if (code >= 0xd800 && code <= 0xdbff) end -= 1;
+  return `${text.slice(0, end)}…`;
+}
+
+/** The fault with its texts clipped to the sizes above. */
+export function boundFault(f: ScriptFault): ScriptFault {
+  const out: ScriptFault = { ...f, message: clip(f.message, MAX_FAULT_MESSAGE) };
+  if (f.reason !== undefined) out.reason = clip(f.reason, MAX_FAULT_REASON);
+  if (f.path !== undefined) out.path = clip(f.path, MAX_FAULT_PATH);
+  if (f.trace !== undefined) out.trace = clip(f.trace, MAX_FAULT_TRACE);
+  return out;
+}
+
 /** Faults naming the limit that ended a run (errCode `service.<category>.<detail>`). */
 export function limitFault(limit: string, reason: string): ScriptFault {
   switch (limit) {
@@ -32,6 +61,10 @@ export function limitFault(limit: string, reason: string): ScriptFault {
  * (400): the script failed, not the service, so it is never answered as a server error.
  */
 export function errorToFault(error: unknown): ScriptFault {
+  return boundFault(thrownToFault(error));
+}
+
+function thrownToFault(error: unknown): ScriptFault {
   const e = (typeof error === 'object' && error !== null ? error : { message: String(error) }) as Record<
     string,
     unknown
@@ -61,10 +94,11 @@ export function errorToFault(error: unknown): ScriptFault {
   const own = scriptFault(e);
   if (own) return { ...own, trace };
   if (error === null || typeof error !== 'object' || !('message' in e)) {
-    // `throw "text"` or `throw {…}`: keep what was thrown as the reason.
+    // `throw "text"` or `throw {…}` (read as its JSON text in the worker): keep it as the reason.
     let reason: string;
     try {
-      reason = typeof error === 'string' ? error : JSON.stringify(error);
+      reason =
+        typeof error === 'string' ? error : typeof e.thrownJson === 'string' ? e.thrownJson : JSON.stringify(error);
     } catch {
       reason = String(error);
     }
@@ -95,12 +129,12 @@ function scriptFault(e: Record<string, unknown>): FaultBody | undefined {
  */
 export function buildTrace(name: string, message: string, stack: string): string {
   const frames: string[] = [];
-  for (const raw of stack.split('\n')) {
+  for (const raw of clip(stack, MAX_THROWN_TEXT).split('\n')) {
     const m = /^\s*at (?:(.*?) \()?([^():]+):(\d+)(?::\d+)?\)?\s*$/.exec(raw);
     if (!m || m[2] !== SCRIPT_FILENAME) continue;
     const fn = !m[1] || m[1] === '<anonymous>' || m[1] === '<eval>' ? 'main' : m[1];
     frames.push(`\t${fn} ${SCRIPT_FILENAME}:${m[3]}`);
   }
-  const head = message ? `${name}: ${message}` : name;
+  const head = clip(message ? `${name}: ${message}` : name, MAX_FAULT_MESSAGE);
   return [head, ...frames].join('\n');
 }

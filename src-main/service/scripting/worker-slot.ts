@@ -4,7 +4,7 @@
  * the reply is posted (`postReply`). The runner decides what the worker's events mean.
  */
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
-import type { ScriptLimits } from './limits.js';
+import { ENGINE_MEMORY_MAX_BYTES, type ScriptLimits } from './limits.js';
 import { makeFault } from '../../../src-shared/faults.js';
 import { readReturnedCursor } from './protocol.js';
 import type { HostCallMessage, HostReplyMessage, ScriptContext, WorkerInit, WorkerToMain } from './protocol.js';
@@ -16,6 +16,8 @@ export interface ActiveRun {
   request: RunRequest;
   limits: ScriptLimits;
   depth: number;
+  /** The org the run is for (its queue key), counted against the org's share of the workers. */
+  org: string;
   started: number;
   timer: NodeJS.Timeout;
   resolve: (r: RunResult) => void;
@@ -35,6 +37,8 @@ export interface Slot {
   retired: boolean;
   /** Its worker loaded the engine. */
   started: boolean;
+  /** Size of the worker's engine memory as last reported (bytes). */
+  engineBytes: number;
 }
 
 /** What a slot's worker reports; the runner handles each. */
@@ -50,13 +54,21 @@ export function spawnSlot(overflow: boolean, events: SlotEvents): Slot {
   const { port1, port2 } = new MessageChannel();
   const sab = new SharedArrayBuffer(4);
   const signal = new Int32Array(sab);
-  const slot = { hostPort: port1, signal, overflow, dead: false, retired: false, started: false } as Slot;
+  const slot = {
+    hostPort: port1,
+    signal,
+    overflow,
+    dead: false,
+    retired: false,
+    started: false,
+    engineBytes: 0,
+  } as Slot;
   const urlPromise = resolveWorkerUrl('scripting-worker');
   slot.ready = urlPromise.then(
     (url) =>
       new Promise<void>((resolveReady, rejectReady) => {
         if (slot.retired) return resolveReady();
-        const init: WorkerInit = { hostPort: port2, signal: sab };
+        const init: WorkerInit = { hostPort: port2, signal: sab, maxMemoryBytes: ENGINE_MEMORY_MAX_BYTES };
         const worker = new Worker(url, { workerData: init, transferList: [port2] });
         slot.worker = worker;
         // Idle workers do not keep the process alive; a running one does (see dispatch/finish).
@@ -64,6 +76,7 @@ export function spawnSlot(overflow: boolean, events: SlotEvents): Slot {
         worker.on('message', (m: WorkerToMain) => {
           if (m.type === 'ready') {
             slot.started = true;
+            slot.engineBytes = m.engineBytes;
             events.started(slot);
             return resolveReady();
           }

@@ -5,10 +5,16 @@
  * (the pattern of the `synckit` package), so the script sees a synchronous call.
  */
 import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
-import { newQuickJSWASMModuleFromVariant, type QuickJSWASMModule } from 'quickjs-emscripten-core';
+import {
+  newQuickJSWASMModuleFromVariant,
+  newVariant,
+  type QuickJSSyncVariant,
+  type QuickJSWASMModule,
+} from 'quickjs-emscripten-core';
 import releaseSync from '@jitl/quickjs-wasmfile-release-sync';
 import { makeFault } from '../../../src-shared/faults.js';
 import { runInEngine, type HostBridge } from './engine.js';
+import { EngineMemory, type EngineAllocator } from './engine-memory.js';
 import { DEFAULT_SCRIPT_LIMITS } from './limits.js';
 import type { HostCallMessage, HostReplyMessage, RunMessage, WorkerInit, WorkerToMain } from './protocol.js';
 
@@ -43,16 +49,40 @@ const bridge: HostBridge = {
   },
 };
 
-const modulePromise: Promise<QuickJSWASMModule> = newQuickJSWASMModuleFromVariant(releaseSync).then((mod) => {
+/** The engine's memory is this worker's own, so every growth passes through its cap (engine-memory.ts). */
+const memory = new EngineMemory(init.maxMemoryBytes);
+let allocator: EngineAllocator | undefined;
+
+/** The release-sync variant on `memory`, keeping hold of the module's allocator. */
+function variantOnMemory(): QuickJSSyncVariant {
+  const base = newVariant(releaseSync, { wasmMemory: memory.memory });
+  return {
+    ...base,
+    importModuleLoader: async () => {
+      const load = await base.importModuleLoader();
+      const loader = typeof load === 'function' ? load : 'default' in load ? load.default : undefined;
+      if (typeof loader !== 'function') throw new Error('unexpected QuickJS module loader');
+      return async (options) => {
+        const module = await loader(options);
+        allocator = module;
+        return module;
+      };
+    },
+  };
+}
+
+const modulePromise: Promise<QuickJSWASMModule> = newQuickJSWASMModuleFromVariant(variantOnMemory()).then((mod) => {
   // Warm the engine so the first real run does not pay for compilation of the hot paths.
   for (let i = 0; i < 20; i++) {
     runInEngine(mod, 'return 1', {}, DEFAULT_SCRIPT_LIMITS, bridge);
   }
+  if (!allocator) throw new Error('the QuickJS module exposed no allocator');
+  memory.attach(allocator);
   return mod;
 });
 
 modulePromise.then(
-  () => port.postMessage({ type: 'ready' } satisfies WorkerToMain),
+  () => port.postMessage({ type: 'ready', engineBytes: memory.sizeBytes } satisfies WorkerToMain),
   (e: unknown) => {
     throw e;
   },
@@ -74,8 +104,8 @@ port.on('message', (msg: RunMessage) => {
     }
     let done: WorkerToMain;
     try {
-      const r = runInEngine(mod, msg.source, msg.context, msg.limits, bridge);
-      done = { type: 'done', runId: msg.runId, ...r };
+      const r = runInEngine(mod, msg.source, msg.context, msg.limits, bridge, memory);
+      done = { type: 'done', runId: msg.runId, ...r, engineBytes: memory.sizeBytes };
     } catch (e) {
       done = {
         type: 'done',
@@ -84,6 +114,7 @@ port.on('message', (msg: RunMessage) => {
         fault: makeFault('error', 'script', { reason: `Sandbox failure: ${(e as Error).message}` }),
         logs: [],
         stats: { cpuMs: 0, operations: 0, memoryPeakBytes: 0, bytesIn: 0, bytesOut: 0 },
+        engineBytes: memory.sizeBytes,
       };
     }
     port.postMessage(done);
