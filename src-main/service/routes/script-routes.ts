@@ -6,8 +6,7 @@ import { lookupAccountPrincipal } from '../apps/principal.js';
 import { requireCaller, type RequestContext } from '../http/context.js';
 import { pathParams, type TypedServer } from '../http/route-schemas.js';
 import { matchRoutes, type RouteScript } from '../scripting/library.js';
-import { runScriptFor, scriptHost } from '../scripting/script-host.js';
-import { readOnlyHost } from '../scripting/read-only-host.js';
+import { runScriptFor } from '../scripting/script-host.js';
 import { answerCursor } from './script-cursor.js';
 import { SANDBOX_STATS_HEADER, envelope, requireScriptScope, scriptRequestOf } from './script-runner.js';
 
@@ -47,14 +46,15 @@ export function scriptRoutes(svc: Service) {
         }
         const runAs = routePrincipal(svc, org, route) ?? caller ?? anonymousCaller();
         const answer: RouteAnswer = { headers: {} };
-        const data = scriptHost(svc, org, runAs);
-        const host = { ...(request.ctx.app?.settings.readOnly ? readOnlyHost(data) : data), ...responseHost(answer) };
         const result = await runScriptFor(svc, {
           org,
           caller: runAs,
           source: route.script,
           request: scriptRequestOf(request, request.body, params),
-          host,
+          extraHost: responseHost(answer),
+          readOnly: request.ctx.app?.settings.readOnly === true,
+          // The queue's caller is who asked, not the route's principal: anonymous callers by address.
+          requester: requestCaller?.accountId ?? `ip:${request.ip}`,
         });
         reply.header(SANDBOX_STATS_HEADER, JSON.stringify(result.stats));
         if (!result.ok) throw new FaultError(result.fault as FaultBody);

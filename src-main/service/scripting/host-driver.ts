@@ -25,6 +25,8 @@ export interface DriverHostOptions {
   callerFor?: (asPrincipal: unknown) => Caller;
   /** Honour `skipAcl`/`grant`/`roles` whoever the caller is (scripts written by administrators). */
   trustedOptions?: boolean;
+  /** The same, for calls made inside a given `script.as` (its `acl.safe: false`, script-as.ts). */
+  trustedFor?: (asPrincipal: unknown) => boolean;
   /** The caller's token carries `service/rls`. */
   tokenRoles?: boolean;
 }
@@ -50,8 +52,9 @@ export function driverHost(svc: Service, org: Org, caller: Caller, opts: DriverH
     const given = typeof options === 'object' && options !== null && !Array.isArray(options) ? options : undefined;
     const withDefaults =
       LEAN_BY_DEFAULT.has(operation) && given && !('lean' in given) ? { ...given, lean: true } : options;
+    const trusted = opts.trustedOptions === true || opts.trustedFor?.(this?.asPrincipal) === true;
     const context: DriverContext = {
-      ...(opts.trustedOptions ? { trustedOptions: true } : {}),
+      ...(trusted ? { trustedOptions: true } : {}),
       ...(opts.tokenRoles ? { tokenRoles: true } : {}),
     };
     const result = await runDriverOperation(svc, org, who, objectName, operation, withDefaults, context);

@@ -4,27 +4,19 @@
  * as the caller (or as the principal `script.as` switched to). Used by the ad-hoc runner and the
  * script routes; nothing here knows HTTP.
  */
-import { fault } from '../../../src-shared/faults.js';
-import { checkScope } from '../../../src-shared/scopes/index.js';
 import type { Service } from '../service.js';
 import type { Org } from '../orgs/orgs.js';
-import { callerOf, type Caller } from '../access/caller.js';
+import type { Caller } from '../access/caller.js';
 import { orgAudience } from '../auth/tokens/token-claims.js';
-import { OBJECT_ID_PATTERN } from '../objects/ids.js';
-import { normaliseEmail } from '../accounts/credentials.js';
 import type { HostCallContext, HostFunctions, RunResult } from './run-types.js';
 import type { ScriptRequest } from './protocol.js';
 import { limitsForOrg } from './org-limits.js';
 import { requestHost, tokenHost } from './host-tokens.js';
 import { driverHost } from './host-driver.js';
+import { readOnlyHost } from './read-only-host.js';
+import { guardedHost, ScriptAs, scriptPrincipal } from './script-as.js';
 
-/** `script.principal` as the original exposes it. */
-export interface ScriptPrincipal {
-  _id: string;
-  email: string;
-  name: unknown;
-  roles: string[];
-}
+export { scriptPrincipal, type ScriptPrincipal } from './script-as.js';
 
 export interface ScriptInvocation {
   org: Org;
@@ -33,95 +25,47 @@ export interface ScriptInvocation {
   source: string;
   arguments?: unknown;
   request?: ScriptRequest;
-  /** Host functions (default: scriptHost for the caller); routes add their response functions. */
-  host?: HostFunctions;
+  /** Host functions beside the data ones (routes: the response functions). */
+  extraHost?: HostFunctions;
+  /** The request came through a read-only app: the script's writes are refused (read-only-host.ts). */
+  readOnly?: boolean;
+  /**
+   * Who asked, for the fair queue (run-queue.ts): the requesting account's id, or `ip:<address>`
+   * for an anonymous request. Default: the caller's account.
+   */
+  requester?: string;
 }
 
-/** The principal for `script.principal`, or undefined when the account does not exist. */
-export function scriptPrincipal(svc: Service, org: Org, accountId: string): ScriptPrincipal | undefined {
-  const def = svc.defs.byName(org.id, 'account');
-  const record = def && OBJECT_ID_PATTERN.test(accountId) ? svc.store.get(org.id, def, accountId) : undefined;
-  if (!record) return undefined;
-  const roles = record.doc.roles;
-  return {
-    _id: record._id,
-    email: String(record.doc.email ?? ''),
-    name: record.doc.name ?? null,
-    roles: Array.isArray(roles) ? roles.map(String) : [],
-  };
-}
-
-/** Finds an account by `_id`, email, or `{_id}` / `{email}` (the forms `script.as` accepts). */
-function findAccountId(svc: Service, org: Org, who: unknown): string | undefined {
-  const key =
-    typeof who === 'object' && who !== null
-      ? ((who as { _id?: unknown; email?: unknown })._id ?? (who as { email?: unknown }).email)
-      : who;
-  if (typeof key !== 'string' || key === '') return undefined;
-  if (OBJECT_ID_PATTERN.test(key.toLowerCase())) return scriptPrincipal(svc, org, key.toLowerCase())?._id;
-  return svc.credentials.byEmail(org.id, normaliseEmail(key))?.account_id;
-}
-
-/** What `script.as` hands back (and later host calls carry as `this.asPrincipal`). */
-interface AsPrincipal extends ScriptPrincipal {
-  skipAcl: boolean;
+export interface ScriptHostOptions {
+  extra?: HostFunctions;
+  readOnly?: boolean;
 }
 
 /**
- * The caller a host call acts as: the run's caller, or inside `script.as` the account switched to.
- * Acting as someone never widens what the run's caller may do: a token's scope list and lifetime
- * limit the account switched to, the ACL is skipped only when `as` was asked to and a token may
- * skip it itself, and the token's grant and bypassCreateAcl are not carried over.
+ * The host functions of a run for `caller`: the driver and the token functions acting as the
+ * caller or as the `script.as` principal (script-as.ts), `as` itself, and `extra`; every call made
+ * inside `script.as` passes that script.as's `acl` and `modules` rules first.
  */
-function callerForAs(svc: Service, org: Org, base: Caller, as: AsPrincipal): Caller {
-  return callerOf(svc, {
-    org,
-    principal: { accountId: as._id, email: as.email, roles: [] },
-    ...(base.scopes === undefined ? {} : { scopes: base.scopes }),
-    ...(base.tokenExpiry === undefined ? {} : { tokenExpiry: base.tokenExpiry }),
-    skipAcl: as.skipAcl && (base.scopes === undefined || base.skipAcl),
-  });
-}
-
-export function scriptHost(svc: Service, org: Org, caller: Caller): HostFunctions {
-  // What this host's `as` handed out, as JSON. The script holds the object (it is script.principal)
-  // and sends it back with each host call, so a changed one (another _id, skipAcl) is refused.
-  const issued = new Set<string>();
-  const asCaller = (asPrincipal: unknown): Caller => {
-    if (asPrincipal === undefined || asPrincipal === null) return caller;
-    if (!issued.has(JSON.stringify(asPrincipal))) {
-      throw fault('accessDenied', 'script.as', { reason: 'The principal is not one script.as returned.' });
-    }
-    return callerForAs(svc, org, caller, asPrincipal as AsPrincipal);
-  };
-  const callerFor = (call: HostCallContext) => asCaller(call.asPrincipal);
-  return {
-    // Driver options (skipAcl, grant) count only where the principal holds them: no trustedOptions.
-    driver: driverHost(svc, org, caller, { callerFor: asCaller }),
+export function scriptHost(svc: Service, org: Org, caller: Caller, options: ScriptHostOptions = {}): HostFunctions {
+  const as = new ScriptAs(svc, org, caller);
+  const callerFor = (call: HostCallContext) => as.callerOf(call.asPrincipal);
+  const data: HostFunctions = {
+    // Driver options (skipAcl, grant) count only where the principal holds them, or inside a
+    // script.as with `acl.safe: false` run by a caller who could use them itself.
+    driver: driverHost(svc, org, caller, {
+      callerFor: (asPrincipal) => as.callerOf(asPrincipal),
+      trustedFor: (asPrincipal) => as.grantOf(asPrincipal)?.acl.options === 'trusted',
+    }),
     ...tokenHost(svc, org, caller, callerFor),
-    as(this: HostCallContext, who: unknown, options: unknown) {
-      // Only org administrators may act as someone else. A token needs what acting for another
-      // account needs over REST (minting its tokens): admin.update; admin.read only reads.
-      const current = callerFor(this);
-      if (!current.orgAdmin) {
-        throw fault('accessDenied', 'principal', { reason: 'Only org administrators may use script.as.' });
-      }
-      if (current.scopes !== undefined) {
-        const decision = checkScope(current.scopes, { kind: 'admin', action: 'update' });
-        if (!decision.allowed) throw fault('accessDenied', 'scope', { reason: decision.explanation });
-      }
-      const accountId = findAccountId(svc, org, who);
-      const principal = accountId ? scriptPrincipal(svc, org, accountId) : undefined;
-      if (!principal) throw fault('notFound', 'instance', { reason: 'script.as: no such account.' });
-      const opts = typeof options === 'object' && options !== null ? (options as Record<string, unknown>) : {};
-      const skip =
-        opts.skipAcl === true ||
-        (typeof opts.acl === 'object' && opts.acl !== null && (opts.acl as Record<string, unknown>).safe === false);
-      const result: AsPrincipal = { ...principal, skipAcl: skip };
-      issued.add(JSON.stringify(result));
-      return result;
+    as(this: HostCallContext, who: unknown, opts: unknown) {
+      return as.enter(this, who, opts);
     },
   };
+  const aliasesOf = (object: string) => {
+    const def = svc.defs.byName(org.id, object) ?? svc.defs.byCollection(org.id, object);
+    return def ? [object, def.name, def.collection] : [object];
+  };
+  return guardedHost(as, { ...(options.readOnly ? readOnlyHost(data) : data), ...options.extra }, aliasesOf);
 }
 
 /** Runs `source` for the invocation's caller with the org's limits. */
@@ -138,7 +82,8 @@ export async function runScriptFor(svc: Service, inv: ScriptInvocation): Promise
       org: { _id: String(org.id), code: org.code },
       ...(inv.request ? { request: inv.request } : {}),
     },
-    host: inv.host ?? scriptHost(svc, org, caller),
+    host: scriptHost(svc, org, caller, { extra: inv.extraHost, readOnly: inv.readOnly }),
     limits: limitsForOrg(org),
+    queue: { org: String(org.id), caller: inv.requester ?? caller.accountId },
   });
 }
