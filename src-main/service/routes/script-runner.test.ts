@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeJwt } from 'jose';
 import { createHarness, TestClient, ADMIN_EMAIL, type Harness } from '../testing/harness.js';
 import { BearerClient, createUser, mint, USER_PASSWORD } from '../testing/token-testing.js';
+import type { FastifyRequest } from 'fastify';
+import { scriptRequestOf } from './script-runner.js';
 
 let h: Harness;
 let admin: TestClient;
@@ -277,5 +279,53 @@ describe('token host functions', () => {
     expect(res.statusCode, res.body).toBe(200);
     // Alice reads only her own account.
     expect(res.json()).toEqual({ me: 'alice@example.test', n: 1 });
+  });
+});
+
+describe('the request a script sees (issue 38, Low 6)', () => {
+  const headersSeen = async (client: TestClient | BearerClient) => {
+    const res = await run("return Object.keys(require('request').headers).join(' ')", {}, client);
+    expect(res.statusCode, res.body).toBe(200);
+    return String(res.json().data).split(' ');
+  };
+
+  it("holds none of the caller's credentials: no cookie, CSRF token or bearer token", async () => {
+    const session = await headersSeen(admin);
+    expect(admin.csrf).toBeDefined();
+    expect(session).toContain('service-client-key');
+    expect(session).not.toContain('cookie');
+    expect(session).not.toContain('service-csrf-token');
+    const jwt = await mint(admin, (await admin.get('/accounts/me')).json()._id, {
+      app: h.consoleAppKey,
+      scope: ['*'],
+    });
+    const bearer = await headersSeen(new BearerClient(h, jwt));
+    expect(bearer).not.toContain('authorization');
+  });
+
+  it('holds no signature headers of a signed request', () => {
+    const signed = {
+      url: '/demo/v2/routes/x?a=1',
+      method: 'POST',
+      query: { a: '1' },
+      headers: {
+        host: '127.0.0.1:7788',
+        'Service-Client-Key': 'k',
+        'service-client-signature': 's',
+        'service-client-timestamp': '1',
+        'service-client-nonce': 'n',
+        'service-client-account': 'a',
+        'service-client-signature-version': '2',
+        'service-csrf-token': 'c',
+        authorization: 'Bearer x',
+        cookie: 'sid=1',
+        'x-custom': 'kept',
+      },
+    } as unknown as FastifyRequest;
+    expect(Object.keys(scriptRequestOf(signed, null).headers ?? {}).sort()).toEqual([
+      'host',
+      'service-client-key',
+      'x-custom',
+    ]);
   });
 });

@@ -9,10 +9,34 @@ import { runScriptFor } from '../scripting/script-host.js';
 import type { RunResult } from '../scripting/run-types.js';
 import type { ScriptRequest } from '../scripting/protocol.js';
 import { answerCursor } from './script-cursor.js';
+import { CSRF_HEADER } from '../auth/wire-names.js';
+import {
+  ACCOUNT_HEADER,
+  NONCE_HEADER,
+  SIGNATURE_HEADER,
+  TIMESTAMP_HEADER,
+  VERSION_HEADER,
+} from '../auth/signatures/signature-auth.js';
 
 export const SANDBOX_STATS_HEADER = 'Service-Sandbox-Stats';
 
 const RUNNER_KEYS = new Set(['script', 'language', 'specification', 'optimize', 'arguments', 'body']);
+
+/**
+ * Headers a script never sees (issue 38, Low 6): the caller's credentials — session cookie, CSRF
+ * token, bearer token — and a signed request's signature headers. A script that logs or stores
+ * its request must not hand a way to act as its caller to whoever reads it.
+ */
+const CREDENTIAL_HEADERS = new Set([
+  'cookie',
+  'authorization',
+  CSRF_HEADER.toLowerCase(),
+  SIGNATURE_HEADER,
+  TIMESTAMP_HEADER,
+  NONCE_HEADER,
+  ACCOUNT_HEADER,
+  VERSION_HEADER,
+]);
 
 /**
  * `POST /<org>/v2/sys/script_runner` (original-clients.md §B): org administrators run a script
@@ -84,8 +108,7 @@ export function scriptRequestOf(
   const path = q === -1 ? url : url.slice(0, q);
   const headers: Record<string, string | string[] | undefined> = {};
   for (const [name, value] of Object.entries(request.headers)) {
-    // Credentials stay out of the sandbox: a script has no use for the caller's cookie or bearer token.
-    if (name === 'cookie' || name === 'authorization') continue;
+    if (CREDENTIAL_HEADERS.has(name.toLowerCase())) continue;
     headers[name.toLowerCase()] = value;
   }
   return {
