@@ -7,7 +7,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../clock.js';
 import { ScriptRunner } from './runner.js';
-import type { HostFunctions, RunRequest, RunResult } from './run-types.js';
+import type { HostCallContext, HostFunctions, RunRequest, RunResult } from './run-types.js';
 
 const runners: ScriptRunner[] = [];
 afterAll(async () => {
@@ -55,6 +55,31 @@ describe('fair share of the script workers', () => {
     expect(runner.waiting).toBe(4);
     open();
     expect((await Promise.all(runaway)).map(errCodeOf)).toEqual(Array(6).fill('ok'));
+  });
+
+  it("runs an org's nested scripts on borrowed workers once the org holds its share", async () => {
+    const runner = await newRunner({ poolSize: 3, queue: { maxBusyPerOrg: 2 } });
+    const { host: gated, open } = gate();
+    const parentHost: HostFunctions = {
+      async driver(this: HostCallContext) {
+        const inner = await this.runNested({ source: 'return org.objects.x.count()', host: gated });
+        return inner.ok ? inner.value : inner.fault.errCode;
+      },
+    };
+    let parentsDone = 0;
+    const parents = [1, 2].map(() =>
+      runner.run(held(parentHost, 'A', 'a')).then((r) => {
+        parentsDone += 1;
+        return r;
+      }),
+    );
+    // Two parents on the pool, and their two nested runs on borrowed workers: five threads.
+    for (let i = 0; i < 500 && runner.workerCount < 5; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(runner.workerCount).toBe(5);
+    expect(await runner.run({ source: 'return 2', queue: { org: 'B', caller: 'b' } })).toMatchObject({ value: 2 });
+    expect(parentsDone).toBe(0);
+    open();
+    expect((await Promise.all(parents)).map(errCodeOf)).toEqual(['ok', 'ok']);
   });
 
   it("throttles a caller's backlog instead of queueing it without end; other callers still queue", async () => {

@@ -59,6 +59,7 @@ export class ScriptRunner {
   private readonly clock: { now(): number };
   private readonly slots: Slot[] = [];
   private readonly queue: FairQueue<Queued>;
+  private readonly maxBusyPerOrg: number;
   private waitTimer?: NodeJS.Timeout;
   private nextRunId = 1;
   private closed = false;
@@ -70,7 +71,12 @@ export class ScriptRunner {
       this.startFailures = 0;
     },
     done: (slot, m) => this.onDone(slot, m),
-    hostCall: (slot, m) => void answerHostCall(slot.active, m, (r) => this.run(r)).then((r) => postReply(slot, r)),
+    hostCall: (slot, m) => {
+      // A run a host call starts is its parent's org's and caller's.
+      const parent = slot.active;
+      const nested = (r: RunRequest) => this.run({ ...r, queue: r.queue ?? parent?.request.queue });
+      void answerHostCall(parent, m, nested).then((r) => postReply(slot, r));
+    },
     crashed: (slot, e) => this.onCrash(slot, e),
   };
 
@@ -80,10 +86,9 @@ export class ScriptRunner {
     this.margin = options.hardStopMarginMs ?? 1000;
     this.recycleAbove = options.recycleAboveBytes ?? DEFAULT_RECYCLE_ABOVE_BYTES;
     this.clock = options.clock ?? { now: () => performance.now() };
-    this.queue = new FairQueue<Queued>(
-      { maxBusyPerOrg: this.poolSize, ...DEFAULT_QUEUE_LIMITS, ...options.queue },
-      () => this.clock.now(),
-    );
+    const limits = { maxBusyPerOrg: this.poolSize, ...DEFAULT_QUEUE_LIMITS, ...options.queue };
+    this.maxBusyPerOrg = limits.maxBusyPerOrg;
+    this.queue = new FairQueue<Queued>(limits, () => this.clock.now());
     for (let i = 0; i < this.poolSize; i++) this.slots.push(spawnSlot(false, this.events));
   }
 
@@ -116,8 +121,10 @@ export class ScriptRunner {
     return new Promise<RunResult>((resolve) => {
       if (depth > 0) {
         // A nested run's parent holds a worker while it waits; queueing could deadlock the pool.
-        const slot = this.slots.find((s) => !s.active && !s.dead) ?? this.borrow();
-        return this.dispatch(slot, request, limits, depth, resolve);
+        // It takes a free pool worker only within its org's share (else other orgs' would be taken).
+        const withinShare = this.busy((request.queue ?? SHARED_KEYS).org) < this.maxBusyPerOrg;
+        const free = withinShare ? this.slots.find((s) => !s.active && !s.dead && !s.overflow) : undefined;
+        return this.dispatch(free ?? this.borrow(), request, limits, depth, resolve);
       }
       if (!this.slots.some((s) => !s.dead)) return resolve(refused(cannotStart()));
       const full = this.queue.add({ request, limits, resolve }, request.queue ?? SHARED_KEYS);
@@ -284,9 +291,9 @@ export class ScriptRunner {
     this.pump();
   }
 
-  /** Runs of `org` in pool workers now (nested runs on borrowed workers are their parent's). */
+  /** Runs of `org` in pool workers now (nested ones too; borrowed workers are not the pool's). */
   private busy(org: string): number {
-    return this.slots.filter((s) => s.active && !s.overflow && s.active.depth === 0 && s.active.org === org).length;
+    return this.slots.filter((s) => s.active && !s.overflow && s.active.org === org).length;
   }
 
   /** Answers runs that waited too long, then gives free workers to the runs whose turn it is. */
