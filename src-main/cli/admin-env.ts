@@ -3,7 +3,7 @@
  * HTTP routes (orgs/create-org.ts, environment/*), run on a data folder directly.
  */
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { FaultError } from '../../src-shared/faults.js';
 import type { Service } from '../service/service.js';
@@ -68,7 +68,7 @@ export async function runEnvCommand(
     if (!values.in) throw new CliError('usage: env import --in FILE [--dry-run] [--backup] [--as ADMIN_EMAIL]');
     const body = readFileSync(values.in);
     const result = await faults(async () =>
-      importEnvironment(svc, org, readImportStream(body), {
+      importEnvironment(svc, org, await readImportStream(body), {
         actorId: administratorOf(svc, org, values.as),
         dryRun: values['dry-run'],
         backup: values.backup,
@@ -80,7 +80,9 @@ export async function runEnvCommand(
       counts[c.change]++;
       if (c.change !== 'unchanged') write(`${c.change.padEnd(8)} ${c.resource}\n`);
     }
-    return { dryRun: values['dry-run'], ...counts, ...(result.backupFile ? { backup: result.backupFile } : {}) };
+    // The operator of the data folder sees where the backup is; API callers get the relative path.
+    const backup = result.backupFile ? { backup: join(dirname(svc.db.name), result.backupFile) } : {};
+    return { dryRun: values['dry-run'], ...counts, ...backup };
   }
   throw new CliError(`unknown env command ${sub ?? ''} (export, import)`);
 }

@@ -5,12 +5,13 @@
  * apps, optionally back the database up, then apply every changed resource inside one
  * transaction; any resource that fails rolls everything back and the fault names each one.
  */
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { mkdirSync } from 'node:fs';
 import { fault } from '../../../src-shared/faults.js';
 import type { Service } from '../service.js';
 import type { Org } from '../orgs/orgs.js';
 import { generateRsaKeyPair } from '../crypto/rsa.js';
+import { ensurePrivateFile, makeDatabaseFilesPrivate } from '../db/private-files.js';
 import {
   applyResource,
   applyRoleIncludes,
@@ -51,6 +52,7 @@ export interface LogEntry {
 export interface ImportResult {
   changes: ResourceChange[];
   log: LogEntry[];
+  /** The backup's path relative to the data folder (`backups/…`). */
   backupFile?: string;
 }
 
@@ -95,7 +97,7 @@ export async function importEnvironment(
     if (opts.backup && !opts.dryRun) {
       note({ type: 'status', stage: 'backup' });
       backupFile = await backupDatabase(svc, org);
-      note({ type: 'status', stage: 'backup', message: `Backup written to ${backupFile}.` });
+      note({ type: 'status', stage: 'backup', message: `Backup written to ${backupFile} in the data folder.` });
     }
     note({ type: 'status', stage: 'import' });
     const ctx: ApplyContext = {
@@ -159,12 +161,20 @@ export async function importEnvironment(
   }
 }
 
-/** A consistent copy of the whole database next to it, under `backups/`. */
+/**
+ * A consistent copy of the whole database next to it, under `backups/`, private (0600) like the
+ * database itself (db/private-files.ts): it holds the same records, hashes and sealed secrets.
+ * Answered as a path relative to the data folder: the import's answer goes to an API caller, who
+ * has no business learning where the data folder lies on this machine.
+ */
 async function backupDatabase(svc: Service, org: Org): Promise<string> {
-  const dir = join(dirname(svc.db.name), 'backups');
+  const dataDir = dirname(svc.db.name);
+  const dir = join(dataDir, 'backups');
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const stamp = svc.nowIso().replace(/[:.]/g, '-');
   const file = join(dir, `before-import-${org.code}-${stamp}.db`);
+  ensurePrivateFile(file);
   await svc.db.backup(file);
-  return file;
+  makeDatabaseFilesPrivate(file);
+  return relative(dataDir, file);
 }

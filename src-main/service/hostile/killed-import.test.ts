@@ -124,7 +124,7 @@ describe('a killed import', () => {
       const result = await importEnvironment(
         svc,
         org,
-        readImportStream(Buffer.from(small.map((d) => JSON.stringify(d)).join('\n'))),
+        await readImportStream(Buffer.from(small.map((d) => JSON.stringify(d)).join('\n'))),
         { actorId: administratorOf(svc, org) },
       );
       expect(result.log.at(-1)).toMatchObject({ stage: 'complete' });

@@ -44,6 +44,24 @@ describe('import', () => {
     expect(stored?.doc).toMatchObject({ c_title: 'first', created: '2020-01-02T03:04:05.006Z' });
     expect(h.svc.store.count(org().id, def('c_conversation'))).toBe(2);
   });
+
+  it('reports a line of invalid UTF-8 by number instead of storing U+FFFD (issue 38 low 6)', async () => {
+    const bytes = Buffer.concat([
+      Buffer.from('{"c_title":"bad '),
+      Buffer.from([0xe2, 0x28, 0xa1]),
+      Buffer.from('"}\n{"c_title":"good"}\n'),
+    ]);
+    const report = await importNdjson(h.svc, org(), def('c_conversation'), Readable.from([bytes]));
+    expect(report).toMatchObject({
+      imported: 1,
+      failed: 1,
+      errors: [{ line: 1, reason: 'the line is not valid UTF-8' }],
+    });
+    const titles = [...h.svc.store.iterate(org().id, def('c_conversation'), { sort: [], skip: 0, limit: 0 })].map(
+      (r) => r.doc.c_title,
+    );
+    expect(titles).toEqual(['good']);
+  });
 });
 
 describe('export', () => {

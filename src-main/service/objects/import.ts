@@ -1,4 +1,3 @@
-import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import type { Service } from '../service.js';
 import type { Org } from '../orgs/orgs.js';
@@ -7,6 +6,7 @@ import type { ObjectDef } from '../../../src-shared/schema/types.js';
 import { FaultError } from '../../../src-shared/faults.js';
 import { normaliseDate, validateInput, type Json } from './validate.js';
 import { OBJECT_ID_PATTERN } from './ids.js';
+import { readNdjsonLines } from './ndjson-lines.js';
 
 export interface ImportReport {
   imported: number;
@@ -23,7 +23,8 @@ const COMPUTED = ['object', 'updater'];
 /**
  * Trust boundary: loads NDJSON (one JSON object per line) into a collection. Each record is checked
  * against the schema and written whole or not at all (a savepoint per record inside batched
- * transactions); bad lines are reported by number and the rest still load. `_id`, `created` and
+ * transactions); bad lines (not JSON, not valid UTF-8, too long) are reported by number and the
+ * rest still load. `_id`, `created` and
  * `updated` are kept when given and valid. Streams: memory stays constant whatever the file size.
  */
 export async function importNdjson(
@@ -53,10 +54,15 @@ export async function importNdjson(
     pending = [];
   };
   let lineNo = 0;
-  for await (const text of createInterface({ input, crlfDelay: Infinity })) {
-    lineNo++;
-    if (text.trim() === '') continue;
-    pending.push({ line: lineNo, text });
+  // Strict UTF-8 per line (a bad line is reported, never stored with U+FFFD), bounded line length.
+  for await (const line of readNdjsonLines(input as AsyncIterable<Buffer | string>, { linesPerTurn: BATCH })) {
+    lineNo = line.number;
+    if (line.text === undefined) {
+      fail(lineNo, `the line ${line.problem ?? 'cannot be read'}`);
+      continue;
+    }
+    if (line.text.trim() === '') continue;
+    pending.push({ line: lineNo, text: line.text });
     if (pending.length >= BATCH) {
       flush();
       onProgress?.(lineNo);

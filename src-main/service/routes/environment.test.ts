@@ -1,6 +1,7 @@
 /** Environment export and import (original-clients.md §E). */
 import { gzipSync } from 'node:zlib';
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ADMIN_EMAIL, createHarness, TestClient, type Harness } from '../testing/harness.js';
 import {
@@ -249,6 +250,12 @@ describe('environment import', () => {
     expect(bodies.filter((t) => t.includes('"stage":"complete"'))).toHaveLength(1);
     expect(bodies.filter((t) => t.includes('deploymentInProgress'))).toHaveLength(1);
     const backup = lines(first.body).find((l) => l.stage === 'backup' && l.message);
-    expect(backup && existsSync(String(backup.message).replace(/^Backup written to (.*)\.$/, '$1'))).toBe(true);
+    // Named relative to the data folder (issue 38 low 6): the answer does not say where it lies.
+    const file = String(backup?.message).replace(/^Backup written to (.*) in the data folder\.$/, '$1');
+    expect(file).toMatch(/^backups\/before-import-other-[^/]+\.db$/);
+    expect(String(backup?.message)).not.toContain(h.dataDir);
+    expect(existsSync(join(h.dataDir, file))).toBe(true);
+    // Private like the database it copies (issue 38 low 6).
+    expect(statSync(join(h.dataDir, file)).mode & 0o777).toBe(0o600);
   });
 });

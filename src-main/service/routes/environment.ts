@@ -52,7 +52,7 @@ export function environmentRoutes(svc: Service) {
           });
         }
         const { query } = request;
-        const result = await importEnvironment(svc, request.ctx.org, readImportStream(request.body), {
+        const result = await importEnvironment(svc, request.ctx.org, await readImportStream(request.body), {
           actorId: principal.accountId,
           backup: queryFlag(query, 'backup'),
           dryRun: queryFlag(query, 'dryRun'),
