@@ -6,13 +6,23 @@
  *
  * level = org admin ? 8
  *       : max(matching default-ACL entries, active connections to the caller, connection target)
- * then  skipAcl → at least read;  grant → at least the grant, on instances with any access at all.
+ * then  skipAcl → at least read;  grant → at least the grant, on instances with any access at all;
+ * then  at most share on admin-written types (scripts, views, deployments).
+ * The anonymous caller (a route run as no one) matches no account entry, owns nothing and is the
+ * target of no connection: only role entries could reach it, and it holds no role.
  */
 import type { ObjectDef } from '../../../src-shared/schema/types.js';
 import type { Service } from '../service.js';
 import type { Org } from '../orgs/orgs.js';
 import type { StoredRecord } from '../objects/stored-record.js';
-import { ACCESS, MAX_SHARED_LEVEL, defaultAcl, type AclEntry } from './levels.js';
+import {
+  ACCESS,
+  ADMIN_WRITTEN_CEILING,
+  ADMIN_WRITTEN_TYPES,
+  MAX_SHARED_LEVEL,
+  defaultAcl,
+  type AclEntry,
+} from './levels.js';
 import type { Caller } from './caller.js';
 import { statements } from '../db/statements.js';
 import { jsonExtract, propertyExpression, quoteTable, type KeyColumns } from '../query/expressions.js';
@@ -55,6 +65,9 @@ function buildConnectionExpressions(columns: KeyColumns) {
 /** The caller's level on each record; one query for the connections of the whole page. */
 export function levelsOf(svc: Service, org: Org, caller: Caller, def: ObjectDef, records: StoredRecord[]): number[] {
   if (caller.orgAdmin) return records.map(() => ACCESS.admin);
+  // No connections to look up: an anonymous caller is the target of none.
+  if (caller.anonymous)
+    return records.map((r) => cappedLevel(def, effectiveLevel(caller, recordLevel(caller, def, r, 0))));
   const connections = connectionLevels(
     svc,
     org,
@@ -62,7 +75,18 @@ export function levelsOf(svc: Service, org: Org, caller: Caller, def: ObjectDef,
     def,
     records.map((r) => r._id),
   );
-  return records.map((r) => effectiveLevel(caller, recordLevel(caller, def, r, connections.get(r._id) ?? 0)));
+  return records.map((r) =>
+    cappedLevel(def, effectiveLevel(caller, recordLevel(caller, def, r, connections.get(r._id) ?? 0))),
+  );
+}
+
+/**
+ * No one but an org administrator (handled before this) holds more than share on an admin-written
+ * type, whatever ACL was stored, connection made or grant given (levels.ts ADMIN_WRITTEN_TYPES).
+ * Read stays as the ACL says, so the SQL read condition needs no such cap.
+ */
+function cappedLevel(def: ObjectDef, level: number): number {
+  return ADMIN_WRITTEN_TYPES.has(def.name) ? Math.min(level, ADMIN_WRITTEN_CEILING) : level;
 }
 
 export function levelOf(svc: Service, org: Org, caller: Caller, def: ObjectDef, record: StoredRecord): number {
@@ -71,7 +95,7 @@ export function levelOf(svc: Service, org: Org, caller: Caller, def: ObjectDef, 
 
 /** The caller's level on a record from everything but connections (ACL, ownership, roles). */
 export function levelWithoutConnections(caller: Caller, def: ObjectDef, record: StoredRecord): number {
-  return caller.orgAdmin ? ACCESS.admin : recordLevel(caller, def, record, 0);
+  return caller.orgAdmin ? ACCESS.admin : cappedLevel(def, recordLevel(caller, def, record, 0));
 }
 
 /** skipAcl and grant on top of the ACL's answer. */
@@ -95,6 +119,8 @@ export function readableCondition(svc: Service, org: Org, caller: Caller, def: O
   const entries = defaultAcl(def);
   if (constantLevel(caller, entries) >= floor) return undefined;
   const alternatives: SqlCondition[] = [];
+  // An anonymous caller owns nothing and is the target of no connection (see isOwner).
+  if (caller.anonymous) return or(alternatives);
   const owner = Math.max(0, ...entries.filter((e) => e.type === 'owner').map((e) => e.allow));
   if (owner >= floor) alternatives.push(ownerCondition(svc, org, def, caller.accountId));
   const connected = connectionCondition(svc, org, caller, def, floor);
@@ -113,7 +139,9 @@ function recordLevel(caller: Caller, def: ObjectDef, record: StoredRecord, conne
   if (isOwner(caller, def, record)) {
     for (const e of entries) if (e.type === 'owner') level = Math.max(level, e.allow);
   }
-  if (def.name === 'connection' && targetId(record) === caller.accountId) level = Math.max(level, ACCESS.read);
+  if (def.name === 'connection' && !caller.anonymous && targetId(record) === caller.accountId) {
+    level = Math.max(level, ACCESS.read);
+  }
   return level;
 }
 
@@ -122,13 +150,27 @@ function constantLevel(caller: Caller, entries: AclEntry[]): number {
   let level = 0;
   for (const e of entries) {
     if (e.type === 'role' && caller.roles.has(e.target)) level = Math.max(level, e.allow);
-    if (e.type === 'account' && (e.target === '*' || e.target === caller.accountId)) level = Math.max(level, e.allow);
+    if (e.type === 'account' && matchesAccountTarget(caller, e.target)) level = Math.max(level, e.allow);
   }
   return level;
 }
 
-/** The owner of an account is the account itself; of anything else, the account that created it. */
+/**
+ * An `account` ACL target: one account by id, or `*` for every logged-in account. The anonymous
+ * caller is no account: `*` does not match it, nor does any id.
+ */
+export function matchesAccountTarget(caller: Caller, target: string): boolean {
+  if (caller.anonymous) return false;
+  return target === '*' || target === caller.accountId;
+}
+
+/**
+ * The owner of an account is the account itself; of anything else, the account that created it.
+ * Never the anonymous caller: records an anonymous route once created carry `owner: {_id: ""}`,
+ * and matching that would hand them to every later anonymous caller.
+ */
 function isOwner(caller: Caller, def: ObjectDef, record: StoredRecord): boolean {
+  if (caller.anonymous) return false;
   if (def.name === 'account') return record._id === caller.accountId;
   const owner = record.doc.owner as { _id?: unknown } | undefined;
   return typeof owner === 'object' && owner !== null && owner._id === caller.accountId;

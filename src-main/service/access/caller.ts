@@ -29,6 +29,17 @@ export interface Caller {
    * REST and from scripts alike.
    */
   tokenExpiry?: number;
+  /**
+   * A caller with no account (an anonymous route run without a principal). It matches no
+   * `account` ACL target (not even `*`, which means every logged-in account), owns nothing and
+   * may create nothing, so it reads and writes only what is public to it (issue 38 medium 4).
+   */
+  anonymous?: true;
+}
+
+/** The caller of an anonymous route that runs as no one: no account, no roles, no rights. */
+export function anonymousCaller(): Caller {
+  return { accountId: '', roles: new Set(), orgAdmin: false, skipAcl: false, bypassCreateAcl: false, anonymous: true };
 }
 
 /** What authentication established about a request that has a principal. */

@@ -43,6 +43,17 @@ export interface AclFields {
   createAcl?: unknown;
 }
 
+/**
+ * Built-in types only org administrators create and change (issue 38 medium 5): a script runs,
+ * and a view queries, as whomever it names, and a deployment reads and writes whole orgs. Their
+ * ACLs cannot be widened to others (`checkAclInput`), and whatever ACL is stored, connection or
+ * grant there is, no one else creates them or holds more than share on them (acl.ts, objects.ts).
+ */
+export const ADMIN_WRITTEN_TYPES: ReadonlySet<string> = new Set(['script', 'view', 'deployment']);
+
+/** The highest level anyone but an org administrator holds on a record of an admin-written type. */
+export const ADMIN_WRITTEN_CEILING = ACCESS.share;
+
 const ANY_ACCOUNT: AclEntry = { type: 'account', target: '*', allow: ACCESS.read };
 
 const FALLBACK: Record<string, { defaultAcl: AclEntry[]; createAcl: AclEntry[] }> = {
@@ -93,15 +104,18 @@ export const MAX_ACL_ENTRIES = 100;
  * `createAcl`). Each entry is `{type: 'role' | 'account' | 'owner', target?, allow}`; `allow` is a
  * level from 1 to 7 (admin, 8, is for org administrators alone); a create ACL may leave it out.
  * Problems are child faults naming the entry (`defaultAcl[2].allow`); `roleExists` decides
- * whether a role target names a role of the org.
+ * whether a role target names a role of the org. For an admin-written type (`objectName` in
+ * ADMIN_WRITTEN_TYPES) a create entry, or an entry above share, is refused.
  */
 export function checkAclInput(
   value: unknown,
   path: 'defaultAcl' | 'createAcl',
   roleExists: (id: string) => boolean,
   faults: FaultBody[],
+  objectName?: string,
 ): AclEntry[] {
   const bad = (at: string, reason: string) => faults.push(makeFault('validation', 'acl', { path: at, reason }));
+  const adminWritten = objectName !== undefined && ADMIN_WRITTEN_TYPES.has(objectName);
   if (!Array.isArray(value)) {
     bad(path, `${path} must be an array of entries.`);
     return [];
@@ -119,6 +133,15 @@ export function checkAclInput(
     if (allow === undefined && path === 'createAcl') allow = ACCESS.public;
     if (typeof allow !== 'number' || !Number.isInteger(allow) || allow < ACCESS.public || allow > MAX_SHARED_LEVEL) {
       return bad(`${at}.allow`, `allow is a level from ${ACCESS.public} to ${MAX_SHARED_LEVEL}.`);
+    }
+    if (adminWritten && path === 'createAcl') {
+      return bad(at, `Only org administrators create ${objectName} records: its createAcl stays empty.`);
+    }
+    if (adminWritten && allow > ADMIN_WRITTEN_CEILING) {
+      return bad(
+        `${at}.allow`,
+        `Only org administrators change ${objectName} records: allow is at most ${ADMIN_WRITTEN_CEILING} (share).`,
+      );
     }
     if (type === 'owner') return void out.push({ type, allow });
     if (type === 'role') {

@@ -9,8 +9,8 @@ import { fault } from '../../../src-shared/faults.js';
 import type { ObjectDef } from '../../../src-shared/schema/types.js';
 import type { Service } from '../service.js';
 import type { Org } from '../orgs/orgs.js';
-import { ACCESS, MAX_SHARED_LEVEL, createAcl } from './levels.js';
-import { levelOf, levelWithoutConnections } from './acl.js';
+import { ACCESS, ADMIN_WRITTEN_TYPES, MAX_SHARED_LEVEL, createAcl } from './levels.js';
+import { levelOf, levelWithoutConnections, matchesAccountTarget } from './acl.js';
 import { callerOf, type Caller } from './caller.js';
 import { type StoredRecord } from '../objects/stored-record.js';
 import { parseListQuery } from '../../../src-shared/query/parse.js';
@@ -22,13 +22,20 @@ export type { Caller } from './caller.js';
 export { levelOf, levelsOf, readableCondition } from './acl.js';
 export * from './scope-guard.js';
 
-/** Org administrators and `service/skc` tokens skip the create ACL; others must match an entry. */
+/**
+ * Org administrators and `service/skc` tokens skip the create ACL; others must match an entry.
+ * Admin-written types (scripts, views, deployments) are created by org administrators alone.
+ */
 export function canCreate(caller: Caller, def: ObjectDef): boolean {
-  if (caller.orgAdmin || caller.bypassCreateAcl) return true;
+  if (caller.orgAdmin) return true;
+  if (ADMIN_WRITTEN_TYPES.has(def.name)) return false;
+  if (caller.bypassCreateAcl) return true;
+  // An anonymous caller creates nothing: it would own what it made, and so would every later one.
+  if (caller.anonymous) return false;
   return createAcl(def).some(
     (e) =>
       (e.type === 'role' && caller.roles.has(e.target)) ||
-      (e.type === 'account' && (e.target === '*' || e.target === caller.accountId)),
+      (e.type === 'account' && matchesAccountTarget(caller, e.target)),
   );
 }
 

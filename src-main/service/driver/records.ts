@@ -17,6 +17,7 @@ import type { Org } from '../orgs/orgs.js';
 import { createAccount } from '../accounts/accounts.js';
 import { changeLoginEmail } from '../accounts/email-change.js';
 import { assertScopesExist } from '../access/scope-schema.js';
+import { assertMayNamePrincipal } from '../access/named-principal.js';
 import { checkRecordRules } from '../environment/record-rules.js';
 import { checkDeploymentSource } from '../environment/deployment-rules.js';
 import { emailOf } from '../environment/resources.js';
@@ -173,6 +174,7 @@ export async function createRecord(
   }
   const values = validated(def, body, 'create');
   checkRecordRules(svc, org, def, values);
+  assertMayNamePrincipal(svc, org, caller, def.name, values);
   // The rules do not know the caller; a deployment's source is read for whoever saves it.
   if (def.name === 'deployment') checkDeploymentSource(svc, org, values, emailOf(svc, org, caller.accountId) ?? '');
   if (def.name === 'role') assertRoleScopesExist(svc, org, values);
@@ -233,6 +235,7 @@ export function patchRecord(
         .map((p) => makeFault('validation', 'required', { path: p.name, reason: `${p.name} is required.` }));
       if (faults.length > 0) throw fault('validation', undefined, { faults, reason: `The ${def.name} is not valid.` });
       checkRecordRules(svc, org, def, values, current);
+      assertMayNamePrincipal(svc, org, caller, def.name, { ...current.doc, ...values });
       if (def.name === 'deployment') {
         checkDeploymentSource(svc, org, { ...current.doc, ...values }, emailOf(svc, org, caller.accountId) ?? '');
       }

@@ -24,7 +24,7 @@ export function applyObjectAcls(ctx: ApplyContext, doc: ResourceDoc): void {
   for (const key of ACL_KEYS) {
     if (doc[key] === undefined) continue;
     const resolved = resolveNames(ctx, doc[key], key, faults);
-    next[key] = checkAclInput(resolved, key, () => true, faults);
+    next[key] = checkAclInput(resolved, key, () => true, faults, def.name);
   }
   if (faults.length > 0) {
     // Every unresolvable entry in the one reason: the import's fault names this resource only.

@@ -96,14 +96,14 @@ const named = pathParams('name');
  * The `defaultAcl` and `createAcl` of a schema body, checked (each problem a child fault); only
  * those the body gives. Enforced by access/acl.ts and access/objects.ts `canCreate`.
  */
-function checkAcls(svc: Service, org: Org, body: unknown): AclFields {
+function checkAcls(svc: Service, org: Org, body: unknown, objectName?: string): AclFields {
   const input = isRecord(body) ? body : {};
   const roleDef = svc.defs.byName(org.id, 'role');
   const roleExists = (id: string) => roleDef !== undefined && svc.store.get(org.id, roleDef, id) !== undefined;
   const faults: FaultBody[] = [];
   const out: AclFields = {};
   for (const key of ['defaultAcl', 'createAcl'] as const) {
-    if (input[key] !== undefined) out[key] = checkAclInput(input[key], key, roleExists, faults);
+    if (input[key] !== undefined) out[key] = checkAclInput(input[key], key, roleExists, faults, objectName);
   }
   if (faults.length > 0)
     throw fault('validation', undefined, { faults, reason: 'The access control list is not valid.' });
@@ -134,7 +134,7 @@ export function schemaRoutes(svc: Service) {
   /** A PATCH /schemas body applied to a copy of the definition: label, ACLs, custom properties' flags. */
   const alterDefinition = (org: Org, def: ObjectDef, body: DefinitionPatch): ObjectDef => {
     if (body.label) def.label = body.label;
-    Object.assign(def, checkAcls(svc, org, body));
+    Object.assign(def, checkAcls(svc, org, body, def.name));
     for (const [name, change] of Object.entries(body.properties ?? {})) {
       const prop = def.properties.find((p) => p.name === name);
       if (!prop) throw fault('notFound', 'property', { path: name, reason: `${def.name} has no property ${name}.` });

@@ -1,7 +1,7 @@
 import { fault, FaultError, type FaultBody } from '../../../src-shared/faults.js';
 import type { Service } from '../service.js';
 import type { Org } from '../orgs/orgs.js';
-import { callerOf, type Caller } from '../access/caller.js';
+import { anonymousCaller, callerOf, type Caller } from '../access/caller.js';
 import { lookupAccountPrincipal } from '../apps/principal.js';
 import { requireCaller, type RequestContext } from '../http/context.js';
 import { pathParams, type TypedServer } from '../http/route-schemas.js';
@@ -166,11 +166,6 @@ function routePrincipal(svc: Service, org: Org, route: RouteScript): Caller | un
     throw fault('error', 'route.principal', { reason: 'The route runs as an account that does not exist.' });
   }
   return callerOf(svc, { org, principal: found.principal });
-}
-
-/** Runs for callers without a principal on `anonymous` routes: no roles, no rights beyond public ones. */
-function anonymousCaller(): Caller {
-  return { accountId: '', roles: new Set(), orgAdmin: false, skipAcl: false, bypassCreateAcl: false };
 }
 
 /** The part of the request's URL after `/v2/routes/`, still percent-encoded (no query). */

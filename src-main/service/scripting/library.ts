@@ -7,6 +7,7 @@ import type { Service } from '../service.js';
 import type { Org } from '../orgs/orgs.js';
 import type { Doc } from '../objects/validate.js';
 import { checkSyntaxSync } from './syntax.js';
+import { lookupAccountPrincipal } from '../apps/principal.js';
 
 export interface RouteConfig {
   method: string;
@@ -59,8 +60,8 @@ export function assertScriptCompiles(values: Record<string, unknown>): void {
 }
 
 /**
- * A route script has a method and a valid path, and no other route script has the same method and
- * path (§C).
+ * A route script has a method and a valid path, an apiKey and a principal that exist, and no other
+ * route script has the same method and path (§C).
  */
 export function assertRouteConfig(svc: Service, org: Org, merged: Record<string, unknown>, selfId?: string): void {
   if (merged.type !== 'route') return;
@@ -76,6 +77,17 @@ export function assertRouteConfig(svc: Service, org: Org, merged: Record<string,
       path: 'configuration.apiKey',
       reason: 'apiKey must be the key of an app of this org.',
     });
+  }
+  // Checked on save (REST, driver, import) as a view's principal is: a route naming no usable
+  // account would answer every call with a 500 (issue 38 low 3). Who may name it: named-principal.ts.
+  if (config.principal !== undefined) {
+    const found = lookupAccountPrincipal(svc, org, config.principal);
+    if ('problem' in found) {
+      throw fault('validation', 'invalidReference', {
+        path: 'configuration.principal',
+        reason: `principal must name an account of the org (by _id or email): ${found.problem}`,
+      });
+    }
   }
   const clash = routeScripts(svc, org, false).find(
     (r) => r._id !== selfId && r.config.method === config.method && pathShape(r.config.path) === pathShape(config.path),
