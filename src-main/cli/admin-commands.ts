@@ -1,7 +1,13 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { FaultError } from '../../src-shared/faults.js';
 import type { Service } from '../service/service.js';
-import { DEFAULT_ORG_SETTINGS, type Org, type OrgSettings } from '../service/orgs/orgs.js';
+import type { Org } from '../service/orgs/orgs.js';
+import {
+  DEFAULT_ORG_SETTINGS,
+  SETTABLE_ORG_SETTINGS,
+  validateOrgSettings,
+  type OrgSettings,
+} from '../service/orgs/settings.js';
 import type { App, AppSettings } from '../service/apps/apps.js';
 import { validateAppSettings } from '../service/apps/settings.js';
 import { presentApp } from '../service/apps/present.js';
@@ -86,43 +92,24 @@ export async function runOrgCommand(svc: Service, org: Org, args: string[]): Pro
   const [sub, key, value, ...extra] = args;
   if (sub !== 'set') throw new CliError(`unknown org command ${sub ?? ''} (set KEY VALUE)`);
   if (key === undefined || value === undefined || extra.length > 0) throw new CliError('usage: org set KEY VALUE');
-  const patch = parseOrgSetting(key, value);
-  // Merge into the stored settings, not the caller's copy, which may be stale.
-  const current = svc.orgs.byId(org.id) ?? org;
-  return svc.orgs.updateSettings(current, patch).settings;
+  return cliFaults(async () => {
+    const patch = parseOrgSetting(key, value);
+    // Merge into the stored settings, not the caller's copy, which may be stale.
+    const current = svc.orgs.byId(org.id) ?? org;
+    return svc.orgs.updateSettings(current, patch).settings;
+  });
 }
 
-/** Numeric org settings and their allowed ranges; others (booleans) are true/false. */
-const ORG_NUMBER_RANGES: Partial<Record<keyof OrgSettings, [number, number]>> = {
-  lockAttempts: [1, 1000],
-  lockDuration: [0, 525_600], // minutes; 0 = until an administrator unlocks; at most a year
-  anonymousRequestsPerEmail: [1, 1000], // per hour
-  anonymousRequestsPerOrg: [1, 1_000_000], // per hour
-  // At least a day: no session stays live longer idle than the largest authDuration (86400 s).
-  sessionRetentionDays: [1, 3650],
-  outboxRetentionDays: [1, 3650],
-};
-
-/** Settable org settings: those with a number or boolean default (consoleAppKey is not one). */
-const SETTABLE = Object.entries(DEFAULT_ORG_SETTINGS)
-  .filter(([, v]) => typeof v === 'number' || typeof v === 'boolean')
-  .map(([k]) => k as keyof OrgSettings);
-
+/** `org set KEY VALUE`: the text as the setting's type, then the one org settings validator. */
 export function parseOrgSetting(key: string, raw: string): Partial<OrgSettings> {
-  if (!(SETTABLE as string[]).includes(key)) {
-    throw new CliError(`org set: unknown setting ${key} (one of ${SETTABLE.join(', ')})`);
+  if (!(SETTABLE_ORG_SETTINGS as string[]).includes(key)) {
+    throw new CliError(`org set: unknown setting ${key} (one of ${SETTABLE_ORG_SETTINGS.join(', ')})`);
   }
-  const setting = key as keyof OrgSettings;
-  if (typeof DEFAULT_ORG_SETTINGS[setting] === 'boolean') {
-    if (raw !== 'true' && raw !== 'false') throw new CliError(`org set: ${key} must be true or false, not ${raw}`);
-    return { [setting]: raw === 'true' };
-  }
-  const [min, max] = ORG_NUMBER_RANGES[setting] ?? [0, Number.MAX_SAFE_INTEGER];
-  const n = /^\d+$/.test(raw) ? Number(raw) : NaN;
-  if (!Number.isSafeInteger(n) || n < min || n > max) {
-    throw new CliError(`org set: ${key} must be an integer ${min}–${max}, not ${raw}`);
-  }
-  return { [setting]: n };
+  const boolean = typeof DEFAULT_ORG_SETTINGS[key as keyof OrgSettings] === 'boolean';
+  const asNumber = /^-?\d+(\.\d+)?$/.test(raw) ? Number(raw) : undefined;
+  const value = boolean ? ({ true: true, false: false } as Record<string, boolean>)[raw] : asNumber;
+  // Text that is not of the setting's type reaches the validator as itself, and is refused there.
+  return validateOrgSettings({ [key]: value ?? raw });
 }
 
 function parse<O extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: O) {

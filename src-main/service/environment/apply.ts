@@ -7,7 +7,8 @@ import { CUSTOM_NAME_PATTERN, type ObjectDef, type PropertyDef } from '../../../
 import { validateScopes } from '../../../src-shared/scopes/index.js';
 import type { Service } from '../service.js';
 import { assertScopesExist } from '../access/scope-schema.js';
-import { DEFAULT_ORG_SETTINGS, type Org, type OrgSettings } from '../orgs/orgs.js';
+import type { Org } from '../orgs/orgs.js';
+import { validateOrgSettings } from '../orgs/settings.js';
 import type { RsaKeyPair } from '../crypto/rsa.js';
 import { checkNewObject, checkPropertyCount, checkPropertyDef, countProperties } from '../objects/definition-rules.js';
 import { validateInput, type Json } from '../objects/validate.js';
@@ -174,17 +175,8 @@ function applyRole(ctx: ApplyContext, doc: ResourceDoc): void {
 }
 
 function applySettings({ svc, org }: ApplyContext, doc: ResourceDoc): void {
-  const settings = doc.settings as Record<string, unknown> | undefined;
-  if (typeof settings !== 'object' || settings === null) throw invalid('settings', 'settings must be an object.');
-  const patch: Partial<OrgSettings> = {};
-  for (const [key, value] of Object.entries(settings)) {
-    const known = DEFAULT_ORG_SETTINGS[key as keyof OrgSettings];
-    if (known === undefined || key === 'consoleAppKey')
-      throw invalid(`settings.${key}`, `${key} is not an org setting.`);
-    if (typeof value !== typeof known) throw invalid(`settings.${key}`, `${key} must be a ${typeof known}.`);
-    (patch as Record<string, unknown>)[key] = value;
-  }
-  svc.orgs.updateSettings(org, patch);
+  // The one validator of org settings (orgs/settings.ts): names, types and ranges, as `org set`.
+  svc.orgs.updateSettings(org, validateOrgSettings(doc.settings, 'settings.'));
 }
 
 function applyApp(ctx: ApplyContext, doc: ResourceDoc): void {

@@ -2,53 +2,11 @@ import type { Db } from '../db/open.js';
 import { type DataVersion, VersionedCache } from '../db/data-version.js';
 import { fault } from '../../../src-shared/faults.js';
 import { statements, type Statements } from '../db/statements.js';
+import { DEFAULT_ORG_SETTINGS, storedOrgSettings, type OrgSettings } from './settings.js';
 
 export const ORG_CODE_PATTERN = /^[a-z0-9][a-z0-9-]{0,62}$/;
 
-export interface OrgSettings {
-  /** Key of the session app the console logs in with. */
-  consoleAppKey?: string;
-  lockAttempts: number;
-  /** Minutes; 0 = until an administrator unlocks. */
-  lockDuration: number;
-  allowSimultaneousLogins: boolean;
-  /** Operators that can be turned off per org (decisions §8). */
-  disableNegation: boolean;
-  /** Whether `POST /accounts/register` is open (decisions §5). */
-  registrationEnabled: boolean;
-  /**
-   * Two-factor by new-location verification (decisions §5). Off by default: the codes go to the
-   * local outbox, which only an administrator can read in the console, so with this on the org's
-   * first administrator could not log in from a new browser — offline there is no mailbox to
-   * receive the code. Turn it on once a second administrator or TOTP is set up.
-   */
-  verifyNewLocations: boolean;
-  /**
-   * Anonymous `register` and `request-password-reset` requests allowed per hour, per email address
-   * and per org (each route counted on its own); beyond, `throttled.policy` (issue #13 item 9).
-   */
-  anonymousRequestsPerEmail: number;
-  anonymousRequestsPerOrg: number;
-  /** Days an ended or idle session is kept (so its old cookie can still say why it ended). */
-  sessionRetentionDays: number;
-  /** Days an outbox message is kept. */
-  outboxRetentionDays: number;
-  /** Overrides of the script sandbox limits by name (scripting/limits.ts); absent = the original's defaults. */
-  scriptLimits?: Record<string, number>;
-}
-
-export const DEFAULT_ORG_SETTINGS: OrgSettings = {
-  lockAttempts: 5,
-  lockDuration: 15,
-  allowSimultaneousLogins: false,
-  disableNegation: false,
-  registrationEnabled: true,
-  verifyNewLocations: false,
-  anonymousRequestsPerEmail: 5,
-  anonymousRequestsPerOrg: 100,
-  sessionRetentionDays: 7,
-  outboxRetentionDays: 30,
-};
+export { DEFAULT_ORG_SETTINGS, type OrgSettings } from './settings.js';
 
 export interface Org {
   id: number;
@@ -68,7 +26,7 @@ interface OrgRow {
 
 const toOrg = (r: OrgRow): Org => ({
   ...r,
-  settings: { ...DEFAULT_ORG_SETTINGS, ...(JSON.parse(r.settings) as Partial<OrgSettings>) },
+  settings: storedOrgSettings(JSON.parse(r.settings) as Record<string, unknown>),
 });
 
 /** Orgs: the tenants of the service, addressed as `/<code>/v2`. */

@@ -5,7 +5,7 @@
  */
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHarness, type Harness, type TestClient } from '../testing/harness.js';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, createHarness, TestClient, type Harness } from '../testing/harness.js';
 import { exportOf, importInto, twoOrgClients } from '../testing/environment-testing.js';
 import { MAX_IMPORT_BYTES, MAX_IMPORT_LINES, MAX_LISTED_FAULTS } from '../environment/ndjson-input.js';
 import { NDJSON_LINES_PER_TURN } from '../objects/ndjson-lines.js';
@@ -99,5 +99,57 @@ describe('environment import of hostile bodies', () => {
     expect(res.json()).toMatchObject({ errCode: 'service.invalidArgument.import' });
     expect(res.json().faults[0]).toMatchObject({ path: 'line 1', reason: 'line 1 is not valid UTF-8.' });
     expect(appCount()).toBe(apps);
+  });
+});
+
+describe('imported env settings (low 1)', () => {
+  /** An export of `other`'s settings with `lockAttempts` etc. replaced by the raw JSON text given. */
+  async function settingsImport(name: string, rawValue: string): Promise<string> {
+    const text = await exportOf(b, { settings: { includes: ['*'] } });
+    const docs = text.trim().split('\n');
+    const at = docs.findIndex((l) => l.includes('"object":"env"'));
+    expect(at, text).toBeGreaterThanOrEqual(0);
+    docs[at] = docs[at]!.replace(new RegExp(`"${name}":[^,}]+`), `"${name}":${rawValue}`);
+    expect(docs[at]).toContain(`"${name}":${rawValue}`);
+    return docs.join('\n');
+  }
+
+  it.each([
+    ['lockAttempts', '0'],
+    ['lockAttempts', '-3'],
+    ['lockAttempts', '2.5'],
+    ['lockAttempts', '1e999'],
+    ['lockDuration', '-10'],
+    ['sessionRetentionDays', '0'],
+    ['anonymousRequestsPerOrg', '1e15'],
+    ['registrationEnabled', '"yes"'],
+  ])('refuses %s %s, naming it, and keeps the settings', async (name, raw) => {
+    const before = h.svc.orgs.byCode('other')!.settings;
+    const res = await importInto(b, await settingsImport(name, raw));
+    expect(res.statusCode, res.body).toBe(400);
+    expect(res.json()).toMatchObject({ errCode: 'service.validation.import' });
+    expect(res.json().reason).toContain(`${name} must be`);
+    expect(h.svc.orgs.byCode('other')!.settings).toEqual(before);
+  });
+
+  it('takes settings inside their ranges', async () => {
+    const res = await importInto(b, await settingsImport('lockAttempts', '1000'));
+    expect(res.statusCode, res.body).toBe(200);
+    expect(h.svc.orgs.byCode('other')!.settings.lockAttempts).toBe(1000);
+  });
+
+  it('an org whose stored lockAttempts is null (an import before the check) still logs in', async () => {
+    const org = h.svc.orgs.byCode('other')!;
+    const stored = JSON.parse(
+      h.svc.db.prepare('SELECT settings FROM orgs WHERE id = ?').pluck().get(org.id) as string,
+    ) as Record<string, unknown>;
+    h.svc.db
+      .prepare('UPDATE orgs SET settings = ? WHERE id = ?')
+      .run(JSON.stringify({ ...stored, lockAttempts: null }), org.id);
+    h.svc.versions.bump();
+    expect(h.svc.orgs.byCode('other')!.settings.lockAttempts).toBe(5);
+    const fresh = new TestClient({ ...h, org: 'other' }, org.settings.consoleAppKey);
+    const res = await fresh.post('/accounts/login', { email: ADMIN_EMAIL, password: ADMIN_PASSWORD });
+    expect(res.statusCode, res.body).toBe(200);
   });
 });

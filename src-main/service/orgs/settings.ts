@@ -1,0 +1,130 @@
+/**
+ * Org settings: what they are, their defaults and allowed values, in one place for every way they
+ * are set (the admin CLI's `org set`, environment import's `env` document) and for reading them
+ * back from the database (issue 38 low 1).
+ */
+import { fault, makeFault, type FaultBody } from '../../../src-shared/faults.js';
+
+export interface OrgSettings {
+  /** Key of the session app the console logs in with. */
+  consoleAppKey?: string;
+  lockAttempts: number;
+  /** Minutes; 0 = until an administrator unlocks. */
+  lockDuration: number;
+  allowSimultaneousLogins: boolean;
+  /** Operators that can be turned off per org (decisions §8). */
+  disableNegation: boolean;
+  /** Whether `POST /accounts/register` is open (decisions §5). */
+  registrationEnabled: boolean;
+  /**
+   * Two-factor by new-location verification (decisions §5). Off by default: the codes go to the
+   * local outbox, which only an administrator can read in the console, so with this on the org's
+   * first administrator could not log in from a new browser — offline there is no mailbox to
+   * receive the code. Turn it on once a second administrator or TOTP is set up.
+   */
+  verifyNewLocations: boolean;
+  /**
+   * Anonymous `register` and `request-password-reset` requests allowed per hour, per email address
+   * and per org (each route counted on its own); beyond, `throttled.policy` (issue #13 item 9).
+   */
+  anonymousRequestsPerEmail: number;
+  anonymousRequestsPerOrg: number;
+  /** Days an ended or idle session is kept (so its old cookie can still say why it ended). */
+  sessionRetentionDays: number;
+  /** Days an outbox message is kept. */
+  outboxRetentionDays: number;
+  /** Overrides of the script sandbox limits by name (scripting/limits.ts); absent = the original's defaults. */
+  scriptLimits?: Record<string, number>;
+}
+
+export const DEFAULT_ORG_SETTINGS: OrgSettings = {
+  lockAttempts: 5,
+  lockDuration: 15,
+  allowSimultaneousLogins: false,
+  disableNegation: false,
+  registrationEnabled: true,
+  verifyNewLocations: false,
+  anonymousRequestsPerEmail: 5,
+  anonymousRequestsPerOrg: 100,
+  sessionRetentionDays: 7,
+  outboxRetentionDays: 30,
+};
+
+type Settable = Exclude<keyof OrgSettings, 'consoleAppKey' | 'scriptLimits'>;
+type NumberSetting = { [K in Settable]: OrgSettings[K] extends number ? K : never }[Settable];
+
+/**
+ * The integer range of every numeric setting (a new one does not compile without its range). The
+ * bounds keep each setting meaningful: a lock-out after 0 attempts, a negative duration or a
+ * retention under a day would lock everyone out or end live sessions.
+ */
+export const ORG_NUMBER_RANGES: Readonly<Record<NumberSetting, readonly [number, number]>> = {
+  lockAttempts: [1, 1000],
+  lockDuration: [0, 525_600], // minutes; 0 = until an administrator unlocks; at most a year
+  anonymousRequestsPerEmail: [1, 1000], // per hour
+  anonymousRequestsPerOrg: [1, 1_000_000], // per hour
+  // At least a day: no session stays live longer idle than the largest authDuration (86400 s).
+  sessionRetentionDays: [1, 3650],
+  outboxRetentionDays: [1, 3650],
+};
+
+/** The settings an administrator sets: every number and boolean (consoleAppKey is the service's). */
+export const SETTABLE_ORG_SETTINGS = Object.keys(DEFAULT_ORG_SETTINGS).filter(
+  (k) => k !== 'consoleAppKey' && k !== 'scriptLimits',
+) as Settable[];
+
+const isSettable = (name: string): name is Settable => (SETTABLE_ORG_SETTINGS as string[]).includes(name);
+
+/** Why `value` is not a valid `name`, or undefined when it is. */
+function problemOf(name: Settable, value: unknown): { detail: string; reason: string } | undefined {
+  if (typeof DEFAULT_ORG_SETTINGS[name] === 'boolean') {
+    return typeof value === 'boolean' ? undefined : { detail: 'invalidType', reason: 'must be true or false' };
+  }
+  const [min, max] = ORG_NUMBER_RANGES[name as NumberSetting];
+  // JSON's 1e999 is Infinity (stored as null), 2.5 is no count: integers only.
+  if (typeof value !== 'number' || !Number.isSafeInteger(value)) {
+    return { detail: 'invalidType', reason: `must be an integer ${min}–${max}` };
+  }
+  if (value < min || value > max) return { detail: 'outOfRange', reason: `must be an integer ${min}–${max}` };
+  return undefined;
+}
+
+/**
+ * Trust boundary: org settings as an administrator sends them (the CLI's `org set`, an import's
+ * `env` document). Every name must be a settable setting and every value of its type and range;
+ * each problem is a child fault naming `<prefix><name>`, and nothing is returned unless all hold.
+ */
+export function validateOrgSettings(input: unknown, prefix = ''): Partial<OrgSettings> {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+    throw fault('validation', 'settings', { path: prefix.replace(/\.$/, ''), reason: 'Settings are an object.' });
+  }
+  const faults: FaultBody[] = [];
+  const out: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(input)) {
+    const path = `${prefix}${name}`;
+    if (!isSettable(name)) {
+      faults.push(makeFault('validation', 'unknownProperty', { path, reason: `${name} is not an org setting.` }));
+      continue;
+    }
+    const problem = problemOf(name, value);
+    if (problem) faults.push(makeFault('validation', problem.detail, { path, reason: `${name} ${problem.reason}.` }));
+    else out[name] = value;
+  }
+  if (faults.length > 0) {
+    const reason = `The org settings are not valid: ${faults.map((f) => f.reason).join(' ')}`;
+    throw fault('validation', 'settings', { faults, reason, path: faults[0]!.path! });
+  }
+  return out as Partial<OrgSettings>;
+}
+
+/**
+ * Settings as stored, each invalid value replaced by its default: a value written before the
+ * validator held (a `lockAttempts` of null locked every login) must not keep an org unusable.
+ */
+export function storedOrgSettings(stored: Record<string, unknown>): OrgSettings {
+  const settings: Record<string, unknown> = { ...DEFAULT_ORG_SETTINGS, ...stored };
+  for (const name of SETTABLE_ORG_SETTINGS) {
+    if (problemOf(name, settings[name]) !== undefined) settings[name] = DEFAULT_ORG_SETTINGS[name];
+  }
+  return settings as unknown as OrgSettings;
+}
