@@ -6,6 +6,7 @@ import { ensurePrivateFile, makeDatabaseFilesPrivate } from './db/private-files.
 import { SecretCipher, loadMasterKey, MASTER_KEY_ENV } from './crypto/cipher.js';
 import { Service } from './service.js';
 import type { Clock } from './clock.js';
+import type { ReplayLimits } from './auth/signatures/replay-store.js';
 import { registerQueryFunctions } from './query/compile.js';
 import { addMissingBuiltinDefinitions } from './objects/builtin-upgrade.js';
 import { inheritedRoleDerivations } from './access/inherited-roles.js';
@@ -19,8 +20,8 @@ export interface OpenServiceOptions {
   nativeBinding?: string;
   /** SQLite's `synchronous` level: `full` on the desktop, `normal` unless asked headless. */
   synchronous?: SynchronousMode;
-  /** Each app's share of the replay store (tests make it small enough to fill). */
-  replayNoncesPerApp?: number;
+  /** Bounds of the replay store (tests make them small enough to fill). */
+  replayLimits?: Partial<ReplayLimits>;
 }
 
 export const DB_FILE = 'service.db';
@@ -44,7 +45,7 @@ export function openService(opts: OpenServiceOptions): Service {
     cipher,
     ...(opts.nativeBinding ? { nativeBinding: opts.nativeBinding } : {}),
     ...(opts.clock ? { clock: opts.clock } : {}),
-    ...(opts.replayNoncesPerApp ? { replayNoncesPerApp: opts.replayNoncesPerApp } : {}),
+    ...(opts.replayLimits ? { replayLimits: opts.replayLimits } : {}),
   });
   // Derived properties (an account's inherited_roles) are wired here: the store stays below the
   // access model that computes them, and service.ts imports none of it.

@@ -12,7 +12,7 @@ import { DataVersion, VersionedCache } from './db/data-version.js';
 import type { PrincipalLookup } from './access/principal.js';
 import { VerifiedTokenCache } from './auth/tokens/verified-tokens.js';
 import { TokenStore } from './auth/tokens/token-store.js';
-import { ReplayStore } from './auth/signatures/replay-store.js';
+import { ReplayStore, type ReplayLimits } from './auth/signatures/replay-store.js';
 import { journalBeside } from './auth/signatures/replay-journal.js';
 import { AccountTicketRepository } from './auth/sessions/account-tickets.js';
 import { LocationRepository } from './auth/sessions/location.js';
@@ -27,8 +27,8 @@ export interface ServiceDeps {
   db: Db;
   cipher: SecretCipher;
   clock?: Clock;
-  /** Each app's share of the replay store (default MAX_REPLAY_NONCES_PER_APP; tests use less). */
-  replayNoncesPerApp?: number;
+  /** Bounds of the replay store per app, per org and in all (defaults in replay-shares.ts; tests use less). */
+  replayLimits?: Partial<ReplayLimits>;
   /** The better-sqlite3 binary `db` was opened with (Electron's), for connections in worker threads. */
   nativeBinding?: string;
 }
@@ -85,7 +85,11 @@ export class Service {
     this.sessions = new SessionRepository(this.db, this.versions);
     this.issuedTokens = new TokenStore(this.db, this.versions);
     this.accountTickets = new AccountTicketRepository(this.db);
-    this.replays = new ReplayStore(journalBeside(this.db, this.nativeBinding), deps.replayNoncesPerApp, this.db);
+    this.replays = new ReplayStore(journalBeside(this.db, this.nativeBinding), {
+      ...(deps.replayLimits ? { limits: deps.replayLimits } : {}),
+      legacyDb: this.db,
+      orgOfApp: (appId) => this.apps.byId(appId)?.orgId,
+    });
     this.locations = new LocationRepository(this.db);
     this.outbox = new OutboxRepository(this.db, this.cipher);
     this.requestCounters = new RequestCounterRepository(this.db);

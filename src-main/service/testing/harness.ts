@@ -9,6 +9,7 @@ import { buildServer } from '../server.js';
 import { bootstrapOrg } from '../bootstrap.js';
 import { ManualClock } from '../clock.js';
 import type { Service } from '../service.js';
+import type { ReplayLimits } from '../auth/signatures/replay-store.js';
 
 export const ADMIN_EMAIL = 'admin@example.test';
 export const ADMIN_PASSWORD = 'correct horse battery';
@@ -25,7 +26,7 @@ export interface Harness {
 
 /** A service on its own temporary data dir, with a frozen clock, driven in-process. */
 export async function createHarness(
-  opts: { bootstrap?: boolean; defaultOrg?: string; replayNoncesPerApp?: number } = {},
+  opts: { bootstrap?: boolean; defaultOrg?: string; replayLimits?: Partial<ReplayLimits> } = {},
 ): Promise<Harness> {
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-test-'));
   const clock = new ManualClock(Date.parse('2026-01-15T12:00:00.000Z'));
@@ -33,7 +34,7 @@ export async function createHarness(
     dataDir,
     clock,
     masterKey: randomBytes(32),
-    ...(opts.replayNoncesPerApp ? { replayNoncesPerApp: opts.replayNoncesPerApp } : {}),
+    ...(opts.replayLimits ? { replayLimits: opts.replayLimits } : {}),
   });
   let consoleAppKey = '';
   if (opts.bootstrap !== false) {

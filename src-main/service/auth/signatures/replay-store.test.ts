@@ -4,7 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FaultError } from '../../../../src-shared/faults.js';
 import { openDatabase, type Db } from '../../db/open.js';
-import { MAX_REPLAY_NONCES_PER_APP, ReplayStore } from './replay-store.js';
+import {
+  MAX_REPLAY_NONCES,
+  MAX_REPLAY_NONCES_PER_APP,
+  MAX_REPLAY_NONCES_PER_ORG,
+  ReplayStore,
+  type ReplayStoreOptions,
+} from './replay-store.js';
 import { REPLAY_JOURNAL_FILE, replayLogFile } from './replay-journal.js';
 
 const NOW = 1_700_000_000_000;
@@ -26,8 +32,15 @@ afterEach(() => {
 });
 
 /** A store journalling to this test's folder. */
-function storeOf(max?: number, legacyDb?: Db): ReplayStore {
-  const store = new ReplayStore({ file: journalFile }, max, legacyDb);
+function storeOf(max?: number, legacyDb?: Db, more: ReplayStoreOptions = {}): ReplayStore {
+  const store = new ReplayStore(
+    { file: journalFile },
+    {
+      ...more,
+      ...(max === undefined ? {} : { limits: { perApp: max, ...more.limits } }),
+      ...(legacyDb ? { legacyDb } : {}),
+    },
+  );
   opened.push(store);
   return store;
 }
@@ -266,8 +279,70 @@ describe('ReplayStore', () => {
     expect(store.liveRows()).toBe(liveInModel);
   });
 
-  it('bounds each app at a named limit', () => {
+  it('bounds each app, each org and the service at named limits, each above the one before', () => {
     expect(MAX_REPLAY_NONCES_PER_APP).toBe(1_000_000);
+    // One app alone never fills its org's share, one org alone never fills the service's.
+    expect(MAX_REPLAY_NONCES_PER_ORG).toBeGreaterThan(MAX_REPLAY_NONCES_PER_APP);
+    expect(MAX_REPLAY_NONCES).toBeGreaterThan(MAX_REPLAY_NONCES_PER_ORG);
+  });
+
+  /** Apps 1-3 in org 10, app 4 in org 20, app 5 in org 30. */
+  const orgOfApp = (appId: number) => (appId <= 3 ? 10 : appId * 5);
+  const nonce = (i: number) => `nonce${String(i).padStart(11, '0')}`;
+  const throttledBy = (fn: () => unknown) => {
+    try {
+      fn();
+    } catch (err) {
+      return err instanceof FaultError ? `${err.fault.errCode}: ${err.fault.reason}` : String(err);
+    }
+    return 'accepted';
+  };
+
+  it("bounds an org's apps together and the service in all; a full share still refuses replays", () => {
+    const store = storeOf(undefined, undefined, { limits: { perApp: 3, perOrg: 5, total: 7 }, orgOfApp });
+    let i = 0;
+    for (const app of [1, 1, 1, 2, 2]) expect(store.remember(app, nonce(++i), NOW, LATER)).toBe('fresh');
+    expect(throttledBy(() => store.remember(3, nonce(++i), NOW, LATER))).toMatch(/throttled\.policy: This org's/);
+    for (const app of [4, 4]) expect(store.remember(app, nonce(++i), NOW, LATER)).toBe('fresh');
+    expect(throttledBy(() => store.remember(5, nonce(++i), NOW, LATER))).toMatch(/throttled\.policy: The service/);
+    expect(store.remember(1, nonce(1), NOW + 1, LATER)).toBe('replayed');
+    expect(store.remember(4, nonce(7), NOW + 1, LATER)).toBe('replayed');
+    expect(store.liveRows()).toBe(7);
+    // Past the window, the room is there again.
+    expect(store.remember(5, nonce(++i), LATER + 1, LATER + 2)).toBe('fresh');
+    expect(store.remember(3, nonce(++i), LATER + 1, LATER + 2)).toBe('fresh');
+  });
+
+  it('counts the nonces read back from the journal toward the shares', () => {
+    const opts = { limits: { perApp: 3, perOrg: 4, total: 100 }, orgOfApp };
+    const first = storeOf(undefined, undefined, opts);
+    for (let i = 1; i <= 4; i++) first.remember(i <= 2 ? 1 : 2, nonce(i), NOW, LATER);
+    first.close();
+    const reopened = storeOf(undefined, undefined, opts);
+    expect(throttledBy(() => reopened.remember(3, nonce(9), NOW + 1, LATER))).toMatch(/This org's/);
+    expect(reopened.remember(2, nonce(3), NOW + 1, LATER)).toBe('replayed');
+    expect(reopened.remember(4, nonce(9), NOW + 1, LATER)).toBe('fresh');
+  });
+
+  it('forgetting an app gives its room back to its org and the service', () => {
+    const store = storeOf(undefined, undefined, { limits: { perApp: 3, perOrg: 3, total: 3 }, orgOfApp });
+    for (let i = 1; i <= 3; i++) store.remember(1, nonce(i), NOW, LATER);
+    expect(throttledBy(() => store.remember(2, nonce(4), NOW, LATER))).toMatch(/This org's/);
+    store.forgetApp(1);
+    expect(store.remember(2, nonce(4), NOW, LATER)).toBe('fresh');
+    expect(store.liveRows()).toBe(1);
+  });
+
+  it('prunes a full org or service at most once a second, however many requests are refused', () => {
+    const store = storeOf(undefined, undefined, { limits: { perApp: 10, perOrg: 2, total: 100 }, orgOfApp });
+    store.remember(1, nonce(1), NOW, NOW + 10);
+    store.remember(2, nonce(2), NOW, NOW + 5_000);
+    // The first refusal prunes (nothing has expired yet); refusals within the next second do not,
+    // so app 1's nonce, expired at NOW + 10, still counts at NOW + 500.
+    expect(throttledBy(() => store.remember(3, nonce(3), NOW + 5, NOW + 50))).toMatch(/This org's/);
+    expect(throttledBy(() => store.remember(3, nonce(4), NOW + 500, NOW + 900))).toMatch(/This org's/);
+    // A second after the last prune, the expired entry of app 1 is dropped and there is room.
+    expect(store.remember(3, nonce(5), NOW + 1005, NOW + 2000)).toBe('fresh');
   });
 
   it('forgets an app, in memory and in the journal', () => {

@@ -1,20 +1,30 @@
 import type { Db } from '../../db/open.js';
-import { fault, FaultError } from '../../../../src-shared/faults.js';
+import { FaultError } from '../../../../src-shared/faults.js';
 import { journalHeldElsewhere, ReplayJournal, type ReplayJournalOptions } from './replay-journal.js';
-import { NonceTable } from './nonce-table.js';
+import {
+  MAX_REPLAY_NONCES,
+  MAX_REPLAY_NONCES_PER_APP,
+  MAX_REPLAY_NONCES_PER_ORG,
+  ReplayShares,
+  type ReplayLimits,
+} from './replay-shares.js';
 import { NONCE_PATTERN } from './signature.js';
 
-/**
- * How many nonces one app may have remembered at once. When an app's share is full, its new signed
- * requests are refused rather than an old nonce forgotten (forgetting would reopen the replay window
- * for it); other apps are not affected, since each has its own share.
- *
- * Sized for a busy app: a nonce lives up to twice the ±15-minute timestamp window, so a million
- * lets one app sustain about 550 signed requests a second, at a worst case of about 50 MB of
- * memory per app (a 2M-slot table, nonce-table.ts; 72 MB while it grows into it), and only an
- * app's own verified requests can fill its share.
- */
-export const MAX_REPLAY_NONCES_PER_APP = 1_000_000;
+export {
+  MAX_REPLAY_NONCES,
+  MAX_REPLAY_NONCES_PER_APP,
+  MAX_REPLAY_NONCES_PER_ORG,
+  type ReplayLimits,
+} from './replay-shares.js';
+
+export interface ReplayStoreOptions {
+  /** The bounds (replay-shares.ts); tests make them small enough to fill. */
+  limits?: Partial<ReplayLimits>;
+  /** The main database, read once for nonces an earlier version kept there (`replay_entries`). */
+  legacyDb?: Db;
+  /** The org an app belongs to (its nonces count toward that org's share); undefined: none. */
+  orgOfApp?: (appId: number) => number | undefined;
+}
 
 export type ReplayVerdict = 'fresh' | 'replayed';
 
@@ -38,12 +48,19 @@ const JOURNAL_RETRY_MS = 1000;
  * back on opening, so a restart, or a crash right after answering, does not reopen the window. The
  * journal's exclusive lock keeps a second process on the same data dir from deciding replays.
  *
+ * Memory is bounded per app, per org and in all (replay-shares.ts), and never by forgetting: a
+ * nonce is remembered for its whole window or its request is refused (`throttled.policy`), so a
+ * full store costs availability, never the guarantee that a replay is refused. The org bound is
+ * what keeps one org's administrator, who makes as many apps as they like, from filling the
+ * service's bound for every other org.
+ *
  * The journal is opened on first use (a host claims it when it starts, `claim`), so a process that
  * never verifies a signature (the admin CLI beside a running service) never touches it.
  */
 export class ReplayStore {
-  /** Each app's nonces (nonce-table.ts), so one app's load never slows another's lookups. */
-  private readonly byApp = new Map<number, NonceTable>();
+  /** Each app's nonces, bounded per app, per org and in all (replay-shares.ts). */
+  private readonly shares: ReplayShares;
+  private readonly legacyDb: Db | undefined;
   private lastJournalPrune = Number.NEGATIVE_INFINITY;
   private journalHandle: ReplayJournal | undefined;
   /** The journal commit of the last nonce remembered (`durable`). */
@@ -53,33 +70,29 @@ export class ReplayStore {
 
   constructor(
     private readonly journalOptions: ReplayJournalOptions,
-    private readonly maxPerApp: number = MAX_REPLAY_NONCES_PER_APP,
-    /** The main database, read once for nonces an earlier version kept there (`replay_entries`). */
-    private readonly legacyDb?: Db,
-  ) {}
+    opts: ReplayStoreOptions = {},
+  ) {
+    const limits: ReplayLimits = {
+      perApp: opts.limits?.perApp ?? MAX_REPLAY_NONCES_PER_APP,
+      perOrg: opts.limits?.perOrg ?? MAX_REPLAY_NONCES_PER_ORG,
+      total: opts.limits?.total ?? MAX_REPLAY_NONCES,
+    };
+    this.shares = new ReplayShares(limits, opts.orgOfApp ?? (() => undefined));
+    this.legacyDb = opts.legacyDb;
+  }
 
   /**
    * Records a request's nonce, live until `expires` (inclusive, Unix ms). Throws `throttled.policy`
-   * when this app's share is full. An entry that has expired counts for nothing, pruned or not:
-   * neither a false replay nor a false 'full' can come from it.
+   * when this app's, its org's or the service's share is full. An entry that has expired counts
+   * for nothing, pruned or not: it is never taken for a replay, and a share that looks full is
+   * decided again after dropping such entries (replay-shares.ts).
    */
   remember(appId: number, nonce: string, now: number, expires: number): ReplayVerdict {
     const journal = this.journal(now);
     if (now - this.lastJournalPrune >= JOURNAL_PRUNE_INTERVAL_MS) this.pruneJournal(now);
-    let nonces = this.byApp.get(appId);
-    const known = nonces?.get(nonce); // the table folds letter case, as the pattern does
+    const known = this.shares.get(appId, nonce); // the table folds letter case, as the pattern does
     if (known !== undefined && known >= now) return 'replayed';
-    if (known === undefined && nonces !== undefined && nonces.size >= this.maxPerApp) {
-      nonces.prune(now);
-      if (nonces.size >= this.maxPerApp) {
-        throw fault('throttled', 'policy', {
-          reason:
-            'This application has too many signed requests in the replay window; the service refuses its new ones until older ones expire.',
-        });
-      }
-    }
-    if (nonces === undefined) this.byApp.set(appId, (nonces = new NonceTable()));
-    nonces.set(nonce, expires, now);
+    this.shares.set(appId, nonce, expires, now, known === undefined);
     this.pendingWrite = journal.appendSoon(appId, nonce.toLowerCase(), expires);
     return 'fresh';
   }
@@ -98,31 +111,25 @@ export class ReplayStore {
    * count for nothing (see `remember`), and each app's table drops them whenever it would grow.
    */
   prune(now: number): number {
-    let removed = 0;
-    for (const [appId, nonces] of this.byApp) {
-      removed += nonces.prune(now);
-      if (nonces.size === 0) this.byApp.delete(appId);
-    }
+    const removed = this.shares.prune(now);
     if (this.journalHandle && now - this.lastJournalPrune >= JOURNAL_PRUNE_INTERVAL_MS) this.pruneJournal(now);
     return removed;
   }
 
   /** Forgets every entry of an app (the app was deleted). */
   forgetApp(appId: number): void {
-    this.byApp.delete(appId);
+    this.shares.forgetApp(appId);
     this.journalHandle?.forgetApp(appId);
   }
 
   /** Nonces an app has remembered (expired ones included until pruned). */
   countedNonces(appId: number): number {
-    return this.byApp.get(appId)?.size ?? 0;
+    return this.shares.countedNonces(appId);
   }
 
   /** Nonces remembered, all apps (after pruning, all of them are live). */
   liveRows(): number {
-    let n = 0;
-    for (const nonces of this.byApp.values()) n += nonces.size;
-    return n;
+    return this.shares.size();
   }
 
   /** Rows in the journal (tests and diagnostics). */
@@ -148,7 +155,7 @@ export class ReplayStore {
   close(): void {
     this.journalHandle?.close(); // commits what is still queued
     this.journalHandle = undefined;
-    this.byApp.clear();
+    this.shares.clear();
   }
 
   private journal(now: number, waitMs = 0): ReplayJournal {
@@ -162,11 +169,9 @@ export class ReplayStore {
       throw err;
     }
     this.importLegacy(journal, now);
-    journal.forEachLive(now, (appId, nonce, expires) => {
-      let nonces = this.byApp.get(appId);
-      if (nonces === undefined) this.byApp.set(appId, (nonces = new NonceTable()));
-      nonces.set(nonce, expires, now);
-    });
+    // Read back whatever the bounds: each was accepted within them, and forgetting one would
+    // reopen its window. They count toward the shares from now on.
+    journal.forEachLive(now, (appId, nonce, expires) => this.shares.set(appId, nonce, expires, now, false));
     this.journalHandle = journal;
     return journal;
   }

@@ -317,7 +317,7 @@ describe('replay', () => {
   const SHARE = 300;
   const withSmallShare = async () => {
     await h.close();
-    h = await createHarness({ replayNoncesPerApp: SHARE });
+    h = await createHarness({ replayLimits: { perApp: SHARE } });
     orgId = h.svc.orgs.byCode('demo')!.id;
   };
   const fill = (appId: number) => {
