@@ -13,7 +13,7 @@ import { listen } from '../server.js';
 import { MAX_IMPORT_LINES, MAX_LISTED_FAULTS } from '../environment/ndjson-input.js';
 
 interface Client {
-  request(method: string, path: string, body?: BodyInit, type?: string): Promise<Response>;
+  request(method: string, path: string, body?: string | Buffer, type?: string): Promise<Response>;
 }
 
 let h: Harness;
