@@ -235,4 +235,20 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE sessions ADD COLUMN user_agent TEXT;
     `,
   },
+  {
+    // decisions §9: the operator is the administrators of the org created at first start, recorded
+    // once (never inferred again); runs of other orgs' deployments are logged in the org they
+    // read or wrote too, with who ran them from where (\`peer\`, JSON; NULL for the org's own runs).
+    version: 10,
+    name: 'operator org, deployment runs seen by the other side',
+    sql: `
+      CREATE TABLE service_settings (
+        key TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+      ) WITHOUT ROWID;
+      INSERT INTO service_settings (key, value)
+        SELECT 'operatorOrg', CAST(min(id) AS TEXT) FROM orgs HAVING count(*) > 0;
+      ALTER TABLE deployment_runs ADD COLUMN peer TEXT;
+    `,
+  },
 ];

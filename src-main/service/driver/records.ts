@@ -19,8 +19,7 @@ import { changeLoginEmail } from '../accounts/email-change.js';
 import { assertScopesExist } from '../access/scope-schema.js';
 import { assertMayNamePrincipal } from '../access/named-principal.js';
 import { checkRecordRules } from '../environment/record-rules.js';
-import { checkDeploymentSource } from '../environment/deployment-rules.js';
-import { emailOf } from '../environment/resources.js';
+import { checkDeploymentAccess } from '../environment/deployment-access.js';
 import { presentRecord } from '../objects/present.js';
 import type { PatchOp } from '../objects/patch-ops.js';
 import { applyPatch } from '../objects/patch-apply.js';
@@ -175,8 +174,8 @@ export async function createRecord(
   const values = validated(def, body, 'create');
   checkRecordRules(svc, org, def, values);
   assertMayNamePrincipal(svc, org, caller, def.name, values);
-  // The rules do not know the caller; a deployment's source is read for whoever saves it.
-  if (def.name === 'deployment') checkDeploymentSource(svc, org, values, emailOf(svc, org, caller.accountId) ?? '');
+  // The rules do not know the caller; a deployment's other orgs and folders need their credentials.
+  if (def.name === 'deployment') checkDeploymentAccess(svc, org, caller, values);
   if (def.name === 'role') assertRoleScopesExist(svc, org, values);
   if (def.name === 'connection') assertConnectionAllowed(svc, org, caller, values);
   values.owner = reference('account', caller.accountId);
@@ -236,9 +235,7 @@ export function patchRecord(
       if (faults.length > 0) throw fault('validation', undefined, { faults, reason: `The ${def.name} is not valid.` });
       checkRecordRules(svc, org, def, values, current);
       assertMayNamePrincipal(svc, org, caller, def.name, { ...current.doc, ...values });
-      if (def.name === 'deployment') {
-        checkDeploymentSource(svc, org, { ...current.doc, ...values }, emailOf(svc, org, caller.accountId) ?? '');
-      }
+      if (def.name === 'deployment') checkDeploymentAccess(svc, org, caller, { ...current.doc, ...values });
       if (def.name === 'role') assertRoleScopesExist(svc, org, values);
       if (def.name === 'connection') {
         assertConnectionAllowed(svc, org, caller, { ...(current.doc as Record<string, Json>), ...values });

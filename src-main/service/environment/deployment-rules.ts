@@ -3,17 +3,14 @@ import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { fault, FaultError } from '../../../src-shared/faults.js';
 import type { Service } from '../service.js';
 import type { Org } from '../orgs/orgs.js';
-import type { Doc, Json } from '../objects/validate.js';
+import type { Doc } from '../objects/validate.js';
 import { OBJECT_ID_PATTERN } from '../objects/ids.js';
 import type { DeploymentTargetKind } from '../objects/deployment-def.js';
 import { parseManifest } from './manifest.js';
-import { administratorOf } from './actor.js';
+import { refusedHostReason } from './target-address.js';
 
 const ORG_CODE = /^[a-z0-9][a-z0-9_-]{0,63}$/i;
 const APP_KEY = /^[A-Za-z0-9]{1,64}$/;
-const APP_SECRET = /^[A-Za-z0-9]{16,128}$/;
-/** Sealed secrets (crypto/cipher.ts) start so; plain app secrets are letters and digits only. */
-const SEALED = /^v1\./;
 
 export function targetKindOf(doc: Doc): DeploymentTargetKind {
   return doc.targetKind === 'folder' || doc.targetKind === 'url' ? doc.targetKind : 'org';
@@ -25,10 +22,10 @@ export function sourceCodeOf(org: Org, doc: Doc): string {
 }
 
 /**
- * Checks a deployment record before it is written and again before it runs: the source org exists,
- * the target is complete for its kind (another org of this folder; an absolute folder path other
- * than this one; an http(s) URL with an app key and secret), the manifest parses. Who may read the
- * source is `checkDeploymentSource`.
+ * Checks a deployment record's shape before it is written and again before it runs: the source org
+ * exists, the target is complete for its kind (another org of this folder; an absolute folder path
+ * other than this one; an http(s) URL, not a link-local one, with an app key and secret), the
+ * manifest parses. Who may read the source and write the target is deployment-access.ts.
  */
 export function checkDeployment(svc: Service, org: Org, doc: Doc): void {
   const source = sourceCodeOf(org, doc);
@@ -52,13 +49,8 @@ export function checkDeployment(svc: Service, org: Org, doc: Doc): void {
     }
   } else {
     checkUrl(doc.targetUrl);
-    if (typeof doc.targetAppKey !== 'string' || !APP_KEY.test(doc.targetAppKey)) {
-      throw invalid('targetAppKey', 'targetAppKey is the key of a signing app of the target org.');
-    }
-    if (typeof doc.targetSecret !== 'string' || doc.targetSecret === '') {
-      throw invalid('targetSecret', "targetSecret is that app's secret (stored encrypted, never shown again).");
-    }
   }
+  checkTargetApp(doc, kind === 'url');
   let manifest: unknown;
   try {
     manifest = JSON.parse(String(doc.manifest));
@@ -70,17 +62,6 @@ export function checkDeployment(svc: Service, org: Org, doc: Doc): void {
   } catch (err) {
     throw invalid('manifest', err instanceof FaultError ? `${err.fault.path}: ${err.fault.reason}` : String(err));
   }
-}
-
-/**
- * The source's configuration and records go to whoever saves or runs the deployment (a dry run
- * answers them, a run copies them where the caller says), so the caller must administer it, by the
- * target's rule: an administrator account with their email there. Checked on save and at every
- * run (rights may be lost after saving). The org holding the deployment is the caller's own.
- */
-export function checkDeploymentSource(svc: Service, org: Org, doc: Doc, callerEmail: string): void {
-  const sourceOrg = svc.orgs.byCode(sourceCodeOf(org, doc));
-  if (sourceOrg && sourceOrg.id !== org.id) administratorOf(svc, sourceOrg, callerEmail);
 }
 
 /**
@@ -113,30 +94,23 @@ function checkUrl(value: unknown): void {
   if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.search || url.hash || url.username) {
     throw invalid('targetUrl', 'targetUrl is the http(s) address of the other service, e.g. http://127.0.0.1:7788.');
   }
+  const refused = refusedHostReason(url.hostname);
+  if (refused) throw invalid('targetUrl', refused);
 }
 
 /**
- * Encrypts a target secret being written (in place), like app secrets: the record holds only the
- * sealed form, and reads never show it (the property is hidden).
+ * A signing app's key and secret: required for url targets; for org and folder targets one of the
+ * two kinds of credential (a target token is the other), so given whole or not at all.
  */
-export function sealDeploymentSecret(svc: Service, values: Record<string, Json>): void {
-  const secret = values.targetSecret;
-  if (typeof secret !== 'string') return;
-  if (SEALED.test(secret) || !APP_SECRET.test(secret)) {
-    throw invalid('targetSecret', 'targetSecret is the signing app secret: letters and digits.');
+function checkTargetApp(doc: Doc, required: boolean): void {
+  const hasKey = typeof doc.targetAppKey === 'string' && doc.targetAppKey !== '';
+  const hasSecret = typeof doc.targetSecret === 'string' && doc.targetSecret !== '';
+  if (!required && !hasKey && !hasSecret) return;
+  if (!hasKey || !APP_KEY.test(String(doc.targetAppKey))) {
+    throw invalid('targetAppKey', 'targetAppKey is the key of a signing app of the target org.');
   }
-  values.targetSecret = svc.cipher.encrypt(secret);
-}
-
-/** The plain secret of a url target. */
-export function unsealDeploymentSecret(svc: Service, doc: Doc): string {
-  try {
-    return svc.cipher.decrypt(String(doc.targetSecret));
-  } catch {
-    throw fault('invalidArgument', 'deployment', {
-      path: 'targetSecret',
-      reason: 'The stored targetSecret cannot be decrypted with this data folder’s key: set it again.',
-    });
+  if (!hasSecret) {
+    throw invalid('targetSecret', "targetSecret is that app's secret (stored encrypted, never shown again).");
   }
 }
 

@@ -9,13 +9,19 @@ export type DeploymentTargetKind = (typeof DEPLOYMENT_TARGET_KINDS)[number];
  * built-in type with no ACL fallback, so only org administrators (or tokens with
  * `object.create.deployment` of one) make them; `deployment.execute.<_id>` runs one.
  *
+ * Another org is never read or written on the strength of an administrator here (decisions §9,
+ * environment/deployment-access.ts): a `sourceOrg` other than the org holding the deployment needs
+ * `sourceToken`, a token that org minted (scope `deployment.execute`) for one of its administrators;
+ * a target org other than this one needs `targetToken`, or `targetAppKey` / `targetSecret` of a
+ * signing app of that org whose principal is an administrator there.
+ *
  * Targets (`targetKind`, default `org`): `targetOrg` always names the org written to —
  *   org:    an org of this data folder;
- *   folder: an org of the data folder at `targetDataDir` (opened for the run);
+ *   folder: an org of the data folder at `targetDataDir` (opened for the run; the operator only);
  *   url:    an org of the service at `targetUrl`, reached with requests signed (decisions §4,
  *           version 2) by the signing app `targetAppKey` / `targetSecret` of that org, whose
- *           principal must be an administrator there. The secret is encrypted at rest like app
- *           secrets and never returned (`hidden`).
+ *           principal must be an administrator there.
+ * Tokens and secrets are encrypted at rest like app secrets and never returned (`hidden`).
  */
 export const DEPLOYMENT_DEF: ObjectDef = {
   name: 'deployment',
@@ -34,6 +40,8 @@ export const DEPLOYMENT_DEF: ObjectDef = {
     { name: 'targetUrl', type: 'String', maxLength: 2048 },
     { name: 'targetAppKey', type: 'String', maxLength: 64 },
     { name: 'targetSecret', type: 'String', maxLength: 512, hidden: true },
+    { name: 'sourceToken', type: 'String', maxLength: 16_384, hidden: true },
+    { name: 'targetToken', type: 'String', maxLength: 16_384, hidden: true },
     /** The export manifest, as JSON text (manifests are free-form, so not a typed document). */
     { name: 'manifest', type: 'String', required: true, maxLength: 100_000 },
   ],

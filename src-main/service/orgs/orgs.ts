@@ -53,10 +53,31 @@ export class OrgRepository {
     }
     if (this.byCode(code)) throw fault('exists', 'org', { reason: `Org ${code} already exists.` });
     this.versions.bump();
-    const info = this.sql
-      .fixed('INSERT INTO orgs (code, name, settings, created) VALUES (?, ?, ?, ?)')
-      .run(code, name, JSON.stringify(DEFAULT_ORG_SETTINGS), created);
-    return this.byId(Number(info.lastInsertRowid))!;
+    return this.db
+      .transaction(() => {
+        const info = this.sql
+          .fixed('INSERT INTO orgs (code, name, settings, created) VALUES (?, ?, ?, ?)')
+          .run(code, name, JSON.stringify(DEFAULT_ORG_SETTINGS), created);
+        const id = Number(info.lastInsertRowid);
+        // The first org of a data folder is the operator's (decisions §9), whoever made it: the
+        // setup form, `serve --admin-email`, or the command line. Later orgs never take its place.
+        this.sql
+          .fixed("INSERT OR IGNORE INTO service_settings (key, value) VALUES ('operatorOrg', ?)")
+          .run(String(id));
+        return this.byId(id)!;
+      })
+      .immediate();
+  }
+
+  /**
+   * The id of the org whose administrators are the service operator (decisions §9; access/operator.ts):
+   * the org created at first start, as recorded then. Undefined before any org exists.
+   */
+  operatorOrgId(): number | undefined {
+    const row = this.sql.fixed("SELECT value FROM service_settings WHERE key = 'operatorOrg'").get() as
+      | { value: string }
+      | undefined;
+    return row ? Number(row.value) : undefined;
   }
 
   byId(id: number): Org | undefined {

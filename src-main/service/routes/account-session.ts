@@ -11,6 +11,7 @@ import { registerAccount } from '../auth/sessions/registration.js';
 import { presentRecord } from '../objects/present.js';
 import type { StoredRecord } from '../objects/stored-record.js';
 import { levelOf, readableProperties, requireScope, scopeAllows, stripProperties } from '../access/objects.js';
+import { isOperator } from '../access/operator.js';
 import { requireCaller, requirePrincipal } from '../http/context.js';
 import { SESSION_COOKIE } from '../http/authenticate.js';
 import {
@@ -122,13 +123,16 @@ export function accountSessionRoutes(svc: Service) {
       const { principal, org } = request.ctx;
       if (!principal) return { object: 'result', data: { loggedin: false } };
       const def = accountDef(svc, org);
-      if (!scopeAllows(requireCaller(svc, request), 'read', def, principal.accountId)) {
-        return { object: 'result', data: { loggedin: true } };
+      const caller = requireCaller(svc, request);
+      // Whether the caller is the service operator (decisions §9): the console offers "New org" then.
+      const operator = isOperator(svc, org, caller);
+      if (!scopeAllows(caller, 'read', def, principal.accountId)) {
+        return { object: 'result', data: { loggedin: true, operator } };
       }
       const record = svc.store.get(org.id, def, principal.accountId);
       return {
         object: 'result',
-        data: { loggedin: true, account: record ? presentForCaller(svc, request, def, record) : null },
+        data: { loggedin: true, operator, account: record ? presentForCaller(svc, request, def, record) : null },
       };
     });
   };

@@ -2,7 +2,7 @@
  * Deployments to another data folder and to another service reached with signed requests
  * (issue #17): diff first, then apply through the import path, every run logged.
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
@@ -54,16 +54,32 @@ function inFolder<T>(dir: string, fn: (svc: Service) => T): T {
 
 describe('a deployment into another data folder', () => {
   let dir: string;
+  /** A signing app of the folder's org `prod`, acting as its administrator: the credential prod issued. */
+  let prodApp: { targetAppKey: string; targetSecret: string };
   beforeEach(async () => {
     dir = mkdtempSync(join(tmpdir(), 'deploy-folder-'));
     cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
     const other = openService({ dataDir: dir, clock: h.clock }); // writes the folder's own master.key
-    await bootstrapOrg(other, { code: 'prod', adminEmail: ADMIN_EMAIL, adminPassword: ADMIN_PASSWORD });
+    const { org } = await bootstrapOrg(other, { code: 'prod', adminEmail: ADMIN_EMAIL, adminPassword: ADMIN_PASSWORD });
+    const principalId = other.credentials.byEmail(org.id, ADMIN_EMAIL)!.account_id;
+    const { app, secret } = await other.apps.create(
+      org.id,
+      'signing',
+      { label: 'Deployer', principalId },
+      other.nowIso(),
+    );
+    prodApp = { targetAppKey: app.key, targetSecret: secret! };
     other.close();
   }, 60_000);
 
   it('shows the diff on a dry run without writing, then applies it, logging each run', async () => {
-    const id = await createDeployment({ name: 'to_prod', targetKind: 'folder', targetDataDir: dir, targetOrg: 'prod' });
+    const id = await createDeployment({
+      name: 'to_prod',
+      targetKind: 'folder',
+      targetDataDir: dir,
+      targetOrg: 'prod',
+      ...prodApp,
+    });
     const dry = await admin.post(`/deployments/${id}/run`, { dryRun: true });
     expect(dry.json(), dry.body).toMatchObject({
       result: 'dry-run',
@@ -108,12 +124,29 @@ describe('a deployment into another data folder', () => {
       ).json(),
     ).toMatchObject({ path: 'targetDataDir' });
     const empty = join(dir, 'nothing-here');
-    const id = await createDeployment({
+    // Saving opens the folder to check prod's credential: a folder without a database is refused then.
+    expect(
+      (
+        await admin.post('/deployments', {
+          name: 'to_void',
+          manifest,
+          targetKind: 'folder',
+          targetDataDir: empty,
+          targetOrg: 'prod',
+          ...prodApp,
+        })
+      ).json(),
+    ).toMatchObject({ errCode: 'service.notFound.dataFolder' });
+    expect(existsSync(empty)).toBe(false); // never created
+    // Stored around the API (as if the folder was moved after saving): the run is refused and logged.
+    const demo = h.svc.orgs.byCode('demo')!;
+    const id = h.svc.store.insert(demo.id, h.svc.defs.byName(demo.id, 'deployment')!, {
       name: 'to_void',
+      manifest,
       targetKind: 'folder',
       targetDataDir: empty,
       targetOrg: 'prod',
-    });
+    })._id;
     expect((await admin.post(`/deployments/${id}/run`, { dryRun: true })).json()).toMatchObject({
       errCode: 'service.notFound.dataFolder',
     });
@@ -127,7 +160,7 @@ describe('a deployment into another data folder', () => {
     const link = join(dir, 'link-to-self');
     symlinkSync(h.dataDir, link);
     mkdirSync(join(dir, 'sub'));
-    const body = { name: 'self_link', manifest, targetKind: 'folder', targetOrg: 'demo' };
+    const body = { name: 'self_link', manifest, targetKind: 'folder', targetOrg: 'demo', ...prodApp };
     for (const targetDataDir of [link, `${dir}/sub/../link-to-self`, `${link}/`]) {
       expect((await admin.post('/deployments', { ...body, targetDataDir })).json()).toMatchObject({
         errCode: 'service.validation.deployment',
@@ -137,7 +170,9 @@ describe('a deployment into another data folder', () => {
     }
     // A link made after saving points the stored path at this folder: the run checks again.
     const later = join(dir, 'later');
-    const id = await createDeployment({ ...body, targetDataDir: later });
+    symlinkSync(dir, later);
+    const id = await createDeployment({ ...body, targetOrg: 'prod', targetDataDir: later });
+    unlinkSync(later);
     symlinkSync(h.dataDir, later);
     expect((await admin.post(`/deployments/${id}/run`, { dryRun: true })).json()).toMatchObject({
       errCode: 'service.validation.deployment',
@@ -204,17 +239,23 @@ describe('a deployment into another service, by signed requests', () => {
     expect(runs.map((r) => r.result)).toEqual(['dry-run', 'complete', 'dry-run']);
   });
 
-  it('logs the target refusal as a failed run, saying it came from the target', async () => {
+  it('logs the target refusal as a failed run, saying it came from the target and naming its errCode only', async () => {
     const id = await createDeployment({ ...urlTarget(), targetSecret: 'x'.repeat(64) });
     const res = await admin.post(`/deployments/${id}/run`, {});
-    expect(res.json()).toMatchObject({
+    expect(res.statusCode).toBe(403);
+    expect(res.json()).toEqual({
       object: 'fault',
-      errCode: 'service.accessDenied.invalidRequestSignature',
-      reason: expect.stringContaining(`The target service at ${base} answered`),
+      name: 'error',
+      code: 'kAccessDenied',
+      errCode: 'service.accessDenied.deploymentTarget',
+      status: 403,
+      message: 'Access denied.',
+      path: 'targetUrl',
+      reason: `The target service at ${base} refused the import (service.accessDenied.invalidRequestSignature).`,
     });
     expect(roleCodes(remote.svc, 'demo')).not.toContain('auditor');
     expect((await admin.get(`/deployments/${id}/runs`)).json().data).toEqual([
-      expect.objectContaining({ result: 'failed', reason: expect.stringContaining('answered') }),
+      expect.objectContaining({ result: 'failed', reason: expect.stringContaining('refused the import') }),
     ]);
   });
 

@@ -2,10 +2,13 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, createHarness, TestClient, type Harness } from '../testing/harness.js';
 import { BearerClient, mint } from '../testing/token-testing.js';
+import { deployCredential } from '../testing/deployment-testing.js';
 
 let h: Harness;
 let admin: TestClient;
 let adminId: string;
+let stagingAdmin: TestClient;
+let stagingToken: string;
 
 beforeEach(async () => {
   h = await createHarness();
@@ -18,6 +21,10 @@ beforeEach(async () => {
     adminPassword: ADMIN_PASSWORD,
   });
   expect(staging.statusCode, staging.body).toBe(200);
+  // staging's administrator (an account of staging's own) issues the credential demo's deployments write with.
+  stagingAdmin = new TestClient({ ...h, org: 'staging' }, staging.json().consoleAppKey as string);
+  await stagingAdmin.login();
+  stagingToken = (await deployCredential(stagingAdmin, staging.json().consoleAppKey as string)).token;
   expect((await admin.post('/roles', { name: 'Auditor', code: 'auditor', scopes: ['object.read'] })).statusCode).toBe(
     200,
   );
@@ -31,7 +38,7 @@ const deployment = {
 };
 
 async function createDeployment(body: Record<string, unknown> = deployment) {
-  const res = await admin.post('/deployments', body);
+  const res = await admin.post('/deployments', { targetToken: stagingToken, ...body });
   expect(res.statusCode, res.body).toBe(200);
   return res.json()._id as string;
 }
@@ -61,6 +68,35 @@ describe('deployments', () => {
     expect(again.json().changes).toEqual([{ resource: 'role.auditor', change: 'unchanged' }]);
     const runs = (await admin.get(`/deployments/${id}/runs`)).json().data as { result: string }[];
     expect(runs.map((r) => r.result)).toEqual(['complete', 'complete', 'dry-run']);
+    // staging logs the same runs, as the account its token names, saying where they came from.
+    const seen = (await stagingAdmin.get('/developer/deployment-runs')).json().data as Record<string, unknown>[];
+    expect(seen.map((r) => r.result)).toEqual(['complete', 'complete', 'dry-run']);
+    expect(seen[0]).toMatchObject({
+      by: ADMIN_EMAIL,
+      from: { side: 'target', org: 'demo', deployment: 'to_staging', deploymentId: id, by: ADMIN_EMAIL },
+    });
+    // The role was written as staging's administrator, not as demo's.
+    const staging = h.svc.orgs.byCode('staging')!;
+    const stagingAdminId = (await stagingAdmin.get('/accounts/me')).json()._id as string;
+    const role = [
+      ...h.svc.store.iterate(staging.id, h.svc.defs.byName(staging.id, 'role')!, { sort: [], skip: 0, limit: 1 }),
+    ].find((r) => r.doc.code === 'auditor')!;
+    expect(JSON.stringify(role.doc.updater)).toContain(stagingAdminId);
+    expect(JSON.stringify(role.doc.updater)).not.toContain(adminId);
+  });
+
+  it('refuses a run whose body is not an object, running nothing', async () => {
+    const id = await createDeployment();
+    for (const body of ['[]', '[{"dryRun":false}]', '"run"', '1', 'null', 'true']) {
+      const res = await admin.request('POST', `/deployments/${id}/run`, body, { 'content-type': 'application/json' });
+      expect(res.statusCode, `${body}: ${res.body}`).toBe(400);
+      expect(res.json()).toMatchObject({
+        object: 'fault',
+        errCode: expect.stringMatching(/^service\.invalidArgument/),
+      });
+    }
+    expect(stagingRoleCodes()).not.toContain('auditor');
+    expect((await admin.get(`/deployments/${id}/runs`)).json().data).toEqual([]);
   });
 
   it('logs a failed run with its reason and writes nothing', async () => {
@@ -112,7 +148,12 @@ describe('deployments', () => {
       await mint(admin, adminId, { app: h.consoleAppKey, scope: ['object.create.deployment'] }),
     );
     // created; the answer shows only what the token may read (its identity)
-    expect((await creator.post('/deployments', { ...deployment, name: 'made_by_token' })).json()).toMatchObject({
+    const made = await creator.post('/deployments', {
+      ...deployment,
+      name: 'made_by_token',
+      targetToken: stagingToken,
+    });
+    expect(made.json(), made.body).toMatchObject({
       object: 'deployment',
       _id: expect.any(String),
     });

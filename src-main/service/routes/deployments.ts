@@ -2,29 +2,34 @@ import { fault } from '../../../src-shared/faults.js';
 import type { Service } from '../service.js';
 import { requireCaller, requirePrincipal } from '../http/context.js';
 import { ADMIN_ONLY } from '../http/org-scope.js';
-import { ANY_BODY, memberOf, pathParams, type TypedServer } from '../http/route-schemas.js';
-import { deploymentRuns, findDeployment, runDeployment } from '../environment/deployments.js';
-import { openExistingDataFolder } from '../open-service.js';
+import { ANY_BODY, isRecord, memberOf, pathParams, type TypedServer } from '../http/route-schemas.js';
+import { deploymentRuns, findDeployment, peerRuns, runDeployment } from '../environment/deployments.js';
 import { SCRIPT_RULES } from './environment.js';
 
 /**
  * Deployments are records at `/deployments` (object routes: create, list, edit, delete). Here:
  *   POST /deployments/<_id | name>/run   {dryRun?} → the run: its diff (added/changed/unchanged/kept per
- *        resource) and result; with dryRun nothing is written.
+ *        resource) and result; with dryRun nothing is written. The body is an object (or absent).
  *   GET  /deployments/<_id | name>/runs  → the run log, newest first.
+ *   GET  /developer/deployment-runs      → runs of other orgs' deployments that read or wrote this
+ *        org with a credential it issued, newest first (each with `from`: which org and deployment,
+ *        who ran it there, which credential).
  */
 export function deploymentRoutes(svc: Service) {
   return async (server: TypedServer) => {
     const params = pathParams('id');
     server.post('/deployments/:id/run', { schema: { params, body: ANY_BODY } }, async (request) => {
       const principal = requirePrincipal(request);
+      // Trust boundary: `[]`, `"x"` or `1` are not "no options"; only an object (or no body) is.
+      if (request.body !== undefined && (!isRecord(request.body) || Array.isArray(request.body))) {
+        throw fault('invalidArgument', 'body', { reason: 'The body is a JSON object: {"dryRun": true|false}.' });
+      }
       const dryRun = memberOf(request.body, 'dryRun');
       if (dryRun !== undefined && typeof dryRun !== 'boolean') {
         throw fault('invalidArgument', 'dryRun', { path: 'dryRun', reason: 'dryRun is true or false.' });
       }
       const caller = requireCaller(svc, request);
       return runDeployment(svc, request.ctx.org, caller, principal.email, request.params.id, dryRun === true, {
-        openFolder: openExistingDataFolder,
         scripts: SCRIPT_RULES,
       });
     });
@@ -34,6 +39,10 @@ export function deploymentRoutes(svc: Service) {
       if (!record)
         throw fault('notFound', 'deployment', { reason: `There is no deployment ${request.params.id.slice(0, 100)}.` });
       return { object: 'list', data: deploymentRuns(svc, request.ctx.org, record._id), hasMore: false };
+    });
+
+    server.get('/developer/deployment-runs', ADMIN_ONLY, async (request) => {
+      return { object: 'list', data: peerRuns(svc, request.ctx.org), hasMore: false };
     });
   };
 }

@@ -32,7 +32,7 @@ import { accountLockedFault, lockedNow } from '../sessions/credential-lockout.js
 /** Our tokens are well under 2 KB; anything this large is not one of them. */
 export const MAX_TOKEN_LENGTH = 16 * 1024;
 /** Header parameters that name or carry a key. We only ever use the app's stored key. */
-const FORBIDDEN_HEADER_PARAMETERS = ['jku', 'x5u', 'jwk', 'x5c'] as const;
+export const FORBIDDEN_HEADER_PARAMETERS = ['jku', 'x5u', 'jwk', 'x5c'] as const;
 
 const invalid = (reason: string) => fault('accessDenied', 'invalidJwt', { reason });
 const invalidApp = (reason: string) => fault('accessDenied', 'invalidJwtApp', { reason });
@@ -69,7 +69,7 @@ export function authenticateToken(
  * scopes are derived once per cache entry (they depend only on the token and on data, and the entry
  * ends with any write).
  */
-function tokenAuthentication(
+export function tokenAuthentication(
   svc: Service,
   org: Org,
   request: RequestInput,
@@ -191,7 +191,7 @@ function audienceMatches(aud: JWTPayload['aud'], current: string, legacy: string
 }
 
 /** `exp` and `nbf` as jose checks them (whole seconds, no tolerance), for a cached token. */
-function checkTimes(payload: JWTPayload, nowMs: number): void {
+export function checkTimes(payload: JWTPayload, nowMs: number): void {
   const now = Math.floor(nowMs / 1000);
   if (typeof payload.exp === 'number' && payload.exp <= now)
     throw fault('expired', 'jwt', { reason: 'The token has expired.' });
@@ -209,7 +209,7 @@ function bearerToken(authorization: string | undefined): string | undefined {
   return token;
 }
 
-function decodeUntrusted(token: string): { header: ProtectedHeaderParameters; unverified: JWTPayload } {
+export function decodeUntrusted(token: string): { header: ProtectedHeaderParameters; unverified: JWTPayload } {
   try {
     return { header: decodeProtectedHeader(token), unverified: decodeJwt(token) };
   } catch {
@@ -217,7 +217,7 @@ function decodeUntrusted(token: string): { header: ProtectedHeaderParameters; un
   }
 }
 
-function issuingApp(svc: Service, org: Org, iss: unknown): App {
+export function issuingApp(svc: Service, org: Org, iss: unknown): App {
   if (typeof iss !== 'string' || iss === '') throw invalidApp('The token names no issuing application.');
   const app = svc.apps.byKey(iss);
   if (!app || app.orgId !== org.id) throw invalidApp('The token was not issued by an application of this org.');
