@@ -2,6 +2,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { createHarness, type Harness } from '../testing/harness.js';
 import { openService } from '../open-service.js';
+import Database from 'better-sqlite3';
+import { runMigrations } from '../db/migrate.js';
+import { MIGRATIONS } from '../db/migrations.js';
 
 let h: Harness;
 beforeEach(async () => {
@@ -27,5 +30,27 @@ describe('org settings', () => {
     h.svc.orgs.updateSettings(stale, { lockAttempts: 7 });
     const after = h.svc.orgs.updateSettings(stale, { verifyNewLocations: true });
     expect(after.settings).toMatchObject({ lockAttempts: 7, verifyNewLocations: true });
+  });
+});
+
+describe('the operator org (decisions §9)', () => {
+  it('is the org created first, whichever orgs come after', async () => {
+    const demo = h.svc.orgs.byCode('demo')!;
+    expect(h.svc.orgs.operatorOrgId()).toBe(demo.id);
+    h.svc.orgs.create('later', 'Later', h.svc.nowIso());
+    expect(h.svc.orgs.operatorOrgId()).toBe(demo.id);
+  });
+
+  it('is recorded for a folder made before it was, as its first org', () => {
+    const db = new Database(':memory:');
+    runMigrations(db, MIGRATIONS.slice(0, 9));
+    const insert = db.prepare("INSERT INTO orgs (code, name, settings, created) VALUES (?, ?, '{}', '')");
+    for (const code of ['first', 'second']) insert.run(code, code);
+    runMigrations(db, MIGRATIONS);
+    expect(db.prepare("SELECT value FROM service_settings WHERE key = 'operatorOrg'").get()).toEqual({ value: '1' });
+    // …and for a folder with no org yet, by the first org created (orgs.ts create).
+    const empty = new Database(':memory:');
+    runMigrations(empty, MIGRATIONS);
+    expect(empty.prepare('SELECT count(*) AS n FROM service_settings').get()).toEqual({ n: 0 });
   });
 });

@@ -41,6 +41,26 @@ describe('POST /developer/orgs', () => {
     });
   });
 
+  it('is for the operator only: an administrator of another org creates no org and sees only its own', async () => {
+    const key = (await admin.post('/developer/orgs', clinic)).json().consoleAppKey as string;
+    const boss = new TestClient({ ...h, org: 'clinic' }, key);
+    await boss.login(clinic.adminEmail, clinic.adminPassword);
+    const refused = await boss.post('/developer/orgs', { ...clinic, code: 'mine', adminEmail: ADMIN_EMAIL });
+    expect(refused.statusCode, refused.body).toBe(403);
+    expect(refused.json()).toMatchObject({ errCode: 'service.accessDenied.operator' });
+    expect(h.svc.orgs.byCode('mine')).toBeUndefined();
+    // Not by a token either, however wide.
+    const bossId = (await boss.get('/accounts/me')).json()._id as string;
+    const wide = new BearerClient(h, await mint(boss, bossId, { app: key, scope: ['*'] }), {}, 'clinic');
+    expect((await wide.post('/developer/orgs', { ...clinic, code: 'mine' })).json()).toMatchObject({
+      errCode: 'service.accessDenied.operator',
+    });
+    expect((await boss.get('/developer/orgs')).json().data.map((o: { code: string }) => o.code)).toEqual(['clinic']);
+    // The console asks whether to offer "New org".
+    expect((await boss.get('/accounts/status')).json().data).toMatchObject({ loggedin: true, operator: false });
+    expect((await admin.get('/accounts/status')).json().data).toMatchObject({ loggedin: true, operator: true });
+  });
+
   it('keeps tokens, sessions and apps within their org', async () => {
     const key = (await admin.post('/developer/orgs', { ...clinic, adminEmail: ADMIN_EMAIL })).json()
       .consoleAppKey as string;
