@@ -61,9 +61,7 @@ export class OrgRepository {
         const id = Number(info.lastInsertRowid);
         // The first org of a data folder is the operator's (decisions §9), whoever made it: the
         // setup form, `serve --admin-email`, or the command line. Later orgs never take its place.
-        this.sql
-          .fixed("INSERT OR IGNORE INTO service_settings (key, value) VALUES ('operatorOrg', ?)")
-          .run(String(id));
+        this.sql.fixed("INSERT OR IGNORE INTO service_settings (key, value) VALUES ('operatorOrg', ?)").run(String(id));
         return this.byId(id)!;
       })
       .immediate();
@@ -75,8 +73,7 @@ export class OrgRepository {
    */
   operatorOrgId(): number | undefined {
     const row = this.sql.fixed("SELECT value FROM service_settings WHERE key = 'operatorOrg'").get() as
-      | { value: string }
-      | undefined;
+      { value: string } | undefined;
     return row ? Number(row.value) : undefined;
   }
 
