@@ -68,6 +68,23 @@ export class ConfigurationPage {
     return this.page.getByTestId('org-picker');
   }
 
+  /** Opens the org switcher in the header (components/OrgSwitcher.tsx). */
+  async openOrgSwitcher(): Promise<void> {
+    const switcher = this.page.getByTestId('org-switcher');
+    if ((await switcher.getAttribute('open')) === null) await switcher.locator('summary').click();
+    await expect(this.page.getByTestId('org-switcher-item').first()).toBeVisible();
+  }
+
+  orgSwitcherItem(code: string): Locator {
+    return this.page.locator(`[data-testid="org-switcher-item"][data-org="${code}"]`);
+  }
+
+  /** Goes to another org from the header: its console, or its sign-in screen when not signed in there. */
+  async switchOrg(code: string): Promise<void> {
+    await this.openOrgSwitcher();
+    await this.orgSwitcherItem(code).click();
+  }
+
   async screenshot(name: string): Promise<void> {
     await this.page.screenshot({ path: `e2e/artifacts/${name}.png`, fullPage: false });
   }

@@ -146,25 +146,57 @@ test('export with a manifest, import into another org with a dry-run diff, apply
   expect((await config.count('added')) + (await config.count('changed'))).toBe(0);
 
   // Deployments (from demo): create one to staging, preview its diff, run it, read the log.
+  // staging lets it in only with a credential it issued: a token its administrator mints there.
+  const stagingAdminId = (await stagingApi.get<{ _id: string }>('accounts/me')).body._id;
+  const minted = await stagingApi.send<{ data: string }>('POST', `accounts/${stagingAdminId}/tokens`, {
+    app: stagingApi.key,
+    scope: ['deployment.execute'],
+    permanent: true,
+  });
+  expect(minted.status, JSON.stringify(minted.body)).toBe(200);
   await console_.logout();
   await config.orgPicker().selectOption('demo');
   await console_.login(EMAIL, PASSWORD);
   expect((await demo.send('POST', 'roles', { name: 'Auditor', code: 'auditor', scopes: ['object.read'] })).status).toBe(
     200,
   );
+  // analyst differs from staging's copy once changed here: the preview must show that diff.
+  const analyst = await demo.get<{ data: { _id: string }[] }>(
+    `roles?where=${encodeURIComponent('{"code":"analyst"}')}`,
+  );
+  expect((await demo.send('PATCH', `roles/${analyst.body.data[0]!._id}`, { name: 'Analyst (v2)' })).status).toBe(200);
   await config.open();
   await config.tab('deployments');
   await expect(page.getByTestId('deployments-empty')).toBeVisible();
   await page.getByTestId('deployment-new').click();
   await page.getByTestId('deployment-name').fill('roles_to_staging');
   await page.getByTestId('deployment-target-org').selectOption('staging');
-  await page.getByTestId('deployment-manifest').fill('{"roles": {"includes": ["auditor", "reader"]}}');
+  // The form asks for staging's credential and says, in plain words, how to get one.
+  const help = page.getByTestId('deployment-target-credential').getByTestId('deployment-credential-help');
+  await expect(help).toContainText('Token lab');
+  await expect(help).toContainText('deployment.execute');
+  await page.getByTestId('deployment-manifest').fill('{"roles": {"includes": ["auditor", "reader", "analyst"]}}');
+  // Without the credential the service refuses it, naming the field.
+  await page.getByTestId('deployment-create').click();
+  await expect(page.getByTestId('deployment-form')).toContainText('needs a credential that staging issued');
+  await page.getByTestId('deployment-target-token').fill(minted.body.data);
+  await page.getByTestId('deployment-form').scrollIntoViewIfNeeded();
+  await console_.screenshots('configuration-deployment-form');
   await page.getByTestId('deployment-create').click();
   await expect(config.deploymentRow('roles_to_staging')).toContainText('org: staging');
   await expect(config.deploymentRow('roles_to_staging')).toContainText('never');
   await page.getByTestId('deployment-preview').click();
   await expect(page.getByTestId('deployment-result')).toHaveAttribute('data-result', 'dry-run');
-  await expect(page.locator('[data-testid="deployment-change"][data-change="added"]')).toContainText('role.auditor');
+  // Each changed resource has its side-by-side diff (issue 44 item 6), as the import review has.
+  await expect(config.changeItem('role.auditor')).toHaveAttribute('data-change', 'added');
+  await expect(config.changeItem('role.analyst')).toHaveAttribute('data-change', 'changed');
+  await config.changeItem('role.analyst').click();
+  const preview = page.getByTestId('deployment-result').getByTestId('json-diff');
+  await expect(preview).toHaveAttribute('data-resource', 'role.analyst');
+  await expect(preview.locator('td.json-diff--removed')).toContainText(['"name": "Analyst",']);
+  await expect(preview.locator('td.json-diff--added')).toContainText(['"name": "Analyst (v2)",']);
+  await preview.scrollIntoViewIfNeeded();
+  await console_.screenshots('configuration-deployment-preview');
   expect(await roleCodes(stagingApi)).not.toContain('auditor');
   await page.getByTestId('deployment-run').click();
   await page.getByTestId('deployment-run-confirm').click();
@@ -176,4 +208,65 @@ test('export with a manifest, import into another org with a dry-run diff, apply
   await config.screenshot('configuration-deployments-1440-light');
   await page.getByTestId('theme-toggle').click();
   await config.screenshot('configuration-deployments-1440-dark');
+  await page.getByTestId('theme-toggle').click();
+
+  // staging sees both runs in its own log: switch org from the header (staging asks for a sign-in).
+  await config.switchOrg('staging');
+  await console_.login(EMAIL, PASSWORD);
+  await config.open();
+  await config.tab('deployments');
+  const seen = page.getByTestId('peer-run-row');
+  await expect(seen).toHaveCount(2);
+  await expect(seen.first()).toHaveAttribute('data-org', 'demo');
+  await expect(seen.first()).toContainText('roles_to_staging');
+  await page.getByTestId('peer-runs').scrollIntoViewIfNeeded();
+  await console_.screenshots('configuration-deployments-seen-by-target');
+});
+
+test('the org switcher lists the service’s orgs; only the operator may create one', async ({ page }) => {
+  test.setTimeout(180_000);
+  service = await startHeadlessService(['--admin-email', EMAIL, '--admin-password', PASSWORD]);
+  const demo = await objectsApi(service.url, EMAIL, PASSWORD);
+  const other = await demo.send('POST', 'developer/orgs', {
+    code: 'other',
+    name: 'Other',
+    adminEmail: 'boss@other.test',
+    adminPassword: PASSWORD,
+  });
+  expect(other.status, JSON.stringify(other.body)).toBe(200);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  const console_ = new ConsolePage(page);
+  const config = new ConfigurationPage(page);
+  await console_.open(service.consoleUrl);
+  await console_.login(EMAIL, PASSWORD);
+
+  // demo is the org made at first start: its administrator is the operator.
+  await config.openOrgSwitcher();
+  await expect(config.orgSwitcherItem('demo')).toHaveAttribute('data-state', 'current');
+  await expect(config.orgSwitcherItem('other')).toHaveAttribute('data-state', 'sign in');
+  await expect(page.getByTestId('org-new')).toBeVisible();
+  await console_.screenshots('org-switcher-operator');
+  await page.getByTestId('org-new').click();
+  const dialog = page.getByTestId('new-org-dialog');
+  await dialog.getByTestId('new-org-code').fill('clinic');
+  await dialog.getByTestId('new-org-name').fill('Clinic');
+  await dialog.getByTestId('new-org-email').fill('boss@clinic.test');
+  await dialog.getByTestId('new-org-password').fill(PASSWORD);
+  await dialog.getByTestId('new-org-confirm').fill(PASSWORD);
+  await console_.screenshots('org-new-dialog');
+  await dialog.getByTestId('new-org-submit').click();
+  // The new org's sign-in screen: its administrator is an account of its own.
+  await expect(page.getByTestId('login-form')).toBeVisible();
+  await expect(config.orgPicker()).toHaveValue('clinic');
+  await console_.login('boss@clinic.test', PASSWORD);
+  await expect(page.getByTestId('current-user')).toHaveText('boss@clinic.test');
+
+  // Not the operator here: the switcher lists the orgs, with no "New org"; demo is still signed in.
+  await config.openOrgSwitcher();
+  await expect(config.orgSwitcherItem('demo')).toHaveAttribute('data-state', 'signed in');
+  await expect(page.getByTestId('org-switcher-item')).toHaveCount(3);
+  await expect(page.getByTestId('org-new')).toHaveCount(0);
+  await console_.screenshots('org-switcher-not-operator');
+  await config.orgSwitcherItem('demo').click();
+  await expect(page.getByTestId('current-user')).toHaveText(EMAIL);
 });

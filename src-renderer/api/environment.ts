@@ -181,6 +181,20 @@ export interface DeploymentRecord {
   [key: string]: unknown;
 }
 
+/** What an org's log says about a run of another org's deployment that read (`source`) or wrote (`target`) it. */
+export interface PeerRunInfo {
+  side: 'source' | 'target';
+  /** The org holding the deployment. */
+  org: string;
+  otherFolder?: boolean;
+  deployment: string;
+  deploymentId: string;
+  /** Who ran it there. */
+  by: string;
+  /** The credential this org issued that let it in (`token <jti>`, `app <key>`). */
+  credential: string;
+}
+
 export interface DeploymentRun {
   object: 'deploymentRun';
   _id: number;
@@ -191,7 +205,9 @@ export interface DeploymentRun {
   dryRun: boolean;
   result: 'dry-run' | 'complete' | 'failed';
   reason?: string;
-  changes: { resource: string; change: ChangeKind | string }[];
+  /** A dry run's answer carries the target's document (`before`) and the incoming one (`after`). */
+  changes: { resource: string; change: ChangeKind | string; before?: ExportDoc; after?: ExportDoc }[];
+  from?: PeerRunInfo;
 }
 
 const text = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value));
@@ -246,23 +262,35 @@ export function runDeployment(orgClient: OrgClient, id: string, dryRun: boolean)
   return orgClient.post<DeploymentRun>(`deployments/${encodeURIComponent(id)}/run`, { dryRun });
 }
 
-export function createDeployment(
-  orgClient: OrgClient,
-  draft: { name: string; label?: string; targetOrg: string; manifest: string },
-): Promise<DeploymentRecord> {
+/**
+ * A new deployment. Another org than this one, as source or target, needs a credential it issued
+ * (`sourceToken`; `targetToken`, or `targetAppKey` + `targetSecret`): the service stores them
+ * encrypted and never shows them again.
+ */
+export interface DeploymentDraft {
+  name: string;
+  label?: string;
+  sourceOrg?: string;
+  sourceToken?: string;
+  targetKind?: 'org' | 'folder' | 'url';
+  targetOrg: string;
+  targetDataDir?: string;
+  targetUrl?: string;
+  targetToken?: string;
+  targetAppKey?: string;
+  targetSecret?: string;
+  manifest: string;
+}
+
+export function createDeployment(orgClient: OrgClient, draft: DeploymentDraft): Promise<DeploymentRecord> {
   return orgClient.post<DeploymentRecord>('deployments', draft);
 }
 
-export interface OrgListing {
-  code: string;
-  name: string;
-}
-
-/** Every org of this data folder (`GET /developer/orgs`, administrators). */
-export function orgsQuery(orgClient: OrgClient) {
+/** Runs of other orgs' deployments that read or wrote this org, with the credential it issued (`GET /developer/deployment-runs`). */
+export function peerRunsQuery(orgClient: OrgClient) {
   return queryOptions({
-    queryKey: ['org', orgClient.org, 'developer-orgs'] as const,
-    queryFn: async ({ signal }): Promise<OrgListing[]> =>
-      (await orgClient.get<ListEnvelope<OrgListing>>('developer/orgs', { signal })).data,
+    queryKey: ['org', orgClient.org, 'deployment-runs', 'peer'] as const,
+    queryFn: async ({ signal }): Promise<DeploymentRun[]> =>
+      (await orgClient.get<ListEnvelope<DeploymentRun>>('developer/deployment-runs', { signal })).data,
   });
 }

@@ -31,6 +31,8 @@ export function useSetupMutation() {
     },
     onSuccess: ({ org, account }) => {
       queryClient.setQueryData(queryKeys.session(org), { loggedin: true, account });
+      // The status also says whether the account is the operator (the first org's administrator is).
+      void queryClient.invalidateQueries({ queryKey: queryKeys.session(org) });
     },
     // Also after a failure: if the org was created but the sign-in failed, the service no longer
     // needs setup and the console must move on to the login screen.

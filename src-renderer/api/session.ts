@@ -27,6 +27,8 @@ export function useLoginMutation(orgClient: OrgClient) {
     mutationFn: (credentials: Credentials) => orgClient.post<Account>('accounts/login', credentials),
     onSuccess: (account) => {
       queryClient.setQueryData<SessionState>(queryKeys.session(orgClient.org), { loggedin: true, account });
+      // The status also says whether the account is the operator (the login answer is the account only).
+      void queryClient.invalidateQueries({ queryKey: queryKeys.session(orgClient.org) });
     },
   });
 }

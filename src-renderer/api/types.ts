@@ -69,6 +69,8 @@ export interface Account {
 export interface SessionStatus {
   loggedin: boolean;
   account?: Account;
+  /** The caller is the service operator (an administrator of the org created at first start): it may create orgs. */
+  operator?: boolean;
 }
 
 export interface Credentials {

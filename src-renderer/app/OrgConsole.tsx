@@ -1,14 +1,16 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { faultOf } from '../api/api-error';
 import { useConsoleClient } from '../api/client-context';
 import { markSignedOut, sessionQuery, useLogoutMutation } from '../api/session';
 import type { OrgSummary } from '../api/types';
 import { AppShell } from '../components/AppShell';
 import { ConnectionBadge } from '../components/ConnectionBadge';
+import { OrgSwitcher } from '../components/OrgSwitcher';
 import { LoginScreen } from '../features/login/LoginScreen';
 import type { NavigateOptions, Route } from '../routing/route';
 import { BootFailure, BootSplash } from './BootScreens';
+import { NewOrgDialog } from './NewOrgDialog';
 import { LastRoutes } from './last-routes';
 import { NAV_ITEMS, ScreenView, serializeRoute } from './screens';
 
@@ -30,6 +32,7 @@ export function OrgConsole({ org, orgs, version, route, onSelectOrg, navigate }:
   const queryClient = useQueryClient();
   const session = useQuery(sessionQuery(orgClient));
   const logout = useLogoutMutation(orgClient);
+  const [newOrg, setNewOrg] = useState(false);
   useEffect(() => lastRoutes.remember(route), [route]);
 
   // Any request that finds the session gone (expired, signed in elsewhere) returns to login.
@@ -74,8 +77,26 @@ export function OrgConsole({ org, orgs, version, route, onSelectOrg, navigate }:
       loggingOut={logout.isPending}
       logoutFault={logout.isError ? faultOf(logout.error) : null}
       headerExtra={<ConnectionBadge />}
+      orgSwitcher={
+        <OrgSwitcher
+          current={org}
+          orgs={orgs}
+          onSelect={onSelectOrg}
+          {...(session.data.operator === true ? { onNewOrg: () => setNewOrg(true) } : {})}
+        />
+      }
     >
       <ScreenView orgClient={orgClient} route={route} navigate={navigate} />
+      {newOrg && (
+        <NewOrgDialog
+          orgClient={orgClient}
+          onClose={() => setNewOrg(false)}
+          onCreated={(code) => {
+            setNewOrg(false);
+            onSelectOrg(code);
+          }}
+        />
+      )}
     </AppShell>
   );
 }

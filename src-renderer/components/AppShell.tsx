@@ -30,6 +30,8 @@ interface AppShellProps {
   logoutFault: FaultBody | null;
   /** Header slot after the org chip (the desktop app's active connection). */
   headerExtra?: ReactNode;
+  /** Shown in place of the plain org chip: the org switcher (components/OrgSwitcher.tsx). */
+  orgSwitcher?: ReactNode;
   children: ReactNode;
 }
 
@@ -55,10 +57,12 @@ export function AppShell(props: AppShellProps) {
           <BrandMark />
           <span>{PRODUCT_NAME}</span>
         </div>
-        <span className="org-chip" title={`Org code: ${props.orgCode}`}>
-          <span className="org-chip__name">{props.orgName}</span>
-          {props.orgName !== props.orgCode && <code className="org-chip__code">{props.orgCode}</code>}
-        </span>
+        {props.orgSwitcher ?? (
+          <span className="org-chip" title={`Org code: ${props.orgCode}`}>
+            <span className="org-chip__name">{props.orgName}</span>
+            {props.orgName !== props.orgCode && <code className="org-chip__code">{props.orgCode}</code>}
+          </span>
+        )}
         {props.headerExtra}
         <div className="shell__header-end">
           <span className="current-user" data-testid="current-user" title="Signed in as">

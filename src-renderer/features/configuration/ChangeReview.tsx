@@ -23,7 +23,14 @@ export function ChangeCounts({ changes }: { changes: { change: string }[] }) {
  * A dry run's changes per resource; picking one shows this org's document beside the incoming one.
  * Unchanged resources are hidden unless asked for (they are most of a repeated import).
  */
-export function ChangeReview({ changes }: { changes: ResourceChange[] }) {
+export function ChangeReview({
+  changes,
+  sides = { before: 'This org', after: 'Incoming' },
+}: {
+  changes: ResourceChange[];
+  /** The diff's column titles: where the documents are now, and what would replace them. */
+  sides?: { before: string; after: string };
+}) {
   const [showUnchanged, setShowUnchanged] = useState(false);
   const [open, setOpen] = useState<string | null>(
     () =>
@@ -61,12 +68,14 @@ export function ChangeReview({ changes }: { changes: ResourceChange[] }) {
           ))}
         </ul>
       </div>
-      <div>{selected ? <JsonDiff change={selected} /> : <p className="note">Pick a resource to compare.</p>}</div>
+      <div>
+        {selected ? <JsonDiff change={selected} sides={sides} /> : <p className="note">Pick a resource to compare.</p>}
+      </div>
     </div>
   );
 }
 
-function JsonDiff({ change }: { change: ResourceChange }) {
+function JsonDiff({ change, sides }: { change: ResourceChange; sides: { before: string; after: string } }) {
   const rows = sideBySide(change.before, change.after);
   return (
     <div className="json-diff__wrap" data-testid="json-diff" data-resource={change.resource}>
@@ -79,8 +88,14 @@ function JsonDiff({ change }: { change: ResourceChange }) {
         </colgroup>
         <thead>
           <tr>
-            <th colSpan={2}>This org{change.before ? '' : ' (none)'}</th>
-            <th colSpan={2}>Incoming{change.after ? '' : ' (none)'}</th>
+            <th colSpan={2}>
+              {sides.before}
+              {change.before ? '' : ' (none)'}
+            </th>
+            <th colSpan={2}>
+              {sides.after}
+              {change.after ? '' : ' (none)'}
+            </th>
           </tr>
         </thead>
         <tbody>

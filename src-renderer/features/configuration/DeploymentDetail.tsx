@@ -7,11 +7,12 @@ import {
   runDeployment,
   type DeploymentRecord,
   type DeploymentRun,
+  type ResourceChange,
 } from '../../api/environment';
 import type { OrgClient } from '../../api/org-client';
 import { FaultMessage } from '../../components/FaultMessage';
 import { UtcTime } from '../../components/UtcTime';
-import { ChangeCounts } from './ChangeReview';
+import { ChangeCounts, ChangeReview } from './ChangeReview';
 import { ResultBadge, TargetText } from './deployment-badges';
 
 /** One deployment: its manifest, a preview (dry run) or a confirmed run, and its run log. */
@@ -94,17 +95,35 @@ export function DeploymentDetail({ orgClient, deployment }: { orgClient: OrgClie
           <p className="panel__heading">
             {preview.dryRun ? 'Preview (nothing written)' : 'Run'}: <ResultBadge run={preview} />
           </p>
-          <ChangeCounts changes={preview.changes} />
-          <ul className="config-changes">
-            {preview.changes
-              .filter((c) => c.change !== 'unchanged')
-              .map((c) => (
-                <li key={c.resource} className="config-change" data-testid="deployment-change" data-change={c.change}>
-                  <span className={`badge change--${c.change}`}>{c.change}</span>
-                  <code>{c.resource}</code>
-                </li>
-              ))}
-          </ul>
+          {preview.dryRun ? (
+            // Each changed resource side by side: the target's document now, and the source's.
+            <ChangeReview
+              changes={preview.changes as ResourceChange[]}
+              sides={{
+                before: `Target ${String(deployment.targetOrg ?? '')} now`,
+                after: `From ${deployment.sourceOrg ?? orgClient.org}`,
+              }}
+            />
+          ) : (
+            <>
+              <ChangeCounts changes={preview.changes} />
+              <ul className="config-changes">
+                {preview.changes
+                  .filter((c) => c.change !== 'unchanged')
+                  .map((c) => (
+                    <li
+                      key={c.resource}
+                      className="config-change"
+                      data-testid="deployment-change"
+                      data-change={c.change}
+                    >
+                      <span className={`badge change--${c.change}`}>{c.change}</span>
+                      <code>{c.resource}</code>
+                    </li>
+                  ))}
+              </ul>
+            </>
+          )}
         </div>
       )}
       <p className="panel__heading">Run log</p>
