@@ -10,9 +10,9 @@ function TokenHelp({ org, name }: { org: string; name: string }) {
       Being an administrator here says nothing about <code>{org}</code>: it lets this deployment in only with a
       credential it issued. Ask an administrator of <code>{org}</code> to sign in to <code>{org}</code>, open the{' '}
       <strong>Token lab</strong>, mint a token for their own account with the scope <code>deployment.execute</code> (or{' '}
-      <code>deployment.execute.{name || '<name>'}</code> for this deployment only), tick <em>Permanent</em>, and give it
-      to you. Paste it here: it is stored encrypted and never shown again. <code>{org}</code> can revoke it at any time,
-      and sees every run in its own log.
+      <code>deployment.execute.{name || '<name>'}</code> for this deployment only) that never expires (
+      <em>Expires: Never</em>), and give it to you. Paste it here: it is stored encrypted and never shown again.{' '}
+      <code>{org}</code> can revoke it at any time, and sees every run in its own log.
     </p>
   );
 }
