@@ -5,8 +5,10 @@ import type { Org } from '../orgs/orgs.js';
 import { BUILTIN_ROLES } from '../objects/builtin-defs.js';
 
 /**
- * The account a command-line import or a deployment writes as: the given administrator (by
- * email), else the org's first administrator.
+ * The account a command-line import writes as: the given administrator (by email, looked up in
+ * this org only — an email names an account within its org, decisions §9), else the org's first
+ * administrator. Deployments never use it: another org is written as the account its credential
+ * names (deployment-access.ts).
  */
 export function administratorOf(svc: Service, org: Org, email?: string): string {
   const def = svc.defs.byName(org.id, 'account')!;
