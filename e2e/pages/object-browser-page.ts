@@ -180,6 +180,30 @@ export class ObjectBrowserPage {
       });
   }
 
+  /** The grid's vertical scroll offset in pixels. */
+  async gridScrollTop(): Promise<number> {
+    return this.page.getByTestId('result-grid').evaluate((grid) => grid.scrollTop);
+  }
+
+  /** Scrolls the grid to its last row, as a wheel would, and waits until it is there. */
+  async scrollGridToBottom(): Promise<void> {
+    const grid = this.page.getByTestId('result-grid');
+    await grid.evaluate((el) => el.scrollTo({ top: el.scrollHeight }));
+    await expect.poll(() => this.gridScrollTop()).toBeGreaterThan(100);
+  }
+
+  /** The `aria-rowindex` of the first data row wholly in view (2 is row 1: the header is 1). */
+  async firstRowInView(): Promise<number> {
+    return this.page.getByTestId('result-grid').evaluate((grid) => {
+      const header = grid.querySelector('.rgrid__header')?.getBoundingClientRect();
+      const top = header ? header.bottom : grid.getBoundingClientRect().top;
+      const rows = [...grid.querySelectorAll<HTMLElement>('[data-testid="result-row"]')]
+        .filter((row) => row.getBoundingClientRect().top >= top - 0.5)
+        .map((row) => Number(row.getAttribute('aria-rowindex')));
+      return Math.min(...rows);
+    });
+  }
+
   async screenshot(name: string): Promise<void> {
     await this.page.screenshot({ path: `e2e/artifacts/${name}.png`, fullPage: false });
   }

@@ -71,6 +71,43 @@ export class ScriptsPage {
     await expect(this.page.getByTestId('save-done')).toBeVisible();
   }
 
+  /** The toolbar's "Unsaved changes" status (absent when the editor and form equal what is saved). */
+  dirty() {
+    return this.page.getByTestId('script-dirty');
+  }
+
+  /** "Saved", "Unsaved changes" or "Not saved yet" beside the save form's heading. */
+  saveState() {
+    return this.page.getByTestId('save-state');
+  }
+
+  newItem() {
+    return this.page.getByTestId('library-new-item');
+  }
+
+  confirmDialog() {
+    return this.page.getByTestId('confirm-dialog');
+  }
+
+  /** Answers the open "discard?" question. */
+  async answer(discard: boolean): Promise<void> {
+    await expect(this.confirmDialog()).toBeVisible();
+    await this.page.getByTestId(discard ? 'confirm-ok' : 'confirm-cancel').click();
+    await expect(this.confirmDialog()).toHaveCount(0);
+  }
+
+  /** Picks an account in a combobox by typing part of it, moving down to it and pressing Enter. */
+  async pickAccount(testId: string, text: string, match: string): Promise<void> {
+    const box = this.page.getByTestId(testId);
+    await box.fill(text);
+    const option = this.page.getByTestId(`${testId}-option`).filter({ hasText: match });
+    await expect(option).toHaveCount(1);
+    const options = await this.page.getByTestId(`${testId}-option`).allTextContents();
+    const index = options.findIndex((t) => t.includes(match));
+    for (let i = 0; i < index; i++) await box.press('ArrowDown');
+    await box.press('Enter');
+  }
+
   libraryItem(name: string) {
     return this.page.locator(`[data-testid="library-item"][data-name="${name}"]`);
   }

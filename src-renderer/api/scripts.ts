@@ -13,11 +13,14 @@ export const SCRIPT_TYPES: readonly ScriptType[] = ['library', 'route', 'job'];
 export const ROUTE_METHODS = ['*', 'get', 'post', 'put', 'patch', 'delete'] as const;
 export type RouteMethod = (typeof ROUTE_METHODS)[number];
 
+/** A route script's settings (README "Route settings", §C). */
 export interface ScriptConfiguration {
   method?: RouteMethod;
   path?: string;
   priority?: number;
   acl?: string[];
+  authValidation?: string;
+  apiKey?: string;
   principal?: string;
 }
 
@@ -31,9 +34,16 @@ export interface ScriptRecord {
   active?: boolean;
   script: string;
   configuration?: ScriptConfiguration;
+  /** Among route scripts of equal priority, higher is tried first. */
+  weight?: number;
 }
 
-export type ScriptDraft = Omit<ScriptRecord, '_id'>;
+/** A record to write: null clears a property on PATCH. */
+export type ScriptDraft = Omit<ScriptRecord, '_id' | 'description' | 'configuration' | 'weight'> & {
+  description?: string | null;
+  configuration?: ScriptConfiguration | null;
+  weight?: number | null;
+};
 
 export interface RunRequest {
   script: string;

@@ -26,6 +26,12 @@ interface ResultGridProps {
   onSort: (sort: HeaderSort | null) => void;
   widths: ColumnWidths;
   onResize: (path: string, width: number) => void;
+  /**
+   * Names the page the rows are (its request): when settled rows of another page arrive, the grid
+   * scrolls back to row 1, so the range above it is what shows. The same page refreshed keeps its
+   * place. Without it, the grid keeps its scroll position.
+   */
+  pageKey?: string;
 }
 
 /**
@@ -43,10 +49,12 @@ export function ResultGrid({
   onSort,
   widths,
   onResize,
+  pageKey,
 }: ResultGridProps) {
   const scroller = useRef<HTMLDivElement>(null);
   const [active, setActive] = useState(0);
   const activeRow = Math.min(active, Math.max(rows.length - 1, 0));
+  const shownPage = useRef(pageKey);
 
   // eslint-disable-next-line react-hooks/incompatible-library -- the virtualizer is read during render by design.
   const rowVirtualizer = useVirtualizer({
@@ -62,6 +70,14 @@ export function ResultGrid({
     estimateSize: (index) => widthOf(columns[index], widths),
     overscan: 3,
   });
+  // Another page's rows (a new query, Next/Prev, a header sort): back to row 1. While they load the
+  // old rows stay (stale), so the jump waits for the new ones.
+  useEffect(() => {
+    if (stale || pageKey === shownPage.current) return;
+    shownPage.current = pageKey;
+    if (scroller.current) scroller.current.scrollTop = 0;
+    setActive(0);
+  }, [pageKey, stale]);
   // A dragged width changes the column's size: the virtualizer measures again.
   useEffect(() => columnVirtualizer.measure(), [columnVirtualizer, widths, columns]);
 

@@ -71,6 +71,8 @@ export function ResultsSection({ orgClient, route, navigate, schema, schemas, ba
   const refresh = () =>
     queryClient.invalidateQueries({ queryKey: queryKeys.collection(orgClient.org, schema.collection) });
 
+  // The page the rows are: the request without the org (a refresh asks the same one).
+  const pageKey = JSON.stringify(plan.request);
   const first = plan.mode === 'skip' ? base.skip + 1 : route.cursor ? null : 1;
   const rangeText = !settled ? '\u00a0' : rangeLabel({ first, rows: rows.length, total });
   const sortBy = (next: HeaderSort | null) =>
@@ -199,7 +201,8 @@ export function ResultsSection({ orgClient, route, navigate, schema, schemas, ba
             )}
           </div>
         ) : route.view === 'json' ? (
-          <pre className="json-view json-view--results" data-testid="result-json" tabIndex={0}>
+          // Keyed by the page, so another page starts at its top as the table does.
+          <pre key={pageKey} className="json-view json-view--results" data-testid="result-json" tabIndex={0}>
             {JSON.stringify(rows, null, 2)}
           </pre>
         ) : (
@@ -214,6 +217,7 @@ export function ResultsSection({ orgClient, route, navigate, schema, schemas, ba
             onSort={sortBy}
             widths={widths}
             onResize={setWidth}
+            pageKey={pageKey}
           />
         )}
       </div>

@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { FaultMessage } from '../../components/FaultMessage';
 import type { RunEntry } from './history';
-import { parseTrace, statRows } from './run-output';
+import { lineCount, parseTrace, statRows } from './run-output';
 
 interface RunOutputProps {
   run: RunEntry | undefined;
@@ -22,7 +22,7 @@ export function RunOutput({ run, onGoToLine }: RunOutputProps) {
       </div>
     );
   }
-  const trace = run.fault ? parseTrace(run.fault.trace) : null;
+  const trace = run.fault ? parseTrace(run.fault.trace, lineCount(run.script)) : null;
   return (
     <div ref={box} className="run-output" data-testid="run-output" data-state={run.state} aria-live="polite">
       <div className="run-output__head">

@@ -1,24 +1,13 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { faultOf } from '../../api/api-error';
-import type { HttpMethod } from '../../api/http';
 import type { OrgClient } from '../../api/org-client';
-import {
-  ROUTE_METHODS,
-  SCRIPT_TYPES,
-  callRoute,
-  saveScript,
-  scriptKeys,
-  type RouteAnswer,
-  type RouteMethod,
-  type ScriptRecord,
-  type ScriptType,
-} from '../../api/scripts';
-import { CopyButton } from '../../components/CopyButton';
+import { SCRIPT_TYPES, saveScript, scriptKeys, type ScriptRecord, type ScriptType } from '../../api/scripts';
+import { Field, FieldType } from '../../components/Field';
 import { FaultMessage } from '../../components/FaultMessage';
-import { checkSave, routeUrl, type SaveFields } from './save-draft';
-import { Field } from '../../components/Field';
-import { useServiceOrigin } from '../../api/desktop-connections';
+import { RouteSettings } from './RouteSettings';
+import { RouteTry } from './RouteTry';
+import { checkSave, fieldsOf, type SaveFields } from './save-draft';
 
 interface SavePanelProps {
   orgClient: OrgClient;
@@ -27,16 +16,20 @@ interface SavePanelProps {
   onFields: (fields: SaveFields) => void;
   /** The open library script, when editing one. */
   saved: ScriptRecord | undefined;
+  /** The editor or the form differs from what is saved. */
+  dirty: boolean;
   onSaved: (record: ScriptRecord) => void;
 }
 
-/** Save as a library, route or job script; a saved route shows its URL and a "try it" call. */
-export function SavePanel({ orgClient, script, fields, onFields, saved, onSaved }: SavePanelProps) {
-  // Copied URLs name the service that answers (on the desktop, not the gateway's origin).
-  const serviceOrigin = useServiceOrigin();
+const TYPE_WORDS: Readonly<Record<ScriptType, string>> = { library: 'Library', route: 'Route', job: 'Job' };
+
+/**
+ * Save as a library, route or job script, with every setting the service keeps; the heading
+ * names what is open and whether it has unsaved changes, and "Saved" shows only while it is true.
+ */
+export function SavePanel({ orgClient, script, fields, onFields, saved, dirty, onSaved }: SavePanelProps) {
   const queryClient = useQueryClient();
-  const [tried, setTried] = useState<RouteAnswer | null>(null);
-  const check = checkSave(fields, script);
+  const check = checkSave(fields, script, saved ? fieldsOf(saved) : undefined);
   const errors = check.ok ? {} : check.errors;
   const [touched, setTouched] = useState(false);
   const change = (patch: Partial<SaveFields>) => onFields({ ...fields, ...patch });
@@ -50,14 +43,7 @@ export function SavePanel({ orgClient, script, fields, onFields, saved, onSaved 
     },
   });
   const savedRoute = saved?.type === 'route' ? saved.configuration : undefined;
-  const tryIt = useMutation({
-    mutationFn: () => {
-      const method = (savedRoute?.method ?? 'get') === '*' ? 'GET' : (savedRoute?.method ?? 'get').toUpperCase();
-      return callRoute(orgClient, method as HttpMethod, savedRoute?.path ?? '');
-    },
-    onMutate: () => setTried(null),
-    onSuccess: setTried,
-  });
+  const state = !saved ? 'new' : dirty ? 'unsaved' : 'saved';
 
   return (
     <form
@@ -71,7 +57,12 @@ export function SavePanel({ orgClient, script, fields, onFields, saved, onSaved 
       }}
     >
       <div className="keys-section__head">
-        <h2 className="keys-section__title">{saved ? `Library script “${saved.label ?? saved.name}”` : 'Save'}</h2>
+        <h2 className="keys-section__title" data-testid="save-title">
+          {saved ? `${TYPE_WORDS[saved.type]} script “${saved.label ?? saved.name}”` : 'Save the new script'}
+        </h2>
+        <span className={`save-state save-state--${state}`} data-testid="save-state" data-state={state}>
+          {state === 'new' ? 'Not saved yet' : state === 'unsaved' ? 'Unsaved changes' : 'Saved'}
+        </span>
       </div>
       <div className="script-save__fields">
         <Field label="Type">
@@ -97,76 +88,62 @@ export function SavePanel({ orgClient, script, fields, onFields, saved, onSaved 
             onChange={(e) => change({ name: e.target.value })}
           />
         </Field>
-        {fields.type === 'route' && (
-          <>
-            <Field label="Method">
-              <select
-                className="select select--large"
-                data-testid="save-method"
-                value={fields.method}
-                onChange={(e) => change({ method: e.target.value as RouteMethod })}
-              >
-                {ROUTE_METHODS.map((method) => (
-                  <option key={method} value={method}>
-                    {method === '*' ? 'any' : method.toUpperCase()}
-                  </option>
-                ))}
-              </select>
-            </Field>
-            <Field label="Path" error={touched && errors.path}>
-              <input
-                className="input input--mono"
-                data-testid="save-path"
-                value={fields.path}
-                placeholder="hello/:name"
-                onChange={(e) => change({ path: e.target.value })}
-              />
-            </Field>
-          </>
-        )}
+        <Field
+          label={
+            <>
+              Label <FieldType>optional</FieldType>
+            </>
+          }
+        >
+          <input
+            className="input"
+            data-testid="save-label"
+            value={fields.label}
+            placeholder={fields.name || 'the name'}
+            onChange={(e) => change({ label: e.target.value })}
+          />
+        </Field>
+        <label className="check script-save__active">
+          <input
+            type="checkbox"
+            data-testid="save-active"
+            checked={fields.active}
+            onChange={(e) => change({ active: e.target.checked })}
+          />
+          Active
+        </label>
       </div>
+      <Field
+        wide
+        label={
+          <>
+            Description <FieldType>optional</FieldType>
+          </>
+        }
+      >
+        <input
+          className="input"
+          data-testid="save-description"
+          value={fields.description}
+          onChange={(e) => change({ description: e.target.value })}
+        />
+      </Field>
+      {fields.type === 'route' && (
+        <RouteSettings orgClient={orgClient} fields={fields} change={change} errors={errors} touched={touched} />
+      )}
       {save.isError && <FaultMessage fault={faultOf(save.error)} compact />}
       <div className="form__actions">
         <button type="submit" className="button button--primary" data-testid="save-submit" disabled={save.isPending}>
           {save.isPending ? 'Saving…' : saved ? 'Save changes' : `Save as ${fields.type} script`}
         </button>
-        {save.isSuccess && !save.isPending && (
+        {save.isSuccess && !save.isPending && !dirty && (
           <span className="keys-ok" data-testid="save-done">
             Saved.
           </span>
         )}
       </div>
       {savedRoute?.path !== undefined && (
-        <div className="script-route" data-testid="route-info">
-          <p className="keys-note">This route script answers at</p>
-          <div className="lab__row">
-            <code className="script-route__url" data-testid="route-url">
-              {savedRoute.method === '*' ? 'ANY' : (savedRoute.method ?? 'get').toUpperCase()}{' '}
-              {routeUrl(serviceOrigin, orgClient.org, savedRoute.path)}
-            </code>
-            <CopyButton text={routeUrl(serviceOrigin, orgClient.org, savedRoute.path)} testId="route-copy" />
-            <button
-              type="button"
-              className="button button--secondary button--small"
-              data-testid="route-try"
-              disabled={tryIt.isPending || savedRoute.path.includes(':')}
-              title={savedRoute.path.includes(':') ? 'Fill the :params in the URL to call it' : undefined}
-              onClick={() => tryIt.mutate()}
-            >
-              {tryIt.isPending ? 'Calling…' : 'Try it'}
-            </button>
-          </div>
-          {tryIt.isError && <FaultMessage fault={faultOf(tryIt.error)} compact />}
-          {tried && (
-            <pre
-              className={tried.ok ? 'keys-pre' : 'keys-pre run-output__json--bad'}
-              data-testid="route-answer"
-              data-ok={tried.ok}
-            >
-              {JSON.stringify(tried.body, null, 2)}
-            </pre>
-          )}
-        </div>
+        <RouteTry orgClient={orgClient} route={{ ...savedRoute, path: savedRoute.path }} />
       )}
     </form>
   );

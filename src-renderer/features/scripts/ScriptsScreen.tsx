@@ -1,20 +1,32 @@
-import { useQuery } from '@tanstack/react-query';
-import { useEffect, useReducer, useRef, useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useReducer, useRef, useState } from 'react';
 import { faultOf } from '../../api/api-error';
+import { useServiceOrigin } from '../../api/desktop-connections';
 import type { OrgClient } from '../../api/org-client';
-import { runScript, scriptsQuery, type ScriptRecord } from '../../api/scripts';
-import { FaultMessage } from '../../components/FaultMessage';
+import { runScript, scriptKeys, scriptsQuery, type ScriptRecord } from '../../api/scripts';
 import type { Route } from '../../routing/route';
 import type { ScriptsRoute } from './scripts-route';
 import '../../styles/keys.css';
 import '../../styles/scripts.css';
-import { emptyHistory, historyReducer, runningRun } from './history';
-import { checkArguments, faultLine, parseLogs, parseStats, runValueOf, withPrincipal } from './run-output';
+import { ConfirmDialog, type Confirmation } from './ConfirmDialog';
+import { emptyHistory, historyReducer, runningRun, type RunEntry } from './history';
+import { LibraryPane } from './LibraryPane';
+import {
+  carryConsole,
+  checkArguments,
+  faultLine,
+  lineCount,
+  parseLogs,
+  parseStats,
+  runValueOf,
+  withPrincipal,
+} from './run-output';
 import { RunInputs } from './RunInputs';
 import { RunOutput } from './RunOutput';
-import { emptySaveFields, fieldsOf, type SaveFields } from './save-draft';
 import { SavePanel } from './SavePanel';
+import { draftScope } from './script-drafts';
 import { ScriptEditor, type ScriptEditorHandle } from './ScriptEditor';
+import { useScriptDocument } from './use-script-document';
 
 interface ScriptsScreenProps {
   orgClient: OrgClient;
@@ -31,35 +43,35 @@ return { hello: name, org: script.org.code };
 /**
  * Write, run and save scripts (issue 16): the ad-hoc runner with JSON arguments and an optional
  * principal, the run's result, console, fault trace and stats together, a session history, and
- * the script library with route scripts and their "try it".
+ * the script library with route scripts and their "try it". Unsaved text is kept as a draft per
+ * script in this browser (issue 44 item 1) and nothing replaces it without asking.
  */
 export function ScriptsScreen({ orgClient, route, navigate }: ScriptsScreenProps) {
   const library = useQuery(scriptsQuery(orgClient));
+  const queryClient = useQueryClient();
   const editor = useRef<ScriptEditorHandle>(null);
-  const [text, setText] = useState(STARTER);
+  const origin = useServiceOrigin();
+  const open: ScriptRecord | undefined = library.data?.find((s) => s._id === route.id);
+  const doc = useScriptDocument({
+    scope: draftScope(origin, orgClient.org),
+    id: route.id,
+    saved: open,
+    starter: STARTER,
+    editor,
+  });
+  const text = doc.text;
   const [argsText, setArgsText] = useState('{\n  "name": "console"\n}');
   const [principal, setPrincipal] = useState('');
-  const [fields, setFields] = useState<SaveFields>(emptySaveFields);
   const [history, dispatch] = useReducer(historyReducer, emptyHistory);
   const [shownId, setShownId] = useState<number | null>(null);
+  const [ask, setAsk] = useState<Confirmation | null>(null);
   const abort = useRef<{ id: number; controller: AbortController } | null>(null);
-  const loadedId = useRef<string | undefined>(undefined);
 
   const args = checkArguments(argsText);
   const running = runningRun(history);
   const shown = history.runs.find((run) => run.id === shownId) ?? history.runs[0];
-  const open: ScriptRecord | undefined = library.data?.find((s) => s._id === route.id);
-  const errorLine = shown?.state === 'failed' && shown.script === text ? faultLine(shown.fault?.trace) : null;
-
-  // Opening a library script (by click or by URL) loads it once into the editor and the save form.
-  useEffect(() => {
-    if (open && loadedId.current !== open._id) {
-      loadedId.current = open._id;
-      editor.current?.setText(open.script);
-      setText(open.script);
-      setFields(fieldsOf(open));
-    }
-  }, [open]);
+  const errorLine =
+    shown?.state === 'failed' && shown.script === text ? faultLine(shown.fault?.trace, lineCount(text)) : null;
 
   const run = async () => {
     if (abort.current !== null || !args.ok) return;
@@ -71,7 +83,7 @@ export function ScriptsScreen({ orgClient, route, navigate }: ScriptsScreenProps
     try {
       const answer = await runScript(
         orgClient,
-        { script: withPrincipal(text, principal), arguments: args.value },
+        { script: carryConsole(withPrincipal(text, principal)), arguments: args.value },
         controller.signal,
       );
       const stats = parseStats(answer.statsHeader);
@@ -96,14 +108,51 @@ export function ScriptsScreen({ orgClient, route, navigate }: ScriptsScreenProps
     dispatch({ type: 'cancel', id });
   };
 
-  const newScript = () => {
-    loadedId.current = undefined;
-    editor.current?.setText(STARTER);
-    setText(STARTER);
-    setFields(emptySaveFields);
+  /** Another script: its draft (or saved text) opens; this one's draft stays where it is. */
+  const openScript = (id: string | undefined) => {
     const next: ScriptsRoute = { ...route };
-    delete next.id;
+    if (id === undefined) delete next.id;
+    else next.id = id;
     navigate(next);
+  };
+
+  const newScript = () => {
+    if (route.id !== undefined) openScript(undefined);
+    else if (doc.dirty) {
+      setAsk({
+        title: 'Start a new script?',
+        message: 'The new script in the editor was never saved; starting anew throws it away.',
+        confirm: 'Discard it and start anew',
+        onConfirm: doc.discard,
+      });
+    }
+  };
+
+  const discard = () =>
+    setAsk({
+      title: 'Discard your changes?',
+      message: open
+        ? `The editor and the form go back to “${open.label ?? open.name}” as saved.`
+        : 'The editor goes back to the starter script and the form is emptied.',
+      confirm: 'Discard changes',
+      onConfirm: doc.discard,
+    });
+
+  const openRun = (r: RunEntry) => {
+    const load = () => {
+      setShownId(r.id);
+      editor.current?.setText(r.script);
+      setArgsText(r.argumentsText);
+      setPrincipal(r.principal);
+    };
+    if (doc.dirty && r.script !== text) {
+      setAsk({
+        title: 'Replace the unsaved text?',
+        message: `Run #${r.id}'s script replaces the unsaved changes in the editor.`,
+        confirm: 'Replace them',
+        onConfirm: load,
+      });
+    } else load();
   };
 
   return (
@@ -129,82 +178,16 @@ export function ScriptsScreen({ orgClient, route, navigate }: ScriptsScreenProps
         </div>
       </div>
       <div className="scripts">
-        <aside className="scripts__side" aria-label="Script library and runs">
-          <div className="scripts__side-head">
-            <h2 className="pane-title">Library</h2>
-            <button
-              type="button"
-              className="button button--secondary button--small"
-              data-testid="script-new"
-              onClick={newScript}
-            >
-              New
-            </button>
-          </div>
-          {library.isPending && <p className="keys-note">Loading scripts…</p>}
-          {library.isError && (
-            <FaultMessage fault={faultOf(library.error)} compact onRetry={() => void library.refetch()} />
-          )}
-          {library.data?.length === 0 && (
-            <p className="keys-note" data-testid="library-empty">
-              No saved scripts yet. Save the one in the editor to start the library.
-            </p>
-          )}
-          {library.data && library.data.length > 0 && (
-            <ul className="scripts__list" data-testid="library">
-              {library.data.map((s) => (
-                <li key={s._id}>
-                  <button
-                    type="button"
-                    className={s._id === route.id ? 'scripts__item scripts__item--on' : 'scripts__item'}
-                    aria-current={s._id === route.id ? 'true' : undefined}
-                    data-testid="library-item"
-                    data-name={s.name}
-                    onClick={() => {
-                      loadedId.current = undefined;
-                      navigate({ ...route, id: s._id });
-                    }}
-                  >
-                    <span className="scripts__item-label">{s.label ?? s.name}</span>
-                    <span className={`script-type script-type--${s.type}`}>
-                      {s.type}
-                      {s.type === 'route' && s.configuration?.path ? ` /${s.configuration.path}` : ''}
-                    </span>
-                  </button>
-                </li>
-              ))}
-            </ul>
-          )}
-          <h2 className="pane-title scripts__runs-title">Runs</h2>
-          {history.runs.length === 0 && <p className="keys-note">No runs in this session.</p>}
-          {history.runs.length > 0 && (
-            <ol className="scripts__list" data-testid="run-history">
-              {history.runs.map((r) => (
-                <li key={r.id}>
-                  <button
-                    type="button"
-                    className={r.id === shown?.id ? 'scripts__item scripts__item--on' : 'scripts__item'}
-                    data-testid="history-item"
-                    data-state={r.state}
-                    title="Open this run: its script, arguments and output"
-                    onClick={() => {
-                      setShownId(r.id);
-                      editor.current?.setText(r.script);
-                      setText(r.script);
-                      setArgsText(r.argumentsText);
-                      setPrincipal(r.principal);
-                    }}
-                  >
-                    <span className="scripts__item-label">
-                      #{r.id} · {new Date(r.startedAt).toLocaleTimeString()}
-                    </span>
-                    <span className={`run-badge run-badge--${r.state}`}>{r.state}</span>
-                  </button>
-                </li>
-              ))}
-            </ol>
-          )}
-        </aside>
+        <LibraryPane
+          library={library}
+          openId={route.id}
+          drafts={doc.drafts}
+          runs={history.runs}
+          shownRunId={shown?.id}
+          onNew={newScript}
+          onOpen={openScript}
+          onOpenRun={openRun}
+        />
         <div className="scripts__main">
           <div className="scripts__toolbar">
             {running ? (
@@ -225,12 +208,30 @@ export function ScriptsScreen({ orgClient, route, navigate }: ScriptsScreenProps
             <span className="keys-note">
               <kbd>Ctrl</kbd>/<kbd>⌘</kbd> + <kbd>Enter</kbd>
             </span>
+            {doc.dirty && (
+              <span className="script-dirty" role="status" data-testid="script-dirty">
+                <span>
+                  Unsaved changes
+                  {doc.restoredAt !== null && (
+                    <> · draft restored from {new Date(doc.restoredAt).toLocaleTimeString()}</>
+                  )}
+                </span>
+                <button
+                  type="button"
+                  className="button button--ghost button--small"
+                  data-testid="script-discard"
+                  onClick={discard}
+                >
+                  Discard changes
+                </button>
+              </span>
+            )}
           </div>
           <ScriptEditor
             ref={editor}
             initialText={text}
             errorLine={errorLine}
-            onChange={setText}
+            onChange={doc.setText}
             onRun={() => void run()}
           />
           <div className="scripts__io">
@@ -248,16 +249,25 @@ export function ScriptsScreen({ orgClient, route, navigate }: ScriptsScreenProps
           <SavePanel
             orgClient={orgClient}
             script={text}
-            fields={fields}
-            onFields={setFields}
+            fields={doc.fields}
+            onFields={doc.setFields}
             saved={open}
+            dirty={doc.dirty}
             onSaved={(record) => {
-              loadedId.current = record._id;
-              navigate({ ...route, id: record._id });
+              doc.markSaved(record);
+              // The list shows the saved record at once (the refetch follows), so the form's
+              // baseline is what was saved and "Saved" is true the moment it shows.
+              queryClient.setQueryData<ScriptRecord[]>(scriptKeys.all(orgClient.org), (list) =>
+                list?.some((s) => s._id === record._id)
+                  ? list.map((s) => (s._id === record._id ? record : s))
+                  : [...(list ?? []), record],
+              );
+              openScript(record._id);
             }}
           />
         </div>
       </div>
+      {ask && <ConfirmDialog ask={ask} onClose={() => setAsk(null)} />}
     </section>
   );
 }

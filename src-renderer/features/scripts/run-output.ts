@@ -20,7 +20,11 @@ export interface ParsedTrace {
 
 const FRAME = /^\s*(?:at\s+)?([^\s]*)\s*\(?Script:(\d{1,7})(?::\d+)?\)?\s*$/;
 
-export function parseTrace(trace: unknown): ParsedTrace | null {
+/**
+ * The trace's head and frames. With `lines` (the script's line count as the editor shows it),
+ * frames past it are dropped: they are the console's own wrapper (`carryConsole`), not the script.
+ */
+export function parseTrace(trace: unknown, scriptLines = Infinity): ParsedTrace | null {
   if (typeof trace !== 'string' || trace.trim() === '') return null;
   const lines = trace.split(/\r?\n/);
   const frames: TraceFrame[] = [];
@@ -28,15 +32,21 @@ export function parseTrace(trace: unknown): ParsedTrace | null {
   for (const raw of lines) {
     const m = FRAME.exec(raw);
     const line = m ? Number(m[2]) : NaN;
-    if (m && line >= 1) frames.push({ fn: m[1] === '' ? 'main' : (m[1] ?? 'main'), line, text: raw.trim() });
-    else if (frames.length === 0 && raw.trim() !== '') head.push(raw.trim());
+    if (m && line >= 1 && line <= scriptLines)
+      frames.push({ fn: m[1] === '' ? 'main' : (m[1] ?? 'main'), line, text: raw.trim() });
+    else if (frames.length === 0 && !m && raw.trim() !== '') head.push(raw.trim());
   }
   return { head: head.join(' '), frames };
 }
 
 /** The line to mark in the editor: the innermost frame of the script. */
-export function faultLine(trace: unknown): number | null {
-  return parseTrace(trace)?.frames[0]?.line ?? null;
+export function faultLine(trace: unknown, lines = Infinity): number | null {
+  return parseTrace(trace, lines)?.frames[0]?.line ?? null;
+}
+
+/** The number of lines of a script as the editor counts them. */
+export function lineCount(script: string): number {
+  return script.split('\n').length;
 }
 
 export interface SandboxStats {
@@ -134,6 +144,23 @@ export function withPrincipal(script: string, principal: string): string {
   const who = principal.trim();
   if (who === '') return script;
   return `return script.as(${JSON.stringify(who)}, {}, function () { ${script}\n});`;
+}
+
+/**
+ * The service sends a run's console output on the `{object:"result"|"list"}` envelope only, not
+ * beside a returned object (which is the body itself, §B). So the console wraps what it runs: a
+ * returned plain object comes back as `{object:"result", data}`, which carries the logs, and
+ * `runValueOf` unwraps it. Cursors, arrays and primitives pass unchanged (a cursor still streams).
+ * The wrapper opens on the first line and closes on a line after the script, so line numbers in
+ * traces stay the editor's; `parseTrace(trace, lineCount(script))` drops the wrapper's frame.
+ * A value given to `script.exit` bypasses it (its logs stay unseen, as before).
+ */
+export function carryConsole(script: string): string {
+  return (
+    "return (function (v) { return v !== null && typeof v === 'object' && !Array.isArray(v) && " +
+    "typeof v.hasNext !== 'function' ? { object: 'result', data: v } : v; })((function () { " +
+    `${script}\n}).call(this));`
+  );
 }
 
 /**

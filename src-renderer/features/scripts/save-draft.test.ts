@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkSave, emptySaveFields, fieldsOf, routeUrl } from './save-draft';
+import { checkSave, emptySaveFields, fieldsOf, routeUrl, sameFields } from './save-draft';
 import { parseScriptsParams, writeScriptsParams } from './scripts-route';
 
 describe('checkSave', () => {
@@ -27,13 +27,83 @@ describe('checkSave', () => {
   it('refills the form from a record', () => {
     expect(
       fieldsOf({ _id: 'x', type: 'route', name: 'n', script: '', configuration: { method: '*', path: 'p' } }),
-    ).toEqual({
-      type: 'route',
-      name: 'n',
-      label: '',
-      method: '*',
-      path: 'p',
+    ).toEqual({ ...emptySaveFields, type: 'route', name: 'n', method: '*', path: 'p' });
+  });
+
+  it('saves every route setting the service keeps, and reads them back the same', () => {
+    const fields = {
+      ...emptySaveFields,
+      type: 'route' as const,
+      name: 'c_r',
+      label: 'R',
+      description: 'What it does',
+      active: false,
+      path: 'r',
+      priority: '5',
+      weight: '-1.5',
+      acl: ['anonymous', `role.${'a'.repeat(24)}`],
+      authValidation: 'all' as const,
+      apiKey: 'app-key',
+      principal: 'ann@demo.test',
+    };
+    const check = checkSave(fields, 'return 1');
+    expect(check).toEqual({
+      ok: true,
+      draft: {
+        label: 'R',
+        name: 'c_r',
+        type: 'route',
+        active: false,
+        script: 'return 1',
+        description: 'What it does',
+        configuration: {
+          method: 'get',
+          path: 'r',
+          priority: 5,
+          acl: ['anonymous', `role.${'a'.repeat(24)}`],
+          authValidation: 'all',
+          apiKey: 'app-key',
+          principal: 'ann@demo.test',
+        },
+        weight: -1.5,
+      },
     });
+    if (!check.ok) return;
+    const back = fieldsOf({
+      _id: 'x',
+      ...check.draft,
+      description: 'What it does',
+      configuration: check.draft.configuration ?? undefined,
+      weight: -1.5,
+    });
+    expect(sameFields(back, fields)).toBe(true);
+  });
+
+  it('clears settings that were saved and are now empty (PATCH replaces configuration; null clears)', () => {
+    const editing = { ...emptySaveFields, type: 'route' as const, name: 'r', path: 'r', weight: '3', description: 'd' };
+    const check = checkSave({ ...editing, weight: '', description: '' }, 's', editing);
+    expect(check.ok && check.draft).toMatchObject({
+      weight: null,
+      description: null,
+      configuration: { method: 'get', path: 'r' },
+    });
+    const library = checkSave({ ...editing, type: 'library' }, 's', editing);
+    expect(library.ok && library.draft).toMatchObject({ configuration: null, weight: null });
+    // A new record never sends nulls.
+    const fresh = checkSave({ ...editing, weight: '', description: '' }, 's');
+    expect(fresh.ok && 'weight' in fresh.draft).toBe(false);
+  });
+
+  it('refuses numbers that are not numbers and acl entries the service does not read', () => {
+    const base = { ...emptySaveFields, type: 'route' as const, name: 'r', path: 'r' };
+    const check = checkSave({ ...base, priority: 'high', weight: '1e', acl: ['role.admin'] }, 's');
+    expect(check.ok ? null : Object.keys(check.errors).sort()).toEqual(['acl', 'priority', 'weight']);
+  });
+
+  it('compares forms field by field, acl order included', () => {
+    expect(sameFields(emptySaveFields, { ...emptySaveFields, acl: [] })).toBe(true);
+    expect(sameFields({ ...emptySaveFields, acl: ['a', 'b'] }, { ...emptySaveFields, acl: ['b', 'a'] })).toBe(false);
+    expect(sameFields(emptySaveFields, { ...emptySaveFields, active: false })).toBe(false);
   });
 
   it('names the route URL', () => {
