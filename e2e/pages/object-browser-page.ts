@@ -204,6 +204,34 @@ export class ObjectBrowserPage {
     });
   }
 
+  /** Types into a bar as a person does, key by key (so completion follows the cursor). */
+  async typeInBar(which: 'where' | 'sort', text: string): Promise<void> {
+    const bar = this.page.getByTestId(`qb-bar-${which}`);
+    await bar.fill('');
+    await bar.pressSequentially(text);
+  }
+
+  /** The completion offered under a text control (`qb-bar-where`, `qb-bar-sort`, `qb-json`). */
+  completionOptions(testId: string) {
+    return this.page.getByTestId(`${testId}-completion`).getByTestId('completion-option');
+  }
+
+  /** A line of the record drawer's tree, by its path (`name.first`, `roles.0`). */
+  treeNode(path: string) {
+    return this.page.locator(`[data-testid="tree-node"][data-path="${path}"]`).first();
+  }
+
+  /** The grid's header paths, left to right. */
+  async headerPaths(): Promise<string[]> {
+    return this.page
+      .getByTestId('result-header')
+      .evaluateAll((cells) => cells.map((c) => c.getAttribute('data-path') ?? ''));
+  }
+
+  header(path: string) {
+    return this.page.locator(`[data-testid="result-header"][data-path="${path}"]`);
+  }
+
   async screenshot(name: string): Promise<void> {
     await this.page.screenshot({ path: `e2e/artifacts/${name}.png`, fullPage: false });
   }

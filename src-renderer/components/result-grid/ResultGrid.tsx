@@ -1,18 +1,15 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useRef, useState, type KeyboardEvent, type PointerEvent as ReactPointerEvent } from 'react';
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import type { ObjectRecord } from '../../api/records';
 import { Cell, cellTitle } from './Cell';
 import type { ColumnWidths } from './column-widths';
 import type { Column } from './columns';
 import { valueAt } from './encode';
+import { HeaderCell, type HeaderSort } from './HeaderCell';
 
 const ROW_HEIGHT = 28;
 
-/** The header's sort: one key (the grid sorts by one column; the bar takes several). */
-export interface HeaderSort {
-  path: string;
-  dir: 1 | -1;
-}
+export type { HeaderSort } from './HeaderCell';
 
 interface ResultGridProps {
   rows: ObjectRecord[];
@@ -32,6 +29,11 @@ interface ResultGridProps {
    * place. Without it, the grid keeps its scroll position.
    */
   pageKey?: string;
+  /**
+   * Moves the column `path` to where `target` is (a header dragged onto another, or Alt+←/→ on a
+   * header). Without it, columns stay where they are.
+   */
+  onMove?: (path: string, target: string) => void;
 }
 
 /**
@@ -50,6 +52,7 @@ export function ResultGrid({
   widths,
   onResize,
   pageKey,
+  onMove,
 }: ResultGridProps) {
   const scroller = useRef<HTMLDivElement>(null);
   const [active, setActive] = useState(0);
@@ -133,6 +136,9 @@ export function ResultGrid({
               sort={sort?.path === column.path ? sort.dir : null}
               onSort={onSort}
               onResize={onResize}
+              onMove={onMove}
+              before={columns[vc.index - 1]?.path}
+              after={columns[vc.index + 1]?.path}
             />
           ) : null;
         })}
@@ -186,79 +192,4 @@ export function ResultGrid({
 function widthOf(column: Column | undefined, widths: ColumnWidths): number {
   if (!column) return 180;
   return widths[column.path] ?? column.width;
-}
-
-interface HeaderCellProps {
-  column: Column;
-  width: number;
-  sortable: boolean;
-  sort: 1 | -1 | null;
-  onSort: (sort: HeaderSort | null) => void;
-  onResize: (path: string, width: number) => void;
-}
-
-/**
- * A column header: click to sort (ascending, descending, back to the default order) where the
- * service can sort; elsewhere the button is disabled and says why. The right edge drags the width.
- */
-function HeaderCell({ column, width, sortable, sort, onSort, onResize }: HeaderCellProps) {
-  const next: HeaderSort | null =
-    sort === null ? { path: column.path, dir: 1 } : sort === 1 ? { path: column.path, dir: -1 } : null;
-  const why = sortable
-    ? `Sort by ${column.path}${sort === 1 ? ' descending' : sort === -1 ? ': back to the default order' : ''}`
-    : `${column.path} can't be sorted: the service sorts only by indexed properties that hold one value.`;
-  const startDrag = (event: ReactPointerEvent<HTMLSpanElement>) => {
-    event.preventDefault();
-    event.stopPropagation();
-    const startX = event.clientX;
-    const handle = event.currentTarget;
-    handle.setPointerCapture(event.pointerId);
-    const move = (e: PointerEvent) => onResize(column.path, width + e.clientX - startX);
-    const up = () => {
-      handle.removeEventListener('pointermove', move);
-      handle.removeEventListener('pointerup', up);
-    };
-    handle.addEventListener('pointermove', move);
-    handle.addEventListener('pointerup', up);
-  };
-  const onHandleKey = (event: KeyboardEvent<HTMLSpanElement>) => {
-    if (event.key === 'ArrowLeft' || event.key === 'ArrowRight') {
-      event.preventDefault();
-      onResize(column.path, width + (event.key === 'ArrowRight' ? 16 : -16));
-    }
-  };
-  return (
-    <div
-      className="rgrid__th"
-      role="columnheader"
-      style={{ width }}
-      aria-sort={sort === 1 ? 'ascending' : sort === -1 ? 'descending' : undefined}
-      data-testid="result-header"
-      data-path={column.path}
-    >
-      <button
-        type="button"
-        className="rgrid__sort"
-        disabled={!sortable}
-        title={why}
-        aria-label={why}
-        data-testid="result-sort"
-        onClick={() => onSort(next)}
-      >
-        <span className="rgrid__th-label">{column.path}</span>
-        {sort !== null && <span aria-hidden="true">{sort === 1 ? ' ▲' : ' ▼'}</span>}
-      </button>
-      <span
-        className="rgrid__resize"
-        role="separator"
-        aria-orientation="vertical"
-        aria-label={`Resize ${column.path}`}
-        aria-valuenow={width}
-        tabIndex={0}
-        data-testid="result-resize"
-        onPointerDown={startDrag}
-        onKeyDown={onHandleKey}
-      />
-    </div>
-  );
 }

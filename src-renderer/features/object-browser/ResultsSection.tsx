@@ -15,6 +15,7 @@ import { ColumnPicker } from './result-grid/ColumnPicker';
 import { ExportControl } from './result-grid/ExportControl';
 import { RecordDrawer } from './result-grid/RecordDrawer';
 import { useColumnWidths } from '../../components/result-grid/column-widths';
+import { applyOrder, moveColumn, useColumnOrder } from '../../components/result-grid/column-order';
 import { ResultGrid, type HeaderSort } from '../../components/result-grid/ResultGrid';
 import { sortablePaths } from './query-builder/operators';
 import { pagerFor, type BaseQuery, type PagePlan } from './paging';
@@ -39,7 +40,11 @@ export function ResultsSection({ orgClient, route, navigate, schema, schemas, ba
   const [editor, setEditor] = useState<EditorMode | null>(null);
   const def = useMemo(() => schemaDef(schema), [schema]);
   const available = useMemo(() => columnsForProjection(allColumns(def), route.paths), [def, route.paths]);
-  const columns = useMemo(() => visibleColumns(available, route.cols), [available, route.cols]);
+  const [order, setOrder] = useColumnOrder(route.org ?? orgClient.org, schema.collection);
+  const columns = useMemo(
+    () => applyOrder(visibleColumns(available, route.cols), order),
+    [available, route.cols, order],
+  );
   const rows = useMemo<ObjectRecord[]>(() => {
     const items = page.data?.items ?? [];
     return plan.reversed ? [...items].reverse() : items;
@@ -218,6 +223,7 @@ export function ResultsSection({ orgClient, route, navigate, schema, schemas, ba
             widths={widths}
             onResize={setWidth}
             pageKey={pageKey}
+            onMove={(path, target) => setOrder(moveColumn(columns.map((c) => c.path), path, target))}
           />
         )}
       </div>

@@ -3,6 +3,7 @@ import {
   appendChild,
   condition,
   emptyGroup,
+  jsonOperand,
   removeNode,
   updateNode,
   type BuilderNode,
@@ -10,9 +11,9 @@ import {
   type GroupNode,
 } from './builder-state';
 import { conditionView } from './condition-view';
-import { OPERATOR_LABELS, operatorsFor, type FieldOperator, type QueryablePath } from './operators';
+import { operatorText, operatorsFor, type BuilderOperator, type QueryablePath } from './operators';
 import { ValueEditor } from './ValueEditor';
-import { adaptValue, defaultValue } from './values';
+import { adaptValue, defaultValue, firstConditionField } from './values';
 
 interface TreeProps {
   root: GroupNode;
@@ -62,7 +63,7 @@ interface NodeProps {
 
 function Group({ node, ...props }: NodeProps & { node: GroupNode }) {
   const { root, fields, onChange, depth, focusAfter, parentId } = props;
-  const firstField = fields[0];
+  const firstField = firstConditionField(fields);
   const addCondition = () => {
     const op = firstField ? (operatorsFor(firstField)[0] ?? '$eq') : '$eq';
     const added = condition(firstField?.path ?? '_id', op, defaultValue(firstField, op));
@@ -154,7 +155,7 @@ function Condition({ node, root, fields, onChange, focusAfter, parentId }: NodeP
   const changePath = (path: string) => {
     const nextField = fields.find((f) => f.path === path);
     const ops = nextField ? operatorsFor(nextField) : [];
-    const op: FieldOperator = ops.includes(node.op) ? node.op : (ops[0] ?? '$eq');
+    const op: BuilderOperator = ops.includes(node.op) ? node.op : (ops[0] ?? '$eq');
     const sameType = nextField?.type === field?.type && nextField?.container === field?.container;
     update({ path, op, value: sameType && op === node.op ? node.value : defaultValue(nextField, op) });
   };
@@ -183,13 +184,13 @@ function Condition({ node, root, fields, onChange, focusAfter, parentId }: NodeP
           data-testid="qb-operator"
           value={node.op}
           onChange={(e) => {
-            const op = e.target.value as FieldOperator;
+            const op = e.target.value as BuilderOperator;
             update({ op, value: adaptValue(field, node.op, op, node.value) });
           }}
         >
           {operators.map((op) => (
             <option key={op} value={op}>
-              {op} {OPERATOR_LABELS[op]}
+              {operatorText(op)}
               {offered.includes(op) ? '' : ' (as written in JSON)'}
             </option>
           ))}
@@ -221,7 +222,8 @@ function Condition({ node, root, fields, onChange, focusAfter, parentId }: NodeP
  * only, with the reason, so the builder never displays a different query from the one that runs.
  */
 function JsonOnlyCondition({ node, reason, onRemove }: { node: ConditionNode; reason: string; onRemove: () => void }) {
-  const operand = node.written === 'bare' ? node.value : { [node.op]: node.value };
+  const [op, value] = jsonOperand(node);
+  const operand = node.written === 'bare' ? value : { [op]: value };
   return (
     <div className="qb-condition qb-condition--json-only" data-testid="qb-condition-json-only">
       <code className="qb-condition__json">{JSON.stringify({ [node.path]: operand })}</code>

@@ -12,6 +12,8 @@ interface ExpandedBuilderProps {
   /** Why the builder cannot show the where text, or null when it shows the tree. */
   builderNote: string | null;
   onTreeChange: (root: GroupNode) => void;
+  /** Paths the JSON view completes. */
+  fieldPaths: readonly string[];
   whereText: string;
   whereProblem: TextProblem | null;
   onWhereText: (text: string) => void;
@@ -25,7 +27,7 @@ interface ExpandedBuilderProps {
 
 /** The opened builder: where as a condition tree beside its JSON, then sort and limit. */
 export function ExpandedBuilder(props: ExpandedBuilderProps) {
-  const { fields, sortable, root, builderNote, onTreeChange, whereText, whereProblem, onWhereText } = props;
+  const { fields, sortable, root, builderNote, onTreeChange, fieldPaths, whereText, whereProblem, onWhereText } = props;
   const { sortKeys, sortProblem, onSortText, limitText, limitValid, onLimitText } = props;
   return (
     <div className="query-panel__expanded" id="query-builder-panel">
@@ -48,6 +50,7 @@ export function ExpandedBuilder(props: ExpandedBuilderProps) {
             problem={whereProblem}
             label="where as JSON"
             testId="qb-json"
+            paths={fieldPaths}
           />
         </div>
       </div>

@@ -1,5 +1,6 @@
 import { useRef } from 'react';
 import { lineAndColumn } from './json-locate';
+import { useKeyCompletion } from './use-key-completion';
 import type { TextProblem } from './validate-text';
 
 interface JsonEditorProps {
@@ -10,14 +11,17 @@ interface JsonEditorProps {
   testId: string;
   /** Shown under the editor when the JSON is valid but the builder cannot display it. */
   note?: string | null;
+  /** Schema paths offered while the cursor is on a key. */
+  paths?: readonly string[];
 }
 
 /**
  * A textarea over a mirror that paints the fault's range, so the error shows at the exact spot
  * the shared parser names (character offset for syntax, fault path for rules).
  */
-export function JsonEditor({ value, onChange, problem, label, testId, note }: JsonEditorProps) {
+export function JsonEditor({ value, onChange, problem, label, testId, note, paths = [] }: JsonEditorProps) {
   const textarea = useRef<HTMLTextAreaElement>(null);
+  const completion = useKeyCompletion({ text: value, onText: onChange, paths, testId, ref: textarea });
   const mirror = useRef<HTMLPreElement>(null);
   const range = problem?.range ?? null;
   const position = range ? lineAndColumn(value, range.start) : null;
@@ -46,7 +50,7 @@ export function JsonEditor({ value, onChange, problem, label, testId, note }: Js
           {'\n'}
         </pre>
         <textarea
-          ref={textarea}
+          {...completion.props}
           className="json-editor__input"
           aria-label={label}
           aria-invalid={problem ? true : undefined}
@@ -54,7 +58,6 @@ export function JsonEditor({ value, onChange, problem, label, testId, note }: Js
           data-testid={testId}
           value={value}
           placeholder="{}"
-          onChange={(e) => onChange(e.target.value)}
           onScroll={(e) => {
             if (mirror.current) {
               mirror.current.scrollTop = e.currentTarget.scrollTop;
@@ -62,6 +65,7 @@ export function JsonEditor({ value, onChange, problem, label, testId, note }: Js
             }
           }}
         />
+        {completion.list}
       </div>
       {problem && (
         <div className="json-editor__error" role="alert" data-testid={`${testId}-error`}>

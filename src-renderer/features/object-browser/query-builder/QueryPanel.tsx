@@ -1,13 +1,14 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useId, useMemo, useState, type KeyboardEvent } from 'react';
 import type { ObjectDef } from '../../../../src-shared/schema/types';
 import { ExpandedBuilder } from './ExpandedBuilder';
 import { projectablePaths, queryablePaths, sortablePaths } from './operators';
 import { QueryLibraryMenu, useQueryLibrary } from './QueryLibraryMenu';
-import { clean, compact, countLabel, initialSortText, sortKeysOf, type QueryDraft } from './query-text';
+import { clean, compact, countLabel, initialSortText, sortKeysOf, wherePlaceholder, type QueryDraft } from './query-text';
 import { RequestMenu } from './RequestMenu';
 import { recordRun, type SavedQuery } from './saved-queries';
 import { PathsPicker } from './SortAndPaths';
 import { useBuilderOpen } from './use-builder-open';
+import { useKeyCompletion } from './use-key-completion';
 import { useWhereText } from './use-where-text';
 import { checkSortText, checkWhereText } from './validate-text';
 
@@ -35,6 +36,23 @@ export function QueryPanel({ def, org, initial, requestUrl, appKey, onRun }: Que
   const [limitText, setLimitText] = useState(String(initial.limit));
   const [expanded, setExpanded] = useBuilderOpen();
   const [library, updateLibrary] = useQueryLibrary();
+  const idBase = useId();
+  const fieldPaths = useMemo(() => fields.map((f) => f.path), [fields]);
+  const placeholder = useMemo(() => wherePlaceholder(fields), [fields]);
+  const whereBar = useKeyCompletion<HTMLInputElement>({
+    text: barText,
+    onText: (text) => onWhereText(text, 'bar'),
+    paths: fieldPaths,
+    testId: 'qb-bar-where',
+    combobox: true,
+  });
+  const sortBar = useKeyCompletion<HTMLInputElement>({
+    text: sortText,
+    onText: setSortText,
+    paths: sortable,
+    testId: 'qb-bar-sort',
+    combobox: true,
+  });
 
   const whereCheck = useMemo(() => checkWhereText(whereText, def), [whereText, def]);
   const sortCheck = useMemo(() => checkSortText(sortText, def), [sortText, def]);
@@ -59,7 +77,7 @@ export function QueryPanel({ def, org, initial, requestUrl, appKey, onRun }: Que
 
   // Ctrl/Cmd+Enter runs from anywhere on the screen.
   useEffect(() => {
-    const onKey = (event: KeyboardEvent) => {
+    const onKey = (event: globalThis.KeyboardEvent) => {
       if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
         event.preventDefault();
         run();
@@ -69,35 +87,57 @@ export function QueryPanel({ def, org, initial, requestUrl, appKey, onRun }: Que
     return () => document.removeEventListener('keydown', onKey);
   });
 
+  // Enter in a one-line bar runs it, as in Compass (once the completion list, if open, had its say).
+  const runOnEnter =
+    (first: (event: KeyboardEvent<HTMLInputElement>) => void) => (event: KeyboardEvent<HTMLInputElement>) => {
+      first(event);
+      if (event.defaultPrevented || event.key !== 'Enter' || event.ctrlKey || event.metaKey) return;
+      if (event.shiftKey || event.altKey || event.nativeEvent.isComposing) return;
+      event.preventDefault();
+      run();
+    };
+
   const barProblem = !whereCheck.ok ? whereCheck.problem : !sortCheck.ok ? sortCheck.problem : null;
 
   return (
     <section className="query-panel" aria-label="Query">
       <div className="query-bar" role="group" aria-label="Query bar">
-        <label className="query-bar__field query-bar__field--where">
-          <span className="option-label">where</span>
+        <div className="query-bar__field query-bar__field--where">
+          <label className="option-label" htmlFor={`${idBase}-where`}>
+            where
+          </label>
           <input
+            {...whereBar.props}
+            id={`${idBase}-where`}
             className={whereCheck.ok ? 'input input--mono' : 'input input--mono input--invalid'}
             data-testid="qb-bar-where"
             aria-invalid={!whereCheck.ok || undefined}
             spellCheck={false}
-            placeholder='{"name.last": {"$regex": "/^s/i"}}'
+            autoComplete="off"
+            placeholder={placeholder}
             value={barText}
-            onChange={(e) => onWhereText(e.target.value, 'bar')}
+            onKeyDown={runOnEnter(whereBar.props.onKeyDown)}
           />
-        </label>
-        <label className="query-bar__field query-bar__field--sort">
-          <span className="option-label">sort</span>
+          {whereBar.list}
+        </div>
+        <div className="query-bar__field query-bar__field--sort">
+          <label className="option-label" htmlFor={`${idBase}-sort`}>
+            sort
+          </label>
           <input
+            {...sortBar.props}
+            id={`${idBase}-sort`}
             className={sortCheck.ok ? 'input input--mono' : 'input input--mono input--invalid'}
             data-testid="qb-bar-sort"
             aria-invalid={!sortCheck.ok || undefined}
             spellCheck={false}
+            autoComplete="off"
             placeholder="_id descending"
             value={sortText}
-            onChange={(e) => setSortText(e.target.value)}
+            onKeyDown={runOnEnter(sortBar.props.onKeyDown)}
           />
-        </label>
+          {sortBar.list}
+        </div>
         <PathsPicker paths={paths} available={projectable} onChange={setPaths} />
         <button
           type="button"
@@ -142,6 +182,7 @@ export function QueryPanel({ def, org, initial, requestUrl, appKey, onRun }: Que
           root={root}
           builderNote={builderNote}
           onTreeChange={onTreeChange}
+          fieldPaths={fieldPaths}
           whereText={whereText}
           whereProblem={whereCheck.ok ? null : whereCheck.problem}
           onWhereText={(text) => onWhereText(text, 'json')}

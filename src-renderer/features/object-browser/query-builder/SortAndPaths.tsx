@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { useDismissableDetails } from '../../../components/use-dismissable-details';
 
 export interface SortKey {
@@ -96,16 +97,37 @@ export function PathsPicker({
   onChange: (paths: string[]) => void;
 }) {
   const menu = useDismissableDetails();
+  const [find, setFind] = useState('');
+  const wanted = find.trim().toLowerCase();
+  const shown = wanted === '' ? available : available.filter((path) => path.toLowerCase().includes(wanted));
   return (
     <details className="popover" data-testid="qb-paths" ref={menu}>
       <summary className="button button--secondary button--small">
         paths: {paths.length === 0 ? 'all' : paths.length}
       </summary>
       <div className="popover__body" role="group" aria-label="Returned paths">
+        <input
+          className="input input--mono qb-paths__find"
+          type="search"
+          aria-label="Find a property (Enter adds the first match)"
+          placeholder="Find a property…"
+          data-testid="qb-paths-find"
+          value={find}
+          onChange={(e) => setFind(e.target.value)}
+          onKeyDown={(e) => {
+            // Enter adds the first match: a path is found and chosen without the mouse.
+            const first = shown[0];
+            if (e.key !== 'Enter' || first === undefined || wanted === '') return;
+            e.preventDefault();
+            if (!paths.includes(first)) onChange([...paths, first]);
+            setFind('');
+          }}
+        />
         <button type="button" className="button button--link" onClick={() => onChange([])}>
           All properties
         </button>
-        {available.map((path) => (
+        {shown.length === 0 && <p className="qb-hint">No property matches.</p>}
+        {shown.map((path) => (
           <label className="check" key={path}>
             <input
               type="checkbox"

@@ -1,12 +1,14 @@
 import { useState } from 'react';
 import { compileRegex, splitRegexLiteral } from '../../../../src-shared/query';
 import type { JsonValue } from './builder-state';
-import { isListOperator, type FieldOperator, type QueryablePath } from './operators';
-import { isoToPicker, pickerToIso } from './values';
+import { isListOperator, type BuilderOperator, type QueryablePath } from './operators';
+import { DateInput } from './DateInput';
+import { isPrefixOperator } from './starts-with';
+import { listItemDefault } from './values';
 
 interface ValueEditorProps {
   field: QueryablePath | undefined;
-  op: FieldOperator;
+  op: BuilderOperator;
   value: JsonValue;
   onChange: (value: JsonValue) => void;
   label: string;
@@ -32,6 +34,18 @@ export function ValueEditor({ field, op, value, onChange, label }: ValueEditorPr
   if (op === '$size') return <NumberInput value={value} onChange={onChange} label={label} integer />;
   if (op === '$elemMatch') return <JsonInput value={value} onChange={onChange} label={label} />;
   if (op === '$regex') return <RegexInput value={value} onChange={onChange} label={label} />;
+  if (isPrefixOperator(op)) {
+    return (
+      <input
+        className="input input--mono qb-value"
+        aria-label={`${label}: the text it starts with`}
+        data-testid="qb-value"
+        value={typeof value === 'string' ? value : ''}
+        placeholder="text it starts with"
+        onChange={(e) => onChange(e.target.value)}
+      />
+    );
+  }
   if (isListOperator(op)) return <ListEditor type={type} value={value} onChange={onChange} label={label} />;
   return <ScalarInput type={type} value={value} onChange={onChange} label={label} testId="qb-value" />;
 }
@@ -110,25 +124,6 @@ function NumberInput({
       // A number when it reads as one; otherwise the text, which the live check then flags.
       onChange={(e) => onChange(pattern.test(e.target.value.trim()) ? Number(e.target.value) : e.target.value)}
     />
-  );
-}
-
-function DateInput({ value, onChange, label, testId }: Omit<ScalarProps, 'type'>) {
-  const text = isoToPicker(value);
-  return (
-    <span className="qb-date">
-      <input
-        type="datetime-local"
-        // Milliseconds get their own field only when the value has some.
-        step={text.length > 19 ? 0.001 : 1}
-        className="input input--mono qb-value"
-        aria-label={`${label} (UTC)`}
-        data-testid={testId}
-        value={text}
-        onChange={(e) => onChange(pickerToIso(e.target.value))}
-      />
-      <span className="qb-hint">UTC</span>
-    </span>
   );
 }
 
@@ -221,9 +216,7 @@ function ListEditor({
         type="button"
         className="button button--ghost button--small"
         data-testid="qb-list-add"
-        onClick={() =>
-          onChange([...items, type === 'Boolean' ? true : type === 'Number' || type === 'Integer' ? 0 : ''])
-        }
+        onClick={() => onChange([...items, listItemDefault(type)])}
       >
         + value
       </button>

@@ -75,7 +75,8 @@ describe('fromWhere', () => {
       group('$and', [
         condition('created', '$gte', '2024-01-01T00:00:00.000Z'),
         condition('created', '$lt', '2025-01-01T00:00:00.000Z'),
-        group('$or', [condition('name.last', '$regex', '/^s/i'), condition('name.first', '$exists', false)]),
+        group('$or', [condition('name.last', '$regex', '/s$/i'), condition('name.first', '$exists', false)]),
+        group('$or', [condition('name.last', 'startsWithAnyCase', 's'), condition('email', 'startsWith', 'a.b')]),
       ]),
       group('$and', [condition('x', '$eq', 1), condition('x', '$eq', 2)]),
       group('$and', [
@@ -90,13 +91,16 @@ describe('fromWhere', () => {
     for (const tree of trees) expect(shape(roundTrip(tree))).toEqual(shape(tree));
   });
 
-  it('reads hand-written documents', () => {
-    const result = fromWhere({ $and: [{ 'name.last': { $regex: '/^s/i' } }, { created: { $gt: '2024-01-01' } }] });
+  it('reads hand-written documents (a plain anchored prefix as "starts with")', () => {
+    const result = fromWhere({
+      $and: [{ 'name.last': { $regex: '/^s/i' } }, { created: { $gt: '2024-01-01' } }, { email: { $regex: '/x$/' } }],
+    });
     expect(result.ok && shape(result.root)).toEqual({
       logic: '$and',
       children: [
-        { path: 'name.last', op: '$regex', value: '/^s/i' },
+        { path: 'name.last', op: 'startsWithAnyCase', value: 's' },
         { path: 'created', op: '$gt', value: '2024-01-01' },
+        { path: 'email', op: '$regex', value: '/x$/' },
       ],
     });
   });

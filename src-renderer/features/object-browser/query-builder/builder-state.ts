@@ -6,7 +6,8 @@
  * object, `$eq` as a bare value); `fromWhere` reads any document of that shape back, so a builder
  * tree survives builder → JSON → builder. It reports, rather than guesses, what it cannot show.
  */
-import { FIELD_OPERATORS, type FieldOperator } from './operators';
+import { FIELD_OPERATORS, type BuilderOperator, type FieldOperator } from './operators';
+import { isPrefixOperator, prefixOf, prefixRegex } from './starts-with';
 
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 export type WhereDocument = { [key: string]: JsonValue };
@@ -16,8 +17,8 @@ export interface ConditionNode {
   kind: 'condition';
   id: string;
   path: string;
-  op: FieldOperator;
-  /** The operand exactly as it goes into the JSON. */
+  op: BuilderOperator;
+  /** The operand exactly as it goes into the JSON (for "starts with": the text, see `jsonOperand`). */
   value: JsonValue;
   /**
    * How the JSON wrote it: `{"a": {"$eq": 1}}` ('operator') or `{"a": 1}` ('bare'). Kept so a
@@ -51,7 +52,7 @@ export function emptyGroup(logic: Logic = '$and'): GroupNode {
   return { kind: 'group', id: newId(), logic, children: [] };
 }
 
-export function condition(path: string, op: FieldOperator, value: JsonValue): ConditionNode {
+export function condition(path: string, op: BuilderOperator, value: JsonValue): ConditionNode {
   return { kind: 'condition', id: newId(), path, op, value };
 }
 
@@ -79,9 +80,18 @@ function nodeToObject(node: BuilderNode): WhereDocument {
 }
 
 function conditionOperand(node: ConditionNode): JsonValue {
-  return node.op === '$eq' && node.written !== 'operator' && !isPlainObject(node.value) && !Array.isArray(node.value)
-    ? node.value
-    : { [node.op]: node.value };
+  const [op, operand] = jsonOperand(node);
+  return op === '$eq' && node.written !== 'operator' && !isPlainObject(operand) && !Array.isArray(operand)
+    ? operand
+    : { [op]: operand };
+}
+
+/** The condition's operator and operand as the JSON writes them: "starts with" is a `$regex`. */
+export function jsonOperand(node: Pick<ConditionNode, 'op' | 'value'>): [FieldOperator, JsonValue] {
+  if (isPrefixOperator(node.op)) {
+    return ['$regex', prefixRegex(typeof node.value === 'string' ? node.value : '', node.op)];
+  }
+  return [node.op, node.value];
 }
 
 /**
@@ -103,8 +113,9 @@ function mergeAnd(children: BuilderNode[]): WhereDocument | undefined {
     }
     // A second condition on the same path joins the first one's operator object.
     const ops: WhereDocument = isOperatorObject(existing) ? { ...existing } : { $eq: existing };
-    if (child.op in ops) return undefined;
-    ops[child.op] = child.value;
+    const [op, operand] = jsonOperand(child);
+    if (op in ops) return undefined;
+    ops[op] = operand;
     out[child.path] = ops;
   }
   return out;
@@ -162,6 +173,9 @@ function conditionsFor(path: string, value: JsonValue): ConditionNode[] {
     if (!(FIELD_OPERATORS as readonly string[]).includes(op)) {
       throw new Error(`${op} on "${path}" is not an operator the builder knows.`);
     }
+    // An anchored, escaped literal is a "starts with" (and is written back exactly so).
+    const prefix = op === '$regex' ? prefixOf(operand) : null;
+    if (prefix) return { ...condition(path, prefix.op, prefix.text), written: 'operator' as const };
     return { ...condition(path, op as FieldOperator, operand), written: 'operator' as const };
   });
 }

@@ -7,11 +7,12 @@
 import { normaliseIsoDate } from '../../../../src-shared/query/values';
 import type { ConditionNode, JsonValue } from './builder-state';
 import { isPlainObject } from './builder-state';
-import { isListOperator, operatorsFor, type FieldOperator, type QueryablePath } from './operators';
+import { isListOperator, operatorsFor, type BuilderOperator, type QueryablePath } from './operators';
+import { STARTS_WITH, STARTS_WITH_ANY_CASE } from './starts-with';
 import { isoToPicker, pickerToIso } from './values';
 
 export type ConditionView =
-  { kind: 'editable'; field: QueryablePath; operators: FieldOperator[] } | { kind: 'json-only'; reason: string };
+  { kind: 'editable'; field: QueryablePath; operators: BuilderOperator[] } | { kind: 'json-only'; reason: string };
 
 export function conditionView(node: ConditionNode, fields: readonly QueryablePath[]): ConditionView {
   const field = fields.find((f) => f.path === node.path);
@@ -24,7 +25,11 @@ export function conditionView(node: ConditionNode, fields: readonly QueryablePat
 }
 
 /** Why the value editor for `op` could not show `value` exactly, or null when it can. */
-export function operandProblem(field: Pick<QueryablePath, 'type'>, op: FieldOperator, value: JsonValue): string | null {
+export function operandProblem(
+  field: Pick<QueryablePath, 'type'>,
+  op: BuilderOperator,
+  value: JsonValue,
+): string | null {
   switch (op) {
     case '$exists':
       return typeof value === 'boolean' ? null : '$exists takes true or false.';
@@ -32,6 +37,9 @@ export function operandProblem(field: Pick<QueryablePath, 'type'>, op: FieldOper
       return typeof value === 'number' && Number.isSafeInteger(value) ? null : '$size takes a whole number.';
     case '$regex':
       return typeof value === 'string' ? null : '$regex takes a /pattern/flags string.';
+    case STARTS_WITH:
+    case STARTS_WITH_ANY_CASE:
+      return typeof value === 'string' ? null : 'starts with takes text.';
     case '$elemMatch':
       return isPlainObject(value) ? null : '$elemMatch takes a condition object.';
     default:

@@ -36,7 +36,16 @@ const base = { inArray: false, isArray: false, container: false, indexed: true }
 
 describe('operatorsFor', () => {
   it('offers the operators that fit each type', () => {
-    expect(operatorsFor({ ...base, type: 'String' })).toEqual(['$eq', '$ne', '$in', '$nin', '$regex', '$exists']);
+    expect(operatorsFor({ ...base, type: 'String' })).toEqual([
+      '$eq',
+      '$ne',
+      'startsWith',
+      'startsWithAnyCase',
+      '$in',
+      '$nin',
+      '$regex',
+      '$exists',
+    ]);
     expect(operatorsFor({ ...base, type: 'Integer' })).toEqual([
       '$eq',
       '$ne',

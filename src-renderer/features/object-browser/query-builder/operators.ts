@@ -5,6 +5,7 @@
  */
 import { propertyPaths, type ObjectDef, type PropertyType } from '../../../../src-shared/schema/types';
 import { QUERY_OPERATORS } from '../../../../src-shared/query/parse-where';
+import { STARTS_WITH, STARTS_WITH_ANY_CASE, type PrefixOperator } from './starts-with';
 
 /** Operators on one field: every operator of the shared parser except the logical `$and`/`$or`. */
 export type FieldOperator = Exclude<(typeof QUERY_OPERATORS)[number], '$and' | '$or'>;
@@ -13,7 +14,10 @@ export const FIELD_OPERATORS: readonly FieldOperator[] = QUERY_OPERATORS.filter(
   (op): op is FieldOperator => op !== '$and' && op !== '$or',
 );
 
-export const OPERATOR_LABELS: Readonly<Record<FieldOperator, string>> = {
+/** What the builder's operator list holds: the query's operators and "starts with" (a `$regex` form). */
+export type BuilderOperator = FieldOperator | PrefixOperator;
+
+export const OPERATOR_LABELS: Readonly<Record<BuilderOperator, string>> = {
   $eq: '= equals',
   $ne: '≠ not equal',
   $gt: '> greater than',
@@ -27,7 +31,14 @@ export const OPERATOR_LABELS: Readonly<Record<FieldOperator, string>> = {
   $all: 'has all of',
   $size: 'has size',
   $elemMatch: 'an element matches',
+  [STARTS_WITH]: 'starts with',
+  [STARTS_WITH_ANY_CASE]: 'starts with, any case',
 };
+
+/** The operator as the option shows it: `$gt > greater than`, but `starts with` (no JSON name of its own). */
+export function operatorText(op: BuilderOperator): string {
+  return op === STARTS_WITH || op === STARTS_WITH_ANY_CASE ? OPERATOR_LABELS[op] : `${op} ${OPERATOR_LABELS[op]}`;
+}
 
 /** A path the builder can put in a condition. */
 export interface QueryablePath {
@@ -42,8 +53,8 @@ export interface QueryablePath {
   indexed: boolean;
 }
 
-const BY_TYPE: Readonly<Record<string, readonly FieldOperator[]>> = {
-  String: ['$eq', '$ne', '$in', '$nin', '$regex', '$exists'],
+const BY_TYPE: Readonly<Record<string, readonly BuilderOperator[]>> = {
+  String: ['$eq', '$ne', STARTS_WITH, STARTS_WITH_ANY_CASE, '$in', '$nin', '$regex', '$exists'],
   Number: ['$eq', '$ne', '$gt', '$gte', '$lt', '$lte', '$in', '$nin', '$exists'],
   Integer: ['$eq', '$ne', '$gt', '$gte', '$lt', '$lte', '$in', '$nin', '$exists'],
   Date: ['$eq', '$ne', '$gt', '$gte', '$lt', '$lte', '$in', '$nin', '$exists'],
@@ -53,9 +64,11 @@ const BY_TYPE: Readonly<Record<string, readonly FieldOperator[]>> = {
 };
 
 /** The operators offered for a path: by type, plus `$all $size $elemMatch` on arrays. */
-export function operatorsFor(path: Pick<QueryablePath, 'type' | 'inArray' | 'isArray' | 'container' | 'indexed'>) {
+export function operatorsFor(
+  path: Pick<QueryablePath, 'type' | 'inArray' | 'isArray' | 'container' | 'indexed'>,
+): BuilderOperator[] {
   if (path.container) {
-    return path.indexed ? (['$elemMatch', '$exists', '$size'] as FieldOperator[]) : (['$elemMatch'] as FieldOperator[]);
+    return path.indexed ? ['$elemMatch', '$exists', '$size'] : ['$elemMatch'];
   }
   const ops = [...(BY_TYPE[path.type] ?? [])];
   if (path.inArray) ops.push('$all');
@@ -119,6 +132,6 @@ function parentIsArray(def: ObjectDef, path: string): boolean {
 }
 
 /** Operators whose operand is a list of values. */
-export function isListOperator(op: FieldOperator): boolean {
+export function isListOperator(op: BuilderOperator): boolean {
   return op === '$in' || op === '$nin' || op === '$all';
 }

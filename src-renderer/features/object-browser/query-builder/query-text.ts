@@ -3,6 +3,7 @@
  * shows them (one line) and as the JSON view shows them (indented), and the builder's reading of them.
  */
 import { countConditions, emptyGroup, fromWhere, type GroupNode } from './builder-state';
+import type { QueryablePath } from './operators';
 import type { SavedQuery } from './saved-queries';
 import type { SortKey } from './SortAndPaths';
 
@@ -12,6 +13,21 @@ export interface QueryDraft {
   sort?: string | undefined;
   paths: string[];
   limit: number;
+}
+
+/**
+ * The where bar's example, from the collection's own properties (not another collection's): a
+ * "starts with" on its first text property, else a comparison on its first number or date.
+ */
+export function wherePlaceholder(fields: readonly QueryablePath[]): string {
+  const usable = fields.filter((f) => !f.container && f.path !== '_id');
+  const text = usable.find((f) => f.type === 'String');
+  if (text) return JSON.stringify({ [text.path]: { $regex: '/^a/i' } });
+  const number = usable.find((f) => f.type === 'Number' || f.type === 'Integer');
+  if (number) return JSON.stringify({ [number.path]: { $gt: 0 } });
+  const date = usable.find((f) => f.type === 'Date');
+  if (date) return JSON.stringify({ [date.path]: { $gte: '2024-01-01' } });
+  return '{}';
 }
 
 /** "(3)" after "Builder" when the tree holds conditions. */

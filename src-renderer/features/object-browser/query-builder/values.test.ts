@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { adaptValue, defaultValue, isoToPicker, pickerToIso } from './values';
+import { adaptValue, dateInputText, dateModeOf, dateValueOf, defaultValue, isoToPicker, pickerToIso } from './values';
 
 const text = { type: 'String' as const, container: false };
 const date = { type: 'Date' as const, container: false };
@@ -13,6 +13,22 @@ describe('date values', () => {
     expect(pickerToIso('2024-05-01T12:34')).toBe('2024-05-01T12:34:00.000Z');
     expect(pickerToIso('2024-05-01T12:34:56')).toBe('2024-05-01T12:34:56.000Z');
     expect(pickerToIso('')).toBe('');
+  });
+});
+
+describe('date-only values', () => {
+  it('opens a day written as a day in the date field, anything else with a time', () => {
+    expect(dateModeOf('2024-05-01')).toBe('date');
+    expect(dateModeOf('2024-05-01T00:00:00.000Z')).toBe('datetime');
+    expect(dateModeOf(3)).toBe('datetime');
+  });
+
+  it('switches between the two forms without losing the day', () => {
+    const instant = '2024-05-01T12:30:45.000Z';
+    expect(dateValueOf(dateInputText(instant, 'date'), 'date')).toBe('2024-05-01');
+    expect(dateValueOf(dateInputText('2024-05-01', 'datetime'), 'datetime')).toBe('2024-05-01T00:00:00.000Z');
+    expect(dateInputText('2024-05-01T23:30:00-02:00', 'date')).toBe('2024-05-02');
+    expect(dateInputText('not a date', 'date')).toBe('');
   });
 });
 

@@ -1,0 +1,99 @@
+/**
+ * A record as the drawer's tree shows it (issue 44 item 10): each value with its key, its path
+ * (Mongo dot notation, array items by index: `c_enrollments.0.c_course`), a type label from the
+ * definition where it names one (a Date, an ObjectId, a Reference) and from the JSON otherwise,
+ * the text to copy, and for a reference the record it points to. Pure, so unit-tested.
+ *
+ * Trust boundary: the record is the service's answer; a reference's target is used only when its
+ * `path` has the `/<collection>/<24 hex id>` form.
+ */
+import { SYSTEM_PROPERTIES, type PropertyDef } from '../../../../src-shared/schema/types';
+
+export interface RecordReference {
+  object: string;
+  id: string;
+}
+
+export interface TreeNode {
+  key: string;
+  path: string;
+  /** `String`, `Date`, `Number`, `Boolean`, `ObjectId`, `Reference`, `Document`, `String[3]`, `null`. */
+  type: string;
+  /** A leaf's value as text (strings as they are); absent for documents and arrays. */
+  text?: string;
+  /** What "copy value" copies: a string as it is, anything else as JSON. */
+  copy: string;
+  children?: TreeNode[];
+  reference?: RecordReference;
+}
+
+const REFERENCE_PATH = /^\/[A-Za-z_][A-Za-z0-9_]*\/([0-9a-f]{24})$/i;
+
+/** `{_id, object, path}` as the service writes a reference, with a usable target. */
+export function referenceOf(value: unknown): RecordReference | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  const { _id, object, path } = value as Record<string, unknown>;
+  if (typeof _id !== 'string' || typeof object !== 'string' || typeof path !== 'string') return undefined;
+  const id = REFERENCE_PATH.exec(path)?.[1];
+  return id === undefined || id.toLowerCase() !== _id.toLowerCase() ? undefined : { object, id: _id.toLowerCase() };
+}
+
+function jsonType(value: unknown): string {
+  if (value === null) return 'null';
+  if (typeof value === 'string') return 'String';
+  if (typeof value === 'number') return 'Number';
+  if (typeof value === 'boolean') return 'Boolean';
+  return 'Document';
+}
+
+function nodeOf(key: string, path: string, value: unknown, prop: PropertyDef | undefined, item: boolean): TreeNode {
+  const copy = typeof value === 'string' ? value : (JSON.stringify(value) ?? '');
+  // The definition's type, where it speaks for this value (an array's items take its element type).
+  const declared = prop && (item || prop.array !== true) ? prop.type : undefined;
+  if (Array.isArray(value)) {
+    const element = prop?.array === true ? prop.type : 'Array';
+    return {
+      key,
+      path,
+      type: `${element}[${value.length}]`,
+      copy,
+      children: value.map((v, i) => nodeOf(String(i), `${path}.${i}`, v, prop, true)),
+    };
+  }
+  const reference = referenceOf(value);
+  if (reference) return { key, path, type: 'Reference', text: `${reference.object} ${reference.id}`, copy, reference };
+  if (typeof value === 'object' && value !== null) {
+    const props = prop?.type === 'Document' ? (prop.properties ?? []) : [];
+    return {
+      key,
+      path,
+      type: declared === 'Document' || declared === undefined ? 'Document' : declared,
+      copy,
+      children: Object.entries(value).map(([k, v]) =>
+        nodeOf(
+          k,
+          `${path}.${k}`,
+          v,
+          props.find((p) => p.name === k),
+          false,
+        ),
+      ),
+    };
+  }
+  const type = value === null ? 'null' : (declared ?? jsonType(value));
+  return { key, path, type, text: value === null ? 'null' : String(value), copy };
+}
+
+/** The record's top-level values as tree nodes, typed by its definition's properties. */
+export function recordTree(record: Record<string, unknown>, properties: readonly PropertyDef[]): TreeNode[] {
+  const all = [...SYSTEM_PROPERTIES, ...properties];
+  return Object.entries(record).map(([key, value]) =>
+    nodeOf(
+      key,
+      key,
+      value,
+      all.find((p) => p.name === key),
+      false,
+    ),
+  );
+}
