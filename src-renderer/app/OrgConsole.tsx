@@ -7,6 +7,7 @@ import type { OrgSummary } from '../api/types';
 import { AppShell } from '../components/AppShell';
 import { ConnectionBadge } from '../components/ConnectionBadge';
 import { OrgSwitcher } from '../components/OrgSwitcher';
+import { ServiceLostBanner } from '../components/ServiceLostBanner';
 import { LoginScreen } from '../features/login/LoginScreen';
 import type { NavigateOptions, Route } from '../routing/route';
 import { BootFailure, BootSplash } from './BootScreens';
@@ -86,6 +87,7 @@ export function OrgConsole({ org, orgs, version, route, onSelectOrg, navigate }:
         />
       }
     >
+      <ServiceLostBanner />
       <ScreenView orgClient={orgClient} route={route} navigate={navigate} />
       {newOrg && (
         <NewOrgDialog
