@@ -223,7 +223,15 @@ export function ResultsSection({ orgClient, route, navigate, schema, schemas, ba
             widths={widths}
             onResize={setWidth}
             pageKey={pageKey}
-            onMove={(path, target) => setOrder(moveColumn(columns.map((c) => c.path), path, target))}
+            onMove={(path, target) =>
+              setOrder(
+                moveColumn(
+                  columns.map((c) => c.path),
+                  path,
+                  target,
+                ),
+              )
+            }
           />
         )}
       </div>

@@ -3,7 +3,15 @@ import type { ObjectDef } from '../../../../src-shared/schema/types';
 import { ExpandedBuilder } from './ExpandedBuilder';
 import { projectablePaths, queryablePaths, sortablePaths } from './operators';
 import { QueryLibraryMenu, useQueryLibrary } from './QueryLibraryMenu';
-import { clean, compact, countLabel, initialSortText, sortKeysOf, wherePlaceholder, type QueryDraft } from './query-text';
+import {
+  clean,
+  compact,
+  countLabel,
+  initialSortText,
+  sortKeysOf,
+  wherePlaceholder,
+  type QueryDraft,
+} from './query-text';
 import { RequestMenu } from './RequestMenu';
 import { recordRun, type SavedQuery } from './saved-queries';
 import { PathsPicker } from './SortAndPaths';

@@ -96,7 +96,14 @@ export function useKeyCompletion<T extends TextControl>({ text, onText, paths, t
   };
 
   const list = (
-    <ul className="completion" role="listbox" id={listId} hidden={!open} aria-label="Properties" data-testid={`${testId}-completion`}>
+    <ul
+      className="completion"
+      role="listbox"
+      id={listId}
+      hidden={!open}
+      aria-label="Properties"
+      data-testid={`${testId}-completion`}
+    >
       {options.map((path, index) => (
         <li
           key={path}
