@@ -5,7 +5,7 @@ import { STARTS_WITH, STARTS_WITH_ANY_CASE, prefixOf, prefixRegex } from './star
 import { adaptValue } from './values';
 
 /** The pattern the service compiles for a `$regex` operand. */
-function serviceRegex(operand: string): RegExp {
+function serviceRegex(operand: string): { test(text: string): boolean } {
   const literal = splitRegexLiteral(operand);
   if (typeof literal === 'string') throw new Error(literal);
   return compileRegex(literal);
