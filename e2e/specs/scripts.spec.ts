@@ -336,6 +336,11 @@ test('a route script keeps every setting the API accepts, picked not typed (issu
   await expect(page.getByTestId('save-title')).toHaveText('Route script “Partner hello”');
   await console_.screenshots('scripts-route-settings');
 
+  // "Run as" picks an account the same way; the run answers as that account.
+  await scripts.pickAccount('script-principal', 'Bob', 'bob.route@demo.test');
+  await scripts.run();
+  await expect(scripts.result()).toContainText('"who": "bob.route@demo.test"');
+
   // What the service stored is what was chosen.
   const id = /id=([0-9a-f]{24})/.exec(page.url())?.[1] ?? '';
   const stored = await api.get<Record<string, unknown>>(`scripts/${id}`);

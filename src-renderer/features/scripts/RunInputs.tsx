@@ -1,7 +1,10 @@
+import type { OrgClient } from '../../api/org-client';
 import { Field, FieldType } from '../../components/Field';
+import { AccountCombobox } from './AccountCombobox';
 import type { ArgumentsCheck } from './run-output';
 
 interface RunInputsProps {
+  orgClient: OrgClient;
   argsText: string;
   args: ArgumentsCheck;
   onArgsText: (text: string) => void;
@@ -10,7 +13,7 @@ interface RunInputsProps {
 }
 
 /** What a run gets besides the script: its JSON arguments and whom it runs as. */
-export function RunInputs({ argsText, args, onArgsText, principal, onPrincipal }: RunInputsProps) {
+export function RunInputs({ orgClient, argsText, args, onArgsText, principal, onPrincipal }: RunInputsProps) {
   return (
     <>
       <Field
@@ -47,13 +50,14 @@ export function RunInputs({ argsText, args, onArgsText, principal, onPrincipal }
         }
       >
         {(id) => (
-          <input
+          <AccountCombobox
+            orgClient={orgClient}
             id={id}
-            className="input input--mono"
-            data-testid="script-principal"
-            placeholder="you"
             value={principal}
-            onChange={(e) => onPrincipal(e.target.value)}
+            onChange={onPrincipal}
+            onPick={(account) => onPrincipal(account.email)}
+            testId="script-principal"
+            placeholder="you"
           />
         )}
       </Field>

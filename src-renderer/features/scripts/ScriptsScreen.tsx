@@ -237,6 +237,7 @@ export function ScriptsScreen({ orgClient, route, navigate }: ScriptsScreenProps
           <div className="scripts__io">
             <div className="scripts__inputs">
               <RunInputs
+                orgClient={orgClient}
                 argsText={argsText}
                 args={args}
                 onArgsText={setArgsText}
