@@ -21,6 +21,8 @@ import { consoleStatic } from './http/console-static.js';
 import { orgScope } from './http/org-scope.js';
 import { dropTypeOnlySchemas } from './http/type-only-schemas.js';
 import { serviceInfoRoutes } from './routes/service-info.js';
+import { installApiDescription } from './routes/openapi/install.js';
+import { apiReferenceRoutes } from './routes/openapi/reference-routes.js';
 import { accountSessionRoutes } from './routes/account-session.js';
 import { objectRoutes } from './routes/objects.js';
 import { objectPathRoutes } from './routes/object-paths.js';
@@ -179,6 +181,8 @@ export async function buildServer(svc: Service, opts: ServerOptions = {}): Promi
   server.addHook('onReady', async () => housekeeping.start(opts.housekeeping?.intervalMs));
   server.addHook('onClose', async () => housekeeping.stop());
   installStrictJsonParser(server);
+  // Before any route: the description's generator sees each one as it is registered.
+  await installApiDescription(server);
   // Before any route: checks that can refuse nothing are not run per request (type-only-schemas.ts).
   server.addHook('onRoute', dropTypeOnlySchemas);
   // Script records are checked on every write path; the checker's engine loads before requests.
@@ -187,6 +191,7 @@ export async function buildServer(svc: Service, opts: ServerOptions = {}): Promi
   await server.register(fastifyCookie);
   await server.register(serviceInfoRoutes(svc, opts.defaultOrg));
   await server.register(consoleStatic, { dir: opts.consoleDir });
+  await server.register(apiReferenceRoutes(opts.consoleDir));
   // The router prefers static segments over /:collection, so resource routes may come in any order.
   const orgRoutes = [
     accountSessionRoutes(svc),
