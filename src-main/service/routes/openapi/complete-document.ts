@@ -35,7 +35,8 @@ const PATH_PARAMETERS: Readonly<Record<string, string>> = {
   key: 'An application key.',
   jti: "A token's jti claim.",
   object: 'The object type or collection, e.g. account or accounts.',
-  operation: 'The driver operation: cursor, count, readOne, insertOne, insertMany, updateOne, updateMany, patchOne, patchMany, deleteOne, deleteMany or bulk.',
+  operation:
+    'The driver operation: cursor, count, readOne, insertOne, insertMany, updateOne, updateMany, patchOne, patchMany, deleteOne, deleteMany or bulk.',
 };
 
 /**
@@ -51,7 +52,9 @@ export function completeDocument(document: Document, operations: OperationTable)
         delete item[method];
         continue;
       }
-      const operation = item[method] as Operation;
+      // A route of several methods (`all`) shares one generated object between them: each gets its own.
+      const operation = structuredClone(item[method]) as Operation;
+      item[method] = operation;
       const key = `${method.toUpperCase()} ${path}`;
       const doc = operations[key];
       if (doc === undefined) {
@@ -101,7 +104,7 @@ function parametersOf(generated: readonly Parameter[], doc: OperationDoc): Param
   });
   for (const q of doc.query ?? []) {
     if (out.some((p) => p.in === 'query' && p.name === q.name)) continue;
-    const example = doc.example?.query?.[q.name] ?? q.example;
+    const example = doc.example?.query?.[q.name];
     out.push({
       name: q.name,
       in: 'query',
@@ -140,7 +143,7 @@ function faultsOf(faults: Readonly<Record<string, string | undefined>>): Record<
 /** Which credentials an operation takes; a session write also needs its CSRF token. */
 function securityOf(caller: CallerKind, method: string): Record<string, string[]>[] {
   const write = method !== 'get' && method !== 'head' && method !== 'options';
-  const session = write ? { appKey: [], session: [], csrf: [] } : { appKey: [], session: [] };
+  const session: Record<string, string[]> = write ? { appKey: [], session: [], csrf: [] } : { appKey: [], session: [] };
   switch (caller) {
     case 'setup':
       return [];

@@ -242,7 +242,10 @@ export const SECURITY_SCHEMES = {
 
 /** The reference's sections, in order. */
 export const TAGS: readonly { name: Tag; description: string }[] = [
-  { name: 'Service', description: 'Service-wide routes outside any org: health, start-up facts, first-run setup, this description.' },
+  {
+    name: 'Service',
+    description: 'Service-wide routes outside any org: health, start-up facts, first-run setup, this description.',
+  },
   { name: 'Sessions', description: 'Logging in and out with a session app, registering, the session status.' },
   { name: 'Account', description: "The caller's own account: email verification, password, authenticator app." },
   { name: 'Account administration', description: "Administrators' tools for accounts and the org's live sessions." },

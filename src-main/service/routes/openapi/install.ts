@@ -48,7 +48,9 @@ export async function installApiDescription(server: FastifyInstance): Promise<vo
     convertConstToEnum: false,
     // The router's wildcard becomes a named path parameter (OpenAPI has no `*`).
     transform: ({ schema, url }) => ({ schema, url: url.replace(/\*$/, ':path') }),
-    transformObject: ({ openapiObject }) => completeDocument(openapiObject as Document, OPERATIONS),
+    // Only the OpenAPI form is generated here (`openapi` above), never Swagger 2's.
+    transformObject: (generated) =>
+      completeDocument(('openapiObject' in generated ? generated.openapiObject : {}) as Document, OPERATIONS),
   });
 }
 

@@ -52,7 +52,6 @@ export interface QueryParamDoc {
   readonly name: string;
   readonly description: string;
   readonly schema: JsonSchema;
-  readonly example?: unknown;
 }
 
 /** A request the reference shows, and that `examples.test.ts` sends: it must not be refused. */
