@@ -35,6 +35,7 @@ await Promise.all([
       'bench/framework-ladder-server': 'src-main/bench/framework-ladder-server.ts',
       'bench/profile-layers': 'src-main/bench/profile-layers.ts',
       'bench/scripts': 'src-main/bench/scripts.ts',
+      'bench/sandbox-timing': 'src-main/bench/sandbox-timing.ts',
       'bench/views': 'src-main/bench/views.ts',
     },
     outdir: 'dist/main',

@@ -228,11 +228,10 @@ describe('$regex never stalls the service', () => {
     before = w.fingerprint();
   });
 
-  it.each(corpus)('%s answers within 2 s', async (pattern) => {
-    const started = performance.now();
+  // Against these subjects a backtracking engine would run for ages, past the test's timeout; on
+  // RE2 each is answered (a list or a client fault) at once.
+  it.each(corpus)('%s is answered', async (pattern) => {
     const res = await w.admin.get(`/c_conversations?${listQuery({ where: { c_title: { $regex: pattern } } })}`);
-    const elapsed = performance.now() - started;
     expectListOrClientFault(res, pattern);
-    expect(elapsed).toBeLessThan(2000);
   });
 });

@@ -78,9 +78,7 @@ describe('request bodies', () => {
       `${'{"a":'.repeat(depth / 4)}1${'}'.repeat(depth / 4)}`,
       `{"constructor":${'['.repeat(depth / 2)}${']'.repeat(depth / 2)}}`,
     ]) {
-      const started = performance.now();
       expectClientFault(await postRaw(payload));
-      expect(performance.now() - started).toBeLessThan(5000);
     }
   });
 

@@ -145,12 +145,11 @@ describe('ReDoS corpus: linear-time matching through re_match', () => {
     const parsed = parseListQuery({ where: JSON.stringify({ c_str: { $regex: regex } }) }, THING_DEF);
     expect(parsed.where).toBeDefined();
     const [, source = '', flags = ''] = /^\/(.*)\/([a-z]*)$/.exec(regex) ?? [];
-    const started = performance.now();
+    // A backtracking engine needs longer than the age of the universe here, so it would never
+    // reach the assertions (the test's timeout ends it); RE2 answers in milliseconds.
     for (const input of inputs) {
       const r = db.prepare('SELECT re_match(?, ?, ?) AS r').get(source, flags, input) as { r: number };
       expect([0, 1]).toContain(r.r);
     }
-    // A backtracking engine needs longer than the age of the universe here; RE2 needs milliseconds.
-    expect(performance.now() - started).toBeLessThan(2000);
   });
 });

@@ -53,10 +53,10 @@ describe('script API', () => {
       source: 'script.exit("early");\nreturn "late"',
     });
     expect(valueOf(exited)).toBe('early');
-    // Catching the exit does not resume the script for long: the run still ends with the exit value.
+    // Catching the exit does not resume the script: the run ends with the exit value, not in the
+    // loop after it (that would end in a timeout fault).
     const caught = await runner.run({ source: 'try { script.exit(1) } catch (e) { }\nwhile (true) {}' });
     expect(valueOf(caught)).toBe(1);
-    expect(caught.stats.elapsedMs).toBeLessThan(1000);
   });
 
   it('exposes arguments, principal, env and org', async () => {

@@ -20,27 +20,51 @@ describe('script runner pool', () => {
   it('runs scripts concurrently on its workers and queues the rest', async () => {
     const runner = newRunner({ poolSize: 2 });
     await runner.ready();
-    const busy = 'const until = Date.now() + 300; while (Date.now() < until) {} return script.arguments';
-    const t0 = performance.now();
-    const results = await Promise.all([1, 2, 3, 4].map((n) => runner.run({ source: busy, context: { arguments: n } })));
-    const took = performance.now() - t0;
-    expect(results.map((r) => (r.ok ? r.value : r.fault.errCode))).toEqual([1, 2, 3, 4]);
-    // Two at a time: about 2 × 300 ms, clearly less than 4 × 300 ms in series.
-    expect(took).toBeGreaterThanOrEqual(590);
-    expect(took).toBeLessThan(1100);
+    // Each run holds its worker inside a host call until the test lets it go: the number of runs
+    // inside at once is counted, not timed (times: `npm run bench:sandbox`).
+    const held: (() => void)[] = [];
+    let inside = 0;
+    let most = 0;
+    const host = {
+      driver: () =>
+        new Promise<number>((resolve) => {
+          most = Math.max(most, ++inside);
+          held.push(() => {
+            inside--;
+            resolve(1);
+          });
+        }),
+    };
+    const source = 'return org.objects.x.count() + script.arguments';
+    const runs = [1, 2, 3, 4].map((n) => runner.run({ source, host, context: { arguments: n } }));
+    for (let released = 0; released < 4;) {
+      // Bounded: at most 400 turns of 5 ms for the next run to reach its host call.
+      for (let turn = 0; held.length === 0 && turn < 400; turn++) await new Promise((r) => setTimeout(r, 5));
+      if (held.length === 0) throw new Error('no run reached its host call');
+      // Two runs inside at once before the first is let go: concurrent, as far as the pool allows.
+      if (released === 0) {
+        for (let turn = 0; held.length < 2 && turn < 400; turn++) await new Promise((r) => setTimeout(r, 5));
+        expect(inside).toBe(2);
+      }
+      held.shift()!();
+      released++;
+    }
+    const results = await Promise.all(runs);
+    expect(results.map((r) => (r.ok ? r.value : r.fault.errCode))).toEqual([2, 3, 4, 5]);
+    // Never more than the pool's two: the other runs waited in the queue.
+    expect(most).toBe(2);
     expect(runner.workerCount).toBe(2);
   });
 
   it('terminates a worker that does not answer past budget + margin, replaces it, and the next run works', async () => {
     const runner = newRunner({ poolSize: 1, hardStopMarginMs: 200 });
     await runner.ready();
-    const t0 = performance.now();
     // The test hook stalls the worker outside the engine, where the interrupt handler cannot act.
+    // It would stall for 5 s: the answer saying "terminated" shows the hard stop ended it first
+    // (how soon: `npm run bench:sandbox`).
     const r = await runner.run({ source: 'return 1', limits: { timeoutMs: 200 }, debugBlockMs: 5_000 });
-    const took = performance.now() - t0;
     expect(!r.ok && r.fault.errCode).toBe('service.timeout.script');
     expect(!r.ok && r.fault.reason).toMatch(/terminated/);
-    expect(took).toBeLessThan(200 + 200 + 150);
     expect(runner.workerCount).toBe(1);
     const next = await runner.run({ source: 'return "alive"' });
     expect(next).toMatchObject({ ok: true, value: 'alive' });
@@ -56,14 +80,13 @@ describe('script runner pool', () => {
 
   it('a host call that never answers ends the run at its time budget', async () => {
     const runner = newRunner({ poolSize: 1 });
-    const t0 = performance.now();
+    // The driver never answers: only the budget can end the run (how soon: `npm run bench:sandbox`).
     const r = await runner.run({
       source: 'return org.objects.x.count()',
       host: { driver: () => new Promise(() => undefined) },
       limits: { timeoutMs: 250 },
     });
     expect(!r.ok && r.fault.errCode).toBe('service.timeout.script');
-    expect(performance.now() - t0).toBeLessThan(1_500);
     expect(await runner.run({ source: 'return 3' })).toMatchObject({ ok: true, value: 3 });
   });
 
