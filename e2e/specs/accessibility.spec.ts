@@ -165,6 +165,14 @@ for (const theme of THEMES) {
       await audit(page, name, theme, findings);
     }
 
+    // The API reference: the console's frame and, inside it, the renderer's page once it has
+    // rendered (axe audits same-origin frames too).
+    await visit(page, '#/api-reference', 'API reference');
+    await expect(
+      page.frameLocator('[data-testid=api-reference-frame]').getByRole('heading', { name: 'Typed-object service' }),
+    ).toBeVisible();
+    await audit(page, 'api reference', theme, findings);
+
     // The record drawer over the grid, and the record editor (a modal form).
     await visit(page, `#/browse?c=c_conversations&record=${conversationId}`, 'Browse');
     await expect(page.getByTestId('record-drawer')).toBeVisible();

@@ -1,5 +1,6 @@
 import type { FetchLike } from './http';
 import { sendJson } from './http';
+import { toApiError } from './api-error';
 import { OrgClient } from './org-client';
 import type { OrgSummary, ResultEnvelope, ServiceInfo, SetupRequest, SetupResult } from './types';
 
@@ -22,6 +23,17 @@ export class ConsoleClient {
       signal,
     });
     return data.data;
+  }
+
+  /** Whether the service serves the API reference page (`/_service/docs`, part of its console build). */
+  async hasApiReference(signal?: AbortSignal): Promise<boolean> {
+    const init: RequestInit = { method: 'HEAD', credentials: 'same-origin' };
+    if (signal) init.signal = signal;
+    try {
+      return (await this.fetchImpl('/_service/docs', init)).ok;
+    } catch (error) {
+      throw toApiError(error);
+    }
   }
 
   async setup(request: SetupRequest): Promise<SetupResult> {

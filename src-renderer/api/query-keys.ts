@@ -4,6 +4,7 @@ import type { QueryValue } from './query-string';
 /** Every react-query key in one place, so invalidation can target an org or a resource. */
 export const queryKeys = {
   serviceInfo: () => ['service', 'info'] as const,
+  apiReference: () => ['service', 'api-reference'] as const,
   org: (org: string) => ['org', org] as const,
   session: (org: string) => ['org', org, 'session'] as const,
   accounts: (org: string) => ['org', org, 'accounts'] as const,

@@ -55,6 +55,7 @@ describe('screen registry', () => {
       'roles',
       'scope-tester',
       'signed-requests',
+      'api-reference',
       'connections',
     ]);
   });

@@ -38,6 +38,8 @@ import { connectionsBridge } from '../api/desktop-connections';
 import { ConfigurationScreen } from '../features/configuration/ConfigurationScreen';
 import { parseConfigurationParams, writeConfigurationParams } from '../features/configuration/configuration-route';
 import { TokenLabScreen } from '../features/tokens/TokenLabScreen';
+import { ApiReferenceScreen } from '../features/api-reference/ApiReferenceScreen';
+import { parseApiReferenceParams, writeApiReferenceParams } from '../features/api-reference/api-reference-route';
 import { parseTokensParams, writeTokensParams } from '../features/tokens/tokens-route';
 import {
   DEFAULT_PAGE_SIZE,
@@ -170,6 +172,13 @@ export const SCREENS: ScreenTable = {
     parse: parseSignedParams,
     write: writeSignedParams,
     Component: SignedRequestsScreen,
+  },
+  'api-reference': {
+    label: 'API reference',
+    section: 'Access',
+    parse: parseApiReferenceParams,
+    write: writeApiReferenceParams,
+    Component: ApiReferenceScreen,
   },
   connections: {
     label: 'Connections',

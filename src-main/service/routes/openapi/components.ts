@@ -242,22 +242,22 @@ export const SECURITY_SCHEMES = {
 
 /** The reference's sections, in order. */
 export const TAGS: readonly { name: Tag; description: string }[] = [
-  {
-    name: 'Service',
-    description: 'Service-wide routes outside any org: health, start-up facts, first-run setup, this description.',
-  },
   { name: 'Sessions', description: 'Logging in and out with a session app, registering, the session status.' },
   { name: 'Account', description: "The caller's own account: email verification, password, authenticator app." },
-  { name: 'Account administration', description: "Administrators' tools for accounts and the org's live sessions." },
-  { name: 'Applications', description: 'API client applications: keys, secrets, key pairs, settings; public keys.' },
-  { name: 'Tokens', description: 'JSON Web Tokens of an account: mint, list, revoke.' },
   { name: 'Records', description: 'Records of every collection: list, read, create, change, delete.' },
   { name: 'Driver', description: 'The driver API: one POST per operation, options in the body.' },
   { name: 'Schemas', description: 'Object definitions: their properties and property paths.' },
   { name: 'Views', description: 'Stored queries, run as their principal.' },
   { name: 'Scripts', description: 'The ad-hoc script runner and route scripts.' },
+  { name: 'Applications', description: 'API client applications: keys, secrets, key pairs, settings; public keys.' },
+  { name: 'Tokens', description: 'JSON Web Tokens of an account: mint, list, revoke.' },
+  { name: 'Account administration', description: "Administrators' tools for accounts and the org's live sessions." },
   { name: 'Configuration', description: 'Configuration as files (export, import) and deployments between orgs.' },
   { name: 'Organisation', description: 'Orgs of this service, demo data and the outbox of unsent email.' },
+  {
+    name: 'Service',
+    description: 'Service-wide routes outside any org: health, start-up facts, first-run setup, this description.',
+  },
 ];
 
 /** Faults every route under /{org}/v2 can answer, whatever it does. */
