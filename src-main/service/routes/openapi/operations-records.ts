@@ -72,7 +72,7 @@ const DRIVER_OPTIONS: JsonSchema = {
   description:
     'The options of the operation (docs/API.md, "Driver"): where, sort, skip, limit, paths for reads; document or ' +
     'documents for inserts; match (an _id or a where object) with update ($set, $push, $pull, $unset) or ops for ' +
-    'writes; ops for bulk; dryRun. An option an operation does not take is refused.',
+    'writes; ops for bulk; dryRun.',
   properties: {
     where: { type: 'object' },
     sort: { type: 'object' },
