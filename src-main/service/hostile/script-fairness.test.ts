@@ -89,15 +89,13 @@ describe("one org cannot starve another org's scripts", () => {
     );
     // Two run (demo's share of the three workers), two wait.
     await until(() => h.svc.scripts.waiting === 2);
-    const started = performance.now();
     const me = await other.get('/accounts/me');
     const run = await other.post('/sys/script_runner', { script: 'return 1' });
-    const elapsed = performance.now() - started;
     expect(me.status).toBe(200);
     expect(run.status).toBe(200);
     expect(await run.json()).toMatchObject({ object: 'result', data: 1 });
+    // Answered before any runaway ended (their 2.5 s budget): counted, not timed.
     expect(runawayDone).toBe(0);
-    expect(elapsed).toBeLessThan(2000);
     for (const r of await Promise.all(runaway)) {
       expect(r).toMatchObject({ status: 504, body: { errCode: 'service.timeout.script' } });
     }
@@ -112,13 +110,11 @@ describe("one org cannot starve another org's scripts", () => {
       }),
     );
     await until(() => h.svc.scripts.waiting > 0);
-    const started = performance.now();
     const run = await other.post('/sys/script_runner', { script: 'return 1' });
-    const elapsed = performance.now() - started;
     expect(run.status).toBe(200);
-    // The other org's run did not wait for the flood's backlog (ten runs of 200 ms on two workers).
+    // The other org's run did not wait for the flood's backlog (ten runs of 200 ms on two workers):
+    // it was answered while part of the flood was still unanswered.
     expect(anonymousDone).toBeLessThan(40);
-    expect(elapsed).toBeLessThan(2000);
     const answers = await Promise.all(flood);
     const throttled = answers.filter((a) => a.status === 429);
     for (const a of throttled) expect(a.body.errCode).toBe('service.throttled.script');
