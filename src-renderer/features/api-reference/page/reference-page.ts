@@ -72,10 +72,14 @@ async function start(): Promise<void> {
       darkMode: theme === 'dark',
       forceDarkModeState: theme,
       // What "try it" shows it sends (the page's fetch sends them whatever is shown).
-      authentication: {
-        preferredSecurityScheme: [['appKey', 'csrf']],
-        securitySchemes: { appKey: { value: session.appKey ?? '' }, csrf: { value: session.csrf ?? '' } },
-      },
+      // (No CSRF token without a session: signed out, only the app key is shown.)
+      authentication:
+        session.csrf === null
+          ? { preferredSecurityScheme: 'appKey', securitySchemes: { appKey: { value: session.appKey ?? '' } } }
+          : {
+              preferredSecurityScheme: [['appKey', 'csrf']],
+              securitySchemes: { appKey: { value: session.appKey ?? '' }, csrf: { value: session.csrf } },
+            },
     });
   });
   const root = document.getElementById('reference');
