@@ -216,8 +216,8 @@ export const MODEL_OPERATIONS: OperationTable = {
       schema: { type: 'object', additionalProperties: true },
     },
     faults: {
-      400: 'invalidArgument: dryRun is not a boolean; the deployment is not valid.',
-      403: `${ADMIN} The caller must also administer the source org.`,
+      400: 'invalidArgument: the body is not an object, dryRun is not a boolean; the deployment is not valid.',
+      403: `${ADMIN} Another org or data folder is reached only with a credential it issued.`,
       404: 'notFound: no such deployment, or its source org or folder is gone.',
       409: 'conflict: another import or deployment holds the org.',
     },
@@ -229,8 +229,20 @@ export const MODEL_OPERATIONS: OperationTable = {
     answer: { description: 'Runs, newest first.', schema: listOf({ type: 'object', additionalProperties: true }) },
     faults: { 403: ADMIN, 404: 'notFound.deployment: no such deployment.' },
   },
+  'GET /{org}/v2/developer/deployment-runs': {
+    summary: "Other orgs' deployment runs that reached this org",
+    description:
+      "Runs of other orgs' deployments that read or wrote this org with a credential it issued, newest first; each " +
+      'says which org and deployment it came from, who ran it there and with which credential.',
+    tag: 'Configuration',
+    caller: 'admin',
+    answer: { description: 'Runs, newest first.', schema: listOf({ type: 'object', additionalProperties: true }) },
+    faults: { 403: ADMIN },
+  },
   'GET /{org}/v2/developer/orgs': {
     summary: 'Orgs of this service',
+    description:
+      "Every org for the operator (the administrators of the service's first org); the caller's own org for others.",
     tag: 'Organisation',
     caller: 'admin',
     answer: {
@@ -249,6 +261,7 @@ export const MODEL_OPERATIONS: OperationTable = {
   },
   'POST /{org}/v2/developer/orgs': {
     summary: 'Create an org',
+    description: "The operator only (the administrators of the service's first org).",
     tag: 'Organisation',
     caller: 'admin',
     body: {
