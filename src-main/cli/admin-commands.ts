@@ -102,6 +102,14 @@ export async function runOrgCommand(svc: Service, org: Org, args: string[]): Pro
 
 /** `org set KEY VALUE`: the text as the setting's type, then the one org settings validator. */
 export function parseOrgSetting(key: string, raw: string): Partial<OrgSettings> {
+  // The hosts scripts' require('http') may call (issue 40): a comma-separated list, '' for none.
+  if (key === 'scriptHttpHosts') {
+    const hosts = raw
+      .split(',')
+      .map((h) => h.trim())
+      .filter(Boolean);
+    return validateOrgSettings({ scriptHttpHosts: hosts });
+  }
   if (!(SETTABLE_ORG_SETTINGS as string[]).includes(key)) {
     throw new CliError(`org set: unknown setting ${key} (one of ${SETTABLE_ORG_SETTINGS.join(', ')})`);
   }

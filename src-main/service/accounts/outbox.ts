@@ -3,7 +3,7 @@ import type { SecretCipher } from '../crypto/cipher.js';
 import { statements, type Statements } from '../db/statements.js';
 
 /** `registrationAttempt`: someone tried to register with the recipient's email (issue #13 item 7). */
-export type MessageKind = 'verification' | 'passwordReset' | 'locationCode' | 'registrationAttempt';
+export type MessageKind = 'verification' | 'passwordReset' | 'locationCode' | 'registrationAttempt' | 'notification';
 
 export interface NewMessage {
   accountId?: string;

@@ -140,6 +140,11 @@ const script: ObjectDef = {
         str('authValidation', { enum: ['legacy', 'all', 'none'] }),
         str('apiKey', { maxLength: 100 }),
         str('principal', { maxLength: 254 }),
+        // Issue 40: a library's module name (`require('<export>')`), and the original's route
+        // options for bodies sent as text or as a form.
+        str('export', { maxLength: 100 }),
+        { name: 'plainText', type: 'Boolean' },
+        { name: 'urlEncoded', type: 'Boolean' },
       ],
     },
     { name: 'weight', type: 'Number' },

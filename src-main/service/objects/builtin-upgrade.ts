@@ -17,7 +17,11 @@ export function addMissingBuiltinDefinitions(svc: Service): void {
         continue;
       }
       const missing = def.properties.filter((p) => !p.custom && !existing.properties.some((e) => e.name === p.name));
-      if (missing.length > 0) svc.defs.save(org.id, { ...existing, properties: [...existing.properties, ...missing] });
+      const nested = withMissingNested(def, existing);
+      if (missing.length > 0 || nested) {
+        const base = nested ?? existing;
+        svc.defs.save(org.id, { ...base, properties: [...base.properties, ...missing] });
+      }
     }
     const account = svc.defs.byName(org.id, 'account');
     if (account) {
@@ -25,6 +29,25 @@ export function addMissingBuiltinDefinitions(svc: Service): void {
       if (upgraded) svc.defs.save(org.id, upgraded);
     }
   }
+}
+
+/**
+ * Built-in sub-properties of a built-in Document property added since (e.g. a script's
+ * `configuration.export`); undefined when none is missing.
+ */
+function withMissingNested(def: ObjectDef, existing: ObjectDef): ObjectDef | undefined {
+  let next: ObjectDef | undefined;
+  for (const prop of def.properties) {
+    if (prop.type !== 'Document' || !prop.properties) continue;
+    const index = existing.properties.findIndex((e) => e.name === prop.name && e.type === 'Document');
+    const have = index === -1 ? undefined : existing.properties[index];
+    const add = prop.properties.filter((p) => !(have?.properties ?? []).some((e) => e.name === p.name));
+    if (!have || add.length === 0) continue;
+    next ??= structuredClone(existing);
+    const target = next.properties[index];
+    if (target) target.properties = [...(target.properties ?? []), ...add];
+  }
+  return next;
 }
 
 /**

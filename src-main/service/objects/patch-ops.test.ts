@@ -322,6 +322,14 @@ describe('the other wire forms', () => {
       c_items: [{ _id: 'i2', c_n: 2 }],
     });
     expect(modifiedPaths).toEqual(['c_title', 'name.first', 'name.last', 'c_tags', 'c_more', 'c_items']);
+    // Issue 40: $push with an array appends each item, as the original does (it nested the array).
+    expect(applyPatch(base, updateToOps({ $push: { c_tags: ['x', 'y'] } })).doc.c_tags).toEqual([
+      'a',
+      'b',
+      'c',
+      'x',
+      'y',
+    ]);
     expect(faultOf(() => updateToOps({ $inc: { c_n: 1 } }))).toMatchObject({
       errCode: 'service.unsupportedOperation.patchOp',
       path: '$inc',

@@ -142,7 +142,9 @@ export function updateToOps(update: unknown): PatchOp[] {
           ops.push(...parseOne({ op: 'unset', path }, ops.length, []));
           break;
         case '$push': {
-          const each = isObject(value) && Array.isArray(value.$each) ? value.$each : [value];
+          // As the original: an array value appends each of its items (never the array as one item).
+          const each =
+            isObject(value) && Array.isArray(value.$each) ? value.$each : Array.isArray(value) ? value : [value];
           ops.push({ op: 'push', path: parsePath(path), values: each });
           break;
         }

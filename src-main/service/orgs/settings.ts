@@ -35,6 +35,14 @@ export interface OrgSettings {
   outboxRetentionDays: number;
   /** Overrides of the script sandbox limits by name (scripting/limits.ts); absent = the original's defaults. */
   scriptLimits?: Record<string, number>;
+  /** Scripts' key/value configuration (`require('config')`, scripting/org-config.ts). */
+  scriptConfig?: Record<string, unknown>;
+  /** Scripts' counters (`require('counters')`). */
+  scriptCounters?: Record<string, number>;
+  /** `require('http')` in scripts: off unless an administrator turns it on (scripting/host-http.ts). */
+  scriptHttpEnabled: boolean;
+  /** The hosts (`name` or `name:port`) scripts may call when `scriptHttpEnabled`. */
+  scriptHttpHosts?: string[];
 }
 
 export const DEFAULT_ORG_SETTINGS: OrgSettings = {
@@ -48,9 +56,13 @@ export const DEFAULT_ORG_SETTINGS: OrgSettings = {
   anonymousRequestsPerOrg: 100,
   sessionRetentionDays: 7,
   outboxRetentionDays: 30,
+  scriptHttpEnabled: false,
 };
 
-type Settable = Exclude<keyof OrgSettings, 'consoleAppKey' | 'scriptLimits'>;
+type Settable = Exclude<
+  keyof OrgSettings,
+  'consoleAppKey' | 'scriptLimits' | 'scriptConfig' | 'scriptCounters' | 'scriptHttpHosts'
+>;
 type NumberSetting = { [K in Settable]: OrgSettings[K] extends number ? K : never }[Settable];
 
 /**
@@ -72,6 +84,8 @@ export const ORG_NUMBER_RANGES: Readonly<Record<NumberSetting, readonly [number,
 export const SETTABLE_ORG_SETTINGS = Object.keys(DEFAULT_ORG_SETTINGS).filter(
   (k) => k !== 'consoleAppKey' && k !== 'scriptLimits',
 ) as Settable[];
+
+const HTTP_HOST = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]{1,253})(:\d{1,5})?$/;
 
 const isSettable = (name: string): name is Settable => (SETTABLE_ORG_SETTINGS as string[]).includes(name);
 
@@ -102,6 +116,19 @@ export function validateOrgSettings(input: unknown, prefix = ''): Partial<OrgSet
   const out: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(input)) {
     const path = `${prefix}${name}`;
+    if (name === 'scriptHttpHosts') {
+      // The hosts scripts' require('http') may call (issue 40): host or host:port, exact.
+      if (
+        !Array.isArray(value) ||
+        value.length > 100 ||
+        !value.every((h) => typeof h === 'string' && HTTP_HOST.test(h))
+      ) {
+        faults.push(
+          makeFault('validation', 'invalidType', { path, reason: `${name} must be a list of host or host:port.` }),
+        );
+      } else out[name] = value;
+      continue;
+    }
     if (!isSettable(name)) {
       faults.push(makeFault('validation', 'unknownProperty', { path, reason: `${name} is not an org setting.` }));
       continue;

@@ -102,7 +102,7 @@ describe('POST /sys/script_runner', () => {
     expect(v.p._id).toMatch(/^[0-9a-f]{24}$/);
     expect(Array.isArray(v.p.roles)).toBe(true);
     // the base URL as called, port included (decisions §6, like a token's aud)
-    expect(v.env).toEqual({ url: 'http://127.0.0.1:7788/demo/v2' });
+    expect(v.env).toEqual({ url: 'http://127.0.0.1:7788/demo/v2', name: 'development' });
     expect(v.org).toBe('demo');
     expect(v.key).toBe(h.consoleAppKey);
     expect(v.method).toBe('POST');

@@ -28,6 +28,8 @@ import type { HostReplyMessage, LogLine, ScriptContext, ScriptFault, WorkerStats
 export interface HostBridge {
   /** Performs one host call; `timeoutMs` is what is left of the run's budget. */
   call(name: string, argsJson: string, asJson: string | null, timeoutMs: number): HostReplyMessage | 'timeout';
+  /** The source text of a bundled library (`should`, `moment`, …), or undefined (prelude/require.ts). */
+  builtinSource?(name: string): string | undefined;
 }
 
 export interface EngineResult {
@@ -114,12 +116,22 @@ export function runInEngine(
     const exitFn = vm.newFunction('__exit', (valueH) => {
       exitJson ??= vm.getString(valueH);
     });
+    // Module loading (prelude/require.ts): evaluate a library's wrapper under its own file name,
+    // and hand out a bundled library's text. Removed from the global object by the prelude.
+    const compileFn = vm.newFunction('__compile', (textH, nameH) => {
+      const r = vm.evalCode(vm.getString(textH), vm.getString(nameH));
+      return r.error ? { error: r.error } : r.value;
+    });
+    const builtinFn = vm.newFunction('__builtin', (nameH) => {
+      const text = bridge.builtinSource?.(vm.getString(nameH));
+      return text === undefined ? vm.undefined : vm.newString(text);
+    });
     vm.setProp(vm.global, '__host', hostFn);
     vm.setProp(vm.global, '__log', logFn);
     vm.setProp(vm.global, '__exit', exitFn);
-    hostFn.dispose();
-    logFn.dispose();
-    exitFn.dispose();
+    vm.setProp(vm.global, '__compile', compileFn);
+    vm.setProp(vm.global, '__builtin', builtinFn);
+    for (const fn of [hostFn, logFn, exitFn, compileFn, builtinFn]) fn.dispose();
     const contextJson = JSON.stringify({ ...context, pageSize: limits.cursorPageSize });
     const ctxStr = vm.newString(contextJson);
     vm.setProp(vm.global, '__context', ctxStr);

@@ -8,7 +8,7 @@
  * call (the prelude pages with skip/limit), `count` → the number, reads and writes → the record or
  * the bare value (no `{object:"result"}` wrapper), `bulk` → the array of its items.
  */
-import { fault } from '../../../src-shared/faults.js';
+import { fault, FaultError } from '../../../src-shared/faults.js';
 import type { Service } from '../service.js';
 import type { Org } from '../orgs/orgs.js';
 import type { Caller } from '../access/caller.js';
@@ -57,7 +57,15 @@ export function driverHost(svc: Service, org: Org, caller: Caller, opts: DriverH
       ...(trusted ? { trustedOptions: true } : {}),
       ...(opts.tokenRoles ? { tokenRoles: true } : {}),
     };
-    const result = await runDriverOperation(svc, org, who, objectName, operation, withDefaults, context);
+    const result = await runDriverOperation(svc, org, who, objectName, operation, withDefaults, context).catch(
+      (e: unknown) => {
+        // The original's scripts see an unknown object as an invalid argument (its errCode test).
+        if (e instanceof FaultError && e.fault.errCode === 'service.notFound.object') {
+          throw fault('invalidArgument', 'object', { reason: e.fault.reason ?? 'There is no such object.' });
+        }
+        throw e;
+      },
+    );
     switch (result.kind) {
       case 'value':
         return result.value ?? null;

@@ -9,6 +9,8 @@ import { fault } from '../../../src-shared/faults.js';
 import type { Service } from '../service.js';
 import type { Org } from '../orgs/orgs.js';
 import type { Caller } from '../access/caller.js';
+import { OBJECT_ID_PATTERN } from '../objects/ids.js';
+import { normaliseEmail } from '../accounts/credentials.js';
 import { minterOf, type MinterRights } from '../auth/tokens/mint-rights.js';
 import {
   authorizeTokenAdmin,
@@ -40,11 +42,24 @@ function minterFor(base: Caller, current: Caller): MinterRights {
   return { ...minter, roles: new Set([...current.roles].filter((role) => base.roles.has(role))) };
 }
 
-const subjectOf = (subject: unknown): string => {
-  const id = typeof subject === 'object' && subject !== null ? (subject as { _id?: unknown })._id : subject;
-  if (typeof id !== 'string')
-    throw fault('invalidArgument', undefined, { path: 'subject', reason: 'Name the subject account by its _id.' });
-  return id;
+/**
+ * The subject account's _id from what the original's clients pass: an `_id`, an email, or a
+ * principal object (`{_id}` or `{email}`). An email is looked up in this org only.
+ */
+const subjectOf = (svc: Service, org: Org, subject: unknown): string => {
+  const given =
+    typeof subject === 'object' && subject !== null
+      ? ((subject as { _id?: unknown })._id ?? (subject as { email?: unknown }).email)
+      : subject;
+  if (typeof given !== 'string' || given === '' || given.length > 254)
+    throw fault('invalidArgument', undefined, {
+      path: 'subject',
+      reason: 'Name the subject account by its _id or email.',
+    });
+  if (OBJECT_ID_PATTERN.test(given.toLowerCase()) || !given.includes('@')) return given;
+  const found = svc.credentials.byEmail(org.id, normaliseEmail(given))?.account_id;
+  if (!found) throw fault('notFound', 'account', { path: 'subject', reason: 'No account of this org has that email.' });
+  return found;
 };
 
 /** jti of a JWT (its payload, unverified: revocation only needs to find the row) or the jti itself. */
@@ -73,7 +88,7 @@ export function tokenHost(
   callerFor: (call: HostCallContext) => Caller,
 ): HostFunctions {
   const subjectFor = (caller: Caller, subject: unknown, action: 'read' | 'update', selfAllowed: boolean) => {
-    const id = tokenSubjectId(svc, org, caller, subjectOf(subject));
+    const id = tokenSubjectId(svc, org, caller, subjectOf(svc, org, subject));
     authorizeTokenAdmin(caller, action, selfAllowed && id === caller.accountId);
     return id;
   };

@@ -8,28 +8,19 @@ import type { Org } from '../orgs/orgs.js';
 import type { Doc } from '../objects/validate.js';
 import { checkSyntaxSync } from './syntax.js';
 import { lookupAccountPrincipal } from '../apps/principal.js';
+import { compileScript } from './language/compiled-cache.js';
+import { decoratorRoutes, routesOfLibrary } from './decorator-routes.js';
+import { resolveRoleNames, roleIdsByName } from './script-consts.js';
 
-export interface RouteConfig {
-  method: string;
-  path: string;
-  priority: number;
-  acl: string[];
-  authValidation?: string;
-  apiKey?: string;
-  principal?: string;
-}
-
-export interface RouteScript {
-  _id: string;
-  script: string;
-  weight: number;
-  config: RouteConfig;
-}
+export type { RouteConfig, RouteScript } from './route-types.js';
+import type { RouteConfig, RouteScript } from './route-types.js';
 
 export interface RouteMatch {
   route: RouteScript;
   params: Record<string, string>;
 }
+
+const DEFAULT_MAX_CHARS = 50_000;
 
 const PATH_PATTERN = /^\/?[A-Za-z0-9_\-.~:*]+(\/[A-Za-z0-9_\-.~:*]+)*\/?$/;
 
@@ -41,13 +32,25 @@ export function registerScriptRecordRules(svc: Service): void {
   svc.recordValidators.register('script', 'library', ({ org, merged, selfId }) => {
     assertScriptCompiles(merged);
     assertRouteConfig(svc, org, merged, selfId);
+    assertDecoratorRoutes(svc, org, merged, selfId);
   });
 }
 
-/** The source compiles (fault with line and column otherwise); `loadSyntaxChecker` must have run. */
+/**
+ * The source compiles (fault with line and column of the source as written otherwise): it is
+ * transpiled here, once per version (language/compiled-cache.ts keeps it for the runs), then the
+ * result is compiled by QuickJS; `loadSyntaxChecker` must have run.
+ */
 export function assertScriptCompiles(values: Record<string, unknown>): void {
   if (typeof values.script !== 'string') return;
-  const check = checkSyntaxSync(values.script);
+  const transpiled = values.script.length > DEFAULT_MAX_CHARS ? undefined : compileScript(values.script);
+  if (transpiled && !transpiled.ok) {
+    throw fault('validation', 'script', {
+      path: 'script',
+      reason: `Line ${transpiled.line}, column ${transpiled.column}: ${transpiled.message}`,
+    });
+  }
+  const check = transpiled ? checkSyntaxSync(transpiled.code, Infinity) : checkSyntaxSync(values.script);
   if (check === null) {
     throw fault('error', 'script.syntaxCheck', { reason: 'The script checker is not loaded yet; try again.' });
   }
@@ -100,6 +103,31 @@ export function assertRouteConfig(svc: Service, org: Org, merged: Record<string,
   }
 }
 
+/** The routes a library registers with `@route` clash with no other route of the org. */
+function assertDecoratorRoutes(svc: Service, org: Org, merged: Record<string, unknown>, selfId?: string): void {
+  if (merged.type !== 'library' || typeof merged.script !== 'string') return;
+  const own = routesOfLibrary({ _id: selfId ?? '', source: merged.script, active: true });
+  if (own.length === 0) return;
+  const others = routeScripts(svc, org, false).filter((r) => r._id !== selfId);
+  for (const [i, route] of own.entries()) {
+    if (!PATH_PATTERN.test(route.config.path)) {
+      throw fault('validation', 'invalidPath', {
+        path: 'script',
+        reason: `@route ${route.handler ?? ''}: a path such as /patients/:id.`,
+      });
+    }
+    const clash = [...others, ...own.slice(0, i)].find(
+      (r) => r.config.method === route.config.method && pathShape(r.config.path) === pathShape(route.config.path),
+    );
+    if (clash) {
+      throw fault('validation', 'conflict', {
+        path: 'script',
+        reason: `@route ${route.config.method} ${route.config.path} (${route.handler ?? ''}) is already handled by script ${clash._id || 'itself'}.`,
+      });
+    }
+  }
+}
+
 function configOf(doc: Doc | Record<string, unknown>): RouteConfig {
   const c = (typeof doc.configuration === 'object' && doc.configuration !== null ? doc.configuration : {}) as Record<
     string,
@@ -134,11 +162,14 @@ function decodeSegment(segment: string): string | undefined {
   }
 }
 
-/** Route scripts of the org (active ones only when `activeOnly`). */
+/**
+ * Route scripts of the org (active ones only when `activeOnly`): route records, then the routes
+ * library scripts register with `@route` (decorator-routes.ts).
+ */
 export function routeScripts(svc: Service, org: Org, activeOnly: boolean): RouteScript[] {
   const def = svc.defs.byName(org.id, 'script');
   if (!def) return [];
-  const out: RouteScript[] = [];
+  const out: RouteScript[] = decoratorRoutes(svc, org, activeOnly);
   for (const record of svc.store.iterate(org.id, def, { sort: [], skip: 0, limit: 0 })) {
     const doc = record.doc;
     if (doc.type !== 'route' || typeof doc.script !== 'string') continue;
@@ -187,10 +218,15 @@ export function matchPath(pattern: string, rawPath: string): Record<string, stri
 export function matchRoutes(svc: Service, org: Org, method: string, path: string): RouteMatch[] {
   const verb = method.toLowerCase();
   const matches: RouteMatch[] = [];
+  let roles: Record<string, string> | undefined;
   for (const route of routeScripts(svc, org, true)) {
     if (route.config.method !== '*' && route.config.method !== verb) continue;
     const params = matchPath(route.config.path, path);
-    if (params) matches.push({ route, params });
+    if (!params) continue;
+    // The original's acl names roles (`role.administrator`); the check compares ids.
+    roles ??= roleIdsByName(svc, org);
+    const acl = resolveRoleNames(route.config.acl, roles);
+    matches.push({ route: { ...route, config: { ...route.config, acl } }, params });
   }
   return matches.sort(
     (a, b) =>

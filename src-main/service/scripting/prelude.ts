@@ -12,14 +12,19 @@
  * The prelude evaluates to the function that invokes the wrapped user script and returns the JSON
  * text of its result (see engine.ts).
  */
+import { FAULT_SOURCE } from './prelude/fault-consts.js';
+import { HOST_CORE_SOURCE } from './prelude/host-modules.js';
+import { REQUIRE_SOURCE, SCRIPT_GLOBALS } from './prelude/require.js';
+
 export const PRELUDE_FILENAME = 'prelude';
 
 /** The user script is wrapped in this function (on the same line, so line numbers match). */
-export const SCRIPT_WRAPPER_HEAD = '(function main(script, console, require, org) {';
+export const SCRIPT_WRAPPER_HEAD = `(function main(${SCRIPT_GLOBALS}, module, exports) {`;
 export const SCRIPT_WRAPPER_TAIL = '\n})';
 export const SCRIPT_FILENAME = 'Script';
 
-export const PRELUDE_SOURCE = String.raw`(function (g) {
+export const PRELUDE_SOURCE =
+  String.raw`(function (g) {
   'use strict';
   var host = g.__host, log = g.__log, exitNative = g.__exit;
   // Intrinsics the bridge relies on are captured now, before the script can replace them.
@@ -68,7 +73,7 @@ export const PRELUDE_SOURCE = String.raw`(function (g) {
     this._fetched = 0;
     this._done = false;
   }
-  chain(Cursor.prototype, ['sort', 'skip', 'limit', 'skipAcl', 'grant', 'include', 'expand', 'accessLevel']);
+  chain(Cursor.prototype, ['sort', 'skip', 'limit', 'skipAcl', 'grant', 'include', 'expand', 'accessLevel', 'passive', 'locale']);
   Cursor.prototype.paths = function (...p) {
     this._opts.paths = p.length === 1 && isArray(p[0]) ? p[0] : p;
     return this;
@@ -93,6 +98,15 @@ export const PRELUDE_SOURCE = String.raw`(function (g) {
   Cursor.prototype.forEach = function (fn) { while (this.hasNext()) fn(this.next()); };
   Cursor.prototype.map = function (fn) { var out = []; while (this.hasNext()) out.push(fn(this.next())); return out; };
   Cursor.prototype.toJSON = function () { return this.toArray(); };
+  // The original's list page: one page of records and whether more follow.
+  Cursor.prototype.toList = function () {
+    var n = typeof this._opts.limit === 'number' ? this._opts.limit : PAGE, data = [];
+    while (data.length < n && this.hasNext()) data.push(this.next());
+    return { object: 'list', data: data, hasMore: this.hasNext() };
+  };
+  Cursor.prototype.count = function () {
+    return call('driver', this._object, 'count', this._opts.where === undefined ? {} : { where: this._opts.where });
+  };
   // The part of the query this cursor has not fetched yet, as driver options; null when exhausted.
   Cursor.prototype._rest = function () {
     if (this._done) return null;
@@ -122,6 +136,7 @@ export const PRELUDE_SOURCE = String.raw`(function (g) {
   }
   chain(Operation.prototype, ['skipAcl', 'grant', 'lean', 'dryRun', 'throwNotFound', 'path', 'sort', 'skip', 'limit', 'mergeDocuments']);
   Operation.prototype.paths = Cursor.prototype.paths;
+  Operation.prototype.pathPrefix = function (p) { this._opts.path = p; return this; };
   Operation.prototype.execute = function () {
     return call('driver', this._object, this._operation, this._opts);
   };
@@ -132,7 +147,11 @@ export const PRELUDE_SOURCE = String.raw`(function (g) {
       readOne: function (where) { return new Operation(name, 'readOne', { where: where }); },
       count: function (where) { return call('driver', name, 'count', where === undefined ? {} : { where: where }); },
       insertOne: function (document) { return new Operation(name, 'insertOne', { document: document }); },
-      insertMany: function (documents) { return new Operation(name, 'insertMany', { documents: documents }); },
+      // insertMany([doc, doc]) or, as the original also takes them, insertMany(doc, doc, …).
+      insertMany: function (documents) {
+        var docs = arguments.length > 1 || !isArray(documents) ? Array.prototype.slice.call(arguments) : documents;
+        return new Operation(name, 'insertMany', { documents: docs });
+      },
       updateOne: function (match, update) { return new Operation(name, 'updateOne', { match: match, update: update }); },
       updateMany: function (match, update) { return new Operation(name, 'updateMany', { match: match, update: update }); },
       patchOne: function (match, ops) { return new Operation(name, 'patchOne', { match: match, ops: ops }); },
@@ -146,6 +165,11 @@ export const PRELUDE_SOURCE = String.raw`(function (g) {
       m.getSubjectTokens = function (apiKey, subject) { return call('tokens.list', apiKey, subject); };
       m.revokeAuthToken = function (tokenOrJti) { return call('tokens.revoke', tokenOrJti); };
       m.revokeSubjectTokens = function (apiKey, subject) { return call('tokens.revokeSubject', apiKey, subject); };
+      m.register = function (doc, options) { return call('accounts.register', doc, options || {}); };
+      m.admin = freeze({
+        read: function (id, path) { return call('accounts.admin', 'read', id, path === undefined ? null : path, null); },
+        update: function (id, doc) { return call('accounts.admin', 'update', id, null, doc); }
+      });
     }
     return Object.freeze(m);
   }
@@ -158,12 +182,21 @@ export const PRELUDE_SOURCE = String.raw`(function (g) {
     },
     set: function () { return false; }
   });
-  var org = Object.freeze({ objects: objects });
+  var org = Object.freeze({
+    objects: objects,
+    read: function (path) { return call('org.read', path === undefined ? '' : String(path)); },
+    push: function (path, values) { return call('org.push', String(path), values === undefined ? null : values); }
+  });
 
   var request = ctx.request || {};
   var headers = request.headers || {};
   var requestModule = Object.freeze({
-    getHeader: function (n) { return headers[String(n).toLowerCase()]; },
+    getHeader: function (n) { var v = headers[String(n).toLowerCase()]; return v === undefined ? null : v; },
+    // Cookies never reach scripts (the service strips them): a named cookie reads as null.
+    getCookie: function (n) {
+      if (typeof n !== 'string' || n === '') throw toFaultError({ errCode: 'service.invalidArgument.cookie', code: 'kInvalidArgument', status: 400, reason: 'Missing cookie name' });
+      return null;
+    },
     headers: headers,
     body: request.body,
     method: request.method,
@@ -171,20 +204,22 @@ export const PRELUDE_SOURCE = String.raw`(function (g) {
     query: request.query || {},
     params: request.params || {}
   });
-  // Route scripts (§C) shape their answer through the host ('response.*', 'route.next'); other
-  // runs have no such host functions, so using it there is service.notImplemented.script.host.
+  // Route scripts (§C) shape their answer through the host ('response.*', 'route.next'). Other
+  // runs have no such host functions: there, as in the original, each call answers false.
+  function respond(name, args) {
+    try { call.apply(null, [name].concat(args)); } catch (e) {
+      if (e && e.errCode === 'service.notImplemented.script.host') return false;
+      throw e;
+    }
+    return responseModule;
+  }
   var responseModule = Object.freeze({
-    setStatusCode: function (code) { call('response.status', code); return responseModule; },
-    setHeader: function (name, value) { call('response.header', name, value); return responseModule; },
-    write: function (body) { call('response.body', body); return responseModule; },
+    setStatusCode: function (code) { return respond('response.status', [code]); },
+    setHeader: function (name, value) { return respond('response.header', [name, value]); },
+    setCookie: function () { return false; },
+    write: function (body) { return respond('response.body', [body]); },
     next: function () { call('route.next'); exitNative('null'); throw EXIT; }
   });
-  function require(name) {
-    if (name === 'request') return requestModule;
-    if (name === 'response') return responseModule;
-    throw new Error("Cannot find module '" + name + "'");
-  }
-
   function format(v) {
     if (typeof v === 'string') return v;
     if (v instanceof Error) return String(v);
@@ -203,7 +238,17 @@ export const PRELUDE_SOURCE = String.raw`(function (g) {
   // script.principal is what the script sees (it changes inside script.as); the host never trusts
   // it: host calls carry the principal the host itself returned from 'as' (asStack).
   var script = {};
-  var principal = ctx.principal;
+  // The original's principal methods, not enumerable: the object still serialises as before.
+  function withPrincipalMethods(p) {
+    if (!p || typeof p !== 'object') return p;
+    var roles = isArray(p.roles) ? p.roles.map(function (r) { return String(r).toLowerCase(); }) : [];
+    var named = (ctx.consts && ctx.consts.roles) || {};
+    defineProperty(p, 'hasRole', { value: function (r) { var id = String(named[r] || r).toLowerCase(); return roles.indexOf(id) !== -1; } });
+    defineProperty(p, 'isAnonymous', { value: function () { return !p._id; } });
+    defineProperty(p, 'isPublic', { value: function () { return !p._id; } });
+    return p;
+  }
+  var principal = withPrincipalMethods(ctx.principal);
   function readOnly(name, value) {
     defineProperty(script, name, { value: value, enumerable: true, writable: false, configurable: false });
   }
@@ -222,12 +267,17 @@ export const PRELUDE_SOURCE = String.raw`(function (g) {
     var saved = principal;
     var depth = asStack.length;
     asStack[depth] = effective;
-    principal = effective;
+    principal = withPrincipalMethods(effective);
     try { return fn(); } finally { asStack.length = depth; principal = saved; }
   }));
   Object.preventExtensions(script);
-
+` +
+  FAULT_SOURCE +
+  REQUIRE_SOURCE +
+  HOST_CORE_SOURCE +
+  String.raw`
   return function invoke(main) {
-    return encodeResult(main(script, consoleObj, require, org));
+    var module = { exports: {} };
+    return encodeResult(main(script, consoleObj, require, org, consts, Fault, sys, globalProxy, ServiceObject, ServiceObject, module, module.exports));
   };
 })(globalThis)`;

@@ -18,6 +18,10 @@ export interface ScriptContext {
   env?: Record<string, unknown>;
   org?: { _id?: string; code?: string } & Record<string, unknown>;
   request?: ScriptRequest;
+  /** The script's `consts` (script-consts.ts). */
+  consts?: Record<string, unknown>;
+  /** `require('http')` is on for the org (the host checks it again on every call). */
+  httpEnabled?: boolean;
 }
 
 export interface ScriptRequest {

@@ -4,6 +4,7 @@
  * as the caller (or as the principal `script.as` switched to). Used by the ad-hoc runner and the
  * script routes; nothing here knows HTTP.
  */
+import { makeFault } from '../../../src-shared/faults.js';
 import type { Service } from '../service.js';
 import type { Org } from '../orgs/orgs.js';
 import type { Caller } from '../access/caller.js';
@@ -11,10 +12,18 @@ import { orgAudience } from '../auth/tokens/token-claims.js';
 import type { HostCallContext, HostFunctions, RunResult } from './run-types.js';
 import type { ScriptRequest } from './protocol.js';
 import { limitsForOrg } from './org-limits.js';
+import { DEFAULT_SCRIPT_LIMITS } from './limits.js';
 import { requestHost, tokenHost } from './host-tokens.js';
 import { driverHost } from './host-driver.js';
 import { readOnlyHost } from './read-only-host.js';
 import { guardedHost, ScriptAs, scriptPrincipal } from './script-as.js';
+import { libraryHost } from './host-library.js';
+import { extraHost } from './host-extras.js';
+import { moduleHost } from './host-modules.js';
+import { httpHost } from './host-http.js';
+import { scriptConsts } from './script-consts.js';
+import { compileScript } from './language/compiled-cache.js';
+import { refused } from './run-types.js';
 
 export { scriptPrincipal, type ScriptPrincipal } from './script-as.js';
 
@@ -52,11 +61,19 @@ export function scriptHost(svc: Service, org: Org, caller: Caller, options: Scri
   const data: HostFunctions = {
     // Driver options (skipAcl, grant) count only where the principal holds them, or inside a
     // script.as with `acl.safe: false` run by a caller who could use them itself.
-    driver: driverHost(svc, org, caller, {
-      callerFor: (asPrincipal) => as.callerOf(asPrincipal),
-      trustedFor: (asPrincipal) => as.grantOf(asPrincipal)?.acl.options === 'trusted',
-    }),
+    // The original's extras (definitions as records, org.read, accounts.register/admin) wrap it.
+    ...extraHost(
+      svc,
+      org,
+      driverHost(svc, org, caller, {
+        callerFor: (asPrincipal) => as.callerOf(asPrincipal),
+        trustedFor: (asPrincipal) => as.grantOf(asPrincipal)?.acl.options === 'trusted',
+      }),
+    ),
     ...tokenHost(svc, org, caller, callerFor),
+    ...libraryHost(svc, org),
+    ...moduleHost(svc, org),
+    ...httpHost(org),
     as(this: HostCallContext, who: unknown, opts: unknown) {
       return as.enter(this, who, opts);
     },
@@ -68,22 +85,40 @@ export function scriptHost(svc: Service, org: Org, caller: Caller, options: Scri
   return guardedHost(as, { ...(options.readOnly ? readOnlyHost(data) : data), ...options.extra }, aliasesOf);
 }
 
-/** Runs `source` for the invocation's caller with the org's limits. */
+/**
+ * Runs `source` for the invocation's caller with the org's limits. The source is compiled first
+ * (ES modules and decorators, language/transpile.ts); a version seen before is in the cache, so a
+ * saved script is never transpiled by its runs.
+ */
 export async function runScriptFor(svc: Service, inv: ScriptInvocation): Promise<RunResult> {
   const { org, caller } = inv;
   const principal = scriptPrincipal(svc, org, caller.accountId);
+  const limits = limitsForOrg(org);
+  const maxChars = limits.maxScriptChars ?? DEFAULT_SCRIPT_LIMITS.maxScriptChars;
+  // The size limit is the source's as written; the compiled form may be a little longer (helpers).
+  const compiled = inv.source.length > maxChars ? undefined : compileScript(inv.source);
+  if (compiled && !compiled.ok) {
+    return refused(
+      makeFault('invalidArgument', 'script', {
+        message: compiled.message,
+        reason: `Line ${compiled.line}, column ${compiled.column}: ${compiled.message}`,
+      }),
+    );
+  }
   return svc.scripts.run({
-    source: inv.source,
+    source: compiled ? compiled.code : inv.source,
     context: {
+      consts: scriptConsts(svc, org),
+      httpEnabled: org.settings.scriptHttpEnabled === true,
       arguments: inv.arguments ?? {},
       principal: principal ?? null,
       // The org's base URL as the caller called it, port included, like a token's `aud`.
-      env: { url: orgAudience(org.code, requestHost(inv.request)) },
+      env: { url: orgAudience(org.code, requestHost(inv.request)), name: 'development' },
       org: { _id: String(org.id), code: org.code },
       ...(inv.request ? { request: inv.request } : {}),
     },
     host: scriptHost(svc, org, caller, { extra: inv.extraHost, readOnly: inv.readOnly }),
-    limits: limitsForOrg(org),
+    limits: compiled ? { ...limits, maxScriptChars: Math.max(maxChars, compiled.code.length) } : limits,
     queue: { org: String(org.id), caller: inv.requester ?? caller.accountId },
   });
 }

@@ -16,6 +16,7 @@ import { makeFault } from '../../../src-shared/faults.js';
 import { runInEngine, type HostBridge } from './engine.js';
 import { EngineMemory, type EngineAllocator } from './engine-memory.js';
 import { DEFAULT_SCRIPT_LIMITS } from './limits.js';
+import { bundledSource } from './bundled-libraries.js';
 import type { HostCallMessage, HostReplyMessage, RunMessage, WorkerInit, WorkerToMain } from './protocol.js';
 
 const init = workerData as WorkerInit;
@@ -28,6 +29,7 @@ let seq = 0;
 let currentRunId = 0;
 
 const bridge: HostBridge = {
+  builtinSource: bundledSource,
   call(name, argsJson, asJson, timeoutMs) {
     const mySeq = ++seq;
     const msg: HostCallMessage = { type: 'call', runId: currentRunId, seq: mySeq, name, argsJson, asJson };

@@ -1,0 +1,26 @@
+// Mirrors: the original's API tests (CTXAPI-689): routes declared with a string and with an options object.
+const { policy, route } = require('decorators')
+
+class RuntimePolicyObject {
+
+  @route('GET c_corpus_policy', { name: 'c_policy_expression', weight: 1 })
+  static getIt({ req, res, body }) {
+    return 'The get request was executed!'
+  }
+
+  @route({
+    weight: 1,
+    method: 'POST',
+    name: 'c_corpus_post',
+    path: 'c_corpus_post',
+    acl: ['role.administrator']
+  })
+  postIt({ req, body }) {
+    return `The post! The number is ${body('theNumber')}`
+  }
+
+  @policy({ methods: ['get'], paths: '/routes/c_corpus_policy', action: 'Script' })
+  policyGet() {
+    throw Fault.create('service.accessDenied.unspecified')
+  }
+}

@@ -1,0 +1,15 @@
+// Mirrors: the original's sandbox tests of require('counters').
+require('should')
+const counters = require('counters')
+counters.clear('Corpus.')
+counters.has('Corpus.A').should.equal(false)
+counters.next('Corpus.A').should.equal(counters.next('Corpus.A') - 1)
+counters.get('Corpus.A').should.equal(2)
+counters.next('Corpus.B').should.equal(1)
+counters.list('Corpus').data.length.should.equal(2)
+counters.count('Corpus.B').should.equal(1)
+counters.clear('Corpus.Nothing').should.equal(0)
+counters.clear('Corpus').should.equal(2)
+counters.del('Corpus').should.equal(false)
+should.equal(counters.get('Corpus.A'), null)
+return true

@@ -1,0 +1,73 @@
+/**
+ * Routes registered by library scripts with the original's `@route('GET path', {acl, …})`
+ * decorator (read at save time, language/registrations.ts). Each is served like a route record:
+ * the same matching, acl, scope (`script.execute.route.<library _id>`) and principal rules; its
+ * run evaluates the library and calls the decorated method (`runtime.route` in the prelude).
+ */
+import type { Service } from '../service.js';
+import type { Org } from '../orgs/orgs.js';
+import type { StaticValue } from './language/static-value.js';
+import type { ScriptRegistration } from './language/registrations.js';
+import { libraryRegistrations, libraryScripts, type LibraryScript } from './host-library.js';
+import type { RouteConfig, RouteScript } from './route-types.js';
+
+/** An acl entry as the original writes it: `'role.<id>'`, or `{type: 'role', target: <id>}`. */
+export function aclEntries(value: StaticValue | undefined): string[] {
+  const list = Array.isArray(value) ? value : value === undefined || value === null ? [] : [value];
+  return list.flatMap((entry) => {
+    if (typeof entry === 'string') return [entry];
+    if (entry && typeof entry === 'object' && !Array.isArray(entry)) {
+      const { type, target } = entry as Record<string, StaticValue>;
+      if (typeof type === 'string' && typeof target === 'string') return [`${type}.${target}`];
+      if (typeof type === 'string' && (type === 'anonymous' || type === 'account.public')) return [type];
+    }
+    return [];
+  });
+}
+
+function routeConfig(reg: ScriptRegistration): RouteConfig {
+  const c = reg.configuration;
+  const str = (v: StaticValue | undefined) => (typeof v === 'string' && v !== '' ? v : undefined);
+  const apiKey = str(c.apiKey);
+  const principal = str(c.principal);
+  const authValidation = str(c.authValidation);
+  return {
+    method: String(c.method ?? '*').toLowerCase(),
+    path: String(c.path ?? ''),
+    priority: typeof c.priority === 'number' ? c.priority : 0,
+    acl: aclEntries(c.acl),
+    ...(authValidation ? { authValidation } : {}),
+    ...(apiKey ? { apiKey } : {}),
+    ...(principal ? { principal } : {}),
+  };
+}
+
+/** The run of a decorated route: evaluate the library, call its method (prelude decorator-modules.ts). */
+function dispatchSource(lib: LibraryScript, reg: ScriptRegistration): string {
+  const spec = {
+    id: lib._id,
+    className: reg.metadata.className,
+    methodName: reg.metadata.methodName,
+    static: reg.metadata.static,
+    runtime: { name: reg.name ?? null, weight: reg.weight, configuration: reg.configuration, metadata: reg.metadata },
+  };
+  return `return require('runtime.route').run(${JSON.stringify(spec)})`;
+}
+
+export function routesOfLibrary(lib: LibraryScript, registrations = libraryRegistrations(lib)): RouteScript[] {
+  return registrations
+    .filter((r) => r.type === 'route')
+    .map((reg) => ({
+      _id: lib._id,
+      script: dispatchSource(lib, reg),
+      weight: reg.weight,
+      config: routeConfig(reg),
+      handler: `${reg.metadata.className}.${reg.metadata.methodName}`,
+    }));
+}
+
+export function decoratorRoutes(svc: Service, org: Org, activeOnly: boolean): RouteScript[] {
+  return libraryScripts(svc, org)
+    .filter((lib) => !activeOnly || lib.active)
+    .flatMap((lib) => routesOfLibrary(lib));
+}

@@ -1,0 +1,147 @@
+/** Issue 40: the language (import/export, decorators) and the module system, end to end. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHarness, TestClient, type Harness } from '../../testing/harness.js';
+
+let h: Harness;
+let admin: TestClient;
+
+beforeAll(async () => {
+  h = await createHarness();
+  admin = new TestClient(h);
+  await admin.login();
+  await h.svc.scripts.run({ source: 'return 1' });
+}, 60_000);
+afterAll(async () => h.close());
+
+const run = (script: string, extra: Record<string, unknown> = {}) =>
+  admin.post('/sys/script_runner', { script, language: 'javascript', specification: 'es6', ...extra });
+
+async function library(name: string, script: string) {
+  const res = await admin.post('/scripts', {
+    label: name,
+    name,
+    type: 'library',
+    active: true,
+    script,
+    configuration: { export: name },
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json()._id as string;
+}
+
+describe('modules', () => {
+  it('imports a library by its export name, with import and require', async () => {
+    await library('c_math_lib', 'export function double(x) { return x * 2 }\nexport default { triple: (x) => x * 3 }');
+    const r = await run(
+      "import lib, { double } from 'c_math_lib'\nconst again = require('c_math_lib')\nreturn [double(2), lib.triple(2), again.double(5)]",
+    );
+    expect(r.statusCode, r.body).toBe(200);
+    expect(r.json().data).toEqual([4, 6, 10]);
+  });
+
+  it('answers a refused module with notImplemented.module naming it', async () => {
+    const r = await run("require('http')");
+    expect(r.json()).toMatchObject({ errCode: 'service.notImplemented.module', status: 501 });
+    expect(r.json().reason).toContain("'http'");
+  });
+
+  it('Fault.create keeps the errCode a script gives', async () => {
+    const r = await run("throw Fault.create('app.someError', 'my reasons are my own')");
+    expect(r.json()).toMatchObject({ errCode: 'app.someError', reason: 'my reasons are my own' });
+  });
+
+  it('loads the bundled libraries lazily', async () => {
+    const r = await run(
+      "const should = require('should'); const _ = require('underscore'); const moment = require('moment'); const lodash = require('lodash');\n" +
+        "(1).should.equal(1); return [_.pluck([{a:1}], 'a'), lodash.chunk([1,2,3], 2), moment.utc(0).format('YYYY')]",
+    );
+    expect(r.statusCode, r.body).toBe(200);
+    expect(r.json().data).toEqual([[1], [[1, 2], [3]], '1970']);
+  });
+
+  it('serves a route a library registers with @route', async () => {
+    await library(
+      'c_routes_lib',
+      "import { route } from 'decorators'\nclass Api {\n  @route('GET hello/:name', { acl: 'account.public' })\n  static hello({ req }) { return 'hi ' + req.params.name }\n}\nmodule.exports = Api",
+    );
+    const r = await admin.get('/routes/hello/bob');
+    expect(r.statusCode, r.body).toBe(200);
+    expect(r.json()).toEqual({ object: 'result', data: 'hi bob' });
+  });
+
+  it('names the line and column of a syntax error as written', async () => {
+    const res = await admin.post('/scripts', {
+      label: 'bad',
+      type: 'library',
+      script: "import x from 'y'\n\nconst = 1",
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().reason).toMatch(/^Line 3, column 7:/);
+  });
+});
+
+describe('driver surface of the original', () => {
+  it('cursor count/toList/passive/locale, insertMany(doc, doc), $push of an array, _id.equals, unknown object', async () => {
+    const r = await run(`
+      const { c_conversations: c } = org.objects
+      const ids = c.insertMany({ c_title: 'lang-a' }, { c_title: 'lang-b' }).execute().insertedIds
+      const first = c.find({ c_title: 'lang-a' }).next()
+      c.updateOne({ _id: first._id }, { $push: { c_participants: [script.principal._id, first._id] } }).execute()
+      const again = c.readOne({ _id: first._id }).execute()
+      let unknown
+      try { org.objects.obviously_not_an_object.find().next() } catch (e) { unknown = e.errCode }
+      return {
+        count: c.find({ c_title: { $in: ['lang-a', 'lang-b'] } }).passive().locale('en_US').count(),
+        list: c.find({ c_title: 'lang-a' }).toList().data.length,
+        tags: again.c_participants.length === 2 && again.c_participants[1] === first._id,
+        equals: first._id.equals(again._id),
+        unknown,
+        n: ids === undefined ? 'none' : ids.length
+      }`);
+    expect(r.statusCode, r.body).toBe(200);
+    expect(r.json()).toMatchObject({
+      count: 2,
+      list: 1,
+      tags: true,
+      equals: true,
+      unknown: 'service.invalidArgument.object',
+    });
+  });
+
+  it('reads object definitions as records and what libraries register', async () => {
+    const r = await run(`
+      const def = org.objects.object.find({ name: 'c_conversation' }).paths('properties.name').next()
+      const rt = org.read('runtime')
+      return { name: def.name, props: def.properties.map(p => p.name).includes('c_title'), routes: rt.routes.map(r => r.configuration.path) }`);
+    expect(r.statusCode, r.body).toBe(200);
+    expect(r.json()).toMatchObject({ name: 'c_conversation', props: true });
+    expect(r.json().routes).toContain('hello/:name');
+  });
+
+  it('createAuthToken takes an email or a principal object as well as an _id', async () => {
+    const r = await run(`
+      const key = require('request').getHeader('service-client-key')
+      const byEmail = org.objects.accounts.createAuthToken(key, script.principal.email, { scope: ['object.read'] })
+      const byObject = org.objects.accounts.createAuthToken(key, script.principal, { scope: ['object.read'] })
+      return [typeof byEmail, byEmail.split('.').length, typeof byObject]`);
+    expect(r.statusCode, r.body).toBe(200);
+    expect(r.json().data).toEqual(['string', 3, 'string']);
+  });
+});
+
+describe('runs pay nothing for the transpiler', () => {
+  it('a saved library and a decorated route run without transpiling', async () => {
+    const { transpileStats } = await import('../language/transpile.js');
+    await library(
+      'c_no_transpile',
+      "import { route } from 'decorators'\nexport class Api {\n  @route('GET no-transpile', { acl: 'account.public' })\n  static get() { return 'ok' }\n}",
+    );
+    const before = transpileStats.babelRuns;
+    for (let i = 0; i < 3; i++) {
+      expect((await admin.get('/routes/no-transpile')).json()).toEqual({ object: 'result', data: 'ok' });
+      expect((await run("import { Api } from 'c_no_transpile'\nreturn typeof Api")).json().data).toBe('function');
+    }
+    // The runner script itself is transpiled once (it is new); routes and the library never.
+    expect(transpileStats.babelRuns - before).toBe(1);
+  });
+});

@@ -1,0 +1,210 @@
+/**
+ * The script API in one typed description (issue 40): the modules `require`/`import` resolves, the
+ * globals every script sees, and what each offers. The sandbox takes its list of refused and
+ * bundled modules from here (scripting/prelude/require.ts), the Scripts screen its completion and
+ * module list, and docs/scripting.md its module table (generated; a test fails when it is stale).
+ */
+
+export type ModuleStatus = 'implemented' | 'partial' | 'bundled' | 'refused';
+
+export interface ModuleDescription {
+  name: string;
+  status: ModuleStatus;
+  /** What it offers, in a few words. */
+  summary: string;
+  /** Names a script takes from it (for completion). */
+  exports?: readonly string[];
+  /** Why it is refused, or what part is missing (partial). */
+  reason?: string;
+}
+
+export const MODULE_TABLE: readonly ModuleDescription[] = [
+  {
+    name: 'request',
+    status: 'implemented',
+    summary: 'The request a route or the runner serves.',
+    exports: ['getHeader', 'headers', 'body', 'method', 'path', 'query', 'params'],
+  },
+  {
+    name: 'response',
+    status: 'implemented',
+    summary: "A route's answer (routes only).",
+    exports: ['setStatusCode', 'setHeader', 'write', 'next'],
+  },
+  { name: 'objects', status: 'implemented', summary: 'org.objects: every object by name.' },
+  {
+    name: 'accounts',
+    status: 'implemented',
+    summary: 'org.objects.accounts with its token functions.',
+    exports: ['find', 'readOne', 'createAuthToken', 'getSubjectTokens', 'revokeAuthToken', 'revokeSubjectTokens'],
+  },
+  {
+    name: 'consts',
+    status: 'implemented',
+    summary: 'Access levels, roles (by name and code), principals, ACL targets.',
+    exports: ['accessLevels', 'roles', 'principals', 'accessPrincipals', 'accessTargets'],
+  },
+  {
+    name: 'config',
+    status: 'implemented',
+    summary: "The org's key/value configuration: config(key), get(key.path), set, keys, del.",
+    exports: ['get', 'set', 'keys', 'del'],
+  },
+  {
+    name: 'logger',
+    status: 'partial',
+    summary: "trace/debug/info/warn/error/log to the run's console.",
+    exports: ['trace', 'debug', 'info', 'warn', 'error', 'log'],
+    reason: 'Lines go to the run’s console output; a kept log stream is issue 41.',
+  },
+  {
+    name: 'cache',
+    status: 'implemented',
+    summary: 'Per-org values with an optional time to live (in memory).',
+    exports: ['get', 'has', 'set', 'del', 'list', 'clear'],
+  },
+  {
+    name: 'counters',
+    status: 'implemented',
+    summary: 'Per-org counters kept with the org.',
+    exports: ['next', 'get', 'del', 'list'],
+  },
+  {
+    name: 'crypto',
+    status: 'implemented',
+    summary: 'Hashes and HMACs (md5, sha1, sha256, sha512), random bytes, UUIDs.',
+    exports: ['createHash', 'createHmac', 'randomBytes', 'randomUUID'],
+  },
+  {
+    name: 'notifications',
+    status: 'partial',
+    summary: "send(name, variables, {recipient}) to the org's outbox.",
+    exports: ['send'],
+    reason: 'Messages go to the local outbox; there are no notification templates.',
+  },
+  {
+    name: 'util.values',
+    status: 'implemented',
+    summary: 'isSet, rString, rNum, rInt, rBool, array, clamp, matchesEnvironment, …',
+    exports: ['isSet', 'isFunction', 'isString', 'rString', 'rNum', 'rInt', 'rBool', 'rVal', 'array', 'clamp'],
+  },
+  {
+    name: 'util.id',
+    status: 'implemented',
+    summary: 'equalIds, isId, getIdOrNull, createId, inIdArray, uniqueIdArray, …',
+    exports: ['equalIds', 'isId', 'isIdFormat', 'getIdOrNull', 'createId', 'inIdArray', 'uniqueIdArray'],
+  },
+  { name: 'util.paths.to', status: 'implemented', summary: 'Read or write a dotted path of an object.' },
+  { name: 'util.paths.accessor', status: 'implemented', summary: 'A function reading paths of one object.' },
+  {
+    name: 'util',
+    status: 'implemented',
+    summary: 'values, id, paths and a no-op profiler together.',
+    exports: ['values', 'id', 'paths', 'profiler'],
+  },
+  {
+    name: 'decorator-utils',
+    status: 'implemented',
+    summary: 'decorate(handleDescriptor, args) and isDescriptor, to build decorators.',
+    exports: ['decorate', 'isDescriptor'],
+  },
+  {
+    name: 'decorators',
+    status: 'partial',
+    summary: '@route (served), @trigger and @job (recorded at save), @log, @as, @policy, @transform.',
+    exports: ['route', 'trigger', 'job', 'log', 'as', 'policy', 'transform'],
+    reason: '@policy is accepted but policies are not enforced; triggers and jobs run with issue 41.',
+  },
+  {
+    name: 'decorators-transform',
+    status: 'partial',
+    summary: '@transform and its hooks, accepted so libraries load.',
+    exports: ['transform', 'each', 'beforeAll', 'before', 'after', 'afterAll', 'error'],
+    reason: 'Environment-transform pipelines are not run.',
+  },
+  {
+    name: 'runtime.transform',
+    status: 'partial',
+    summary: 'The Transform base class.',
+    exports: ['Transform', 'Runtime'],
+    reason: 'Environment-transform pipelines are not run.',
+  },
+  { name: 'should', status: 'bundled', summary: 'should.js 13 assertions (Object.prototype.should).' },
+  { name: 'moment', status: 'bundled', summary: 'moment 2.30 dates (no locales, no timezones).' },
+  { name: 'underscore', status: 'bundled', summary: 'underscore 1.13.' },
+  { name: 'lodash', status: 'bundled', summary: 'lodash 4.17.' },
+  {
+    name: 'http',
+    status: 'partial',
+    summary: 'get/head/post/put/patch/delete(url, {headers, body, timeout}) → {statusCode, headers, body}.',
+    exports: ['get', 'head', 'post', 'put', 'patch', 'delete', 'request'],
+    reason: 'Off unless an administrator turns it on for the org, then only to the hosts listed (scriptHttpHosts).',
+  },
+  {
+    name: 'developer',
+    status: 'refused',
+    summary: 'Environment export and import from a script.',
+    reason: 'use the environment export and import routes (/developer/environment) instead.',
+  },
+  {
+    name: 'api',
+    status: 'refused',
+    summary: "The original's internal REST calls from scripts.",
+    reason: 'scripts call org.objects and the modules here; internal REST calls are not exposed.',
+  },
+  {
+    name: 'wrapped',
+    status: 'refused',
+    summary: "The original's editor-plugin helper wrapping an object for a query.",
+    reason: 'use org.objects[name].find() with paths(), skipAcl() and grant().',
+  },
+  { name: 'schemas', status: 'refused', summary: 'Object definitions.', reason: 'read org.objects.objects instead.' },
+  { name: 'i18n', status: 'refused', summary: 'Translations.', reason: 'there is no translation store.' },
+  {
+    name: 'db',
+    status: 'refused',
+    summary: "The original's low-level driver.",
+    reason: 'use org.objects; records are reached only through the access layer.',
+  },
+  ...['bignumber', 'decimal', 'moment.timezone', 'underscore.string', 'later'].map((name): ModuleDescription => ({
+    name,
+    status: 'refused',
+    summary: 'A library the original bundles.',
+    reason: 'not bundled here yet; should, moment, underscore and lodash are.',
+  })),
+  ...['posts', 'comments', 'connections', 'views', 'debug', 'ftp', 'runtime.script'].map((name): ModuleDescription => ({
+    name,
+    status: 'refused',
+    summary: "A module of the original's older script API.",
+    reason: 'use org.objects (posts, comments and connections are records there) and the REST routes.',
+  })),
+  {
+    name: 'session',
+    status: 'refused',
+    summary: "The caller's session.",
+    reason: 'script.principal describes the caller; sessions are not scriptable.',
+  },
+];
+
+export interface GlobalDescription {
+  name: string;
+  summary: string;
+  members?: readonly string[];
+}
+
+export const GLOBAL_TABLE: readonly GlobalDescription[] = [
+  {
+    name: 'script',
+    summary: 'The run: arguments, principal, env, org, exit(v), as(principal, options, fn).',
+    members: ['arguments', 'principal', 'env', 'org', 'exit', 'as'],
+  },
+  { name: 'org', summary: 'org.objects.<name>: find, readOne, count, insertOne, …', members: ['objects'] },
+  { name: 'consts', summary: 'Access levels, roles, principals.', members: ['accessLevels', 'roles', 'principals'] },
+  { name: 'Fault', summary: 'Fault.create(code, reason | options), Fault.from(err).', members: ['create', 'from'] },
+  { name: 'require', summary: 'Modules and library scripts by export name.' },
+  { name: 'console', summary: 'log, info, warn, error, debug (captured with the run).' },
+  { name: 'global', summary: 'The global object: global.org, global.script, …' },
+  { name: 'sys', summary: 'sys.tail(source): refused until script logs are kept (issue 41).', members: ['tail'] },
+  { name: 'ServiceObject', summary: 'Base class of object models (the original’s CortexObject).' },
+  { name: 'CortexObject', summary: 'The original’s name for ServiceObject.' },
+];
