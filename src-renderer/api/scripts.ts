@@ -22,6 +22,8 @@ export interface ScriptConfiguration {
   authValidation?: string;
   apiKey?: string;
   principal?: string;
+  /** A library's module name: `require('<export>')` (issue 40). */
+  export?: string;
 }
 
 /** A script of the library (`/scripts`); only the fields the console reads are typed. */
@@ -94,6 +96,26 @@ export function scriptsQuery(orgClient: OrgClient) {
     queryKey: scriptKeys.all(orgClient.org),
     queryFn: async ({ signal }): Promise<ScriptRecord[]> =>
       (await orgClient.get<ListEnvelope<ScriptRecord>>('scripts', { query: { limit: 100 }, signal })).data,
+  });
+}
+
+/** A route a library registers with `@route` (issue 40), as `org.read('runtime')` lists it. */
+export interface DecoratedRoute {
+  configuration: { method?: string; path?: string; acl?: unknown };
+  metadata: { className: string; methodName: string; resource?: string };
+}
+
+/** What the org's libraries register, read with a runner script (`org.read('runtime').routes`). */
+export function decoratedRoutesQuery(orgClient: OrgClient) {
+  return queryOptions({
+    queryKey: [...scriptKeys.all(orgClient.org), 'runtime'] as const,
+    queryFn: async ({ signal }): Promise<DecoratedRoute[]> => {
+      const answer = await orgClient.request<{ data?: DecoratedRoute[] }>('POST', 'sys/script_runner', {
+        body: { script: "return org.read('runtime').routes", language: 'javascript', specification: 'es6' },
+        signal,
+      });
+      return Array.isArray(answer.data) ? answer.data : [];
+    },
   });
 }
 

@@ -1,4 +1,5 @@
 import type { UseQueryResult } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
 import { faultOf } from '../../api/api-error';
 import type { ScriptRecord } from '../../api/scripts';
 import { FaultMessage } from '../../components/FaultMessage';
@@ -16,10 +17,22 @@ interface LibraryPaneProps {
   onNew: () => void;
   onOpen: (id: string | undefined) => void;
   onOpenRun: (run: RunEntry) => void;
+  /** What scripts can require and the routes libraries register (ScriptApiPanel, issue 40). */
+  api?: ReactNode;
 }
 
 /** The side pane: the script library (unsaved drafts marked) and this session's runs. */
-export function LibraryPane({ library, openId, drafts, runs, shownRunId, onNew, onOpen, onOpenRun }: LibraryPaneProps) {
+export function LibraryPane({
+  library,
+  openId,
+  drafts,
+  runs,
+  shownRunId,
+  onNew,
+  onOpen,
+  onOpenRun,
+  api,
+}: LibraryPaneProps) {
   const newDraft = drafts.has(NEW_SCRIPT);
   return (
     <aside className="scripts__side" aria-label="Script library and runs">
@@ -90,6 +103,7 @@ export function LibraryPane({ library, openId, drafts, runs, shownRunId, onNew, 
           ))}
         </ul>
       )}
+      {api}
       <h2 className="pane-title scripts__runs-title">Runs</h2>
       {runs.length === 0 && <p className="keys-note">No runs in this session.</p>}
       {runs.length > 0 && (

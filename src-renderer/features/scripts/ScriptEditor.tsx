@@ -1,3 +1,4 @@
+import { autocompletion, type CompletionContext, type CompletionResult } from '@codemirror/autocomplete';
 import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
 import { javascript } from '@codemirror/lang-javascript';
 import { bracketMatching, HighlightStyle, indentOnInput, syntaxHighlighting } from '@codemirror/language';
@@ -13,6 +14,7 @@ import {
   type DecorationSet,
 } from '@codemirror/view';
 import { tags } from '@lezer/highlight';
+import { completeScript } from './script-completion';
 import { useEffect, useImperativeHandle, useRef, type Ref } from 'react';
 
 export interface ScriptEditorHandle {
@@ -29,6 +31,8 @@ interface ScriptEditorProps {
   onChange: (text: string) => void;
   /** Ctrl/Cmd+Enter. */
   onRun: () => void;
+  /** The org's library exports, offered in `require('…')` and `import … from '…'` (issue 40). */
+  libraryExports?: readonly string[];
   ref?: Ref<ScriptEditorHandle>;
 }
 
@@ -87,13 +91,21 @@ const theme = EditorView.theme({
 });
 
 /** CodeMirror 6 with JavaScript syntax, line numbers, a marked fault line and Ctrl/Cmd+Enter to run. */
-export function ScriptEditor({ initialText, errorLine, onChange, onRun, ref }: ScriptEditorProps) {
+function completeAt(context: CompletionContext, libraryExports: readonly string[]): CompletionResult | null {
+  const line = context.state.doc.lineAt(context.pos);
+  const answer = completeScript(line.text.slice(0, context.pos - line.from), context.pos, libraryExports);
+  if (!answer || (answer.from === context.pos && !context.explicit && answer.options[0]?.type !== 'module'))
+    return null;
+  return { from: answer.from, options: answer.options };
+}
+
+export function ScriptEditor({ initialText, errorLine, onChange, onRun, libraryExports, ref }: ScriptEditorProps) {
   const host = useRef<HTMLDivElement>(null);
   const view = useRef<EditorView | null>(null);
   // The latest callbacks, read by the editor's listeners (created once).
-  const callbacks = useRef({ onChange, onRun });
+  const callbacks = useRef({ onChange, onRun, libraryExports: libraryExports ?? [] });
   useEffect(() => {
-    callbacks.current = { onChange, onRun };
+    callbacks.current = { onChange, onRun, libraryExports: libraryExports ?? [] };
   });
 
   useEffect(() => {
@@ -107,6 +119,8 @@ export function ScriptEditor({ initialText, errorLine, onChange, onRun, ref }: S
       indentOnInput(),
       bracketMatching(),
       javascript(),
+      // The script API's modules, globals and members (script-completion.ts).
+      autocompletion({ override: [(context) => completeAt(context, callbacks.current.libraryExports)] }),
       syntaxHighlighting(highlight),
       errorLineField,
       theme,

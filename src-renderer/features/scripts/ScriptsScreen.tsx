@@ -27,6 +27,7 @@ import { SavePanel } from './SavePanel';
 import { draftScope } from './script-drafts';
 import { ScriptEditor, type ScriptEditorHandle } from './ScriptEditor';
 import { useScriptDocument } from './use-script-document';
+import { libraryExportsOf, ScriptApiPanel } from './ScriptApiPanel';
 
 interface ScriptsScreenProps {
   orgClient: OrgClient;
@@ -187,6 +188,7 @@ export function ScriptsScreen({ orgClient, route, navigate }: ScriptsScreenProps
           onNew={newScript}
           onOpen={openScript}
           onOpenRun={openRun}
+          api={<ScriptApiPanel orgClient={orgClient} library={library.data} />}
         />
         <div className="scripts__main">
           <div className="scripts__toolbar">
@@ -233,6 +235,7 @@ export function ScriptsScreen({ orgClient, route, navigate }: ScriptsScreenProps
             errorLine={errorLine}
             onChange={doc.setText}
             onRun={() => void run()}
+            libraryExports={libraryExportsOf(library.data)}
           />
           <div className="scripts__io">
             <div className="scripts__inputs">
