@@ -26,6 +26,7 @@ export function ScriptApiPanel({ orgClient, library }: ScriptApiPanelProps) {
   return (
     <div className="scripts__api" data-testid="script-api">
       <h2 className="pane-title">Modules</h2>
+      <p className="keys-note">require(name) or import … from name</p>
       <details>
         <summary>Built-in ({MODULE_TABLE.length})</summary>
         <ul className="scripts__modules" data-testid="builtin-modules">
@@ -41,8 +42,8 @@ export function ScriptApiPanel({ orgClient, library }: ScriptApiPanelProps) {
       ) : (
         <ul className="scripts__modules" data-testid="library-exports">
           {exportsList.map((name) => (
-            <li key={name}>
-              <code>require('{name}')</code>
+            <li key={name} title={`require('${name}')`}>
+              <code>{name}</code>
             </li>
           ))}
         </ul>

@@ -88,6 +88,9 @@ const theme = EditorView.theme({
     boxShadow: 'inset 3px 0 0 var(--danger)',
   },
   '&.cm-focused': { outline: 'none' },
+  '.cm-tooltip': { backgroundColor: 'var(--surface)', color: 'var(--text)', border: '1px solid var(--border)' },
+  '.cm-tooltip-autocomplete > ul > li[aria-selected]': { backgroundColor: 'var(--accent-soft)', color: 'var(--text)' },
+  '.cm-completionDetail': { color: 'var(--text-faint)' },
 });
 
 /** CodeMirror 6 with JavaScript syntax, line numbers, a marked fault line and Ctrl/Cmd+Enter to run. */

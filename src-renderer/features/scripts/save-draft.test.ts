@@ -3,10 +3,17 @@ import { checkSave, emptySaveFields, fieldsOf, routeUrl, sameFields } from './sa
 import { parseScriptsParams, writeScriptsParams } from './scripts-route';
 
 describe('checkSave', () => {
-  it('builds a library record, label defaulting to the name', () => {
+  it('builds a library record exported under its name, label defaulting to the name', () => {
     expect(checkSave({ ...emptySaveFields, name: 'c_lib' }, 'return 1')).toEqual({
       ok: true,
-      draft: { label: 'c_lib', name: 'c_lib', type: 'library', active: true, script: 'return 1' },
+      draft: {
+        label: 'c_lib',
+        name: 'c_lib',
+        type: 'library',
+        active: true,
+        script: 'return 1',
+        configuration: { export: 'c_lib' },
+      },
     });
   });
 
@@ -87,8 +94,10 @@ describe('checkSave', () => {
       description: null,
       configuration: { method: 'get', path: 'r' },
     });
+    // A route turned library: the route settings go, the library is exported under its name.
     const library = checkSave({ ...editing, type: 'library' }, 's', editing);
-    expect(library.ok && library.draft).toMatchObject({ configuration: null, weight: null });
+    expect(library.ok && library.draft).toMatchObject({ configuration: { export: 'r' }, weight: null });
+    expect(library.ok && library.draft.configuration).toEqual({ export: 'r' });
     // A new record never sends nulls.
     const fresh = checkSave({ ...editing, weight: '', description: '' }, 's');
     expect(fresh.ok && 'weight' in fresh.draft).toBe(false);
@@ -98,6 +107,18 @@ describe('checkSave', () => {
     const base = { ...emptySaveFields, type: 'route' as const, name: 'r', path: 'r' };
     const check = checkSave({ ...base, priority: 'high', weight: '1e', acl: ['role.admin'] }, 's');
     expect(check.ok ? null : Object.keys(check.errors).sort()).toEqual(['acl', 'priority', 'weight']);
+  });
+
+  it('keeps a library export that differs from the name (one imported from the original)', () => {
+    const saved = fieldsOf({
+      _id: 'x',
+      type: 'library',
+      name: 'lib',
+      script: '',
+      configuration: { export: 'c_other' },
+    });
+    const check = checkSave(saved, 's', saved);
+    expect(check.ok && check.draft.configuration).toEqual({ export: 'c_other' });
   });
 
   it('compares forms field by field, acl order included', () => {

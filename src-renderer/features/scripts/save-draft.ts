@@ -22,6 +22,8 @@ export interface SaveFields {
   authValidation: AuthValidation;
   apiKey: string;
   principal: string;
+  /** A library's module name (`configuration.export`, issue 40); '' = its name. */
+  exportName: string;
 }
 
 export const emptySaveFields: SaveFields = {
@@ -38,6 +40,7 @@ export const emptySaveFields: SaveFields = {
   authValidation: '',
   apiKey: '',
   principal: '',
+  exportName: '',
 };
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
@@ -83,6 +86,10 @@ export function checkSave(fields: SaveFields, script: string, editing?: SaveFiel
     const weight = fields.weight.trim();
     if (weight !== '') draft.weight = Number(weight);
     else if (editing && editing.weight !== '') draft.weight = null;
+  } else if (fields.type === 'library') {
+    // A library is required by its export name (issue 40): the one it has, else its name.
+    draft.configuration = { export: fields.exportName.trim() || name };
+    if (editing?.type === 'route' && editing.weight !== '') draft.weight = null;
   } else if (editing?.type === 'route') {
     draft.configuration = null;
     if (editing.weight !== '') draft.weight = null;
@@ -126,6 +133,7 @@ export function fieldsOf(record: ScriptRecord): SaveFields {
     authValidation: auth,
     apiKey: text(c.apiKey),
     principal: text(c.principal),
+    exportName: text(c.export),
   };
 }
 
