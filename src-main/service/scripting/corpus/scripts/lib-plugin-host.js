@@ -48,7 +48,7 @@ class Plugins {
   }
 
   static load(name) {
-    const exportsByName = config('c_plugin_exports') || {}
+    const exportsByName = config('c_mdctl_plugins') || {}
     const names = isSet(name) ? [exportsByName[name]] : Object.keys(exportsByName).map(k => exportsByName[k])
     names.filter(Boolean).forEach((exportName) => {
       try { require(exportName) } catch (err) { void err }

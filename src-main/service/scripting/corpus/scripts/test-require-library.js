@@ -15,5 +15,5 @@ try {
 } catch (err) {
   if (err.code !== 'kNotFound') throw err
 }
-should.equal(require('c_require_test_module').foo(), 'bar')
+should.equal(require('c_scripting_require_test_module').foo(), 'bar')
 return true
