@@ -142,9 +142,10 @@ export const MODULE_TABLE: readonly ModuleDescription[] = [
   },
   {
     name: 'developer',
-    status: 'refused',
-    summary: 'Environment export and import from a script.',
-    reason: 'use the environment export and import routes (/developer/environment) instead.',
+    status: 'partial',
+    summary: 'environment.export({manifest}) → the exported documents (administrators).',
+    exports: ['environment'],
+    reason: 'environment.import is refused: use POST /developer/environment/import (backup, dry run).',
   },
   {
     name: 'api',

@@ -28,6 +28,7 @@ export const HOST_READS = new Set([
   'crypto.random',
   'crypto.uuid',
   'org.read',
+  'developer.export',
 ]);
 
 const refused = () =>

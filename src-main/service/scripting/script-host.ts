@@ -21,6 +21,7 @@ import { libraryHost } from './host-library.js';
 import { extraHost } from './host-extras.js';
 import { moduleHost } from './host-modules.js';
 import { httpHost } from './host-http.js';
+import { developerHost } from './host-developer.js';
 import { scriptConsts } from './script-consts.js';
 import { compileScript } from './language/compiled-cache.js';
 import { refused } from './run-types.js';
@@ -74,6 +75,7 @@ export function scriptHost(svc: Service, org: Org, caller: Caller, options: Scri
     ...libraryHost(svc, org),
     ...moduleHost(svc, org),
     ...httpHost(org),
+    ...developerHost(svc, org, callerFor),
     as(this: HostCallContext, who: unknown, opts: unknown) {
       return as.enter(this, who, opts);
     },

@@ -118,6 +118,25 @@ export const HOST_GROUP_BODY = String.raw`
 `;
 
 export const HTTP_GROUP_BODY = String.raw`
+  // Environment export as documents (a cursor-like list); import stays on its REST route.
+  builtin('developer', function () {
+    function list(docs) {
+      var i = 0;
+      return freeze({
+        hasNext: function () { return i < docs.length; },
+        next: function () { return docs[i++]; },
+        toArray: function () { var rest = docs.slice(i); i = docs.length; return rest; },
+        toJSON: function () { return docs.slice(i); }
+      });
+    }
+    return freeze({ environment: freeze({
+      export: function (options) { return list(call('developer.export', options === undefined ? {} : options)); },
+      import: function () {
+        throw Fault.create('service.notImplemented.developer.import', { reason: "An environment import rewrites the org's configuration: use POST /developer/environment/import (it can back up and dry-run)." });
+      }
+    }) });
+  });
+
   // Outbound HTTP: the host refuses it unless the org's administrator turned it on for listed hosts.
   builtin('http', function () {
     if (!ctx.httpEnabled) {
