@@ -88,10 +88,23 @@ export function extraHost(svc: Service, org: Org, driver: HostFunction): HostFun
       if (value === undefined) throw fault('notFound', 'property', { path: p, reason: `The org has no ${p}.` });
       return value;
     },
-    'org.push'() {
-      throw fault('notImplemented', 'org.push', {
-        reason: 'The org record is changed by its administrators through the console and /orgs, not from scripts.',
-      });
+    /** `org.push('roles', role | roles)`: new roles as role records (the caller's rights apply); the org's roles. */
+    async 'org.push'(this: HostCallContext, path: unknown, values: unknown) {
+      if (path !== 'roles') {
+        throw fault('notImplemented', 'org.push', {
+          path: String(path),
+          reason: 'Only roles are pushed onto the org from scripts; other org properties change through the console.',
+        });
+      }
+      const list = Array.isArray(values) ? values : [values];
+      if (list.length === 0 || list.length > 100) {
+        throw fault('invalidArgument', 'org.push', { reason: 'Push 1 to 100 roles.' });
+      }
+      for (const role of list) await driver.call(this, 'role', 'insertOne', { document: role });
+      const page = (await driver.call(this, 'role', 'cursor', { limit: 1000, sort: { created: 1 } })) as {
+        data?: unknown[];
+      };
+      return page.data ?? [];
     },
     'accounts.register'(this: HostCallContext, doc: unknown) {
       return driver.call(this, 'account', 'insertOne', { document: doc, lean: false });
