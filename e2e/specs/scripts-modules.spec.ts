@@ -52,6 +52,10 @@ test('a library saved with @route: its export and route listed, require complete
   await scripts.screenshot('scripts-modules-1440-light');
   await page.keyboard.press('Escape');
 
+  // Lint while typing: a name that is neither declared nor a global of scripts is marked.
+  await scripts.write('return db.things.find()');
+  await expect(page.locator('.cm-lintRange-warning')).toHaveCount(1);
+
   // An import of the library runs.
   await scripts.write("import { greet } from 'c_hello_lib'\nreturn greet('console')");
   await scripts.run();

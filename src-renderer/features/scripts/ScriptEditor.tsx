@@ -1,5 +1,6 @@
 import { autocompletion, type CompletionContext, type CompletionResult } from '@codemirror/autocomplete';
 import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
+import { linter } from '@codemirror/lint';
 import { javascript } from '@codemirror/lang-javascript';
 import { bracketMatching, HighlightStyle, indentOnInput, syntaxHighlighting } from '@codemirror/language';
 import { EditorState, Prec, StateEffect, StateField, type Extension } from '@codemirror/state';
@@ -15,6 +16,7 @@ import {
 } from '@codemirror/view';
 import { tags } from '@lezer/highlight';
 import { completeScript } from './script-completion';
+import { scriptDiagnostics } from './script-lint';
 import { useEffect, useImperativeHandle, useRef, type Ref } from 'react';
 
 export interface ScriptEditorHandle {
@@ -124,6 +126,8 @@ export function ScriptEditor({ initialText, errorLine, onChange, onRun, libraryE
       javascript(),
       // The script API's modules, globals and members (script-completion.ts).
       autocompletion({ override: [(context) => completeAt(context, callbacks.current.libraryExports)] }),
+      // Syntax errors and names that are neither declared nor globals of scripts (script-lint.ts).
+      linter((v) => scriptDiagnostics(v.state.doc.toString()), { delay: 400 }),
       syntaxHighlighting(highlight),
       errorLineField,
       theme,
