@@ -43,6 +43,16 @@ describe('validateOrgSettings (issue 38 low 1)', () => {
     ]);
     expect(faultOf([]).errCode).toBe('service.validation.settings');
   });
+
+  it("takes scripts' http switch and host list, and refuses a list that is not hosts (issue 40)", () => {
+    expect(validateOrgSettings({ scriptHttpEnabled: true, scriptHttpHosts: ['127.0.0.1:8080', '[::1]'] })).toEqual({
+      scriptHttpEnabled: true,
+      scriptHttpHosts: ['127.0.0.1:8080', '[::1]'],
+    });
+    expect(faultOf({ scriptHttpHosts: ['http://x.test/'] }).faults?.[0]?.path).toBe('settings.scriptHttpHosts');
+    expect(faultOf({ scriptHttpHosts: 'x.test' }).faults?.[0]?.errCode).toBe('service.validation.invalidType');
+    expect(faultOf({ scriptConfig: {} }).faults?.[0]?.errCode).toBe('service.validation.unknownProperty');
+  });
 });
 
 describe('storedOrgSettings', () => {
