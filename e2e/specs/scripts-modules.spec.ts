@@ -56,6 +56,11 @@ test('a library saved with @route: its export and route listed, require complete
   await scripts.write('return db.things.find()');
   await expect(page.locator('.cm-lintRange-warning')).toHaveCount(1);
 
+  // Hovering a module name says what it is here (a refused one, why).
+  await scripts.write("const w = require('wrapped')");
+  await page.locator('.cm-line span', { hasText: 'wrapped' }).hover();
+  await expect(page.locator('.cm-script-hover')).toContainText('refused here');
+
   // An import of the library runs.
   await scripts.write("import { greet } from 'c_hello_lib'\nreturn greet('console')");
   await scripts.run();

@@ -10,12 +10,13 @@ import {
   drawSelection,
   highlightActiveLine,
   highlightActiveLineGutter,
+  hoverTooltip,
   keymap,
   lineNumbers,
   type DecorationSet,
 } from '@codemirror/view';
 import { tags } from '@lezer/highlight';
-import { completeScript } from './script-completion';
+import { completeScript, hoverInfo } from './script-completion';
 import { scriptDiagnostics } from './script-lint';
 import { useEffect, useImperativeHandle, useRef, type Ref } from 'react';
 
@@ -93,6 +94,7 @@ const theme = EditorView.theme({
   '.cm-tooltip': { backgroundColor: 'var(--surface)', color: 'var(--text)', border: '1px solid var(--border)' },
   '.cm-tooltip-autocomplete > ul > li[aria-selected]': { backgroundColor: 'var(--accent-soft)', color: 'var(--text)' },
   '.cm-completionDetail': { color: 'var(--text-faint)' },
+  '.cm-script-hover': { padding: '4px 8px', maxWidth: '28rem', fontSize: 'var(--text-sm, 0.85rem)' },
 });
 
 /** CodeMirror 6 with JavaScript syntax, line numbers, a marked fault line and Ctrl/Cmd+Enter to run. */
@@ -128,6 +130,21 @@ export function ScriptEditor({ initialText, errorLine, onChange, onRun, libraryE
       autocompletion({ override: [(context) => completeAt(context, callbacks.current.libraryExports)] }),
       // Syntax errors and names that are neither declared nor globals of scripts (script-lint.ts).
       linter((v) => scriptDiagnostics(v.state.doc.toString()), { delay: 400 }),
+      hoverTooltip((v, pos) => {
+        const line = v.state.doc.lineAt(pos);
+        const info = hoverInfo(line.text, pos - line.from);
+        if (!info) return null;
+        return {
+          pos: line.from + info.from,
+          end: line.from + info.to,
+          create: () => {
+            const dom = document.createElement('div');
+            dom.className = 'cm-script-hover';
+            dom.textContent = info.text;
+            return { dom };
+          },
+        };
+      }),
       syntaxHighlighting(highlight),
       errorLineField,
       theme,

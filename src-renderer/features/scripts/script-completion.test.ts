@@ -27,3 +27,13 @@ describe('script completion', () => {
     expect(completeScript('x = 1 + ', 8, [])).toBeNull();
   });
 });
+
+describe('hover', () => {
+  it('explains globals and module names, refused ones with why', async () => {
+    const { hoverInfo } = await import('./script-completion');
+    expect(hoverInfo('return script.principal', 9)?.text).toMatch(/^script: /);
+    expect(hoverInfo("const w = require('wrapped')", 21)?.text).toMatch(/^wrapped \(refused here\).*use org.objects/);
+    expect(hoverInfo("require('c_unknown')", 10)).toBeNull();
+    expect(hoverInfo('const a = 1', 7)).toBeNull();
+  });
+});

@@ -73,3 +73,28 @@ export function completeScript(
     options: GLOBAL_TABLE.map((g) => ({ label: g.name, type: 'variable', detail: 'global', info: g.summary })),
   };
 }
+
+/**
+ * What hovering `line` at `column` explains: a global of scripts (its summary) or a module named in
+ * a string (what it offers here, and why not when it is refused). Null elsewhere.
+ */
+export function hoverInfo(line: string, column: number): { from: number; to: number; text: string } | null {
+  const isWord = (c: string | undefined) => c !== undefined && /[\w$.@/-]/.test(c);
+  let from = column;
+  let to = column;
+  while (from > 0 && isWord(line[from - 1])) from--;
+  while (to < line.length && isWord(line[to])) to++;
+  if (from === to) return null;
+  const word = line.slice(from, to);
+  const quoted = /['"]/.test(line[from - 1] ?? '') && /['"]/.test(line[to] ?? '');
+  if (quoted) {
+    const m = MODULE_TABLE.find((x) => x.name === word);
+    if (m)
+      return { from, to, text: `${m.name} (${STATUS_WORD[m.status]}): ${m.summary}${m.reason ? ` ${m.reason}` : ''}` };
+    return null;
+  }
+  const name = word.split('.')[0] ?? '';
+  const g = GLOBAL_TABLE.find((x) => x.name === name);
+  if (!g) return null;
+  return { from, to: from + name.length, text: `${g.name}: ${g.summary}` };
+}
