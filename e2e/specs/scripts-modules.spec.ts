@@ -62,10 +62,13 @@ test('a library saved with @route: its export and route listed, require complete
   await expect(page.locator('.cm-script-hover')).toContainText('refused here');
 
   // An import of the library runs.
-  await scripts.write("import { greet } from 'c_hello_lib'\nreturn greet('console')");
+  // (moment proves the built worker finds the bundled libraries.)
+  await scripts.write(
+    "import { greet } from 'c_hello_lib'\nimport moment from 'moment'\nreturn greet('console') + moment.utc(0).format('YYYY')",
+  );
   await scripts.run();
   await expect(page.getByTestId('run-state')).toHaveText('Succeeded');
-  await expect(scripts.result()).toContainText('hi console');
+  await expect(scripts.result()).toContainText('hi console1970');
 
   await page.getByTestId('theme-toggle').click();
   await scripts.screenshot('scripts-modules-1440-dark');
