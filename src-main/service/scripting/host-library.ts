@@ -49,10 +49,21 @@ export function libraryScripts(svc: Service, org: Org): LibraryScript[] {
   return out;
 }
 
+/** The registrations last read per library record: route matching asks on every request. */
+const lastRegistrations = new Map<string, { source: string; registrations: ScriptRegistration[] }>();
+
 /** What a library registers with @route/@trigger/@job, from its compiled form (empty when it does not compile). */
 export function libraryRegistrations(lib: LibraryScript): ScriptRegistration[] {
+  // Comparing the text is cheaper than hashing it for the compiled cache, and it is usually equal.
+  const last = lastRegistrations.get(lib._id);
+  if (last && last.source === lib.source) return last.registrations;
   const compiled = compileScript(lib.source);
-  return compiled.ok ? compiled.registrations : [];
+  const registrations = compiled.ok ? compiled.registrations : [];
+  if (lib._id !== '') {
+    if (lastRegistrations.size >= 5000) lastRegistrations.clear();
+    lastRegistrations.set(lib._id, { source: lib.source, registrations });
+  }
+  return registrations;
 }
 
 /** Host function `library.load(by, key)`: `by` is `export` (a name) or `id`. Answers `{id, name, code}`. */
