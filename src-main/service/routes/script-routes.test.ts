@@ -308,3 +308,14 @@ describe('route settings: apiKey and authValidation (§C)', () => {
     }
   });
 });
+
+describe('urlEncoded (issue 40)', () => {
+  it('a form posted to a route with urlEncoded is read as fields; without it, as its text', async () => {
+    await route({ method: 'post', path: '/form-fields', urlEncoded: true }, "return require('request').body");
+    await route({ method: 'post', path: '/form-text' }, "return require('request').body");
+    const send = (path: string) =>
+      admin.request('POST', path, 'a=1&b=two+words&a=3', { 'content-type': 'application/x-www-form-urlencoded' });
+    expect((await send('/routes/form-fields')).json()).toEqual({ a: ['1', '3'], b: 'two words' });
+    expect((await send('/routes/form-text')).json()).toEqual({ object: 'result', data: 'a=1&b=two+words&a=3' });
+  });
+});

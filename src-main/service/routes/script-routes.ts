@@ -24,6 +24,10 @@ const FORBIDDEN_HEADERS = new Set(['set-cookie', 'content-length', 'transfer-enc
  */
 export function scriptRoutes(svc: Service) {
   return async (server: TypedServer) => {
+    // A form is kept as its text; a route with the original's `urlEncoded: true` reads it as fields.
+    server.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) =>
+      done(null, body),
+    );
     // Every method, GET included, so the body has no schema (Fastify refuses one on GET): the
     // script reads it as it came.
     server.all('/routes/*', { schema: { params: pathParams('*') } }, async (request, reply) => {
@@ -50,7 +54,7 @@ export function scriptRoutes(svc: Service) {
           org,
           caller: runAs,
           source: route.script,
-          request: scriptRequestOf(request, request.body, params),
+          request: scriptRequestOf(request, routeBody(route, request.body, request.headers['content-type']), params),
           extraHost: responseHost(answer),
           readOnly: request.ctx.app?.settings.readOnly === true,
           // The queue's caller is who asked, not the route's principal: anonymous callers by address.
@@ -71,6 +75,18 @@ export function scriptRoutes(svc: Service) {
       throw fault('notFound', 'route', { reason: 'Every matching route script passed the request on.' });
     });
   };
+}
+
+/** The body a route's script reads: a form as fields when the route says `urlEncoded` (§C). */
+function routeBody(route: RouteScript, body: unknown, contentType: string | undefined): unknown {
+  if (!route.config.urlEncoded || typeof body !== 'string') return body;
+  if (!/^application\/x-www-form-urlencoded\b/i.test(contentType ?? '')) return body;
+  const fields: Record<string, string | string[]> = {};
+  for (const [name, value] of new URLSearchParams(body)) {
+    const had = fields[name];
+    fields[name] = had === undefined ? value : Array.isArray(had) ? [...had, value] : [had, value];
+  }
+  return fields;
 }
 
 interface RouteAnswer {

@@ -39,6 +39,7 @@ function routeConfig(reg: ScriptRegistration): RouteConfig {
     ...(authValidation ? { authValidation } : {}),
     ...(apiKey ? { apiKey } : {}),
     ...(principal ? { principal } : {}),
+    ...(c.urlEncoded === true ? { urlEncoded: true } : {}),
   };
 }
 

@@ -142,6 +142,7 @@ function configOf(doc: Doc | Record<string, unknown>): RouteConfig {
     ...(typeof c.authValidation === 'string' ? { authValidation: c.authValidation } : {}),
     ...(typeof c.apiKey === 'string' && c.apiKey !== '' ? { apiKey: c.apiKey } : {}),
     ...(typeof c.principal === 'string' && c.principal !== '' ? { principal: c.principal } : {}),
+    ...(c.urlEncoded === true ? { urlEncoded: true } : {}),
   };
 }
 

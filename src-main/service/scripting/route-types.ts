@@ -7,6 +7,8 @@ export interface RouteConfig {
   authValidation?: string;
   apiKey?: string;
   principal?: string;
+  /** The original's option: a form body is read as fields. */
+  urlEncoded?: boolean;
 }
 
 export interface RouteScript {
