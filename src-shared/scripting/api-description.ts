@@ -130,9 +130,9 @@ export const MODULE_TABLE: readonly ModuleDescription[] = [
     reason: 'Environment-transform pipelines are not run.',
   },
   { name: 'should', status: 'bundled', summary: 'should.js 13 assertions (Object.prototype.should).' },
-  { name: 'moment', status: 'bundled', summary: 'moment 2.30 dates (no locales, no timezones).' },
+  { name: 'moment', status: 'bundled', summary: 'moment 2 dates (no locales, no timezones).' },
   { name: 'underscore', status: 'bundled', summary: 'underscore 1.13.' },
-  { name: 'lodash', status: 'bundled', summary: 'lodash 4.17.' },
+  { name: 'lodash', status: 'bundled', summary: 'lodash 4.' },
   {
     name: 'http',
     status: 'partial',
