@@ -28,6 +28,7 @@ import { draftScope } from './script-drafts';
 import { ScriptEditor, type ScriptEditorHandle } from './ScriptEditor';
 import { useScriptDocument } from './use-script-document';
 import { libraryExportsOf, ScriptApiPanel } from './ScriptApiPanel';
+import { wrapKeepingImports } from './module-lines';
 
 interface ScriptsScreenProps {
   orgClient: OrgClient;
@@ -84,7 +85,11 @@ export function ScriptsScreen({ orgClient, route, navigate }: ScriptsScreenProps
     try {
       const answer = await runScript(
         orgClient,
-        { script: carryConsole(withPrincipal(text, principal)), arguments: args.value },
+        // Imports stay at the top, outside the console's wrappers (module-lines.ts).
+        {
+          script: wrapKeepingImports(text, (body) => carryConsole(withPrincipal(body, principal))),
+          arguments: args.value,
+        },
         controller.signal,
       );
       const stats = parseStats(answer.statsHeader);
