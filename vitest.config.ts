@@ -7,5 +7,8 @@ export default defineConfig({
     // Each test file gets its own temporary database; files run in parallel workers.
     pool: 'forks',
     testTimeout: 30_000,
+    // Harness set-up (a migrated database, key pairs, sometimes a second service) takes seconds on a
+    // loaded 2-core machine; a hook that times out fails a whole file for no reason of its own.
+    hookTimeout: 60_000,
   },
 });

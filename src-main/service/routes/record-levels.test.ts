@@ -53,7 +53,10 @@ describe('scopes and levels agree everywhere', () => {
     expect(me.statusCode).toBe(403);
     expect(me.json()).toMatchObject({ errCode: 'service.accessDenied.scope' });
     // Status still says who is logged in, without an account the token may not read.
-    expect((await bearer.get('/accounts/status')).json()).toEqual({ object: 'result', data: { loggedin: true } });
+    expect((await bearer.get('/accounts/status')).json()).toEqual({
+      object: 'result',
+      data: { loggedin: true, operator: false },
+    });
     // A token that may read the name gets just that.
     const named = new BearerClient(
       h,
