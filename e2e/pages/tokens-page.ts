@@ -9,10 +9,14 @@ export class TokensPage {
     await expect(this.page.getByTestId('mint-form')).toBeVisible();
   }
 
+  /** The account combobox: types `search`, then picks the first match with the keyboard. */
   async pickAccount(search: string): Promise<void> {
-    await this.page.getByTestId('lab-account-search').fill(search);
-    await this.page.getByTestId('lab-account-result').first().click();
-    await expect(this.page.getByTestId('lab-account')).toBeVisible();
+    const box = this.page.getByTestId('lab-account');
+    await box.fill(search);
+    await expect(this.page.getByTestId('lab-account-option').first()).toBeVisible();
+    await box.press('ArrowDown');
+    await box.press('Enter');
+    await expect(this.page.getByTestId('lab-account-id')).toBeVisible();
   }
 
   async pickApp(label: string): Promise<void> {

@@ -28,7 +28,7 @@ test('mint with live scope checks and exclusions, decode, verify offline, try it
   await lab.open();
   await expect(page.getByTestId('mint-submit')).toBeDisabled();
   await lab.pickAccount('ann.sm');
-  await expect(page.getByTestId('lab-account-label')).toContainText('ann.smith@demo.test');
+  await expect(page.getByTestId('lab-account')).toHaveValue('Ann Smith <ann.smith@demo.test>');
   await lab.pickApp('Partner API');
   expect(page.url()).toContain(`account=${ann.body._id}`);
   expect(page.url()).toContain(`app=${app.body.key}`);

@@ -14,8 +14,6 @@ export type { MintRequest, StoredToken };
  */
 export const tokenKeys = {
   stored: (org: string, account: string, app: string) => ['org', org, 'tokens', account, app] as const,
-  accountSearch: (org: string, text: string) => ['org', org, 'tokens', 'account-search', text] as const,
-  account: (org: string, id: string) => ['org', org, 'tokens', 'account', id] as const,
 };
 
 const accountPath = (id: string) => `accounts/${encodeURIComponent(id)}/tokens`;
@@ -50,48 +48,6 @@ export async function revokeToken(orgClient: OrgClient, accountId: string, jti: 
 export async function revokeAllTokens(orgClient: OrgClient, accountId: string, appKey: string): Promise<number> {
   return (await orgClient.request<ResultEnvelope<number>>('DELETE', accountPath(accountId), { query: { app: appKey } }))
     .data;
-}
-
-const OBJECT_ID = /^[0-9a-f]{24}$/i;
-
-/** Escapes a user's text for a `/…/i` pattern of `$regex` (decisions.md §8). */
-export function regexLiteral(text: string): string {
-  return text.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&');
-}
-
-/**
- * The `where` of an account search: an `_id` when the text is one, else accounts whose email,
- * first or last name begins with the text (case-insensitive). All three are indexed.
- */
-export function accountSearchWhere(text: string): Record<string, unknown> {
-  const trimmed = text.trim();
-  if (OBJECT_ID.test(trimmed)) return { _id: trimmed.toLowerCase() };
-  const pattern = `/^${regexLiteral(trimmed.slice(0, 200))}/i`;
-  return {
-    $or: [{ email: { $regex: pattern } }, { 'name.last': { $regex: pattern } }, { 'name.first': { $regex: pattern } }],
-  };
-}
-
-export function accountSearchQuery(orgClient: OrgClient, text: string) {
-  return queryOptions({
-    queryKey: tokenKeys.accountSearch(orgClient.org, text.trim()),
-    queryFn: async ({ signal }): Promise<Account[]> =>
-      (
-        await orgClient.get<ListEnvelope<Account>>('accounts', {
-          query: { where: accountSearchWhere(text), limit: 8, paths: ['email', 'name'] },
-          signal,
-        })
-      ).data,
-    enabled: text.trim() !== '',
-  });
-}
-
-export function accountQuery(orgClient: OrgClient, id: string) {
-  return queryOptions({
-    queryKey: tokenKeys.account(orgClient.org, id),
-    queryFn: ({ signal }) =>
-      orgClient.get<Account>(`accounts/${encodeURIComponent(id)}`, { query: { paths: ['email', 'name'] }, signal }),
-  });
 }
 
 /** A fetch that never sends the console's session cookie: a token must answer for itself. */

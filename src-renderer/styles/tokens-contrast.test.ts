@@ -87,3 +87,17 @@ describe.each([
     }
   }
 });
+
+describe.each([
+  ['light', light],
+  ['dark', dark],
+] as const)('%s theme token parts', (_theme, tokens) => {
+  // The Token lab colours a JWT's header, payload and signature; each stays readable text.
+  for (const part of ['--jwt-header', '--jwt-payload', '--jwt-signature']) {
+    for (const background of BACKGROUNDS) {
+      it(`${part} on ${background} is at least 4.5:1`, () => {
+        expect(contrastRatio(tokens.get(part)!, tokens.get(background)!)).toBeGreaterThanOrEqual(4.5);
+      });
+    }
+  }
+});

@@ -2,6 +2,8 @@ import { decodeJwt, explainClaims, type ClaimExplanation } from './claims';
 import { UtcTime } from '../../components/UtcTime';
 import { TokenInput } from './TokenInput';
 import { FieldError } from '../../components/Field';
+import { remintFromClaims, type Remint } from './remint';
+import { tokenParts } from './token-parts';
 
 const GROUP_TITLES: Record<ClaimExplanation['group'], string> = {
   header: 'Header',
@@ -10,8 +12,17 @@ const GROUP_TITLES: Record<ClaimExplanation['group'], string> = {
   other: 'Other claims',
 };
 
-/** Any JWT, decoded without verifying: header, payload, and every claim in words. */
-export function DecodePane({ token, onToken }: { token: string; onToken: (text: string) => void }) {
+/** Any JWT, decoded without verifying: its parts in colour, header, payload, and every claim in words. */
+export function DecodePane({
+  token,
+  onToken,
+  onRemint,
+}: {
+  token: string;
+  onToken: (text: string) => void;
+  /** "Edit and re-mint": the mint form filled from this token's claims (offered when given). */
+  onRemint?: (remint: Remint) => void;
+}) {
   const decoded = token.trim() === '' ? null : decodeJwt(token);
   const claims = decoded?.ok ? explainClaims(decoded.header, decoded.payload) : [];
   return (
@@ -23,19 +34,33 @@ export function DecodePane({ token, onToken }: { token: string; onToken: (text: 
           {decoded.reason}
         </p>
       )}
+      {decoded && <EncodedToken token={token} />}
       {decoded?.ok && (
         <>
-          <p className="keys-note">
-            Decoded only — the Verify pane checks the signature and whether the service accepts it.
-          </p>
+          <div className="lab__row">
+            <p className="keys-note">
+              Decoded only — the Verify pane checks the signature and whether the service accepts it.
+            </p>
+            {onRemint && (
+              <button
+                type="button"
+                className="button button--secondary button--small"
+                data-testid="decode-remint"
+                title="Fill the mint form with this token's account, app, scope, roles and lifetime"
+                onClick={() => onRemint(remintFromClaims(decoded.payload))}
+              >
+                Edit and re-mint…
+              </button>
+            )}
+          </div>
           <div className="decode-json">
-            <div>
+            <div className="decode-json__part decode-json__part--header">
               <h3 className="pane-title">header</h3>
               <pre className="keys-pre keys-pre--words" data-testid="decode-header">
                 {JSON.stringify(decoded.header, null, 2)}
               </pre>
             </div>
-            <div>
+            <div className="decode-json__part decode-json__part--payload">
               <h3 className="pane-title">payload</h3>
               <pre className="keys-pre keys-pre--words" data-testid="decode-payload">
                 {JSON.stringify(decoded.payload, null, 2)}
@@ -74,6 +99,31 @@ export function DecodePane({ token, onToken }: { token: string; onToken: (text: 
           })}
         </>
       )}
+    </div>
+  );
+}
+
+/** The token as sent, its parts coloured as jwt.io colours them (and as the decoded halves below are). */
+function EncodedToken({ token }: { token: string }) {
+  return (
+    <div className="jwt-encoded">
+      <p className="jwt-legend" aria-hidden="true">
+        <span className="jwt-part--header">header</span> . <span className="jwt-part--payload">payload</span> .{' '}
+        <span className="jwt-part--signature">signature</span>
+      </p>
+      <code className="jwt-parts" data-testid="decode-parts">
+        {tokenParts(token).map((piece, index) =>
+          piece === '.' ? (
+            <span key={index} className="jwt-dot">
+              .
+            </span>
+          ) : (
+            <span key={index} className={`jwt-part--${piece.part}`} data-part={piece.part} title={piece.part}>
+              {piece.text}
+            </span>
+          ),
+        )}
+      </code>
     </div>
   );
 }

@@ -7,7 +7,7 @@ import { FaultMessage } from '../../components/FaultMessage';
 import type { Route } from '../../routing/route';
 import type { TokensRoute } from './tokens-route';
 import '../../styles/keys.css';
-import { AccountPicker } from './AccountPicker';
+import { AccountCombobox } from '../../components/AccountCombobox';
 import { DecodePane } from './DecodePane';
 import { MintPane } from './MintPane';
 import { emptyMintDraft, type MintDraft } from './mint-form';
@@ -51,17 +51,30 @@ export function TokenLabScreen({ orgClient, route, navigate }: TokenLabScreenPro
       />
       {apps.isError && <FaultMessage fault={faultOf(apps.error)} onRetry={() => void apps.refetch()} />}
       <div className="lab__context">
-        <AccountPicker
-          orgClient={orgClient}
-          accountId={route.account}
-          onPick={(id) => {
-            if (id === undefined) {
-              const next: TokensRoute = { ...route };
-              delete next.account;
-              navigate(next);
-            } else go({ account: id });
-          }}
-        />
+        <Field label="Account" className="lab__picker">
+          {(id, describedBy) => (
+            <>
+              <AccountCombobox
+                orgClient={orgClient}
+                id={id}
+                describedBy={describedBy}
+                value={route.account}
+                testId="lab-account"
+                onChange={(account) => {
+                  if (account) return go({ account: account._id });
+                  const next: TokensRoute = { ...route };
+                  delete next.account;
+                  navigate(next);
+                }}
+              />
+              {route.account && (
+                <code className="combobox__id" data-testid="lab-account-id">
+                  {route.account}
+                </code>
+              )}
+            </>
+          )}
+        </Field>
         <Field label="Application">
           <select
             className="select select--large"
@@ -121,7 +134,22 @@ export function TokenLabScreen({ orgClient, route, navigate }: TokenLabScreenPro
                 onMinted={setToken}
               />
             )}
-            {route.pane === 'decode' && <DecodePane token={token} onToken={setToken} />}
+            {route.pane === 'decode' && (
+              <DecodePane
+                token={token}
+                onToken={setToken}
+                onRemint={(remint) => {
+                  setDraft(remint.draft);
+                  // The token's account and app when this org has them; the mint form checks the rest.
+                  const known = apps.data?.some((a) => a.key === remint.app) === true;
+                  go({
+                    pane: 'mint',
+                    ...(remint.account ? { account: remint.account } : {}),
+                    ...(known ? { app: remint.app } : {}),
+                  });
+                }}
+              />
+            )}
             {route.pane === 'verify' && (
               <VerifyPane orgClient={orgClient} apps={apps.data ?? []} token={token} onToken={setToken} />
             )}

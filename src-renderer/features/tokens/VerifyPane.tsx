@@ -7,7 +7,7 @@ import { FaultMessage } from '../../components/FaultMessage';
 import { normalizeToken } from './claims';
 import { TokenInput } from './TokenInput';
 import { verifyToken, type CheckState, type VerifyReport } from './verify';
-import { accountLabel } from './AccountPicker';
+import { accountLabel } from '../../components/AccountCombobox';
 
 const STATE_CLASS: Record<CheckState, string> = {
   pass: 'keys-ok',

@@ -13,8 +13,9 @@ const APP = 'K2QivOVnvfmngPYlza97Jy';
 const NOW = Date.parse('2026-11-21T08:00:00Z');
 
 describe('checkMintDraft', () => {
-  it('builds the smallest request for the defaults', () => {
-    expect(checkMintDraft(emptyMintDraft(), APP, NOW).request).toEqual({ app: APP, scope: ['*'] });
+  it('builds the smallest request for the defaults: no chains, never `*` unasked', () => {
+    expect(emptyMintDraft().scopeText).toBe('');
+    expect(checkMintDraft(emptyMintDraft(), APP, NOW).request).toEqual({ app: APP, scope: [] });
   });
 
   it('validates every chain live, with the line and the parser reason', () => {
@@ -104,7 +105,7 @@ describe('exclusions', () => {
     );
     expect(draft.start).toBe('now');
     expect(mintExclusions(draft)).toEqual({ delayedStartAllowed: false, permanentAllowed: true });
-    expect(checkMintDraft(draft, APP, NOW).request).toEqual({ app: APP, scope: ['*'], permanent: true });
+    expect(checkMintDraft(draft, APP, NOW).request).toEqual({ app: APP, scope: [], permanent: true });
   });
 
   it('choosing a delayed start leaves permanent', () => {
@@ -121,7 +122,7 @@ describe('exclusions', () => {
       validAt: '2026-12-01T10:30',
     };
     const request = checkMintDraft(forced, APP, NOW).request;
-    expect(request).toEqual({ app: APP, scope: ['*'], permanent: true });
+    expect(request).toEqual({ app: APP, scope: [], permanent: true });
   });
 
   it('maps service fault paths to fields', () => {

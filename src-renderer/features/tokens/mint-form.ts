@@ -50,7 +50,8 @@ export interface MintDraft {
 
 export function emptyMintDraft(): MintDraft {
   return {
-    scopeText: '*',
+    // Empty, not `*`: a token gets what its chains say, and full access must be asked for.
+    scopeText: '',
     rolesText: '',
     start: 'now',
     activatesIn: '5',
