@@ -94,6 +94,11 @@ export function saveView(orgClient: OrgClient, draft: ViewDraft, id?: string): P
     : orgClient.request<ViewRecord>('PATCH', `views/${encodeURIComponent(id)}`, { body: draft });
 }
 
+/** Replaces a view's acl (who may run it) and nothing else. */
+export function setViewAcl(orgClient: OrgClient, id: string, acl: ViewAclEntry[]): Promise<ViewRecord> {
+  return orgClient.request<ViewRecord>('PATCH', `views/${encodeURIComponent(id)}`, { body: { acl } });
+}
+
 export async function deleteView(orgClient: OrgClient, id: string): Promise<void> {
   await orgClient.request('DELETE', `views/${encodeURIComponent(id)}`);
 }

@@ -12,6 +12,8 @@ import { useColumnWidths } from '../../components/result-grid/column-widths';
 import { ResultGrid } from '../../components/result-grid/ResultGrid';
 import { Field } from '../../components/Field';
 import { useServiceOrigin } from '../../api/desktop-connections';
+import { rememberArguments, rememberedArguments } from './run-memory';
+import { variableHints, type VariableHint } from './variable-hints';
 
 /** A view's rows come in the view's own order: its headers do not re-sort. */
 const NOT_SORTABLE: ReadonlySet<string> = new Set();
@@ -29,8 +31,15 @@ export function ViewRunner({ orgClient, view, schema }: ViewRunnerProps) {
   // Column widths are kept per view, as Browse keeps them per collection.
   const [widths, setWidth] = useColumnWidths(orgClient.org, `view:${view.name}`);
   const variables = viewVariables(view);
-  const [values, setValues] = useState<Record<string, string>>({});
-  const [limit, setLimit] = useState('');
+  const hints = useMemo(
+    () => variableHints(view.query ?? [], schema ? schemaDef(schema) : undefined),
+    [view.query, schema],
+  );
+  // What was typed for this view earlier in this window; the limit starts at the view's default.
+  const [values, setValues] = useState<Record<string, string>>(() => rememberedArguments(orgClient.org, view.name));
+  const [limit, setLimit] = useState(() =>
+    view.limit?.defaultValue === undefined ? '' : String(view.limit.defaultValue),
+  );
   // The arguments of the run shown; undefined until the first Run.
   const [ran, setRan] = useState<Record<string, string> | undefined>(undefined);
   const [skip, setSkip] = useState(0);
@@ -57,6 +66,7 @@ export function ViewRunner({ orgClient, view, schema }: ViewRunnerProps) {
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
+    rememberArguments(orgClient.org, view.name, values);
     setSkip(0);
     setRan(args(0));
   };
@@ -68,46 +78,40 @@ export function ViewRunner({ orgClient, view, schema }: ViewRunnerProps) {
   return (
     <section className="panel" aria-label="Run the view" data-testid="view-runner">
       <p className="panel__title">Run</p>
-      <form className="view-run__form" onSubmit={submit}>
-        {variables.map((name) => (
-          <Field
-            key={name}
-            label={
-              <>
-                <code>{name}</code>
-              </>
-            }
-          >
-            <input
-              className="input input--mono"
-              data-testid="view-var"
-              data-name={name}
+      <form onSubmit={submit}>
+        <div className="view-run__form">
+          {variables.map((name) => (
+            <VariableField
+              key={name}
+              name={name}
+              hintId={hintId(name)}
+              hint={hints.get(name)}
               value={values[name] ?? ''}
-              onChange={(e) => setValues((v) => ({ ...v, [name]: e.target.value }))}
+              onChange={(value) => setValues((v) => ({ ...v, [name]: value }))}
             />
-          </Field>
-        ))}
-        {limitSettable && (
-          <Field
-            label={
-              <>
-                limit ({view.limit?.min ?? 1}–{view.limit?.max ?? 'max'})
-              </>
-            }
-          >
-            <input
-              className="input input--mono"
-              inputMode="numeric"
-              data-testid="view-run-limit"
-              value={limit}
-              placeholder={String(view.limit?.defaultValue ?? '')}
-              onChange={(e) => setLimit(e.target.value)}
-            />
-          </Field>
-        )}
-        <button type="submit" className="button button--primary" data-testid="view-run">
-          Run
-        </button>
+          ))}
+          {limitSettable && (
+            <Field
+              label={
+                <>
+                  limit ({view.limit?.min ?? 1}–{view.limit?.max ?? 'max'})
+                </>
+              }
+            >
+              <input
+                className="input input--mono"
+                inputMode="numeric"
+                data-testid="view-run-limit"
+                value={limit}
+                onChange={(e) => setLimit(e.target.value)}
+              />
+            </Field>
+          )}
+          <button type="submit" className="button button--primary" data-testid="view-run">
+            Run
+          </button>
+        </div>
+        <VariableHints variables={variables} hints={hints} />
       </form>
       <div className="view-url">
         <code data-testid="view-url">GET {url}</code>
@@ -164,4 +168,68 @@ function columnsFor(rows: { [key: string]: unknown }[], schema: Schema | undefin
   const rank = (c: Column) =>
     c.path === '_id' ? 0 : ['created', 'updated', 'updater', 'creator', 'owner'].includes(c.path) ? 2 : 1;
   return known.sort((a, b) => rank(a) - rank(b));
+}
+
+const hintId = (name: string) => `view-var-hint-${name}`;
+
+/** One variable's box; what it wants is said below the row (`VariableHints`), and announced with it. */
+function VariableField({
+  name,
+  hintId: describedBy,
+  hint,
+  value,
+  onChange,
+}: {
+  name: string;
+  hintId: string;
+  hint: VariableHint | undefined;
+  value: string;
+  onChange: (value: string) => void;
+}) {
+  return (
+    <Field label={<code>{name}</code>} className="view-run__var" testId="view-var-field">
+      {(id) => (
+        <>
+          <input
+            id={id}
+            className="input input--mono"
+            data-testid="view-var"
+            data-name={name}
+            data-kind={hint?.kind}
+            aria-describedby={hint ? describedBy : undefined}
+            spellCheck={false}
+            list={hint?.options ? `${id}-options` : undefined}
+            placeholder={hint?.example ? `e.g. ${hint.example}` : undefined}
+            value={value}
+            onChange={(e) => onChange(e.target.value)}
+          />
+          {hint?.options && (
+            <datalist id={`${id}-options`}>
+              {hint.options.map((option) => (
+                <option key={option} value={option} />
+              ))}
+            </datalist>
+          )}
+        </>
+      )}
+    </Field>
+  );
+}
+
+/** Each variable's shape in words, derived from where the view uses it. */
+function VariableHints({ variables, hints }: { variables: string[]; hints: Map<string, VariableHint> }) {
+  const shown = variables.filter((name) => hints.has(name));
+  if (shown.length === 0) return null;
+  return (
+    <dl className="view-run__hints" data-testid="view-var-hints">
+      {shown.map((name) => (
+        <div key={name} data-testid="view-var-hint" data-name={name}>
+          <dt>
+            <code>{name}</code>
+          </dt>
+          <dd id={hintId(name)}>{hints.get(name)!.hint}</dd>
+        </div>
+      ))}
+    </dl>
+  );
 }

@@ -88,8 +88,13 @@ export function ViewsScreen({ orgClient, route, navigate }: ViewsScreenProps) {
                       <span className="badge badge--ok">{view.sourceObject}</span>
                     )}
                     <code className="view-item__vars" data-testid="view-item-vars">
-                      {view.name}
-                      {variables.length > 0 ? ` · ${variables.map((v) => `{${v}}`).join(' ')}` : ''}
+                      <span className="view-item__name">{view.name}</span>
+                      {variables.map((v, index) => (
+                        <span key={v}>
+                          {index === 0 ? ' · ' : ' '}
+                          <span className="view-item__var">{`{${v}}`}</span>
+                        </span>
+                      ))}
                     </code>
                   </button>
                 </li>
