@@ -57,8 +57,18 @@ export class AppsPage {
       .getByTestId('field-error');
   }
 
+  /** The principal combobox of the settings form: types `search` and picks the first match with the keyboard. */
+  async pickPrincipal(search: string): Promise<void> {
+    const box = this.page.getByTestId('app-principalId');
+    await box.fill(search);
+    await expect(this.page.getByTestId('app-principalId-option').first()).toBeVisible();
+    await box.press('ArrowDown');
+    await box.press('Enter');
+    await expect(box).toHaveAttribute('aria-expanded', 'false');
+  }
+
   async regenerateRsa(label: string): Promise<void> {
-    await this.tab('tokens');
+    await this.tab('keys');
     await this.page.getByTestId('regenerate-rsa').click();
     const dialog = this.page.getByTestId('rsa-dialog');
     await expect(dialog.getByTestId('rotation-preview')).toBeVisible();

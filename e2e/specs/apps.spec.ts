@@ -88,13 +88,18 @@ test('create a signing app: the secret is shown once, edits get per-field faults
   const created = await appByLabel(api, 'Billing backend');
   expect(created.secret).toBe(`••••…${secret.slice(-4)}`);
 
-  // A fault only the service can find (no such account) lands on its field.
-  await page.getByTestId('app-principalId').fill('0123456789abcdef01234567');
+  // A fault only the service can find (the picked account was deleted meanwhile) lands on its field.
+  const gone = await api.send<{ _id: string }>('POST', 'accounts', {
+    email: 'gone@demo.test',
+    password: 'staple horse 42',
+  });
+  await apps.pickPrincipal('gone@');
+  await api.send('DELETE', `accounts/${gone.body._id}`);
   await page.getByTestId('app-maxTokensPerPrincipal').fill('25');
   await apps.save();
   await expect(apps.fieldError('app-principalId')).toBeVisible();
   await console_.screenshot('apps-field-fault');
-  await page.getByTestId('app-principalId').fill('');
+  await page.getByTestId('app-principalId-clear').click();
   await apps.save();
   await expect(page.getByTestId('app-saved')).toBeVisible();
   const saved = await api.get<{ maxTokensPerPrincipal: number; corsOrigins: string[] }>(`apps/${created.key}`);
@@ -170,6 +175,8 @@ test('regenerating the RSA pair (typed confirmation) makes a minted token fail',
 
   await apps.tab('tokens');
   await expect(page.getByTestId('app-token-count')).toHaveText('1');
+  // Regenerate sits with the key pair and its public key, on the Keys tab.
+  await apps.tab('keys');
   await page.getByTestId('regenerate-rsa').click();
   const dialog = page.getByTestId('rsa-dialog');
   await expect(dialog.getByTestId('preview-tokens')).toHaveText('1');

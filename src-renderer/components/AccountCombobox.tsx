@@ -25,6 +25,7 @@ interface AccountComboboxProps {
   /** Offer a button that clears the choice (where "no account" means something, e.g. anonymous). */
   clearable?: boolean;
   disabled?: boolean;
+  invalid?: boolean;
 }
 
 /**
@@ -78,6 +79,7 @@ export function AccountCombobox(props: AccountComboboxProps) {
         aria-autocomplete="list"
         aria-activedescendant={expanded && active.active >= 0 ? optionId(active.active) : undefined}
         aria-describedby={props.describedBy}
+        aria-invalid={props.invalid ? true : undefined}
         autoComplete="off"
         spellCheck={false}
         placeholder={props.placeholder ?? 'Search by email, name or _id'}

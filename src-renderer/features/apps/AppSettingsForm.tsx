@@ -1,6 +1,8 @@
 import { useState } from 'react';
 import type { FaultBody } from '../../../src-shared/faults';
 import { TOKEN_ALGS, type AppKind, type AppSettings, type TokenAlg } from '../../api/apps';
+import type { OrgClient } from '../../api/org-client';
+import { AccountCombobox } from '../../components/AccountCombobox';
 import { Field, FieldError } from '../../components/Field';
 import { FaultMessage } from '../../components/FaultMessage';
 import { Check, ListField } from './app-settings-controls';
@@ -16,6 +18,7 @@ import {
 } from './app-form';
 
 interface AppSettingsFormProps {
+  orgClient: OrgClient;
   kind: AppKind;
   initial: AppDraft;
   mode: 'create' | 'edit';
@@ -140,21 +143,22 @@ export function AppSettingsForm(props: AppSettingsFormProps) {
           )}
         </Field>
         <Field
-          label="Principal (account id)"
-          hint="Who signed requests act as; empty: anonymous."
+          label="Principal"
+          hint="The account signed requests act as; empty: anonymous."
           error={errorOf('principalId')}
           errorTestId="field-error"
         >
           {(id, describedBy) => (
-            <input
+            <AccountCombobox
+              orgClient={props.orgClient}
               id={id}
-              className="input input--mono"
-              data-testid="app-principalId"
-              value={draft.principalId}
-              placeholder="anonymous"
-              aria-describedby={describedBy}
-              aria-invalid={errorOf('principalId') ? true : undefined}
-              onChange={(e) => set('principalId', e.target.value)}
+              describedBy={describedBy}
+              value={draft.principalId === '' ? undefined : draft.principalId}
+              clearable
+              invalid={errorOf('principalId') !== undefined}
+              testId="app-principalId"
+              placeholder="Anonymous — search by email or name"
+              onChange={(account) => set('principalId', account?._id ?? '')}
             />
           )}
         </Field>

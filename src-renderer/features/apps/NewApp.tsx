@@ -57,6 +57,7 @@ export function NewApp({
         </p>
       </div>
       <AppSettingsForm
+        orgClient={orgClient}
         key={kind}
         kind={kind}
         mode="create"

@@ -41,6 +41,7 @@ export function SettingsTab({
   return (
     <>
       <AppSettingsForm
+        orgClient={orgClient}
         key={formVersion}
         kind={app.kind}
         mode="edit"
