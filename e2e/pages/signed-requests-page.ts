@@ -28,6 +28,18 @@ export class SignedRequestsPage {
     await expect(this.page.getByTestId('replay-status')).toBeVisible();
   }
 
+  /** Adds a query-parameter row (`kind` param) or a header row (`kind` header) at the end. */
+  async addRow(kind: 'param' | 'header', name: string, value: string): Promise<void> {
+    const editor = this.page.getByTestId(`signed-${kind}`);
+    await editor.getByTestId(`signed-${kind}-add`).click();
+    await editor.getByTestId(`signed-${kind}-name`).last().fill(name);
+    await editor.getByTestId(`signed-${kind}-value`).last().fill(value);
+  }
+
+  rows(kind: 'param' | 'header'): Locator {
+    return this.page.getByTestId(`signed-${kind}-row`);
+  }
+
   value(name: 'command' | 'message' | 'timestamp' | 'nonce' | 'signature'): Locator {
     return this.page.getByTestId(`signed-${name}`);
   }

@@ -224,3 +224,34 @@ describe('the console signer and the service agree', () => {
     expect(planned.plan.signature).toMatch(/^[0-9a-f]{64}$/);
   });
 });
+
+describe('extra headers', () => {
+  it('are sent with the plan, and never replace what the signer sets', async () => {
+    const planned = await planSignedRequest(
+      input({
+        extraHeaders: { accept: 'application/x-ndjson', 'X-Trace': 't1', 'service-client-nonce': 'forged' },
+      }),
+    );
+    if (!planned.ok) throw new Error(planned.problem);
+    const { headers } = planned.plan;
+    expect(headers.accept).toBe('application/x-ndjson');
+    expect(headers.Accept).toBeUndefined();
+    expect(headers['X-Trace']).toBe('t1');
+    expect(headers['service-client-nonce']).toBeUndefined();
+    expect(headers['Service-Client-Nonce']).toBe('abcdEFGH12345678');
+  });
+});
+
+describe('response headers', () => {
+  it('are kept with the answer', async () => {
+    const planned = await planSignedRequest(input());
+    if (!planned.ok) throw new Error(planned.problem);
+    const response = await sendSignedRequest(
+      planned.plan,
+      async () =>
+        new Response('{}', { status: 200, headers: { 'Content-Type': 'application/json', 'X-Request-Id': 'r1' } }),
+    );
+    expect(response.headers).toContainEqual(['x-request-id', 'r1']);
+    expect(response.headers).toContainEqual(['content-type', 'application/json']);
+  });
+});

@@ -95,6 +95,8 @@ export interface SignedRequestInput {
   nonce: string;
   /** Signature version; the console signs with 2 (decisions §4) unless told otherwise. */
   version?: SignatureVersion;
+  /** More request headers (not signed); the signer's own headers always win over these. */
+  extraHeaders?: Record<string, string>;
 }
 
 /** Everything a signed request is made of, shown to the user and sent as is (also for a replay). */
@@ -167,17 +169,16 @@ export async function planSignedRequest(input: SignedRequestInput): Promise<Plan
     });
   }
   const signature = await computeSignature(input.appKey, input.apiSecret.trim(), message);
-  const headers: Record<string, string> = {
-    Accept: 'application/json',
-    [KEY_HEADER]: input.appKey,
-    [SIGNATURE_HEADER]: signature,
-    [TIMESTAMP_HEADER]: String(input.timestampMs),
-    [NONCE_HEADER]: input.nonce,
-  };
-  if (version === 2) headers[SIGNATURE_VERSION_HEADER] = '2';
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  for (const [name, value] of Object.entries(input.extraHeaders ?? {})) setHeader(headers, name, value);
+  setHeader(headers, KEY_HEADER, input.appKey);
+  setHeader(headers, SIGNATURE_HEADER, signature);
+  setHeader(headers, TIMESTAMP_HEADER, String(input.timestampMs));
+  setHeader(headers, NONCE_HEADER, input.nonce);
+  if (version === 2) setHeader(headers, SIGNATURE_VERSION_HEADER, '2');
   const principal = input.principal?.trim();
-  if (principal) headers[ACCOUNT_HEADER] = principal;
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  if (principal) setHeader(headers, ACCOUNT_HEADER, principal);
+  if (body !== undefined) setHeader(headers, 'Content-Type', 'application/json');
   const plan: SignedRequestPlan = {
     method: input.method,
     version,
@@ -191,6 +192,12 @@ export async function planSignedRequest(input: SignedRequestInput): Promise<Plan
   };
   if (body !== undefined) plan.body = body;
   return { ok: true, plan };
+}
+
+/** Sets a header, replacing any earlier one of the same name in another case (one value per name). */
+function setHeader(headers: Record<string, string>, name: string, value: string): void {
+  for (const key of Object.keys(headers)) if (key.toLowerCase() === name.toLowerCase()) delete headers[key];
+  headers[name] = value;
 }
 
 /** A shell command that sends the same request (single-quoted; the secret is never part of it). */
@@ -215,6 +222,8 @@ export interface SignedResponse {
   /** errCode when the answer is a fault. */
   errCode?: string;
   ms: number;
+  /** The response's headers as the page may read them, in order. */
+  headers: [string, string][];
 }
 
 /**
@@ -242,6 +251,7 @@ export async function sendSignedRequest(
     serverTime: Number.isFinite(time) && time > 0 ? time : null,
     body,
     ms: Math.round(performance.now() - started),
+    headers: [...response.headers.entries()],
   };
   const errCode = (body as { object?: unknown; errCode?: unknown } | null)?.errCode;
   if ((body as { object?: unknown } | null)?.object === 'fault' && typeof errCode === 'string')

@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react';
 import { isFaultBody } from '../../../src-shared/faults';
 import type { SignedRequestPlan, SignedResponse } from '../../api/signing';
 import { FaultMessage } from '../../components/FaultMessage';
@@ -93,8 +94,15 @@ function ResponseView({
 }) {
   const ok = response.status >= 200 && response.status < 300;
   const skew = response.serverTime !== null ? response.serverTime - plan.timestampMs : null;
+  // Each new answer is brought into view: below the form on a narrow window, it was easy to miss.
+  const panel = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    // A statement, not the arrow's value: newer browsers answer scrollIntoView with a promise, which
+    // React would take for the effect's cleanup.
+    panel.current?.scrollIntoView({ block: 'nearest' });
+  }, [response]);
   return (
-    <div className="panel" data-testid={`${testId}-response`}>
+    <div className="panel" data-testid={`${testId}-response`} ref={panel}>
       <div className="access-toolbar">
         <p className="panel__title">{title}</p>
         <span
@@ -112,6 +120,14 @@ function ResponseView({
       <pre className="json-view response-box" data-testid={`${testId}-body`}>
         {typeof response.body === 'string' ? response.body : JSON.stringify(response.body, null, 2)}
       </pre>
+      <details className="response-headers" open data-testid={`${testId}-headers`}>
+        <summary className="note">Response headers ({response.headers.length})</summary>
+        <dl className="kv">
+          {response.headers.map(([name, value]) => (
+            <FragmentPair key={name} name={name} value={value} />
+          ))}
+        </dl>
+      </details>
     </div>
   );
 }

@@ -1,10 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { faultOf } from '../../api/api-error';
-import type { HttpMethod } from '../../api/http';
 import type { OrgClient } from '../../api/org-client';
 import {
-  SIGNED_METHODS,
   curlCommand,
   makeNonce,
   methodHasBody,
@@ -20,7 +18,11 @@ import type { NavigateOptions, Route } from '../../routing/route';
 import type { SignedRequestsRoute } from './signed-route';
 import { copyText } from '../../components/download';
 import '../../styles/access.css';
-import { Field, FieldError, FieldHint } from '../../components/Field';
+import { FieldError } from '../../components/Field';
+import { ComposerFields } from './ComposerFields';
+import { checkHeaders, type Pair } from './request-parts';
+import { clearSent, recordSent, requestKey, sentRequests, type ComposedRequest } from './sent-history';
+import { SentHistory } from './SentHistory';
 
 interface SignedRequestsScreenProps {
   orgClient: OrgClient;
@@ -33,17 +35,36 @@ export function SignedRequestsScreen({ orgClient, route, navigate }: SignedReque
   const apps = useQuery(signingAppsQuery(orgClient));
   // The secret is shown once by the service and pasted here: component state only.
   const [secret, setSecret] = useState('');
+  // Extra headers can carry credentials: component state (and the in-memory history) only.
+  const [headers, setHeaders] = useState<Pair[]>([]);
   const [exchange, setExchange] = useState<Exchange | null>(null);
+  // The request the shown answer was sent from: Replay re-sends it only while the form still says so.
+  const [sentKey, setSentKey] = useState<string | null>(null);
+  const [history, setHistory] = useState(() => sentRequests(orgClient.org));
   const [problem, setProblem] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [copied, setCopied] = useState<string | null>(null);
   const edit = (next: Partial<SignedRequestsRoute>) => navigate({ ...route, ...next }, { replace: true });
 
-  const app = apps.data?.find((candidate) => candidate.key === route.app);
+  const composed: ComposedRequest = {
+    app: route.app,
+    method: route.method,
+    path: route.path,
+    body: route.body,
+    as: route.as,
+    headers,
+  };
+  const currentKey = requestKey(composed, methodHasBody(route.method));
+  const changed = sentKey !== null && sentKey !== currentKey;
 
   const sign = async (): Promise<SignedRequestPlan | null> => {
     setProblem(null);
     setCopied(null);
+    const extra = checkHeaders(headers);
+    if (!extra.ok) {
+      setProblem(extra.problem);
+      return null;
+    }
     const planned = await planSignedRequest({
       origin: window.location.origin,
       org: orgClient.org,
@@ -55,6 +76,7 @@ export function SignedRequestsScreen({ orgClient, route, navigate }: SignedReque
       apiSecret: secret,
       timestampMs: Date.now(),
       nonce: makeNonce(),
+      extraHeaders: extra.headers,
     });
     if (!planned.ok) {
       setProblem(planned.problem);
@@ -65,13 +87,29 @@ export function SignedRequestsScreen({ orgClient, route, navigate }: SignedReque
 
   const send = async (plan: SignedRequestPlan, replay: boolean) => {
     setBusy(true);
+    const key = currentKey;
+    const request = composed;
     try {
       const response = await sendSignedRequest(plan);
       setExchange((current) =>
         replay && current?.plan === plan ? { ...current, replay: response } : { plan, response },
       );
+      if (!replay) {
+        setSentKey(key);
+        setHistory(
+          recordSent(orgClient.org, {
+            ...request,
+            at: Date.now(),
+            status: response.status,
+            ...(response.errCode ? { errCode: response.errCode } : {}),
+          }),
+        );
+      }
     } catch (error) {
-      setExchange({ plan, failure: error instanceof Error ? error.message : String(error) });
+      const failure = error instanceof Error ? error.message : String(error);
+      setExchange({ plan, failure });
+      setSentKey(null);
+      if (!replay) setHistory(recordSent(orgClient.org, { ...request, at: Date.now(), failure }));
     } finally {
       setBusy(false);
     }
@@ -106,137 +144,95 @@ export function SignedRequestsScreen({ orgClient, route, navigate }: SignedReque
       )}
       {apps.data && apps.data.length > 0 && (
         <div className="signed-layout">
-          <form
-            className="panel"
-            data-testid="signed-form"
-            onSubmit={(e) => {
-              e.preventDefault();
-              void sign().then((plan) => plan && send(plan, false));
-            }}
-          >
-            <div className="form-grid">
-              <Field label="Signing app">
-                <select
-                  className="select select--large"
-                  data-testid="signed-app"
-                  value={route.app ?? ''}
-                  onChange={(e) => {
-                    setSecret('');
-                    setExchange(null);
-                    edit({ app: e.target.value || undefined });
-                  }}
-                >
-                  <option value="">Choose…</option>
-                  {apps.data.map((candidate) => (
-                    <option key={candidate.key} value={candidate.key}>
-                      {candidate.label} — {candidate.key}
-                      {candidate.enabled ? '' : ' (disabled)'}
-                    </option>
-                  ))}
-                </select>
-              </Field>
-              <Field label="Secret (not stored)">
-                <input
-                  className="input input--mono"
-                  type="password"
-                  autoComplete="off"
-                  spellCheck={false}
-                  data-testid="signed-secret"
-                  value={secret}
-                  placeholder="64 letters and digits"
-                  onChange={(e) => setSecret(e.target.value)}
-                />
-              </Field>
-              <Field label="Method">
-                <select
-                  className="select select--large"
-                  data-testid="signed-method"
-                  value={route.method}
-                  onChange={(e) => edit({ method: e.target.value as HttpMethod })}
-                >
-                  {SIGNED_METHODS.map((method) => (
-                    <option key={method}>{method}</option>
-                  ))}
-                </select>
-              </Field>
-              <Field label={<>Path under /{orgClient.org}/v2</>}>
-                <input
-                  className="input input--mono"
-                  data-testid="signed-path"
-                  spellCheck={false}
-                  value={route.path}
-                  onChange={(e) => edit({ path: e.target.value })}
-                />
-              </Field>
-              {methodHasBody(route.method) && (
-                <Field label="JSON body (optional)" wide>
-                  <textarea
-                    className="input input--mono"
-                    data-testid="signed-body"
-                    spellCheck={false}
-                    value={route.body}
-                    onChange={(e) => edit({ body: e.target.value })}
-                  />
-                </Field>
+          <div className="access-column">
+            <form
+              className="panel"
+              data-testid="signed-form"
+              onSubmit={(e) => {
+                e.preventDefault();
+                void sign().then((plan) => plan && send(plan, false));
+              }}
+            >
+              <ComposerFields
+                org={orgClient.org}
+                apps={apps.data}
+                route={route}
+                secret={secret}
+                headers={headers}
+                onSecret={setSecret}
+                onHeaders={setHeaders}
+                onApp={(app) => {
+                  setSecret('');
+                  setExchange(null);
+                  setSentKey(null);
+                  edit({ app });
+                }}
+                onEdit={edit}
+              />
+              {problem && (
+                <FieldError alert testId="signed-problem">
+                  {problem}
+                </FieldError>
               )}
-              <Field label="Act as (Service-Client-Account, optional)" wide>
-                <input
-                  className="input input--mono"
-                  data-testid="signed-as"
-                  spellCheck={false}
-                  placeholder="account id or email"
-                  value={route.as}
-                  onChange={(e) => edit({ as: e.target.value })}
-                />
-                {app && !app.principalOverride && route.as.trim() !== '' && (
-                  <span className="note note--warn">
-                    This app does not allow principal override; the service ignores the header and uses the app's
-                    principal.
-                  </span>
-                )}
-                {app && !app.principalOverride && route.as.trim() === '' && app.principalId === null && (
-                  <FieldHint>This app's principal is anonymous.</FieldHint>
-                )}
-              </Field>
-            </div>
-            {problem && (
-              <FieldError alert testId="signed-problem">
-                {problem}
-              </FieldError>
-            )}
-            <div className="form__actions">
-              <button type="submit" className="button button--primary" data-testid="signed-send" disabled={busy}>
-                {busy ? 'Sending…' : 'Sign and send'}
-              </button>
-              <button
-                type="button"
-                className="button button--secondary"
-                data-testid="signed-replay"
-                disabled={busy || !exchange?.response}
-                title="Send the exact same headers again"
-                onClick={() => exchange && void send(exchange.plan, true)}
-              >
-                Replay
-              </button>
-              <button
-                type="button"
-                className="button button--secondary"
-                data-testid="signed-copy-curl"
-                disabled={busy}
-                title="Sign a fresh request (not sent) and copy it as a curl command"
-                onClick={() =>
-                  void sign().then(async (plan) => {
-                    if (!plan) return;
-                    setExchange({ plan });
-                    const text = curlCommand(plan);
-                    setCopied((await copyText(text)) ? text : `${text}`);
-                  })
-                }
-              >
-                Copy as curl
-              </button>
-            </div>
-          </form>
+              <div className="form__actions">
+                <button type="submit" className="button button--primary" data-testid="signed-send" disabled={busy}>
+                  {busy ? 'Sending…' : 'Sign and send'}
+                </button>
+                <button
+                  type="button"
+                  className="button button--secondary"
+                  data-testid="signed-replay"
+                  disabled={busy || !exchange?.response || changed}
+                  title={
+                    changed
+                      ? 'The request changed since it was sent: Sign and send it instead'
+                      : 'Send the exact same headers again'
+                  }
+                  onClick={() => exchange && void send(exchange.plan, true)}
+                >
+                  Replay
+                </button>
+                <button
+                  type="button"
+                  className="button button--secondary"
+                  data-testid="signed-copy-curl"
+                  disabled={busy}
+                  title="Sign a fresh request (not sent) and copy it as a curl command"
+                  onClick={() =>
+                    void sign().then(async (plan) => {
+                      if (!plan) return;
+                      setExchange({ plan });
+                      setSentKey(null);
+                      const text = curlCommand(plan);
+                      setCopied((await copyText(text)) ? text : `${text}`);
+                    })
+                  }
+                >
+                  Copy as curl
+                </button>
+              </div>
+              {changed && exchange?.response && (
+                <p className="note" data-testid="signed-replay-note">
+                  Replay is off: the form no longer describes the request that was sent.
+                </p>
+              )}
+            </form>
+            <SentHistory
+              entries={history}
+              onClear={() => {
+                clearSent(orgClient.org);
+                setHistory([]);
+              }}
+              onLoad={(entry) => {
+                setHeaders(entry.headers.map((h) => ({ ...h })));
+                setProblem(null);
+                navigate(
+                  { ...route, app: entry.app, method: entry.method, path: entry.path, body: entry.body, as: entry.as },
+                  { replace: true },
+                );
+              }}
+            />
+          </div>
           <div className="access-column">
             {exchange ? (
               <ExchangeView exchange={exchange} curl={copied} />
