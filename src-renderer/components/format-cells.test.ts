@@ -18,4 +18,11 @@ describe('describeRowRange', () => {
     expect(describeRowRange(0, 0)).toBe('No rows');
     expect(describeRowRange(100, 0)).toBe('No rows after row 100');
   });
+
+  it('adds the total when it is known, and an ellipsis while it is counted', () => {
+    expect(describeRowRange(1000, 50, 120_001)).toBe('Rows 1,001–1,050 of 120,001');
+    expect(describeRowRange(0, 25, 'counting')).toBe('Rows 1–25 of …');
+    expect(describeRowRange(0, 0, 0)).toBe('No rows');
+    expect(describeRowRange(100, 0, 80)).toBe('No rows after row 100 of 80');
+  });
 });

@@ -15,7 +15,16 @@ export function formatText(value: string | undefined): string {
 }
 
 /** "Rows 26–50" for the pager; an empty page says where it is instead. */
-export function describeRowRange(skip: number, rowCount: number): string {
-  if (rowCount === 0) return skip === 0 ? 'No rows' : `No rows after row ${skip}`;
-  return `Rows ${skip + 1}–${skip + rowCount}`;
+const COUNT = new Intl.NumberFormat('en-US');
+
+/** "Rows 26–50", and "of 1,234" once the total is known ("of …" while it is counted). */
+export function describeRowRange(skip: number, rowCount: number, total?: number | 'counting'): string {
+  const of = total === undefined ? '' : total === 'counting' ? ' of …' : ` of ${COUNT.format(total)}`;
+  if (rowCount === 0)
+    return skip === 0
+      ? total === undefined || total === 0
+        ? 'No rows'
+        : `No rows${of}`
+      : `No rows after row ${COUNT.format(skip)}${of}`;
+  return `Rows ${COUNT.format(skip + 1)}–${COUNT.format(skip + rowCount)}${of}`;
 }

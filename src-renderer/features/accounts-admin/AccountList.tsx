@@ -21,10 +21,20 @@ export function AccountList({
   return (
     <div className="grid-frame">
       <table
-        className={list.isPlaceholderData ? 'grid grid--stale access-grid' : 'grid access-grid'}
+        className={
+          list.isPlaceholderData ? 'grid grid--stale access-grid admin-accounts' : 'grid access-grid admin-accounts'
+        }
         data-testid="admin-accounts-list"
         aria-busy={list.isFetching}
       >
+        {/* Fixed columns: email and name give way (ellipsis, full text in the title); the state
+            badges and every role chip are shown whole, roles wrapping onto more lines. */}
+        <colgroup>
+          <col className="admin-accounts__email" />
+          <col className="admin-accounts__name" />
+          <col className="admin-accounts__state" />
+          <col />
+        </colgroup>
         <thead>
           <tr>
             <th scope="col">email</th>
@@ -62,19 +72,21 @@ export function AccountList({
               data-account-id={account._id}
               aria-selected={account._id === selected}
             >
-              <td>
+              <td title={account.email}>
                 <button type="button" className="row-link" onClick={() => onSelect(account._id)}>
                   {account.email}
                 </button>
               </td>
-              <td>{[account.name?.first, account.name?.last].filter(Boolean).join(' ') || '—'}</td>
-              <td>
+              <td title={[account.name?.first, account.name?.last].filter(Boolean).join(' ')}>
+                {[account.name?.first, account.name?.last].filter(Boolean).join(' ') || '—'}
+              </td>
+              <td className="admin-accounts__wrap">
                 <StateBadges account={account} />
               </td>
-              <td>
-                <span className="chips">
+              <td className="admin-accounts__wrap">
+                <span className="chips chips--wrap">
                   {(account.roles ?? []).map((id) => (
-                    <span key={id} className="chip" title={id}>
+                    <span key={id} className="chip" title={id} data-testid="account-role">
                       {names.get(id) ?? id.slice(-6)}
                     </span>
                   ))}

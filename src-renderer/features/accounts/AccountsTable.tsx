@@ -10,7 +10,7 @@ const COLUMNS = ['_id', 'email', 'name.first', 'name.last', 'state', 'created'] 
 export type TableContent =
   | { kind: 'loading' }
   | { kind: 'error'; fault: FaultBody; onRetry: () => void }
-  | { kind: 'rows'; accounts: Account[]; onFirstPage: (() => void) | null };
+  | { kind: 'rows'; accounts: Account[]; onFirstPage: (() => void) | null; searched: boolean };
 
 export function AccountsTable({ content, stale }: { content: TableContent; stale: boolean }) {
   return (
@@ -46,7 +46,8 @@ function TableBody({ content }: { content: TableContent }) {
         </StatusRow>
       );
     case 'rows':
-      if (content.accounts.length === 0) return <EmptyRow onFirstPage={content.onFirstPage} />;
+      if (content.accounts.length === 0)
+        return <EmptyRow onFirstPage={content.onFirstPage} searched={content.searched} />;
       return content.accounts.map((account) => <AccountRow key={account._id} account={account} />);
   }
 }
@@ -77,11 +78,11 @@ function StateBadge({ state, locked }: { state: string | undefined; locked: bool
   );
 }
 
-function EmptyRow({ onFirstPage }: { onFirstPage: (() => void) | null }) {
+function EmptyRow({ onFirstPage, searched }: { onFirstPage: (() => void) | null; searched: boolean }) {
   return (
     <tr data-testid="grid-empty">
       <td colSpan={COLUMNS.length} className="grid__status">
-        {onFirstPage ? 'No accounts on this page.' : 'No accounts yet.'}
+        {onFirstPage ? 'No accounts on this page.' : searched ? 'No account matches the search.' : 'No accounts yet.'}
         {onFirstPage && (
           <button type="button" className="button button--link" onClick={onFirstPage}>
             Go to the first page

@@ -1,28 +1,5 @@
-/**
- * The total behind the pager ("1–100 of 120,001"): the driver's count operation
- * (`POST /<org>/v2/<collection>/db/count`, original-clients.md §A) with the page's where. It runs
- * after the page has shown (it never delays rows) and can be cancelled: on a huge collection a
- * count walks every match.
- */
-import { queryOptions } from '@tanstack/react-query';
-import type { OrgClient } from '../../api/org-client';
-import { queryKeys } from '../../api/query-keys';
-
-export function countQuery(orgClient: OrgClient, collection: string, where: Record<string, unknown> | undefined) {
-  return queryOptions({
-    queryKey: [...queryKeys.collection(orgClient.org, collection), 'count', where ?? {}],
-    queryFn: async ({ signal }) => {
-      const answer = await orgClient.request<{ data: unknown }>('POST', `${encodeURIComponent(collection)}/db/count`, {
-        body: where === undefined ? {} : { where },
-        signal,
-      });
-      if (typeof answer.data !== 'number') throw new Error('The count answer is not a number.');
-      return answer.data;
-    },
-    staleTime: 30_000,
-    retry: false,
-  });
-}
+/** The total behind the pager ("1–100 of 120,001"): the shared count (api/record-count.ts). */
+export { countQuery } from '../../api/record-count';
 
 const NUMBER = new Intl.NumberFormat('en-US');
 
