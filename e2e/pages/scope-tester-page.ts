@@ -41,7 +41,7 @@ export class ScopeTesterPage {
     await this.page.getByTestId('tester-add-row').click();
     const added = this.rows().last();
     await added.getByTestId('row-operation').selectOption(row.operation);
-    await added.getByTestId('row-type').fill(row.type);
+    await added.getByTestId('row-type').selectOption(row.type);
     await added.getByTestId('row-instance').fill(row.id ?? '');
     await added.getByTestId('row-path').fill(row.path ?? '');
   }

@@ -97,7 +97,13 @@ export function BatchPanel({
       {schemas.isError && (
         <FaultMessage fault={faultOf(schemas.error)} onRetry={() => void schemas.refetch()} compact />
       )}
-      <BatchTable rows={route.rows} results={results} answers={shownAnswers} onRows={onRows} />
+      <BatchTable
+        rows={route.rows}
+        typeNames={schemas.data?.map((schema) => schema.name)}
+        results={results}
+        answers={shownAnswers}
+        onRows={onRows}
+      />
     </div>
   );
 }

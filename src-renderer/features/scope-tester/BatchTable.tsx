@@ -1,6 +1,7 @@
 import {
   ROW_OPERATIONS,
   emptyRow,
+  typeChoices,
   summarizeBatch,
   type RowOperation,
   type RowResult,
@@ -12,13 +13,15 @@ import { FieldError } from '../../components/Field';
 
 interface BatchTableProps {
   rows: TestRow[];
+  /** The org's object type names (undefined while they load). */
+  typeNames: readonly string[] | undefined;
   results: RowResult[];
   answers: ServiceAnswer[] | undefined;
   onRows: (rows: TestRow[]) => void;
 }
 
 /** Editable request rows with the tester's verdict, the deciding chain, and the service's answer. */
-export function BatchTable({ rows, results, answers, onRows }: BatchTableProps) {
+export function BatchTable({ rows, typeNames, results, answers, onRows }: BatchTableProps) {
   const update = (index: number, patch: Partial<TestRow>) =>
     onRows(rows.map((row, i) => (i === index ? { ...row, ...patch } : row)));
   const summary = summarizeBatch(results);
@@ -31,12 +34,12 @@ export function BatchTable({ rows, results, answers, onRows }: BatchTableProps) 
               the rest, so the whole row fits the panel at 1024 px (table-layout: fixed, access.css). */}
           <colgroup>
             <col style={{ width: 88 }} />
-            <col style={{ width: 104 }} />
+            <col style={{ width: 156 }} />
             <col />
             <col />
-            <col style={{ width: 88 }} />
             <col style={{ width: 84 }} />
-            <col style={{ width: 100 }} />
+            <col style={{ width: 84 }} />
+            <col style={{ width: 92 }} />
             <col style={{ width: 36 }} />
           </colgroup>
           <thead>
@@ -82,14 +85,22 @@ export function BatchTable({ rows, results, answers, onRows }: BatchTableProps) 
                     </select>
                   </td>
                   <td>
-                    <input
-                      className="input input--mono"
+                    <select
+                      className="select select--mono"
                       aria-label={`Row ${index + 1} object type`}
                       data-testid="row-type"
-                      placeholder={row.operation === 'execute' ? 'runner, route, view…' : undefined}
+                      title={row.objectType}
                       value={row.objectType}
+                      disabled={typeNames === undefined && row.operation !== 'execute'}
                       onChange={(e) => update(index, { objectType: e.target.value })}
-                    />
+                    >
+                      {row.objectType === '' && <option value="">—</option>}
+                      {typeChoices(row.operation, row.objectType, typeNames ?? []).map((name) => (
+                        <option key={name} value={name}>
+                          {name}
+                        </option>
+                      ))}
+                    </select>
                   </td>
                   <td>
                     <input
@@ -106,7 +117,7 @@ export function BatchTable({ rows, results, answers, onRows }: BatchTableProps) 
                       className="input input--mono"
                       aria-label={`Row ${index + 1} property path`}
                       data-testid="row-path"
-                      placeholder="(whole object)"
+                      placeholder="(all)"
                       value={row.propertyPath}
                       onChange={(e) => update(index, { propertyPath: e.target.value })}
                     />

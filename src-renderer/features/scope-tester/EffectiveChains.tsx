@@ -54,7 +54,7 @@ export function EffectiveChains({
       {roles.isError && <FaultMessage fault={faultOf(roles.error)} onRetry={() => void roles.refetch()} compact />}
       {source.length === 0 ? (
         <p className="note" data-testid="tester-effective-empty">
-          No chains: every request is denied (decisions.md §7).
+          No chains: every request is denied.
         </p>
       ) : (
         <ul className="chain-list">

@@ -60,7 +60,7 @@ export function ScopeTesterScreen({ orgClient, route, navigate }: ScopeTesterScr
         titleId="tester-title"
         description={
           <>
-            The same parser, schema rule and matcher the service enforces (<code>src-shared/scopes</code>).
+            Parse scope chains and decide requests with the very parser, schema rule and matcher the service enforces.
           </>
         }
       />

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeTokenScope, evaluateBatch, rowRequest, summarizeBatch, type TestRow } from './batch';
+import { decodeTokenScope, evaluateBatch, rowRequest, summarizeBatch, typeChoices, type TestRow } from './batch';
 
 const ID = '0123456789abcdef01234567';
 const row = (over: Partial<TestRow>): TestRow => ({
@@ -99,5 +99,17 @@ describe('decodeTokenScope', () => {
       ok: false,
     });
     expect(decodeTokenScope(jwt({ 'service/scp': 'script.execute' }))).toMatchObject({ ok: false });
+  });
+});
+
+describe('typeChoices', () => {
+  it('offers the org’s types for object operations and what runs for execute', () => {
+    expect(typeChoices('read', 'account', ['c_conversation', 'account'])).toEqual(['account', 'c_conversation']);
+    expect(typeChoices('execute', 'route', ['account'])).toEqual(['runner', 'route', 'script', 'view', 'deployment']);
+  });
+
+  it('keeps a value the list lacks (a loaded test case, a subtype) first, so it is not lost', () => {
+    expect(typeChoices('read', 'c_note#c_memo', ['account', 'c_note'])).toEqual(['c_note#c_memo', 'account', 'c_note']);
+    expect(typeChoices('execute', 'account', ['account'])[0]).toBe('account');
   });
 });

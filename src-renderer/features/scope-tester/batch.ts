@@ -46,6 +46,16 @@ const TYPE = /^[a-z][a-z0-9_]{0,63}(#[a-z][a-z0-9_]{0,63})?$/;
 const ID = /^[0-9a-f]{24}$/i;
 const PATH = /^[A-Za-z_][A-Za-z0-9_]{0,63}(\.[A-Za-z_][A-Za-z0-9_]{0,63})*$/;
 
+/**
+ * What the object-type column offers: the org's object types for object operations, what runs
+ * for `execute` — and the row's own value when it is neither (a loaded test case, a subtype), so a
+ * choice is never lost by showing the list.
+ */
+export function typeChoices(operation: RowOperation, current: string, typeNames: readonly string[]): string[] {
+  const offered = operation === 'execute' ? [...EXECUTE_TARGETS] : [...typeNames].sort();
+  return current === '' || offered.includes(current) ? offered : [current, ...offered];
+}
+
 export function emptyRow(): TestRow {
   return { operation: 'read', objectType: 'account', instanceId: '', propertyPath: '' };
 }
