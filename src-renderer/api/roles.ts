@@ -109,14 +109,25 @@ export function useDeleteRole(orgClient: OrgClient) {
   });
 }
 
-/** The accounts holding a role directly (first 50 by email), for the role's Members list. */
+/** How many members a role's list shows at most; the total is counted separately (`roleMembersWhere`). */
+export const ROLE_MEMBERS_SHOWN = 50;
+
+/** The accounts holding a role directly. */
+export const roleMembersWhere = (roleId: string) => ({ roles: { $in: [roleId] } });
+
+/** The accounts holding a role directly (the first ROLE_MEMBERS_SHOWN by email), for the role's Members list. */
 export function roleMembersQuery(orgClient: OrgClient, roleId: string) {
   return queryOptions({
     queryKey: [...rolesKey(orgClient.org), 'members', roleId] as const,
     queryFn: async ({ signal }): Promise<ListPage<Account>> =>
       normalizeList(
         await orgClient.get<ListEnvelope<Account>>('accounts', {
-          query: { where: { roles: { $in: [roleId] } }, paths: ['email', 'name'], sort: { email: 1 }, limit: 50 },
+          query: {
+            where: roleMembersWhere(roleId),
+            paths: ['email', 'name'],
+            sort: { email: 1 },
+            limit: ROLE_MEMBERS_SHOWN,
+          },
           signal,
         }),
       ),

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import type { OrgClient } from '../../api/org-client';
-import { roleMembersQuery, type Role } from '../../api/roles';
+import { countQuery } from '../../api/record-count';
+import { ROLE_MEMBERS_SHOWN, roleMembersQuery, roleMembersWhere, type Role } from '../../api/roles';
 import { QueryState } from '../../components/QueryState';
 import { roleGrant } from './role-facts';
 
@@ -47,12 +48,30 @@ export function EffectiveScopes({
   );
 }
 
-/** The accounts that hold the role directly. */
+const COUNT = new Intl.NumberFormat('en-US');
+
+/** The accounts that hold the role directly: the first ones by email, and how many there are. */
 export function RoleMembers({ orgClient, role }: { orgClient: OrgClient; role: Role }) {
   const members = useQuery(roleMembersQuery(orgClient, role._id));
+  // Counted only when the list is full: a shorter list is the whole of it.
+  const full = members.data?.hasMore === true;
+  const total = useQuery({ ...countQuery(orgClient, 'accounts', roleMembersWhere(role._id)), enabled: full });
+  const browseHref = `#/browse?c=accounts&where=${encodeURIComponent(JSON.stringify(roleMembersWhere(role._id)))}&org=${encodeURIComponent(orgClient.org)}`;
   return (
     <div className="panel__section" data-testid="role-members">
-      <p className="panel__heading">Members</p>
+      <p className="panel__heading">
+        Members
+        {members.data && (
+          <span className="note" data-testid="role-members-total">
+            {' '}
+            {full
+              ? total.data !== undefined
+                ? `${ROLE_MEMBERS_SHOWN} of ${COUNT.format(total.data)} shown`
+                : `first ${ROLE_MEMBERS_SHOWN} shown, counting…`
+              : `${members.data.items.length}`}
+          </span>
+        )}
+      </p>
       <QueryState
         query={members}
         loading="Loading members…"
@@ -71,7 +90,13 @@ export function RoleMembers({ orgClient, role }: { orgClient: OrgClient; role: R
                 ) : null}
               </li>
             ))}
-            {page.hasMore && <li className="note">… and more (first 50 shown)</li>}
+            {page.hasMore && (
+              <li className="note">
+                <a href={browseHref} data-testid="role-members-browse">
+                  All {total.data !== undefined ? COUNT.format(total.data) : ''} members in Browse
+                </a>
+              </li>
+            )}
           </ul>
         )}
       </QueryState>
