@@ -1,4 +1,5 @@
-import { Fragment, useState, type ReactNode } from 'react';
+import { Fragment, useCallback, useRef, useState, type ReactNode } from 'react';
+import { useDismissOverlay } from './dismiss-overlay';
 import type { FaultBody } from '../../src-shared/faults';
 import { BrandMark } from './AuthLayout';
 import { FaultMessage } from './FaultMessage';
@@ -39,6 +40,14 @@ interface AppShellProps {
 export function AppShell(props: AppShellProps) {
   // On narrow windows the sidebar folds away behind a menu button (CSS decides when).
   const [navOpen, setNavOpen] = useState(false);
+  // Open over the screen, it closes as overlays do: a press outside it, or Escape.
+  const sidebar = useRef<HTMLElement>(null);
+  const menuButton = useRef<HTMLButtonElement>(null);
+  useDismissOverlay(
+    navOpen,
+    [sidebar, menuButton],
+    useCallback(() => setNavOpen(false), []),
+  );
   return (
     <div className={navOpen ? 'shell shell--nav-open' : 'shell'} data-testid="app-ready">
       <header className="shell__header">
@@ -49,6 +58,7 @@ export function AppShell(props: AppShellProps) {
           aria-expanded={navOpen}
           aria-controls="shell-sidebar"
           data-testid="nav-toggle"
+          ref={menuButton}
           onClick={() => setNavOpen(!navOpen)}
         >
           ☰
@@ -80,7 +90,14 @@ export function AppShell(props: AppShellProps) {
           </button>
         </div>
       </header>
-      <nav className="shell__sidebar" id="shell-sidebar" aria-label="Sections" onClick={() => setNavOpen(false)}>
+      <nav
+        className="shell__sidebar"
+        id="shell-sidebar"
+        aria-label="Sections"
+        ref={sidebar}
+        // Following a link closes the menu; a press elsewhere inside it (a heading, the gaps) does not.
+        onClick={(e) => (e.target as Element).closest('a') && setNavOpen(false)}
+      >
         {props.navItems.map((item, index) => {
           const previous = props.navItems[index - 1];
           return (
