@@ -160,6 +160,7 @@ export function ResultsSection({ orgClient, route, navigate, schema, schemas, ba
           columns={available.map((c) => c.path)}
           fetchPage={(request, signal) => fetchListPage(orgClient, schema.collection, request, signal)}
           disabled={!page.isSuccess}
+          total={typeof total === 'number' ? total : undefined}
         />
         <SaveAsViewButton
           orgClient={orgClient}

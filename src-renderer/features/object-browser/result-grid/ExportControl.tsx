@@ -5,7 +5,14 @@ import { FaultMessage } from '../../../components/FaultMessage';
 import { useDismissableDetails } from '../../../components/use-dismissable-details';
 import type { BaseQuery } from '../paging';
 import { downloadBlob } from '../../../components/download';
-import { exportFileName, runExport, type ExportFormat, type ExportProgress, type PageFetcher } from './export-runner';
+import {
+  exportFileName,
+  exportProgressText,
+  runExport,
+  type ExportFormat,
+  type ExportProgress,
+  type PageFetcher,
+} from './export-runner';
 
 interface ExportControlProps {
   collection: string;
@@ -16,10 +23,13 @@ interface ExportControlProps {
   columns: string[];
   fetchPage: PageFetcher;
   disabled: boolean;
+  /** How many records the query matches, when counted (the pager's total): the progress is out of it. */
+  total?: number | undefined;
 }
 
 /** Exports every record of the current query to CSV or NDJSON, with progress and Cancel. */
-export function ExportControl({ collection, query, visibleColumns, columns, fetchPage, disabled }: ExportControlProps) {
+export function ExportControl(props: ExportControlProps) {
+  const { collection, query, visibleColumns, columns, fetchPage, disabled, total } = props;
   const [format, setFormat] = useState<ExportFormat>('csv');
   // What the person sees is what they export, unless they ask for everything the query returns.
   const [scope, setScope] = useState<'visible' | 'query'>('visible');
@@ -106,10 +116,7 @@ export function ExportControl({ collection, query, visibleColumns, columns, fetc
           </button>
         ) : (
           <>
-            <span className="export__progress" data-testid="export-progress" role="status">
-              <progress aria-label="Export progress" />
-              {progress.records.toLocaleString('en')} records · page {progress.pages + 1}
-            </span>
+            <ExportProgressLine progress={progress} total={total} />
             <button
               type="button"
               className="button button--ghost button--small"
@@ -132,5 +139,20 @@ export function ExportControl({ collection, query, visibleColumns, columns, fetc
         )}
       </div>
     </details>
+  );
+}
+
+/** The bar fills in proportion to the total when it is known; without one it only shows activity. */
+function ExportProgressLine({ progress, total }: { progress: ExportProgress; total: number | undefined }) {
+  const { text, fraction } = exportProgressText(progress, total);
+  return (
+    <span className="export__progress" data-testid="export-progress" role="status">
+      {fraction === undefined ? (
+        <progress aria-label="Export progress" />
+      ) : (
+        <progress aria-label="Export progress" data-testid="export-progress-bar" max={1} value={fraction} />
+      )}
+      {text}
+    </span>
   );
 }

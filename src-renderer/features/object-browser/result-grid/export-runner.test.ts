@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ListRequest, ObjectRecord } from '../../../api/records';
-import { exportFileName, runExport, type PageFetcher } from './export-runner';
+import { exportFileName, exportProgressText, runExport, type PageFetcher } from './export-runner';
 
 const ids = Array.from({ length: 2500 }, (_, i) => i.toString(16).padStart(24, '0'));
 const records: ObjectRecord[] = ids.map((id, i) => ({ _id: id, object: 'c_x', c_n: i % 7 }));
@@ -72,5 +72,16 @@ describe('runExport', () => {
     expect(exportFileName('accounts', 'csv', new Date('2025-01-31T12:00:00.000Z'))).toBe(
       'accounts-2025-01-31T12-00-00.csv',
     );
+  });
+
+  it('says how far the export is out of the total, with a proportional fraction', () => {
+    expect(exportProgressText({ records: 2000, pages: 2 }, 12_345)).toEqual({
+      text: '2,000 of 12,345 records (16%) · page 3',
+      fraction: 2000 / 12_345,
+    });
+    expect(exportProgressText({ records: 2000, pages: 2 }, undefined)).toEqual({ text: '2,000 records · page 3' });
+    // Records written while exporting: never past 100%.
+    expect(exportProgressText({ records: 1100, pages: 2 }, 1000)).toMatchObject({ fraction: 1 });
+    expect(exportProgressText({ records: 0, pages: 0 }, 0)).toMatchObject({ fraction: 1 });
   });
 });

@@ -66,6 +66,26 @@ export async function runExport(
   return { parts, records };
 }
 
+const COUNT = new Intl.NumberFormat('en-US');
+
+/**
+ * The progress line: "2,000 of 12,345 records (16%) · page 3" with the query's total, or
+ * "2,000 records · page 3" while it is unknown; `fraction` drives a proportional bar (undefined:
+ * an indeterminate one). A total that the export overtook (records written meanwhile) caps at 100%.
+ */
+export function exportProgressText(
+  progress: ExportProgress,
+  total: number | undefined,
+): { text: string; fraction?: number } {
+  const page = `page ${progress.pages + 1}`;
+  if (total === undefined) return { text: `${COUNT.format(progress.records)} records · ${page}` };
+  const fraction = total === 0 ? 1 : Math.min(1, progress.records / total);
+  return {
+    text: `${COUNT.format(progress.records)} of ${COUNT.format(Math.max(total, progress.records))} records (${Math.floor(fraction * 100)}%) · ${page}`,
+    fraction,
+  };
+}
+
 /** `accounts-2025-01-31T12-00-00.csv` */
 export function exportFileName(collection: string, format: ExportFormat, now: Date): string {
   const stamp = now.toISOString().slice(0, 19).replace(/:/g, '-');
