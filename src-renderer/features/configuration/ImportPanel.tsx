@@ -110,7 +110,10 @@ export function ImportPanel({ orgClient }: { orgClient: OrgClient }) {
       {dryRun.isError && <FaultMessage fault={faultOf(dryRun.error)} compact />}
       {dryRun.data && (
         <>
-          <p className="panel__heading">Dry run: what would change</p>
+          {/* After Apply the same changes are history: the heading says so instead of "dry run". */}
+          <p className="panel__heading" data-testid="import-changes-heading">
+            {done ? 'Applied: what changed' : apply.isPending ? 'Applying: what changes' : 'Dry run: what would change'}
+          </p>
           <ChangeReview changes={dryRun.data.changes} />
           <div className="form__actions">
             <label className="check">
