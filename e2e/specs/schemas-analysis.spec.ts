@@ -26,7 +26,7 @@ test('schema sample analysis, Reference properties, names that explain, demo-dat
 
   // Sample: 10 accounts (9 seeded + the admin); seedAccounts makes every third a favourite.
   await page.getByTestId('schema-analyse').click();
-  await expect(page.getByTestId('schema-sample-count')).toHaveText('10 records sampled');
+  await expect(page.getByTestId('schema-sample-count')).toHaveText('10 records sampled — the whole collection');
   const row = (path: string) => page.locator(`[data-testid="schema-analysis-row"][data-path="${path}"]`);
   await expect(row('email').getByTestId('schema-present')).toContainText('100%');
   await expect(row('favorite')).toContainText('Boolean');

@@ -1,26 +1,42 @@
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { faultOf } from '../../api/api-error';
 import type { OrgClient } from '../../api/org-client';
 import { queryKeys } from '../../api/query-keys';
-import { fetchListPage } from '../../api/records';
+import { fetchListPage, type ObjectRecord } from '../../api/records';
+import { countQuery } from '../../api/record-count';
 import type { Schema } from '../../api/schemas';
 import { FaultMessage } from '../../components/FaultMessage';
 import { analyseSample, type PathAnalysis } from './analyse-sample';
+import { samplePlan, SAMPLE_RUNS } from './sample-plan';
 
 const SAMPLE_SIZES = [100, 500, 1000];
+type SampleKind = 'random' | 'newest';
 
 /**
- * Like Compass's Schema tab: sample the newest N records of the collection (one list request, so
- * the same access rules apply) and show what the data actually holds, path by path.
+ * Like Compass's Schema tab: sample the collection — N records at random places, or the newest N —
+ * with ordinary list requests (so the same access rules apply) and show what the data actually
+ * holds, path by path.
  */
 export function SchemaAnalysis({ orgClient, schema }: { orgClient: OrgClient; schema: Schema }) {
+  const queryClient = useQueryClient();
   const [size, setSize] = useState(100);
+  const [kind, setKind] = useState<SampleKind>('random');
   const [asked, setAsked] = useState(false);
   const sample = useQuery({
-    queryKey: [...queryKeys.collection(orgClient.org, schema.collection), 'schema-sample', size],
-    queryFn: ({ signal }) => fetchListPage(orgClient, schema.collection, { limit: size }, signal),
+    queryKey: [...queryKeys.collection(orgClient.org, schema.collection), 'schema-sample', kind, size],
+    queryFn: async ({ signal }): Promise<{ items: ObjectRecord[] }> => {
+      if (kind === 'newest') return fetchListPage(orgClient, schema.collection, { limit: size }, signal);
+      const total = await queryClient.fetchQuery(countQuery(orgClient, schema.collection, undefined));
+      const pages = await Promise.all(
+        samplePlan(total, size, Math.random).map((run) =>
+          fetchListPage(orgClient, schema.collection, { ...run, sort: { _id: 1 } }, signal),
+        ),
+      );
+      return { items: pages.flatMap((page) => page.items) };
+    },
     enabled: asked,
+    // A random sample is drawn again on "Sample again"; kept while the screen shows it.
     staleTime: 30_000,
   });
   const paths = useMemo(
@@ -37,14 +53,20 @@ export function SchemaAnalysis({ orgClient, schema }: { orgClient: OrgClient; sc
           <select
             className="select select--small"
             data-testid="schema-sample-size"
-            value={size}
-            onChange={(e) => setSize(Number(e.target.value))}
+            value={`${kind}:${size}`}
+            onChange={(e) => {
+              const [nextKind, nextSize] = e.target.value.split(':');
+              setKind(nextKind === 'newest' ? 'newest' : 'random');
+              setSize(Number(nextSize));
+            }}
           >
-            {SAMPLE_SIZES.map((n) => (
-              <option key={n} value={n}>
-                newest {n}
-              </option>
-            ))}
+            {(['random', 'newest'] as const).flatMap((k) =>
+              SAMPLE_SIZES.map((n) => (
+                <option key={`${k}:${n}`} value={`${k}:${n}`}>
+                  {k} {n}
+                </option>
+              )),
+            )}
           </select>
         </label>
         <button
@@ -59,6 +81,11 @@ export function SchemaAnalysis({ orgClient, schema }: { orgClient: OrgClient; sc
         {analysis && (
           <span className="qb-hint" data-testid="schema-sample-count">
             {analysis.records.toLocaleString('en')} records sampled
+            {analysis.records < size
+              ? ' — the whole collection'
+              : kind === 'random'
+                ? ` at ${SAMPLE_RUNS} random places`
+                : ', the newest'}
           </span>
         )}
       </div>

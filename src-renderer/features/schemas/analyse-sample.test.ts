@@ -52,4 +52,18 @@ describe('histogram and valuesAt', () => {
     expect(valuesAt({ a: [{ b: 1 }, { b: [2, 3] }] }, 'a.b')).toEqual([1, 2, 3]);
     expect(valuesAt({ a: 1 }, 'a.b')).toEqual([]);
   });
+
+  it('reports _id as an ObjectId and a reference as a Reference, not as String or Document', () => {
+    const records = [
+      { _id: '0123456789abcdef01234567', c_owner: { _id: '0123456789abcdef0123456a', object: 'account' } },
+      { _id: '0123456789abcdef01234568', c_owner: '0123456789abcdef0123456b' },
+      { _id: 'not-an-id', c_owner: { name: 'x' } },
+    ];
+    const analysis = analyseSample(records, [
+      { path: '_id', type: 'ObjectId' },
+      { path: 'c_owner', type: 'Reference' },
+    ]);
+    expect(analysis.paths[0]!.types).toEqual({ ObjectId: 2, String: 1 });
+    expect(analysis.paths[1]!.types).toEqual({ Reference: 2, Document: 1 });
+  });
 });

@@ -4,7 +4,8 @@
  * Pure, so it is unit-tested; the component only fetches the sample and draws the result.
  */
 
-export type SeenType = 'String' | 'Number' | 'Boolean' | 'Date' | 'Document' | 'Array' | 'Null';
+export type SeenType =
+  'String' | 'Number' | 'Boolean' | 'Date' | 'ObjectId' | 'Reference' | 'Document' | 'Array' | 'Null';
 
 export interface PathAnalysis {
   path: string;
@@ -26,6 +27,7 @@ export interface SampleAnalysis {
 }
 
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
+const OBJECT_ID = /^[0-9a-f]{24}$/i;
 const BUCKETS = 10;
 const TOP = 3;
 
@@ -46,12 +48,25 @@ export function valuesAt(root: unknown, path: string): unknown[] {
   return current.flatMap((value) => (Array.isArray(value) ? value : [value]));
 }
 
+/**
+ * The type a value shows, read with the declared type in mind: JSON has no dates or ids, so an ISO
+ * time in a Date property is a Date, 24 hex digits in an ObjectId property an ObjectId, and a
+ * Reference's `{_id, …}` (or bare id) a Reference — not the String or Document JSON says.
+ */
 function typeOf(value: unknown, declared: string | undefined): SeenType {
   if (value === null) return 'Null';
   if (Array.isArray(value)) return 'Array';
   if (typeof value === 'number') return 'Number';
   if (typeof value === 'boolean') return 'Boolean';
-  if (typeof value === 'string') return declared === 'Date' && ISO_DATE.test(value) ? 'Date' : 'String';
+  if (typeof value === 'string') {
+    if (declared === 'Date' && ISO_DATE.test(value)) return 'Date';
+    if ((declared === 'ObjectId' || declared === 'Reference') && OBJECT_ID.test(value)) {
+      return declared === 'ObjectId' ? 'ObjectId' : 'Reference';
+    }
+    return 'String';
+  }
+  const id = (value as { _id?: unknown })._id;
+  if (declared === 'Reference' && typeof id === 'string' && OBJECT_ID.test(id)) return 'Reference';
   return 'Document';
 }
 
