@@ -33,13 +33,13 @@ export function BatchTable({ rows, typeNames, results, answers, onRows }: BatchT
           {/* Fixed columns just fit their controls and verdict chips; instance id and property path share
               the rest, so the whole row fits the panel at 1024 px (table-layout: fixed, access.css). */}
           <colgroup>
-            <col style={{ width: 88 }} />
-            <col style={{ width: 156 }} />
+            <col style={{ width: 80 }} />
+            <col style={{ width: 144 }} />
             <col />
             <col />
+            <col style={{ width: 80 }} />
             <col style={{ width: 84 }} />
-            <col style={{ width: 84 }} />
-            <col style={{ width: 92 }} />
+            <col style={{ width: 100 }} />
             <col style={{ width: 36 }} />
           </colgroup>
           <thead>
@@ -86,7 +86,7 @@ export function BatchTable({ rows, typeNames, results, answers, onRows }: BatchT
                   </td>
                   <td>
                     <select
-                      className="select select--mono"
+                      className="select"
                       aria-label={`Row ${index + 1} object type`}
                       data-testid="row-type"
                       title={row.objectType}
