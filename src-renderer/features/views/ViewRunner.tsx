@@ -46,10 +46,13 @@ export function ViewRunner({ orgClient, view, schema }: ViewRunnerProps) {
   const limitSettable = view.limit?.settable === true;
   const skipSettable = view.skip?.settable === true;
 
+  // The view's own default limit goes without saying: the URL stays the one a caller would write.
+  const limitArg: Record<string, string> =
+    limitSettable && limit.trim() !== String(view.limit?.defaultValue ?? '') ? { limit } : {};
   const args = (at: number) =>
     runArguments({
       ...values,
-      ...(limitSettable ? { limit } : {}),
+      ...limitArg,
       ...(skipSettable && at > 0 ? { skip: String(at) } : {}),
     });
   const url = viewRunUrl(serviceOrigin, orgClient.org, view.name, ran ?? args(0));
