@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useState } from 'react';
 import type { OrgClient } from '../../api/org-client';
-import { accountSearchQuery } from '../../api/tokens';
+import { accountSearchQuery } from '../../api/accounts';
 import type { Account } from '../../api/types';
 
 function useDebounced(value: string, ms: number): string {

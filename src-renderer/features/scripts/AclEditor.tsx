@@ -3,7 +3,7 @@ import { useState } from 'react';
 import type { OrgClient } from '../../api/org-client';
 import { rolesQuery, type Role } from '../../api/roles';
 import { FieldError, FieldSet } from '../../components/Field';
-import { accountQuery } from '../../api/tokens';
+import { accountQuery } from '../../api/accounts';
 import { AccountCombobox, accountName } from './AccountCombobox';
 
 interface AclEditorProps {
