@@ -198,6 +198,21 @@ describe('ALL /routes/<path>', () => {
     await route({ path: '/as-bob', principal: 'bob@example.test' }, 'return script.principal._id');
     expect((await alice.get('/routes/as-bob')).json()).toEqual({ object: 'result', data: bobId });
   });
+
+  it('a route whose principal was locked or deleted after the save is refused with a 403 naming why, not a 500', async () => {
+    const carolId = await createUser(admin, 'carol@example.test');
+    await route({ path: '/as-carol', principal: 'carol@example.test' }, 'return script.principal._id');
+    expect((await alice.get('/routes/as-carol')).json()).toEqual({ object: 'result', data: carolId });
+    expect((await admin.patch(`/accounts/${carolId}`, { locked: true })).statusCode).toBe(200);
+    const locked = await alice.get('/routes/as-carol');
+    expect(locked.statusCode).toBe(403);
+    expect(locked.json()).toMatchObject({ errCode: 'service.accessDenied.route.principal' });
+    expect(locked.json().reason).toMatch(/locked/);
+    expect((await admin.delete(`/accounts/${carolId}`)).statusCode).toBe(200);
+    const gone = await alice.get('/routes/as-carol');
+    expect(gone.statusCode).toBe(403);
+    expect(gone.json().reason).toMatch(/account of this org/);
+  });
 });
 
 describe('access from scripts', () => {

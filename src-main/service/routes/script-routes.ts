@@ -179,7 +179,11 @@ function routePrincipal(svc: Service, org: Org, route: RouteScript): Caller | un
   if (!route.config.principal) return undefined;
   const found = lookupAccountPrincipal(svc, org, route.config.principal);
   if (!('principal' in found)) {
-    throw fault('error', 'route.principal', { reason: 'The route runs as an account that does not exist.' });
+    // The principal was valid at save; it may have been locked or deleted since. That is the
+    // route's configuration refusing the run (403), not a service failure (500).
+    throw fault('accessDenied', 'route.principal', {
+      reason: `The route cannot run as its principal: ${found.problem}`,
+    });
   }
   return callerOf(svc, { org, principal: found.principal });
 }
