@@ -104,7 +104,9 @@ export class ScriptsPage {
     await expect(option).toHaveCount(1);
     const options = await this.page.getByTestId(`${testId}-option`).allTextContents();
     const index = options.findIndex((t) => t.includes(match));
-    for (let i = 0; i < index; i++) await box.press('ArrowDown');
+    // No option is active until an arrow key says so (components/combobox-keys.ts): the first
+    // ArrowDown reaches the first match.
+    for (let i = 0; i <= index; i++) await box.press('ArrowDown');
     await box.press('Enter');
   }
 

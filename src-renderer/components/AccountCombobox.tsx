@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { accountQuery, accountSearchQuery } from '../api/accounts';
 import type { OrgClient } from '../api/org-client';
 import type { Account } from '../api/types';
@@ -12,49 +12,74 @@ export function accountLabel(account: Pick<Account, 'email' | 'name'>): string {
   return name ? `${name} <${account.email}>` : account.email;
 }
 
-interface AccountComboboxProps {
+type PickedAccount = Pick<Account, '_id' | 'email' | 'name'>;
+
+interface CommonProps {
   orgClient: OrgClient;
   /** The text box's id (a `Field` render function gives it, so the label names the box). */
-  id: string;
+  id?: string | undefined;
   describedBy?: string | undefined;
-  /** The picked account's `_id`; undefined: none. */
-  value: string | undefined;
-  onChange: (account: Pick<Account, '_id' | 'email' | 'name'> | undefined) => void;
+  /** The box's accessible name where no `Field` label names it. */
+  label?: string;
   testId: string;
   placeholder?: string;
-  /** Offer a button that clears the choice (where "no account" means something, e.g. anonymous). */
-  clearable?: boolean;
   disabled?: boolean;
   invalid?: boolean;
 }
 
+/** The field holds an account: the box shows the picked one by name; typing only searches. */
+interface PickProps extends CommonProps {
+  /** The picked account's `_id`; undefined: none. */
+  value: string | undefined;
+  onChange: (account: PickedAccount | undefined) => void;
+  /** Offer a button that clears the choice (where "no account" means something, e.g. anonymous). */
+  clearable?: boolean;
+}
+
+/**
+ * The field holds text the service resolves (an email or an `_id`, typed whole or filled by a
+ * pick): the box shows that text, and picking a match calls `onPick` (which sets the text, or
+ * uses the account and empties it).
+ */
+interface TextProps extends CommonProps {
+  text: string;
+  onText: (text: string) => void;
+  onPick: (account: Account) => void;
+}
+
 /**
  * Picks an account by typing part of its email or name (the Manage-accounts search, `searchWhere`)
- * or its `_id`: an ARIA combobox (WAI-ARIA APG pattern) — arrow keys move through the matches,
- * Enter picks, Escape closes the list and then restores the text; focus stays in the box.
+ * or its `_id`: an ARIA combobox (WAI-ARIA APG pattern, combobox-keys.ts) — arrow keys move
+ * through the matches, Enter picks, Escape closes the list and then restores the text; focus
+ * stays in the box. The console's one account picker, for both kinds of field above.
  */
-export function AccountCombobox(props: AccountComboboxProps) {
-  const { orgClient, id, value, onChange, testId } = props;
-  // `null` while the box shows the picked account; the typed text while searching.
-  const [text, setText] = useState<string | null>(null);
+export function AccountCombobox(props: PickProps | TextProps) {
+  const { orgClient, testId } = props;
+  const textMode = 'text' in props;
+  const value = textMode ? undefined : props.value;
+  // Pick mode: `null` while the box shows the picked account; the typed text while searching.
+  const [typed, setTyped] = useState<string | null>(null);
+  const text = textMode ? props.text : typed;
   const [state, setState] = useState<ComboboxState>(CLOSED);
   const search = useDebounced(text ?? '', 250);
-  const results = useQuery({
-    ...accountSearchQuery(orgClient, search),
-    enabled: text !== null && search.trim() !== '',
-  });
+  const searching = state.open && text !== null && search.trim() !== '';
+  const results = useQuery({ ...accountSearchQuery(orgClient, search), enabled: searching });
   const current = useQuery({ ...accountQuery(orgClient, value ?? ''), enabled: value !== undefined });
-  const options = text !== null && search.trim() !== '' ? (results.data ?? []) : [];
+  const options = searching ? (results.data ?? []) : [];
   const active = clampActive(state, options.length);
+  const fallbackId = useId();
+  const id = props.id ?? fallbackId;
   const listId = `${id}-listbox`;
   const optionId = (index: number) => `${id}-option-${index}`;
   const expanded = active.open && options.length > 0;
   const shownText = text ?? (value === undefined ? '' : current.data ? accountLabel(current.data) : value);
 
+  const typeText = (next: string) => (textMode ? props.onText(next) : setTyped(next));
   const pick = (account: Account) => {
-    setText(null);
+    setTyped(null);
     setState(CLOSED);
-    onChange(account);
+    if (textMode) props.onPick(account);
+    else props.onChange(account);
   };
   const status =
     active.open && text !== null && text.trim() !== ''
@@ -71,9 +96,10 @@ export function AccountCombobox(props: AccountComboboxProps) {
     <div className="combobox">
       <input
         id={id}
-        className="input"
+        className={textMode ? 'input input--mono' : 'input'}
         type="text"
         role="combobox"
+        aria-label={props.label}
         aria-expanded={expanded}
         aria-controls={listId}
         aria-autocomplete="list"
@@ -88,22 +114,27 @@ export function AccountCombobox(props: AccountComboboxProps) {
         value={shownText}
         onFocus={(e) => e.currentTarget.select()}
         onChange={(e) => {
-          setText(e.target.value);
+          typeText(e.target.value);
           setState({ open: e.target.value.trim() !== '', active: -1 });
         }}
         onBlur={() => {
-          setText(null);
+          setTyped(null);
           setState(CLOSED);
         }}
         onKeyDown={(e) => {
           const step = comboboxKey(e.key, active, options.length);
-          if (step.handled) e.preventDefault();
+          // In text mode the text is the value: a closed list's Escape has nothing to restore and
+          // is left to what surrounds the box.
+          const revert = step.revert === true && !textMode;
+          if (step.handled && (revert || !step.revert)) e.preventDefault();
+          // Escape on an open list is the list's: a dialog or screen around the box keeps it.
+          if (e.key === 'Escape' && active.open) e.stopPropagation();
           setState(step.state);
           if (step.pick !== undefined && options[step.pick]) pick(options[step.pick]!);
-          if (step.revert) setText(null);
+          if (revert) setTyped(null);
         }}
       />
-      {props.clearable && value !== undefined && (
+      {!textMode && props.clearable && value !== undefined && (
         <button
           type="button"
           className="icon-button icon-button--small"
@@ -111,8 +142,8 @@ export function AccountCombobox(props: AccountComboboxProps) {
           data-testid={`${testId}-clear`}
           disabled={props.disabled}
           onClick={() => {
-            setText(null);
-            onChange(undefined);
+            setTyped(null);
+            props.onChange(undefined);
           }}
         >
           ×

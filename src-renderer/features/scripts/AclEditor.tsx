@@ -4,7 +4,7 @@ import type { OrgClient } from '../../api/org-client';
 import { rolesQuery, type Role } from '../../api/roles';
 import { FieldError, FieldSet } from '../../components/Field';
 import { accountQuery } from '../../api/accounts';
-import { AccountCombobox, accountName } from './AccountCombobox';
+import { AccountCombobox, accountLabel } from '../../components/AccountCombobox';
 
 interface AclEditorProps {
   orgClient: OrgClient;
@@ -31,7 +31,7 @@ const ACCOUNT_ID = /^[0-9a-f]{24}$/i;
 /** "The account Ann Route <ann@…>" once the account is read; its id until then (or if it is gone). */
 function AccountWords({ orgClient, id }: { orgClient: OrgClient; id: string }) {
   const account = useQuery({ ...accountQuery(orgClient, id), retry: false });
-  return <>The account {account.data ? accountName(account.data) : id}</>;
+  return <>The account {account.data ? accountLabel(account.data) : id}</>;
 }
 
 /**
@@ -102,8 +102,8 @@ export function AclEditor({ orgClient, acl, onChange, error }: AclEditorProps) {
         {adding === 'account' && (
           <AccountCombobox
             orgClient={orgClient}
-            value={accountText}
-            onChange={setAccountText}
+            text={accountText}
+            onText={setAccountText}
             onPick={(account) => {
               add(`account.${account._id}`);
               setAccountText('');

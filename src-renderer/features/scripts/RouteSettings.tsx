@@ -3,7 +3,7 @@ import { appsQuery } from '../../api/apps';
 import type { OrgClient } from '../../api/org-client';
 import { ROUTE_METHODS, type RouteMethod } from '../../api/scripts';
 import { Field, FieldType } from '../../components/Field';
-import { AccountCombobox } from './AccountCombobox';
+import { AccountCombobox } from '../../components/AccountCombobox';
 import { AclEditor } from './AclEditor';
 import { AUTH_VALIDATIONS, type AuthValidation, type SaveErrors, type SaveFields } from './save-draft';
 
@@ -138,8 +138,8 @@ export function RouteSettings({ orgClient, fields, change, errors, touched }: Ro
               orgClient={orgClient}
               id={id}
               describedBy={describedBy}
-              value={fields.principal}
-              onChange={(principal) => change({ principal })}
+              text={fields.principal}
+              onText={(principal) => change({ principal })}
               onPick={(account) => change({ principal: account.email })}
               testId="save-principal"
               placeholder="the caller"

@@ -1,6 +1,6 @@
 import type { OrgClient } from '../../api/org-client';
 import { Field, FieldType } from '../../components/Field';
-import { AccountCombobox } from './AccountCombobox';
+import { AccountCombobox } from '../../components/AccountCombobox';
 import type { ArgumentsCheck } from './run-output';
 
 interface RunInputsProps {
@@ -53,8 +53,8 @@ export function RunInputs({ orgClient, argsText, args, onArgsText, principal, on
           <AccountCombobox
             orgClient={orgClient}
             id={id}
-            value={principal}
-            onChange={onPrincipal}
+            text={principal}
+            onText={onPrincipal}
             onPick={(account) => onPrincipal(account.email)}
             testId="script-principal"
             placeholder="you"
