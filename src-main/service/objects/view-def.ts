@@ -43,6 +43,17 @@ export const VIEW_DEF: ObjectDef = {
         { name: 'limitTo', type: 'String', array: true, maxLength: 200 },
       ],
     },
+    /** A `{{name}}` the components use: its default argument and what it wants, in words (views/view-variables.ts). */
+    {
+      name: 'variables',
+      type: 'Document',
+      array: true,
+      properties: [
+        str('name', { maxLength: 64, required: true }),
+        str('defaultValue', { maxLength: 2000 }),
+        str('description', { maxLength: 500 }),
+      ],
+    },
     { name: 'acl', type: 'Document', array: true, properties: aclEntry },
     { name: 'objectAcl', type: 'Document', array: true, properties: aclEntry },
     {

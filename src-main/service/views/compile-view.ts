@@ -15,6 +15,7 @@ import type { Doc, Json } from '../objects/validate.js';
 import { OBJECT_ID_PATTERN } from '../objects/ids.js';
 import { ACCESS } from '../access/levels.js';
 import { fillAll, fillTemplate, parseTemplate, type Template } from './template.js';
+import { argumentsWithDefaults, declaredVariables, type ViewVariable } from './view-variables.js';
 
 /** A view name is a scope code (`view.execute.<name>`) and must not look like an `_id`. */
 export const VIEW_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_-]{0,99}$/;
@@ -52,6 +53,8 @@ export interface CompiledView {
   /** Parsed once when the component has no variables. */
   fixedWhere?: Condition;
   fixedSort?: SortKey[];
+  /** Declared variables: their defaults fill a run's missing arguments (view-variables.ts). */
+  variables?: ViewVariable[];
 }
 
 export function sourceDefinition(svc: Service, org: Org, name: unknown): ObjectDef | undefined {
@@ -117,6 +120,10 @@ export function compileView(svc: Service, org: Org, _id: string, doc: Doc): Comp
       }
     }
   });
+  view.variables = declaredVariables(doc.variables, [
+    ...(view.where ? [{ template: view.where, parse: (tree: unknown) => whereOf(tree, source, org) }] : []),
+    ...(view.sort ? [{ template: view.sort, parse: (tree: unknown) => sortOf(tree, source) }] : []),
+  ]);
   return view;
 }
 
@@ -133,8 +140,9 @@ function checkWhereProperties(tree: unknown, def: ObjectDef): void {
   }
 }
 
-/** The where condition and sort keys of one run, variables filled from the request's arguments. */
-export function runQuery(view: CompiledView, org: Org, args: Record<string, unknown>) {
+/** The where condition and sort keys of one run, variables filled from the request's arguments, else their defaults. */
+export function runQuery(view: CompiledView, org: Org, given: Record<string, unknown>) {
+  const args = argumentsWithDefaults(view.variables, given);
   const where = view.where ? (view.fixedWhere ?? whereOf(fillTemplate(view.where, args), view.source, org)) : undefined;
   const sort = view.sort ? (view.fixedSort ?? sortOf(fillTemplate(view.sort, args), view.source)) : [];
   return { where, sort };

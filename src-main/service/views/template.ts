@@ -72,6 +72,32 @@ export function fillAll(template: Template, value: JsonValue): JsonValue {
   return fill(template.tree, () => '', value);
 }
 
+/**
+ * The tree with the variables in `args` filled as a run fills them and every other one standing in
+ * as `fillAll(template, null)` leaves it (null at a whole value, '' inside a longer string): the
+ * save-time check of one variable's default (view-variables.ts).
+ */
+export function fillSome(template: Template, args: Record<string, string>): JsonValue {
+  const given = (name: string) => (Object.prototype.hasOwnProperty.call(args, name) ? args[name] : undefined);
+  const each = (tree: JsonValue): JsonValue => {
+    if (typeof tree === 'string') {
+      const bare = tree.startsWith(BARE) ? tree.slice(BARE.length) : undefined;
+      if (bare !== undefined) return given(bare) === undefined ? null : asJson(given(bare)!);
+      const whole = WHOLE_VARIABLE.exec(tree)?.[1];
+      if (whole !== undefined) return given(whole) ?? null;
+      return tree.replace(VARIABLE, (_all, name: string) => given(name) ?? '');
+    }
+    if (Array.isArray(tree)) return tree.map(each);
+    if (tree !== null && typeof tree === 'object') {
+      const out: { [key: string]: JsonValue } = {};
+      for (const [k, v] of Object.entries(tree)) out[k] = each(v);
+      return out;
+    }
+    return tree;
+  };
+  return each(template.tree);
+}
+
 function fill(tree: JsonValue, arg: (name: string) => string, whole?: JsonValue): JsonValue {
   if (typeof tree === 'string') {
     if (tree.startsWith(BARE)) return whole !== undefined ? whole : asJson(arg(tree.slice(BARE.length)));

@@ -187,8 +187,10 @@ export const RECORD_OPERATIONS: OperationTable = {
   'GET /{org}/v2/views/{name}': {
     summary: 'Run a view',
     description:
-      "Runs a stored query as the view's principal. The view's declared variables are query arguments of their own " +
-      'names; skip, limit and paths[] narrow it within its limits. Accept: application/x-ndjson gives one record per line.',
+      "Runs a stored query as the view's principal. The view's variables are query arguments of their own " +
+      "names; one left out takes the view's declared defaultValue (the view record's variables: [{name, defaultValue, " +
+      'description}]). skip, limit and paths[] narrow it within its limits. Accept: application/x-ndjson gives one ' +
+      'record per line.',
     tag: 'Views',
     caller: 'principal',
     query: [...PAGE_ARGUMENTS, ...PATHS_ARGUMENT],
@@ -198,7 +200,7 @@ export const RECORD_OPERATIONS: OperationTable = {
       alternatives: { [NDJSON]: { type: 'string', description: 'One record per line.' } },
     },
     faults: {
-      400: "invalidArgument: a variable is missing or not of its type; skip or limit out of the view's range.",
+      400: "invalidArgument: a variable without a default is missing, or not of its type; skip or limit out of the view's range.",
       403: 'accessDenied: the view is not active, its ACL does not admit the caller, or the token lacks view.execute (scope).',
       404: 'notFound.view: no view has this name or _id.',
     },
