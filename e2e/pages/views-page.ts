@@ -1,4 +1,5 @@
 import { expect, type Locator, type Page } from '@playwright/test';
+import { ConsolePage } from './console-page';
 
 /** Page object of the Views screen (features/views) and the "Save as view" dialog of Browse. */
 export class ViewsPage {
@@ -76,6 +77,50 @@ export class ViewsPage {
   async closeTokenDialog(): Promise<void> {
     await this.page.getByTestId('view-token-done').click();
     await expect(this.page.getByTestId('view-token-dialog')).toHaveCount(0);
+  }
+
+  // Declared variables (editor) and the run form's fields --------------------------------------
+
+  /** A variable's row in the editor (its default and description). */
+  variable(name: string): Locator {
+    return this.page.locator(`[data-testid="view-variable"][data-name="${name}"]`);
+  }
+
+  async declareVariable(name: string, fields: { defaultValue?: string; description?: string }): Promise<void> {
+    const row = this.variable(name);
+    if (fields.defaultValue !== undefined) await row.getByTestId('view-variable-default').fill(fields.defaultValue);
+    if (fields.description !== undefined) await row.getByTestId('view-variable-description').fill(fields.description);
+  }
+
+  /** A variable's box on the run form. */
+  runField(name: string): Locator {
+    return this.page.locator(`[data-testid="view-var"][data-name="${name}"]`);
+  }
+
+  /** What the run form says a variable wants (the view's description, else the derived hint). */
+  runHint(name: string): Locator {
+    return this.page.locator(`[data-testid="view-var-hint"][data-name="${name}"]`);
+  }
+
+  /**
+   * `<name>-<width>-<theme>.png` at 1440×900 and 1024×700, light and dark, with `target` scrolled
+   * to the top of the view each time (a narrower window moves it). Ends at 1440×900, light.
+   */
+  async screenshotsOf(target: Locator, name: string): Promise<void> {
+    const console_ = new ConsolePage(this.page);
+    for (const [width, height] of [
+      [1440, 900],
+      [1024, 700],
+    ] as const) {
+      await this.page.setViewportSize({ width, height });
+      await target.evaluate((el) => el.scrollIntoView({ block: 'start' }));
+      for (const theme of ['light', 'dark'] as const) {
+        await console_.theme(theme);
+        await this.screenshot(`${name}-${width}-${theme}`);
+      }
+    }
+    await this.page.setViewportSize({ width: 1440, height: 900 });
+    await console_.theme('light');
   }
 
   // Save as view (Browse) ---------------------------------------------------------------------

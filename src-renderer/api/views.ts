@@ -30,6 +30,16 @@ export interface ViewAclEntry {
   allow?: number;
 }
 
+/**
+ * A variable the view declares (docs/views.md#variables): `defaultValue` is the argument as a
+ * caller would type it, taken by a run that leaves it out; `description` says what it wants.
+ */
+export interface ViewVariable {
+  name: string;
+  defaultValue?: string;
+  description?: string;
+}
+
 /** A view record; only the fields the console edits are typed. */
 export interface ViewRecord {
   _id: string;
@@ -44,6 +54,7 @@ export interface ViewRecord {
   paths?: ViewPaths;
   acl?: ViewAclEntry[];
   query?: { name: string; value: string }[];
+  variables?: ViewVariable[];
 }
 
 export type ViewDraft = Omit<ViewRecord, '_id'>;

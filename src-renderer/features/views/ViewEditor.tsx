@@ -7,6 +7,7 @@ import { Field, FieldError } from '../../components/Field';
 import { faultOf } from '../../api/api-error';
 import { useViewEditor } from './use-view-editor';
 import { PathFields, RangeFields } from './ViewRangeFields';
+import { ViewVariableFields } from './ViewVariableFields';
 
 interface ViewEditorProps {
   orgClient: OrgClient;
@@ -19,13 +20,8 @@ interface ViewEditorProps {
 /** Create or edit a view; the service validates on save and its fault is shown at the field it names. */
 export function ViewEditor({ orgClient, view, schemas, onSaved, onDeleted }: ViewEditorProps) {
   const [confirmDelete, setConfirmDelete] = useState(false);
-  const { form, set, saved, save, remove, fault, faultField, faultAt, variables } = useViewEditor(
-    orgClient,
-    view,
-    schemas[0]?.name ?? '',
-    onSaved,
-    onDeleted,
-  );
+  const { form, set, setVariable, variableFault, saved, save, remove, fault, faultField, faultAt, variables, query } =
+    useViewEditor(orgClient, view, schemas[0]?.name ?? '', onSaved, onDeleted);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -115,16 +111,17 @@ export function ViewEditor({ orgClient, view, schemas, onSaved, onDeleted }: Vie
           />
         </Field>
       </div>
-      <p className="note" data-testid="view-variables">
-        Variables:{' '}
-        {variables.length === 0
-          ? 'none'
-          : variables.map((v) => (
-              <code key={v} className="view-chip">
-                {v}
-              </code>
-            ))}
-      </p>
+      <ViewVariableFields
+        variables={variables}
+        values={form.variables}
+        onChange={setVariable}
+        query={query}
+        schema={schemas.find((s) => s.name === form.sourceObject)}
+        fault={
+          variableFault && fault ? { name: variableFault.name, message: fault.reason ?? fault.message } : undefined
+        }
+        error={variableFault ? undefined : faultAt('variables').error}
+      />
       <div className="view-editor__ranges">
         <RangeFields legend="limit" value={form.limit} onChange={(r) => set('limit', r)} fault={faultAt('limit')} />
         <RangeFields legend="skip" value={form.skip} onChange={(r) => set('skip', r)} fault={faultAt('skip')} />

@@ -12,7 +12,7 @@ import { useColumnWidths } from '../../components/result-grid/column-widths';
 import { ResultGrid } from '../../components/result-grid/ResultGrid';
 import { Field } from '../../components/Field';
 import { useServiceOrigin } from '../../api/desktop-connections';
-import { rememberArguments, rememberedArguments } from './run-memory';
+import { rememberArguments, startingArguments } from './run-memory';
 import { variableHints, type VariableHint } from './variable-hints';
 
 /** A view's rows come in the view's own order: its headers do not re-sort. */
@@ -35,8 +35,10 @@ export function ViewRunner({ orgClient, view, schema }: ViewRunnerProps) {
     () => variableHints(view.query ?? [], schema ? schemaDef(schema) : undefined),
     [view.query, schema],
   );
-  // What was typed for this view earlier in this window; the limit starts at the view's default.
-  const [values, setValues] = useState<Record<string, string>>(() => rememberedArguments(orgClient.org, view.name));
+  // Each variable starts at what was run for this view earlier in this window, else its declared
+  // default; the limit starts at the view's default.
+  const [values, setValues] = useState<Record<string, string>>(() => startingArguments(orgClient.org, view));
+  const descriptions = useMemo(() => declaredDescriptions(view), [view]);
   const [limit, setLimit] = useState(() =>
     view.limit?.defaultValue === undefined ? '' : String(view.limit.defaultValue),
   );
@@ -89,6 +91,7 @@ export function ViewRunner({ orgClient, view, schema }: ViewRunnerProps) {
               name={name}
               hintId={hintId(name)}
               hint={hints.get(name)}
+              described={descriptions.has(name) || hints.has(name)}
               value={values[name] ?? ''}
               onChange={(value) => setValues((v) => ({ ...v, [name]: value }))}
             />
@@ -114,7 +117,7 @@ export function ViewRunner({ orgClient, view, schema }: ViewRunnerProps) {
             Run
           </button>
         </div>
-        <VariableHints variables={variables} hints={hints} />
+        <VariableHints variables={variables} hints={hints} descriptions={descriptions} />
       </form>
       <div className="view-url">
         <code data-testid="view-url">GET {url}</code>
@@ -180,12 +183,15 @@ function VariableField({
   name,
   hintId: describedBy,
   hint,
+  described,
   value,
   onChange,
 }: {
   name: string;
   hintId: string;
   hint: VariableHint | undefined;
+  /** A note below says what it wants (the view's description, else the derived hint). */
+  described: boolean;
   value: string;
   onChange: (value: string) => void;
 }) {
@@ -199,7 +205,7 @@ function VariableField({
             data-testid="view-var"
             data-name={name}
             data-kind={hint?.kind}
-            aria-describedby={hint ? describedBy : undefined}
+            aria-describedby={described ? describedBy : undefined}
             spellCheck={false}
             list={hint?.options ? `${id}-options` : undefined}
             placeholder={hint?.example ? `e.g. ${hint.example}` : undefined}
@@ -219,20 +225,38 @@ function VariableField({
   );
 }
 
-/** Each variable's shape in words, derived from where the view uses it. */
-function VariableHints({ variables, hints }: { variables: string[]; hints: Map<string, VariableHint> }) {
-  const shown = variables.filter((name) => hints.has(name));
+/**
+ * What each variable wants, in words: the view's description of it, else its shape derived from
+ * where the view uses it (a description written by the view's author knows more than the shape).
+ */
+function VariableHints({
+  variables,
+  hints,
+  descriptions,
+}: {
+  variables: string[];
+  hints: Map<string, VariableHint>;
+  descriptions: Map<string, string>;
+}) {
+  const shown = variables.filter((name) => descriptions.has(name) || hints.has(name));
   if (shown.length === 0) return null;
   return (
     <dl className="view-run__hints" data-testid="view-var-hints">
-      {shown.map((name) => (
-        <div key={name} data-testid="view-var-hint" data-name={name}>
-          <dt>
-            <code>{name}</code>
-          </dt>
-          <dd id={hintId(name)}>{hints.get(name)!.hint}</dd>
-        </div>
-      ))}
+      {shown.map((name) => {
+        const description = descriptions.get(name);
+        return (
+          <div key={name} data-testid="view-var-hint" data-name={name} data-source={description ? 'view' : 'derived'}>
+            <dt>
+              <code>{name}</code>
+            </dt>
+            <dd id={hintId(name)}>{description ?? hints.get(name)!.hint}</dd>
+          </div>
+        );
+      })}
     </dl>
   );
+}
+
+function declaredDescriptions(view: ViewRecord): Map<string, string> {
+  return new Map((view.variables ?? []).flatMap((v) => (v.description ? [[v.name, v.description] as const] : [])));
 }

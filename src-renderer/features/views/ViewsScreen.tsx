@@ -114,7 +114,8 @@ export function ViewsScreen({ orgClient, route, navigate }: ViewsScreenProps) {
             ) : selected ? (
               <>
                 <ViewRunner
-                  key={`run-${selected._id}-${selected.name}`}
+                  // Saved defaults start the form again (what was run before still comes first).
+                  key={`run-${selected._id}-${selected.name}-${JSON.stringify(selected.variables ?? [])}`}
                   orgClient={orgClient}
                   view={selected}
                   schema={schema}

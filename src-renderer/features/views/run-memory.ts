@@ -18,3 +18,16 @@ export function rememberArguments(org: string, view: string, values: Record<stri
   memory.set(key, { ...values });
   while (memory.size > MAX_VIEWS) memory.delete(memory.keys().next().value!);
 }
+
+/**
+ * A run form's starting values: per variable, the argument last run for this view in this window,
+ * else the view's declared default (docs/views.md#variables).
+ */
+export function startingArguments(
+  org: string,
+  view: { name: string; variables?: { name: string; defaultValue?: string }[] },
+): Record<string, string> {
+  const defaults: Record<string, string> = {};
+  for (const v of view.variables ?? []) if (v.defaultValue !== undefined) defaults[v.name] = v.defaultValue;
+  return { ...defaults, ...rememberedArguments(org, view.name) };
+}

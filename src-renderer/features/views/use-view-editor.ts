@@ -3,7 +3,16 @@ import { useState } from 'react';
 import { ApiError, faultOf } from '../../api/api-error';
 import type { OrgClient } from '../../api/org-client';
 import { deleteView, saveView, viewKeys, viewVariables, type ViewRecord } from '../../api/views';
-import { draftOf, emptyForm, fieldOfFault, formOf, type FormField, type ViewForm } from './view-form';
+import {
+  draftOf,
+  emptyForm,
+  fieldOfFault,
+  formOf,
+  variableOfFault,
+  type FormField,
+  type VariableForm,
+  type ViewForm,
+} from './view-form';
 
 /** What a field of the editor shows when the service's fault on save names it. */
 export interface FieldFault {
@@ -51,8 +60,18 @@ export function useViewEditor(
     setSaved(false);
     setForm((f) => ({ ...f, [key]: value }));
   };
+  /** One variable's default or description as typed, kept by name. */
+  const setVariable = (name: string, key: keyof VariableForm, value: string) => {
+    setSaved(false);
+    setForm((f) => {
+      const current = f.variables[name] ?? { defaultValue: '', description: '' };
+      return { ...f, variables: { ...f.variables, [name]: { ...current, [key]: value } } };
+    });
+  };
   return {
     form,
+    setVariable,
+    variableFault: fault && faultField === 'variables' ? variableOfFault(fault.path, draft.variables) : undefined,
     set,
     saved,
     save,
@@ -61,5 +80,6 @@ export function useViewEditor(
     faultField,
     faultAt,
     variables: viewVariables({ query: draft.query }),
+    query: draft.query ?? [],
   };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { draftOf, emptyForm, fieldOfFault, formOf } from './view-form';
+import { draftOf, emptyForm, fieldOfFault, formOf, variableOfFault } from './view-form';
 
 describe('view form', () => {
   it('turns the form into the record the service validates, and back', () => {
@@ -51,5 +51,41 @@ describe('view form', () => {
     expect(fieldOfFault('sourceObject', [])).toBe('sourceObject');
     expect(fieldOfFault('somethingElse', [])).toBeUndefined();
     expect(fieldOfFault(undefined, [])).toBeUndefined();
+  });
+
+  it('saves a default and a description for each variable the components use, and reads them back', () => {
+    const form = {
+      ...emptyForm('account'),
+      name: 'by_last',
+      where: '{"name.last": {"$regex": "{{last_regex}}"}, "c_team": "{{team}}"}',
+      sort: '{"name.last": {{order}}}',
+      variables: {
+        order: { defaultValue: '1', description: '' },
+        last_regex: { defaultValue: '/^Sm/', description: '  A regex written /pattern/flags.  ' },
+        team: { defaultValue: '', description: '' },
+        // no longer in the components: kept in the form, not saved
+        gone: { defaultValue: 'x', description: 'y' },
+      },
+    };
+    const { draft } = draftOf(form);
+    expect(draft.variables).toEqual([
+      { name: 'last_regex', defaultValue: '/^Sm/', description: 'A regex written /pattern/flags.' },
+      { name: 'order', defaultValue: '1' },
+    ]);
+    expect(formOf({ _id: 'x', ...draft }).variables).toEqual({
+      last_regex: { defaultValue: '/^Sm/', description: 'A regex written /pattern/flags.' },
+      order: { defaultValue: '1', description: '' },
+    });
+    // nothing declared is still a list, so saving an edit clears what was there
+    expect(draftOf(emptyForm('account')).draft.variables).toEqual([]);
+    // a fault on a declared variable is placed at that variable's field
+    expect(fieldOfFault('variables[1].defaultValue', [])).toBe('variables');
+    expect(variableOfFault('variables[1].defaultValue', draft.variables)).toEqual({
+      name: 'order',
+      field: 'defaultValue',
+    });
+    expect(variableOfFault('variables[0].name', draft.variables)).toEqual({ name: 'last_regex', field: 'name' });
+    expect(variableOfFault('variables[5].name', draft.variables)).toBeUndefined();
+    expect(variableOfFault('limit', draft.variables)).toBeUndefined();
   });
 });

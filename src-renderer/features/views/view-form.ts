@@ -3,13 +3,19 @@
  * service's fault on save belongs: the service validates (query parser, ranges, acl targets) and
  * names the spot in `path` (`query[0].value`, `limit`, `acl[1].target`); the form shows it there.
  */
-import type { ViewAclEntry, ViewDraft, ViewRange, ViewRecord } from '../../api/views';
+import { viewVariables, type ViewAclEntry, type ViewDraft, type ViewRange, type ViewRecord } from '../../api/views';
 
 export interface RangeForm {
   settable: boolean;
   defaultValue: string;
   min: string;
   max: string;
+}
+
+/** A variable's default and description as typed; blank is none. */
+export interface VariableForm {
+  defaultValue: string;
+  description: string;
 }
 
 export interface ViewForm {
@@ -28,6 +34,11 @@ export interface ViewForm {
   pathsLimitTo: string;
   /** One entry a line: `role <code or _id>` or `account <_id or *>`. */
   acl: string;
+  /**
+   * By variable name. Kept for names the components no longer use (a variable renamed while
+   * typing gets its text back when the name returns); only used names are saved.
+   */
+  variables: Record<string, VariableForm>;
 }
 
 export type FormField = keyof ViewForm;
@@ -56,6 +67,7 @@ export function emptyForm(sourceObject = ''): ViewForm {
     pathsDefault: '',
     pathsLimitTo: '',
     acl: '',
+    variables: {},
   };
 }
 
@@ -76,6 +88,12 @@ export function formOf(view: ViewRecord): ViewForm {
     pathsDefault: (view.paths?.defaultValue ?? []).join(', '),
     pathsLimitTo: (view.paths?.limitTo ?? []).join(', '),
     acl: (view.acl ?? []).map((a) => `${a.type} ${a.target}`).join('\n'),
+    variables: Object.fromEntries(
+      (view.variables ?? []).map((v) => [
+        v.name,
+        { defaultValue: v.defaultValue ?? '', description: v.description ?? '' },
+      ]),
+    ),
   };
 }
 
@@ -138,8 +156,41 @@ export function draftOf(form: ViewForm): { draft: ViewDraft; queryFields: FormFi
     paths,
     acl: aclOf(form.acl),
     query,
+    variables: variablesOf(form.variables, viewVariables({ query })),
   };
   return { draft, queryFields };
+}
+
+/**
+ * The declared variables to save: those of `used` (the components' variables, in their order) with
+ * a default or a description. Always a list, so saving an edit clears what was removed. A default
+ * is kept as typed (the service checks it), a description trimmed.
+ */
+export function variablesOf(variables: ViewForm['variables'], used: string[]): NonNullable<ViewDraft['variables']> {
+  const out: NonNullable<ViewDraft['variables']> = [];
+  for (const name of used) {
+    const v = variables[name];
+    const description = v?.description.trim() ?? '';
+    if (!v || (v.defaultValue === '' && description === '')) continue;
+    out.push({
+      name,
+      ...(v.defaultValue !== '' ? { defaultValue: v.defaultValue } : {}),
+      ...(description !== '' ? { description } : {}),
+    });
+  }
+  return out;
+}
+
+/** The variable and its field a fault's `path` names (`variables[1].defaultValue`), given the saved list. */
+export function variableOfFault(
+  path: string | undefined,
+  saved: ViewDraft['variables'],
+): { name: string; field: keyof VariableForm | 'name' } | undefined {
+  const m = /^variables\[(\d+)\](?:\.(\w+))?/.exec(path ?? '');
+  const name = m ? saved?.[Number(m[1])]?.name : undefined;
+  if (!m || name === undefined) return undefined;
+  const field = m[2] === 'description' || m[2] === 'defaultValue' ? m[2] : 'name';
+  return { name, field };
 }
 
 /** The form field a fault's `path` names, or undefined when it names none (shown above the form). */
@@ -150,6 +201,16 @@ export function fieldOfFault(path: string | undefined, queryFields: FormField[])
   if (/^(where|sort)\b/.test(path)) return path.startsWith('where') ? 'where' : 'sort';
   const head = /^[A-Za-z]+/.exec(path)?.[0];
   if (head === 'paths') return path.includes('limitTo') ? 'pathsLimitTo' : 'pathsDefault';
-  const known: FormField[] = ['name', 'label', 'description', 'sourceObject', 'principal', 'limit', 'skip', 'acl'];
+  const known: FormField[] = [
+    'name',
+    'label',
+    'description',
+    'sourceObject',
+    'principal',
+    'limit',
+    'skip',
+    'acl',
+    'variables',
+  ];
   return known.find((f) => f === head);
 }
