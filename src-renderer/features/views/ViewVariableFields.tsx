@@ -69,8 +69,9 @@ export function ViewVariableFields({
                 value={value.defaultValue}
                 onChange={(e) => onChange(name, 'defaultValue', e.target.value)}
               />
-              <input
+              <textarea
                 className="input"
+                rows={1}
                 data-testid="view-variable-description"
                 aria-label={`${name}: description`}
                 maxLength={500}
