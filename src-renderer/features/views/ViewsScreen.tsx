@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import type { OrgClient } from '../../api/org-client';
 import { schemasQuery } from '../../api/schemas';
-import { viewsQuery, viewVariables } from '../../api/views';
+import { viewsQuery, viewVariables, type ViewRecord } from '../../api/views';
 import { FaultMessage } from '../../components/FaultMessage';
 import { QueryState } from '../../components/QueryState';
 import { ScreenHeader } from '../../components/ScreenHeader';
@@ -113,13 +113,7 @@ export function ViewsScreen({ orgClient, route, navigate }: ViewsScreenProps) {
               />
             ) : selected ? (
               <>
-                <ViewRunner
-                  // Saved defaults start the form again (what was run before still comes first).
-                  key={`run-${selected._id}-${selected.name}-${JSON.stringify(selected.variables ?? [])}`}
-                  orgClient={orgClient}
-                  view={selected}
-                  schema={schema}
-                />
+                <ViewRunner key={runnerKey(selected)} orgClient={orgClient} view={selected} schema={schema} />
                 <ViewTokenPanel key={`token-${selected._id}`} orgClient={orgClient} view={selected} />
                 <ViewEditor
                   key={selected._id}
@@ -153,3 +147,7 @@ export function ViewsScreen({ orgClient, route, navigate }: ViewsScreenProps) {
     </section>
   );
 }
+
+/** A new run form for another view, and when saved defaults change (what was run before still comes first). */
+const runnerKey = (view: ViewRecord) =>
+  `run-${view._id}-${view.name}-${JSON.stringify((view.variables ?? []).map((v) => [v.name, v.defaultValue ?? null]))}`;
