@@ -15,7 +15,6 @@ import { readImportStream } from '../service/environment/ndjson-input.js';
 import { importEnvironment } from '../service/environment/import.js';
 import { administratorOf } from '../service/environment/actor.js';
 import { CliError } from './args.js';
-import { assertRouteConfig, assertScriptCompiles } from '../service/scripting/library.js';
 
 export async function runOrgCreate(svc: Service, args: string[]): Promise<unknown> {
   const { values } = strict(args, {
@@ -72,7 +71,6 @@ export async function runEnvCommand(
         actorId: administratorOf(svc, org, values.as),
         dryRun: values['dry-run'],
         backup: values.backup,
-        scripts: { compiles: assertScriptCompiles, route: assertRouteConfig },
       }),
     );
     const counts = { added: 0, changed: 0, kept: 0, unchanged: 0 };

@@ -10,6 +10,9 @@ import type { ReplayLimits } from './auth/signatures/replay-store.js';
 import { registerQueryFunctions } from './query/compile.js';
 import { addMissingBuiltinDefinitions } from './objects/builtin-upgrade.js';
 import { inheritedRoleDerivations } from './access/inherited-roles.js';
+import { registerViewRecordRules } from './views/view-rules.js';
+import { registerDeploymentRecordRules } from './environment/deployment-record-rules.js';
+import { registerScriptRecordRules } from './scripting/library.js';
 
 export interface OpenServiceOptions {
   dataDir: string;
@@ -50,6 +53,11 @@ export function openService(opts: OpenServiceOptions): Service {
   // Derived properties (an account's inherited_roles) are wired here: the store stays below the
   // access model that computes them, and service.ts imports none of it.
   svc.store.derivations = inheritedRoleDerivations(svc);
+  svc.openDataFolder = openExistingDataFolder;
+  // The rules records of these types meet on every write (records/rules.ts), whoever writes them.
+  registerViewRecordRules(svc);
+  registerDeploymentRecordRules(svc);
+  registerScriptRecordRules(svc);
   addMissingBuiltinDefinitions(svc);
   return svc;
 }

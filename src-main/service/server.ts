@@ -42,8 +42,7 @@ import { outboxRoutes } from './routes/outbox.js';
 import { sessionsRoutes } from './routes/sessions.js';
 import { scriptRunnerRoutes } from './routes/script-runner.js';
 import { scriptRoutes } from './routes/script-routes.js';
-import { registerScriptRecordRules } from './scripting/library.js';
-import { loadSyntaxChecker } from './scripting/syntax.js';
+import { recordRules } from './records/rules.js';
 import { driverRoutes } from './routes/driver.js';
 import { DirectInstanceReads } from './routes/direct-instance-read.js';
 import { Housekeeping } from './housekeeping.js';
@@ -185,9 +184,8 @@ export async function buildServer(svc: Service, opts: ServerOptions = {}): Promi
   await installApiDescription(server);
   // Before any route: checks that can refuse nothing are not run per request (type-only-schemas.ts).
   server.addHook('onRoute', dropTypeOnlySchemas);
-  // Script records are checked on every write path; the checker's engine loads before requests.
-  registerScriptRecordRules(svc);
-  await loadSyntaxChecker();
+  // Record rules (registered at open) are ready before requests: the script checker's engine loads.
+  await recordRules(svc).prepare();
   await server.register(fastifyCookie);
   await server.register(serviceInfoRoutes(svc, opts.defaultOrg));
   await server.register(consoleStatic, { dir: opts.consoleDir });

@@ -20,7 +20,6 @@ import { OutboxRepository } from './accounts/outbox.js';
 import { RequestCounterRepository } from './accounts/anonymous-limits.js';
 import { UnknownEmailLockoutRepository } from './auth/sessions/unknown-email-lockout.js';
 import { ScriptRunner } from './scripting/runner.js';
-import { RecordValidators } from './objects/record-validators.js';
 import { ViewCache } from './views/view-cache.js';
 
 export interface ServiceDeps {
@@ -62,8 +61,6 @@ export class Service {
   readonly versions: DataVersion;
   /** Bearer tokens whose signature was verified, until the data version moves (verified-tokens.ts). */
   readonly verifiedTokens: VerifiedTokenCache;
-  /** Pre-write checks per object type, registered by the modules owning the types (scripts). */
-  readonly recordValidators = new RecordValidators();
   /** Parsed list queries by their raw arguments, per definition (query/parsed-lists.ts). */
   readonly listQueries = new ParsedListQueries();
   /** Compiled views, one compile per view version (views/view-cache.ts). */
@@ -97,6 +94,15 @@ export class Service {
     this.verifiedTokens = new VerifiedTokenCache(this.versions);
     this.signingPrincipals = new VersionedCache(this.versions, 1000);
   }
+
+  /**
+   * Opens another data folder that holds a service (a deployment's folder target), never creating
+   * one; the caller closes it. Set by open-service.ts, which knows how services open (the
+   * environment code that needs it is below it).
+   */
+  openDataFolder: (dir: string, clock: Clock) => Service = () => {
+    throw new Error('This service cannot open other data folders.');
+  };
 
   private runner?: ScriptRunner;
 

@@ -1,7 +1,7 @@
 /**
  * Instance-level access: the caller's level on a record (for the `access` field and for write
- * checks) and the same rule as SQL (so lists only ever hold what the caller may read, and paging
- * stays correct). The two must agree: acl.test.ts checks them against each other on random ACLs,
+ * checks) and the same rule as a row filter that the query compiler turns into SQL (so lists only
+ * ever hold what the caller may read, and paging stays correct). The two must agree: acl.test.ts checks them against each other on random ACLs,
  * records and callers (a differential test), so a rule changed on one side only fails there.
  *
  * level = org admin ? 8
@@ -24,43 +24,7 @@ import {
   type AclEntry,
 } from './levels.js';
 import type { Caller } from './caller.js';
-import { statements } from '../db/statements.js';
-import { jsonExtract, propertyExpression, quoteTable, type KeyColumns } from '../query/expressions.js';
-import { or, sql, type SqlFragment } from '../query/sql-fragment.js';
-
-/** The read condition is a compiler fragment: `store.list` takes it as one more `extraWhere`. */
-export type SqlCondition = SqlFragment;
-
-// Property reads in the conditions come from the compiler's expressions, with the key columns of
-// the table they read (expressions.ts), so the ACL turns paths into SQL exactly as queries and
-// indexes do.
-const ID = propertyExpression('_id');
-
-/** Built once per connections table's key columns (the store keeps one map per table). */
-const connectionSql = new WeakMap<KeyColumns, ReturnType<typeof buildConnectionExpressions>>();
-
-function connectionExpressions(columns: KeyColumns) {
-  let built = connectionSql.get(columns);
-  if (built === undefined) connectionSql.set(columns, (built = buildConnectionExpressions(columns)));
-  return built;
-}
-
-/** The connection row of the correlated subqueries is `acl_c`; its table's key columns apply. */
-function buildConnectionExpressions(columns: KeyColumns) {
-  const conn = (path: string) => {
-    const column = columns.get(path);
-    return column === undefined ? jsonExtract('acl_c.doc', path) : `acl_c.${column}`;
-  };
-  return {
-    contextId: conn('context._id'),
-    access: conn('access'),
-    // Active connections count: `state` absent or `active` (a pending invitation grants nothing
-    // yet). A connection never grants more than script level (7).
-    match: `${conn('context.object')} = ?
-  AND ${conn('target._id')} = ?
-  AND coalesce(${conn('state')}, 'active') = 'active'`,
-  };
-}
+import type { RowFilter } from '../query/row-filters.js';
 
 /** The caller's level on each record; one query for the connections of the whole page. */
 export function levelsOf(svc: Service, org: Org, caller: Caller, def: ObjectDef, records: StoredRecord[]): number[] {
@@ -109,28 +73,47 @@ export function effectiveLevel(caller: Caller, level: number): number {
 }
 
 /**
- * The SQL condition "the caller may read this row", for `store.list`'s `extraWhere`; undefined
- * when every row qualifies. Mirrors `levelsOf(...) >= read`.
+ * The lowest level that makes a row readable: read, or with a grant of read or more any access at
+ * all ("objects accessible to the token", see effectiveLevel).
  */
-export function readableCondition(svc: Service, org: Org, caller: Caller, def: ObjectDef): SqlCondition | undefined {
+export function readFloor(caller: Caller): number {
+  return caller.grant !== undefined && caller.grant >= ACCESS.read ? ACCESS.public : ACCESS.read;
+}
+
+/**
+ * The condition "the caller may read this row" as a filter for `store.list` (the query compiler
+ * turns it into SQL, query/row-filters.ts); undefined when every row qualifies. Mirrors
+ * `levelsOf(...) >= read`. `everyInstance`: a level the caller holds on every instance whatever
+ * its ACL (a view's objectAcl, views/run-view.ts); when it reaches the floor every row qualifies.
+ */
+export function readableCondition(
+  svc: Service,
+  org: Org,
+  caller: Caller,
+  def: ObjectDef,
+  everyInstance = 0,
+): RowFilter | undefined {
   if (caller.orgAdmin || caller.skipAcl) return undefined;
-  // With a grant of read or more, any access at all makes a row readable.
-  const floor = caller.grant !== undefined && caller.grant >= ACCESS.read ? ACCESS.public : ACCESS.read;
+  const floor = readFloor(caller);
+  if (everyInstance >= floor) return undefined;
   const entries = defaultAcl(def);
   if (constantLevel(caller, entries) >= floor) return undefined;
-  const alternatives: SqlCondition[] = [];
-  // An anonymous caller owns nothing and is the target of no connection (see isOwner).
-  if (caller.anonymous) return or(alternatives);
+  const alternatives: RowFilter[] = [];
+  // An anonymous caller owns nothing and is the target of no connection (see isOwner): FALSE.
+  if (caller.anonymous) return { kind: 'anyOf', filters: alternatives };
   const owner = Math.max(0, ...entries.filter((e) => e.type === 'owner').map((e) => e.allow));
-  if (owner >= floor) alternatives.push(ownerCondition(svc, org, def, caller.accountId));
-  const connected = connectionCondition(svc, org, caller, def, floor);
-  if (connected) alternatives.push(connected);
-  if (def.name === 'connection' && ACCESS.read >= floor) {
-    alternatives.push(
-      sql(`${propertyExpression('target._id', svc.store.keyColumns(org.id, def))} = ?`, caller.accountId),
-    );
+  // The owner of an account is the account itself (isOwner).
+  const ownerPath = def.name === 'account' ? '_id' : 'owner._id';
+  if (owner >= floor) alternatives.push({ kind: 'equals', path: ownerPath, value: caller.accountId });
+  const connections = connectionsOf(svc, org, def);
+  if (connections) {
+    const shared = { connections, object: def.name, accountId: caller.accountId, floor, cap: MAX_SHARED_LEVEL };
+    alternatives.push({ kind: 'sharedWith', ...shared });
   }
-  return or(alternatives); // no alternative at all: FALSE
+  if (def.name === 'connection' && ACCESS.read >= floor) {
+    alternatives.push({ kind: 'equals', path: 'target._id', value: caller.accountId });
+  }
+  return { kind: 'anyOf', filters: alternatives }; // no alternative at all: FALSE
 }
 
 function recordLevel(caller: Caller, def: ObjectDef, record: StoredRecord, connection: number): number {
@@ -176,57 +159,18 @@ function isOwner(caller: Caller, def: ObjectDef, record: StoredRecord): boolean 
   return typeof owner === 'object' && owner !== null && owner._id === caller.accountId;
 }
 
-function ownerCondition(svc: Service, org: Org, def: ObjectDef, accountId: string): SqlCondition {
-  const owner = def.name === 'account' ? ID : propertyExpression('owner._id', svc.store.keyColumns(org.id, def));
-  return sql(`${owner} = ?`, accountId);
-}
-
 function targetId(record: StoredRecord): unknown {
   return (record.doc.target as { _id?: unknown } | undefined)?._id;
 }
 
-/** The connections table of the org (none for connections themselves), and its expressions. */
-function connectionTable(svc: Service, org: Org, def: ObjectDef) {
-  if (def.name === 'connection') return undefined;
-  const connectionDef = svc.defs.byName(org.id, 'connection');
-  if (!connectionDef) return undefined;
-  // keyColumns ensures the table, so its name needs no second ensureCollection.
-  const expressions = connectionExpressions(svc.store.keyColumns(org.id, connectionDef));
-  return { table: svc.store.table(org.id, connectionDef), ...expressions };
-}
-
-function connectionCondition(
-  svc: Service,
-  org: Org,
-  caller: Caller,
-  def: ObjectDef,
-  floor: number,
-): SqlCondition | undefined {
-  const c = connectionTable(svc, org, def);
-  if (!c) return undefined;
-  const table = svc.store.table(org.id, def);
-  return sql(
-    `EXISTS (SELECT 1 FROM ${quoteTable(c.table)} AS acl_c WHERE ${c.contextId} = ${quoteTable(table)}._id
-      AND ${c.match} AND min(${c.access}, ${MAX_SHARED_LEVEL}) >= ?)`,
-    def.name,
-    caller.accountId,
-    floor,
-  );
+/** The connection definition whose records share instances of `def` (none for connections themselves). */
+function connectionsOf(svc: Service, org: Org, def: ObjectDef): ObjectDef | undefined {
+  return def.name === 'connection' ? undefined : svc.defs.byName(org.id, 'connection');
 }
 
 /** Highest active connection level of the caller on each of the given instances. */
 function connectionLevels(svc: Service, org: Org, caller: Caller, def: ObjectDef, ids: string[]): Map<string, number> {
-  const levels = new Map<string, number>();
-  const c = connectionTable(svc, org, def);
-  if (!c || ids.length === 0) return levels;
-  const rows = statements(svc.db)
-    .dynamic(
-      `SELECT ${c.contextId} AS id, max(min(${c.access}, ${MAX_SHARED_LEVEL})) AS level
-       FROM ${quoteTable(c.table)} AS acl_c
-       WHERE ${c.contextId} IN (SELECT value FROM json_each(?)) AND ${c.match}
-       GROUP BY 1`,
-    )
-    .all(JSON.stringify(ids), def.name, caller.accountId) as { id: string; level: number | null }[];
-  for (const row of rows) if (typeof row.level === 'number') levels.set(row.id, row.level);
-  return levels;
+  const connections = connectionsOf(svc, org, def);
+  if (!connections || ids.length === 0) return new Map();
+  return svc.store.connectionLevels(org.id, connections, def.name, caller.accountId, ids, MAX_SHARED_LEVEL);
 }

@@ -142,7 +142,7 @@ export function dropConnectionsOfRevokedGranters(svc: Service, org: Org, context
   const def = svc.defs.byName(org.id, 'connection');
   if (!def) return 0;
   const query = parseListQuery({ limit: '1000' }, def);
-  const { rows } = svc.store.list(org.id, def, query, [svc.store.contextEquals(org.id, def, contextId)]);
+  const { rows } = svc.store.list(org.id, def, query, [{ kind: 'equals', path: 'context._id', value: contextId }]);
   const context = rows[0] ? connectionContext(svc, org, rows[0]) : undefined;
   if (!context) return 0;
   const granterOf = (c: StoredRecord) => (c.doc.owner as { _id?: unknown } | undefined)?._id;

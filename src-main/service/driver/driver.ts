@@ -4,8 +4,8 @@
  * (`POST /<org>/v2/<object>/db/<operation>`, routes/driver.ts) and the script host's `driver`
  * function (scripting/host-driver.ts) both call it, so the two cannot disagree.
  *
- * Every operation goes through records.ts, which applies the same access model, query language,
- * limits and validation as the REST routes. Unknown option keys are ignored (clients send
+ * Every operation goes through the records service (records/), which applies the same access
+ * model, query language, limits and validation as the REST routes. Unknown option keys are ignored (clients send
  * `object`, `operation`, `maxTimeMs`, … that mean nothing here). `skipAcl`, `grant` and `roles` in
  * the options are privileged: see `effectiveCaller` (privileged-options.ts).
  *
@@ -18,7 +18,13 @@ import type { Org } from '../orgs/orgs.js';
 import { updateToOps } from '../objects/patch-ops.js';
 import type { Caller } from '../access/caller.js';
 import { levelOf } from '../access/acl.js';
-import { ACCESS, countRecords, createRecord, deleteRecord, objectDef, patchRecord, presentFor } from './records.js';
+import { ACCESS } from '../access/levels.js';
+import { objectDef } from '../records/object-def.js';
+import { countRecords } from '../records/list.js';
+import { createRecord } from '../records/create.js';
+import { patchRecord } from '../records/patch.js';
+import { deleteRecord } from '../records/delete.js';
+import { presentFor } from '../records/presentation.js';
 import {
   asOptions,
   DRIVER_OPERATIONS,

@@ -10,6 +10,7 @@ import { parseWhere, parseWhereDocument } from '../../../src-shared/query/parse.
 import { MAX_LIMIT } from '../../../src-shared/query/limits.js';
 import type { Org } from '../orgs/orgs.js';
 import { OBJECT_ID_PATTERN } from '../objects/ids.js';
+import { queryPolicy } from '../records/query-policy.js';
 import type { Options } from './operation.js';
 
 /** A number or a numeric string, as the query-string parsers take it. */
@@ -25,7 +26,7 @@ export function numberText(value: unknown, name: string): string | undefined {
  * `_id` bounds. The same parsers and limits as REST's query string; a body carries no URL limit.
  */
 export function listQuery(org: Org, def: ObjectDef, opts: Options, use: { paths: boolean }): ListQuery {
-  const parse = { allowNegations: !org.settings.disableNegation };
+  const parse = queryPolicy(org);
   const where = whereWithBounds(opts);
   const query: ListQuery = {
     sort:

@@ -8,7 +8,7 @@ import type { ObjectDef } from '../../../src-shared/schema/types.js';
 import type { Service } from '../service.js';
 import type { Org } from '../orgs/orgs.js';
 import type { Caller } from '../access/caller.js';
-import { listPage, walkRecords } from './records.js';
+import { readPage, walkRecords } from '../records/walk.js';
 import { listQuery, numberText } from './list-query.js';
 import { MAX_WRITE_MANY, type Options } from './operation.js';
 
@@ -42,7 +42,7 @@ export function matchOne(
     throw fault('invalidArgument', 'query', { path: 'match', reason: 'match must be an _id or a where object.' });
   }
   const query = listQuery(org, def, { where: match, limit: 1 }, { paths: false });
-  const first = listPage(svc, org, caller, def, query).data[0];
+  const first = readPage(svc, org, caller, def, query).data[0];
   if (!first) throw fault('notFound', 'instance', { reason: `No ${def.name} matches.` });
   return { id: String(first._id) };
 }

@@ -4,7 +4,7 @@
  * the result before presentation. Shared by every part of the driver, so it imports none of them.
  */
 import { fault } from '../../../src-shared/faults.js';
-import type { Presented } from './records.js';
+import type { Presented } from '../records/presentation.js';
 
 export const DRIVER_OPERATIONS = [
   'cursor',
@@ -45,6 +45,11 @@ export interface DriverContext {
   /** Bulk nesting and the path of the enclosing bulk operation (internal). */
   depth?: number;
   bulkPath?: string;
+  /**
+   * A script's cursor continuing where its last page ended (the sort-key values the page answered
+   * as `next`, records/walk.ts): never part of the options a client sends.
+   */
+  after?: readonly unknown[];
 }
 
 /**
@@ -54,7 +59,7 @@ export interface DriverContext {
 export type DriverResult =
   | { kind: 'value'; value: unknown }
   | { kind: 'record'; record: Presented }
-  | { kind: 'list'; data: unknown[]; hasMore: boolean }
+  | { kind: 'list'; data: unknown[]; hasMore: boolean; next?: unknown[] }
   | { kind: 'stream'; items: AsyncIterable<unknown> };
 
 export type Options = Record<string, unknown>;

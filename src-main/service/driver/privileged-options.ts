@@ -7,9 +7,8 @@ import type { Org } from '../orgs/orgs.js';
 import { resolveRoles } from '../access/roles.js';
 import { BUILTIN_ROLES } from '../objects/builtin-defs.js';
 import { OBJECT_ID_PATTERN } from '../objects/ids.js';
-import { MAX_SHARED_LEVEL } from '../access/levels.js';
+import { ACCESS, MAX_SHARED_LEVEL } from '../access/levels.js';
 import type { Caller } from '../access/caller.js';
-import { ACCESS } from './records.js';
 import type { DriverContext, Options } from './operation.js';
 
 const LEVEL_NAMES: Record<string, number> = ACCESS;

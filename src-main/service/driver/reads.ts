@@ -10,7 +10,9 @@ import type { Service } from '../service.js';
 import type { Org } from '../orgs/orgs.js';
 import { parsePath } from '../objects/patch-path.js';
 import type { Caller } from '../access/caller.js';
-import { listPage, presentFor, readRecord, walkRecords, type Presented } from './records.js';
+import { readRecord } from '../records/read.js';
+import { presentFor, type Presented } from '../records/presentation.js';
+import { readPage, walkRecords } from '../records/walk.js';
 import { listQuery } from './list-query.js';
 import { idAndPath } from './matches.js';
 import type { DriverContext, DriverResult, Options } from './operation.js';
@@ -21,11 +23,11 @@ export function cursor(svc: Service, org: Org, caller: Caller, def: ObjectDef, o
     // Checked now, so a refused query is an ordinary fault and not a stream's last line.
     const max =
       opts.limit === false ? Number.POSITIVE_INFINITY : opts.limit === undefined ? DEFAULT_LIMIT : query.limit;
-    listPage(svc, org, caller, def, { ...query, limit: 1 });
-    return { kind: 'stream', items: toAsync(walkRecords(svc, org, caller, def, query, max)) } as const;
+    readPage(svc, org, caller, def, { ...query, limit: 1 });
+    return { kind: 'stream', items: toAsync(walkRecords(svc, org, caller, def, query, max, context.after)) } as const;
   }
-  const page = listPage(svc, org, caller, def, query);
-  return { kind: 'list', data: page.data, hasMore: page.hasMore } as const;
+  const page = readPage(svc, org, caller, def, query, context.after);
+  return { kind: 'list', data: page.data, hasMore: page.hasMore, ...(page.next ? { next: page.next } : {}) } as const;
 }
 
 async function* toAsync<T>(items: Iterable<T>): AsyncGenerator<T> {
@@ -56,11 +58,11 @@ export function readOne(svc: Service, org: Org, caller: Caller, def: ObjectDef, 
     if (typeof where === 'string' && idAndPath(where)) {
       const ref = idAndPath(where)!;
       if (ref.path) path = path ? `${ref.path}.${path}` : ref.path;
-      const { record: stored, level } = readRecord(svc, org, caller, def, ref.id);
-      record = presentFor(caller, def, stored, level);
+      const { record: stored, level, allowed } = readRecord(svc, org, caller, def, ref.id);
+      record = presentFor(caller, def, stored, level, allowed);
       if (query.paths) record = projectPaths(record, query.paths) as Presented;
     } else {
-      const page = listPage(svc, org, caller, def, {
+      const page = readPage(svc, org, caller, def, {
         ...listQuery(org, def, { ...opts, limit: 1 }, { paths: true }),
         limit: 1,
       });

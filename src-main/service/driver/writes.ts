@@ -8,7 +8,8 @@ import type { Service } from '../service.js';
 import type { Org } from '../orgs/orgs.js';
 import { parsePatchBody, type PatchOp } from '../objects/patch-ops.js';
 import type { Caller } from '../access/caller.js';
-import { createRecord, type Presented } from './records.js';
+import { createRecord } from '../records/create.js';
+import type { Presented } from '../records/presentation.js';
 import { MAX_INSERT_MANY, type DriverResult, type Options } from './operation.js';
 
 export function patchOps(ops: unknown, subPath: string | undefined): PatchOp[] {

@@ -1,22 +1,23 @@
 /**
  * Applying resources to an org, kind by kind. Every function here writes, and is called inside the
- * import's one transaction: a fault anywhere rolls everything back.
+ * import's one transaction: a fault anywhere rolls everything back. Records (roles, views,
+ * scripts, custom records) are written through the records service (records/load-write.ts), so the
+ * record rules of their type apply as on every other write.
  */
 import { fault, FaultError, makeFault, type FaultBody } from '../../../src-shared/faults.js';
 import { CUSTOM_NAME_PATTERN, type ObjectDef, type PropertyDef } from '../../../src-shared/schema/types.js';
-import { validateScopes } from '../../../src-shared/scopes/index.js';
 import type { Service } from '../service.js';
-import { assertScopesExist } from '../access/scope-schema.js';
 import type { Org } from '../orgs/orgs.js';
 import { validateOrgSettings } from '../orgs/settings.js';
 import type { RsaKeyPair } from '../crypto/rsa.js';
 import { checkNewObject, checkPropertyCount, checkPropertyDef, countProperties } from '../objects/definition-rules.js';
 import { validateInput, type Json } from '../objects/validate.js';
 import { OBJECT_ID_PATTERN } from '../objects/ids.js';
-import { reference } from '../objects/stored-record.js';
+import { reference, type StoredRecord } from '../objects/stored-record.js';
 import { validateAppSettings } from '../apps/settings.js';
 import type { AppKind } from '../apps/apps.js';
-import { checkRecordRules } from './record-rules.js';
+import { loadRecord } from '../records/load-write.js';
+import { recordRules } from '../records/rules.js';
 import { VIEW_DEF } from '../objects/view-def.js';
 import { findView } from '../views/run-view.js';
 import { allRecords, roleKey, scriptKey, type ResourceDoc } from './resources.js';
@@ -28,18 +29,6 @@ export interface ApplyContext {
   actorId: string;
   /** Key pairs generated before the transaction, one per app the import creates. */
   pairs: RsaKeyPair[];
-  /** Script checks; without them scripts are refused rather than written unchecked. */
-  scripts?: ScriptRules;
-}
-
-/**
- * The checks a script record passes on save (its source compiles; a route script's method and
- * path are free), which live with the scripting code: the caller of an import hands them in
- * (scripting/library.ts `assertScriptCompiles`, `assertRouteConfig`).
- */
-export interface ScriptRules {
-  compiles(doc: Record<string, unknown>): void | Promise<void>;
-  route(svc: Service, org: Org, doc: Record<string, unknown>, selfId?: string): void;
 }
 
 /** Order of kinds: what others refer to comes first. */
@@ -80,7 +69,7 @@ export function applyRoleIncludes(ctx: ApplyContext, doc: ResourceDoc): void {
     if (!target) throw fault('validation', 'import', { path: `include[${i}]`, reason: `No role ${String(k)}.` });
     return target._id;
   });
-  svc.store.update(org.id, def, role._id, { include }, { updaterId: ctx.actorId });
+  loadRecord(svc, org, def, { include }, { current: role, actorId: ctx.actorId });
 }
 
 function keyOf(doc: ResourceDoc): string {
@@ -165,13 +154,10 @@ function applyRole(ctx: ApplyContext, doc: ResourceDoc): void {
   const { values, faults } = validateInput(def, { name: doc.name, code: doc.code, scopes: doc.scopes }, 'create');
   if (faults.length > 0)
     throw fault('validation', 'import', { faults, path: faults[0]!.path, reason: faults[0]!.reason });
-  if (Array.isArray(values.scopes)) {
-    validateScopes(values.scopes as string[]);
-    assertScopesExist(svc, org.id, values.scopes as string[], 'scopes');
-  }
+  // A role's scopes must parse and name what exists: a rule of every role write (records/rules.ts).
   const existing = findRole(ctx, key);
-  if (existing) svc.store.update(org.id, def, existing._id, values, { updaterId: ctx.actorId });
-  else svc.store.insert(org.id, def, { ...values, include: [] }, { updaterId: ctx.actorId });
+  if (existing) loadRecord(svc, org, def, values, { current: existing, actorId: ctx.actorId });
+  else loadRecord(svc, org, def, { ...values, include: [] }, { actorId: ctx.actorId });
 }
 
 function applySettings({ svc, org }: ApplyContext, doc: ResourceDoc): void {
@@ -218,18 +204,29 @@ function applyView(ctx: ApplyContext, doc: ResourceDoc): void {
   const { values, faults } = validateInput(def, body, 'create');
   if (faults.length > 0)
     throw fault('validation', 'import', { faults, path: faults[0]!.path, reason: faults[0]!.reason });
-  const where = findView(svc, org, String(body.name));
-  checkRecordRules(svc, org, def, values, where, true);
-  if (where)
-    svc.store.update(org.id, def, where._id, values, { updaterId: ctx.actorId, replace: true, keep: ['owner'] });
+  upsert(ctx, def, values, findView(svc, org, String(body.name)));
+}
+
+/** Replaces the record the resource names (keeping its owner), or creates it owned by the importer. */
+function upsert(ctx: ApplyContext, def: ObjectDef, values: Record<string, Json>, current?: StoredRecord, id?: string) {
+  const { svc, org, actorId } = ctx;
+  if (current) loadRecord(svc, org, def, values, { current, replace: true, actorId });
   else
-    svc.store.insert(org.id, def, { ...values, owner: reference('account', ctx.actorId) }, { updaterId: ctx.actorId });
+    loadRecord(
+      svc,
+      org,
+      def,
+      { ...values, owner: reference('account', actorId) },
+      { actorId, meta: id ? { _id: id } : {} },
+    );
 }
 
 /** A script by name (else by `_id`); its source was compiled before the transaction (import.ts). */
 function applyScript(ctx: ApplyContext, doc: ResourceDoc): void {
   const { svc, org } = ctx;
-  if (!ctx.scripts) throw fault('unsupportedOperation', 'import', { reason: 'This import cannot check scripts.' });
+  if (!recordRules(svc).has('script')) {
+    throw fault('unsupportedOperation', 'import', { reason: 'This import cannot check scripts.' });
+  }
   const def = svc.defs.byName(org.id, 'script');
   if (!def) throw invalid('object', 'This org has no script type.');
   const key = keyOf(doc);
@@ -250,17 +247,8 @@ function applyScript(ctx: ApplyContext, doc: ResourceDoc): void {
   const existing = byId
     ? svc.store.get(org.id, def, key)
     : [...allRecords(svc, org, def)].find((r) => scriptKey(r._id, r.doc) === key);
-  ctx.scripts.route(svc, org, values, existing?._id);
-  if (existing) {
-    svc.store.update(org.id, def, existing._id, values, { updaterId: ctx.actorId, replace: true, keep: ['owner'] });
-  } else {
-    svc.store.insert(
-      org.id,
-      def,
-      { ...values, owner: reference('account', ctx.actorId) },
-      { ...(byId ? { _id: key } : {}), updaterId: ctx.actorId },
-    );
-  }
+  // The script rules (it compiles; a route's method and path are free) run on the write.
+  upsert(ctx, def, values, existing, byId ? key : undefined);
 }
 
 function applyRecord(ctx: ApplyContext, doc: ResourceDoc): void {
@@ -274,16 +262,7 @@ function applyRecord(ctx: ApplyContext, doc: ResourceDoc): void {
   const { values, faults } = validateInput(def, body, 'create');
   if (faults.length > 0)
     throw fault('validation', 'import', { faults, path: faults[0]!.path, reason: faults[0]!.reason });
-  if (svc.store.get(org.id, def, _id)) {
-    svc.store.update(org.id, def, _id, values, { updaterId: ctx.actorId, replace: true, keep: ['owner'] });
-  } else {
-    svc.store.insert(
-      org.id,
-      def,
-      { ...values, owner: reference('account', ctx.actorId) },
-      { _id, updaterId: ctx.actorId },
-    );
-  }
+  upsert(ctx, def, values, svc.store.get(org.id, def, _id), _id);
 }
 
 function invalid(path: string, reason: string): FaultError {

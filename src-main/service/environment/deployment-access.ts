@@ -1,6 +1,6 @@
 /**
  * Who a deployment may read and write (decisions §9), checked when it is saved (by any write path:
- * driver/records.ts) and again at every run (deployments.ts), since credentials can be revoked and
+ * a record rule, deployment-record-rules.ts) and again at every run (deployments.ts), since credentials can be revoked and
  * rights lost after saving:
  *   - the org holding the deployment is the caller's own (its administrators make and run them);
  *   - any other source org, and any other target org — of this data folder or another — lets the
@@ -17,7 +17,6 @@ import type { Org } from '../orgs/orgs.js';
 import type { Doc } from '../objects/validate.js';
 import type { Caller } from '../access/caller.js';
 import { requireOperator } from '../access/operator.js';
-import { openExistingDataFolder } from '../open-service.js';
 import { sourceCodeOf, targetKindOf } from './deployment-rules.js';
 import {
   actorByApp,
@@ -91,7 +90,7 @@ export function authorizeTarget(
 /** Runs `fn` on the folder target's service and org, closing the folder after. */
 export function withFolder<T>(svc: Service, doc: Doc, fn: (other: Service, target: Org) => T): T {
   const dir = String(doc.targetDataDir);
-  const other = openExistingDataFolder(dir, svc.clock);
+  const other = svc.openDataFolder(dir, svc.clock);
   const closing = (value: T) => {
     if (value instanceof Promise) return value.finally(() => other.close()) as T;
     other.close();

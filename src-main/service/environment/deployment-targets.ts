@@ -16,7 +16,6 @@ import type { DeploymentName } from './deployment-credentials.js';
 import { logRun, type DeploymentRun, type TargetChange } from './deployment-log.js';
 import { importRemote } from './remote-target.js';
 import type { Manifest } from './manifest.js';
-import type { ScriptRules } from './apply.js';
 import type { ResourceDoc } from './resources.js';
 
 export type { TargetChange } from './deployment-log.js';
@@ -37,28 +36,27 @@ export interface DeployInput {
   started: string;
 }
 
-/** What a deployment needs from outside the environment code: how scripts are checked. */
-export interface DeploymentHost {
-  scripts: ScriptRules;
-}
-
-export async function deployToTarget(svc: Service, input: DeployInput, host: DeploymentHost): Promise<TargetChange[]> {
+/**
+ * Applies the export to the deployment's target. The target service checks what it imports by the
+ * record rules it registered when it opened (records/rules.ts), a folder's as much as this one's.
+ */
+export async function deployToTarget(svc: Service, input: DeployInput): Promise<TargetChange[]> {
   const { doc, holder, deployment } = input;
   switch (targetKindOf(doc)) {
     case 'org': {
       const target = requireOrg(svc, String(doc.targetOrg), 'in this data folder');
-      return importInto(svc, authorizeTarget(svc, target, svc, holder, doc, deployment), input, host.scripts);
+      return importInto(svc, authorizeTarget(svc, target, svc, holder, doc, deployment), input);
     }
     case 'folder':
       return withFolder(svc, doc, (other, target) =>
-        importInto(svc, authorizeTarget(other, target, svc, holder, doc, deployment), input, host.scripts),
+        importInto(svc, authorizeTarget(other, target, svc, holder, doc, deployment), input),
       );
     case 'url':
       return importRemote(svc, doc, input.docs, input.dryRun);
   }
 }
 
-async function importInto(svc: Service, side: Side, input: DeployInput, scripts: ScriptRules): Promise<TargetChange[]> {
+async function importInto(svc: Service, side: Side, input: DeployInput): Promise<TargetChange[]> {
   const actorId = side.actor?.accountId ?? input.caller.accountId;
   let changes: TargetChange[];
   try {
@@ -66,7 +64,7 @@ async function importInto(svc: Service, side: Side, input: DeployInput, scripts:
       side.svc,
       side.org,
       { resources: input.resources, manifest: input.manifest },
-      { actorId, dryRun: input.dryRun, scripts },
+      { actorId, dryRun: input.dryRun },
     );
     changes = result.changes.map((c) => ({
       resource: c.resource,

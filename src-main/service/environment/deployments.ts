@@ -18,7 +18,7 @@ import { parseManifest } from './manifest.js';
 import { checkDeployment, targetKindOf } from './deployment-rules.js';
 import { authorizeSource, type Side } from './deployment-access.js';
 import { exportDocuments } from './export.js';
-import { deployToTarget, logPeerRun, reasonOf, type DeploymentHost, type DeployInput } from './deployment-targets.js';
+import { deployToTarget, logPeerRun, reasonOf, type DeployInput } from './deployment-targets.js';
 import { logRun, type DeploymentRun } from './deployment-log.js';
 import { DEPLOYMENT_DEF } from '../objects/deployment-def.js';
 import type { ResourceDoc } from './resources.js';
@@ -45,7 +45,6 @@ export async function runDeployment(
   callerEmail: string,
   nameOrId: string,
   dryRun: boolean,
-  host: DeploymentHost,
 ): Promise<DeploymentRun> {
   const record = findDeployment(svc, org, nameOrId);
   if (caller.scopes !== undefined) {
@@ -75,7 +74,7 @@ export async function runDeployment(
     const manifest = parseManifest(docs.find((d) => d.object === 'manifest'));
     const resources = docs.filter((d) => typeof d.resource === 'string') as ResourceDoc[];
     const input: DeployInput = { doc: record.doc, docs, resources, manifest, ...peer };
-    const changes = await deployToTarget(svc, input, host);
+    const changes = await deployToTarget(svc, input);
     // The logs keep the diff (resource and change); the documents themselves come with a dry run's answer only.
     const outcome = {
       result: dryRun ? ('dry-run' as const) : ('complete' as const),

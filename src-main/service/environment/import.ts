@@ -12,14 +12,9 @@ import type { Service } from '../service.js';
 import type { Org } from '../orgs/orgs.js';
 import { generateRsaKeyPair } from '../crypto/rsa.js';
 import { ensurePrivateFile, makeDatabaseFilesPrivate } from '../db/private-files.js';
-import {
-  applyResource,
-  applyRoleIncludes,
-  kindRank,
-  resourceFault,
-  type ApplyContext,
-  type ScriptRules,
-} from './apply.js';
+import { applyResource, applyRoleIncludes, kindRank, resourceFault, type ApplyContext } from './apply.js';
+import { recordRules } from '../records/rules.js';
+import { writeTransaction } from '../records/write.js';
 import { applyObjectAcls } from './apply-object-acls.js';
 import { diffImport, type ResourceChange } from './diff.js';
 import { acquireImportLock } from './lock.js';
@@ -31,8 +26,6 @@ export interface ImportOptions {
   dryRun?: boolean;
   /** Copy the database aside first (restorable with `npm run admin -- restore`). */
   backup?: boolean;
-  /** How script records are checked (apply.ts); without them a stream holding scripts is refused. */
-  scripts?: ScriptRules;
 }
 
 export interface LogEntry {
@@ -78,21 +71,9 @@ export async function importEnvironment(
     const existingLabels = new Set(svc.apps.list(org.id).map((a) => a.settings.label));
     const newApps = toApply.filter((d) => d.object === 'app' && !existingLabels.has(String(d.label))).length;
     const pairs = await Promise.all(Array.from({ length: newApps }, () => generateRsaKeyPair()));
-    // Compiling a script is asynchronous: every one is checked before the transaction starts.
-    const scriptFaults = [];
-    for (const doc of toApply.filter((d) => d.object === 'script' && opts.scripts)) {
-      try {
-        await opts.scripts!.compiles(doc);
-      } catch (err) {
-        scriptFaults.push(resourceFault(doc.resource, err));
-      }
-    }
-    if (scriptFaults.length > 0) {
-      throw fault('validation', 'import', {
-        faults: scriptFaults,
-        reason: `Nothing was imported: ${scriptFaults.map((f) => f.reason).join('; ')}`,
-      });
-    }
+    // The record rules run inside the transaction, which waits for nothing: what they need (the
+    // script syntax checker) is loaded first.
+    await recordRules(svc).prepare();
     let backupFile: string | undefined;
     if (opts.backup && !opts.dryRun) {
       note({ type: 'status', stage: 'backup' });
@@ -105,43 +86,41 @@ export async function importEnvironment(
       org: svc.orgs.byId(org.id) ?? org,
       actorId: opts.actorId,
       pairs,
-      ...(opts.scripts ? { scripts: opts.scripts } : {}),
     };
     try {
-      svc.db
-        .transaction(() => {
-          const faults = [];
-          for (const doc of toApply) {
-            try {
-              applyResource(ctx, doc);
-            } catch (err) {
-              faults.push(resourceFault(doc.resource, err));
-            }
+      // One write transaction for the whole import (records/write.ts): hooks after its commit.
+      writeTransaction(svc, () => {
+        const faults = [];
+        for (const doc of toApply) {
+          try {
+            applyResource(ctx, doc);
+          } catch (err) {
+            faults.push(resourceFault(doc.resource, err));
           }
-          for (const doc of toApply.filter((d) => d.object === 'role')) {
-            try {
-              applyRoleIncludes(ctx, doc);
-            } catch (err) {
-              faults.push(resourceFault(doc.resource, err));
-            }
+        }
+        for (const doc of toApply.filter((d) => d.object === 'role')) {
+          try {
+            applyRoleIncludes(ctx, doc);
+          } catch (err) {
+            faults.push(resourceFault(doc.resource, err));
           }
-          // Object ACLs may name roles of this import: set once every role exists.
-          for (const doc of toApply.filter((d) => d.object === 'object')) {
-            try {
-              applyObjectAcls(ctx, doc);
-            } catch (err) {
-              faults.push(resourceFault(doc.resource, err));
-            }
+        }
+        // Object ACLs may name roles of this import: set once every role exists.
+        for (const doc of toApply.filter((d) => d.object === 'object')) {
+          try {
+            applyObjectAcls(ctx, doc);
+          } catch (err) {
+            faults.push(resourceFault(doc.resource, err));
           }
-          if (faults.length > 0) {
-            throw fault('validation', 'import', {
-              faults,
-              reason: `Nothing was imported: ${faults.map((f) => f.reason).join('; ')}`,
-            });
-          }
-          if (opts.dryRun) throw new DryRunDone();
-        })
-        .immediate();
+        }
+        if (faults.length > 0) {
+          throw fault('validation', 'import', {
+            faults,
+            reason: `Nothing was imported: ${faults.map((f) => f.reason).join('; ')}`,
+          });
+        }
+        if (opts.dryRun) throw new DryRunDone();
+      });
     } catch (err) {
       // Caches may hold what the rolled-back transaction wrote.
       svc.defs.forget(org.id);

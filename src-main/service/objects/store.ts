@@ -4,11 +4,11 @@ import type { Clock } from '../clock.js';
 import type { ObjectDef } from '../../../src-shared/schema/types.js';
 import type { ListQuery } from '../../../src-shared/query/ast.js';
 import { compileListQuery, propertyExpression } from '../query/compile.js';
-import { indexSpecs } from '../query/indexes.js';
-import { NO_KEY_COLUMNS, type KeyColumns } from '../query/expressions.js';
-import { keyColumnDefinitions, readKeyColumns } from './key-columns.js';
-import { createIndex, dropUnwantedIndexes, uniqueWriteFault } from './index-ddl.js';
+import type { KeyColumns } from '../query/expressions.js';
+import { uniqueWriteFault } from './index-ddl.js';
+import { Collections, tableName, TYPE_NAME } from './collections.js';
 import type { SqlFragment } from '../query/sql-fragment.js';
+import { compileRowFilters, connectionLevelsQuery, type RowFilter } from '../query/row-filters.js';
 import { ObjectIdFactory } from './ids.js';
 import type { Doc, Json } from './validate.js';
 import {
@@ -22,34 +22,28 @@ import {
   type WriteMeta,
 } from './stored-record.js';
 import { statements, type Statements } from '../db/statements.js';
-import { withParallelSorter } from '../db/parallel-sorter.js';
 import type { DataVersion } from '../db/data-version.js';
 
-const TYPE_NAME = /^[a-z][a-z0-9_]{0,62}$/;
-
 /**
- * The object repository: one SQLite table per org and object type, `(_id, doc)` plus a key column
- * per non-unique indexed path (query/expressions.ts; tables made before them have none), with an
- * index on each indexed path (over its key column, else over its `json_extract` expression). It
- * builds the table-level SQL (DDL, by-id reads, writes); conditions on documents come from the
- * query compiler (`query/`), the ACL's among them. Like every repository it binds every value.
+ * The object repository: records of one org and object type in one table (collections.ts makes
+ * the tables, their key columns and indexes). It builds the table-level SQL (by-id reads, writes);
+ * conditions on documents come from the query compiler (`query/`), the access model's among them
+ * (`RowFilter`s, query/row-filters.ts). The records service (records/) is its one caller for what
+ * a caller reads and writes; a second storage engine would stand in for this class and `query/`.
+ * Like every repository it binds every value.
  */
+const NO_FRAGMENTS: readonly SqlFragment[] = [];
+
 export class ObjectStore {
   private readonly ids: ObjectIdFactory;
   private readonly statements: Statements;
-  private readonly uniqueIndexPaths = new Map<string, string>();
+  /** Tables, key columns and indexes of each collection (collections.ts). */
+  private readonly collections: Collections;
   /**
    * The read by `_id` of each table, prepared once and found by table name without building its
    * SQL text first: it is the hottest statement there is.
    */
   private readonly readById = new Map<string, Database.Statement>();
-  /** Definitions whose table and indexes exist, valid while `generation` is unchanged. */
-  private readonly ensuredDefs = new WeakMap<ObjectDef, { table: string; orgId: number; generation: number }>();
-  private generation = 0;
-  /** Each ensured table's key columns (query/expressions.ts), which its queries must name. */
-  private readonly keyColumnsByTable = new Map<string, KeyColumns>();
-  /** Tables in a bulk load: their non-unique indexes wait until the load ends. */
-  private readonly bulkTables = new Set<string>();
   /** Set once by the service that owns this store. */
   derivations: Derivations | undefined;
 
@@ -60,14 +54,7 @@ export class ObjectStore {
   ) {
     this.ids = new ObjectIdFactory(clock);
     this.statements = statements(db);
-  }
-
-  /**
-   * Records of `def` whose `context` references the given instance (list properties such as
-   * connections), for `list`'s `extraWhere`.
-   */
-  contextEquals(orgId: number, def: ObjectDef, id: string): SqlFragment {
-    return { sql: `${propertyExpression('context._id', this.keyColumns(orgId, def))} = ?`, params: [id] };
+    this.collections = new Collections(db, this.statements);
   }
 
   /** The key columns of a collection's table (ensuring it), which SQL on it must name. */
@@ -80,85 +67,35 @@ export class ObjectStore {
   }
 
   table(orgId: number, def: ObjectDef): string {
-    if (!Number.isSafeInteger(orgId) || !TYPE_NAME.test(def.name))
-      throw new Error(`bad collection ${orgId}/${def.name}`);
-    return `o${orgId}_${def.name}`;
+    return tableName(orgId, def);
   }
 
   /** Creates the table and the indexes of every indexed scalar path (idempotent). */
   ensureCollection(orgId: number, def: ObjectDef): string {
-    // Hot path (every request): a definition object already ensured in this generation is done.
-    // Definitions are replaced, never mutated, when they change, so identity is a safe key.
-    const known = this.ensuredDefs.get(def);
-    if (known && known.generation === this.generation && known.orgId === orgId) return known.table;
-    const table = this.table(orgId, def);
-    this.db.exec(
-      `CREATE TABLE IF NOT EXISTS "${table}" (_id TEXT NOT NULL UNIQUE, doc TEXT NOT NULL${keyColumnDefinitions(def)})`,
-    );
-    const keyColumns = readKeyColumns(this.db, table);
-    this.keyColumnsByTable.set(table, keyColumns);
-    for (const index of indexSpecs(table, def, keyColumns)) {
-      if (index.unique) this.uniqueIndexPaths.set(index.name, index.path);
-      // During a bulk load only unique indexes exist; the rest are built once at the end.
-      else if (this.bulkTables.has(table)) continue;
-      createIndex(this.db, index);
-    }
-    // Kept during a bulk load too (every batch and every request on the table asks): endBulkLoad
-    // moves the generation on, so the call after it builds the indexes the load dropped.
-    this.ensuredDefs.set(def, { table, orgId, generation: this.generation });
-    return table;
+    return this.collections.ensure(orgId, def);
   }
 
-  /**
-   * `ensureCollection` for a definition just changed, in the transaction that saves it (a refused
-   * change then drops nothing): also drops the indexes it no longer asks for. Only definition
-   * changes call it, never the hot path; index names do not depend on key columns, so none are read.
-   */
+  /** `ensureCollection` for a definition just changed, dropping the indexes it no longer asks for. */
   applyDefinition(orgId: number, def: ObjectDef): string {
-    const table = this.table(orgId, def);
-    dropUnwantedIndexes(this.db, table, indexSpecs(table, def));
-    this.ensuredDefs.delete(def); // its DDL must run again whatever it was ensured as before
-    return this.ensureCollection(orgId, def);
+    return this.collections.applyDefinition(orgId, def);
   }
 
-  /**
-   * Drops the non-unique indexes of a collection so a bulk load does not update them row by row;
-   * `endBulkLoad` rebuilds them afterwards in one sorted pass each (much faster). Unique
-   * indexes stay, so uniqueness is enforced throughout.
-   */
+  /** Drops the non-unique indexes of a collection for a bulk load (collections.ts). */
   beginBulkLoad(orgId: number, def: ObjectDef): void {
-    const table = this.ensureCollection(orgId, def);
-    this.bulkTables.add(table);
-    const names = this.statements
-      .fixed("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND name LIKE 'ix\\_%' ESCAPE '\\'")
-      .all(table) as { name: string }[];
-    for (const { name } of names) this.db.exec(`DROP INDEX IF EXISTS "${name}"`);
-    this.forget();
+    this.collections.beginBulkLoad(orgId, def);
   }
 
   /** Ends a bulk load: rebuilds the indexes `beginBulkLoad` dropped. */
   endBulkLoad(orgId: number, def: ObjectDef): void {
-    const table = this.table(orgId, def);
-    this.bulkTables.delete(table);
-    this.forget();
-    withParallelSorter(this.db, () => this.ensureCollection(orgId, def));
+    this.collections.endBulkLoad(orgId, def);
   }
 
   private keyColumnsOf(table: string): KeyColumns {
-    return this.keyColumnsByTable.get(table) ?? NO_KEY_COLUMNS;
-  }
-
-  /** Makes every definition go through `ensureCollection`'s DDL again (indexes were dropped). */
-  private forget(): void {
-    this.generation++;
+    return this.collections.keyColumnsOf(table);
   }
 
   dropCollection(orgId: number, def: ObjectDef): void {
-    const table = this.table(orgId, def);
-    this.db.exec(`DROP TABLE IF EXISTS "${table}"`);
-    this.readById.delete(table);
-    this.keyColumnsByTable.delete(table);
-    this.forget();
+    this.readById.delete(this.collections.drop(orgId, def));
   }
 
   insert(orgId: number, def: ObjectDef, values: Record<string, Json>, meta: WriteMeta = {}): StoredRecord {
@@ -250,18 +187,23 @@ export class ObjectStore {
   }
 
   /**
-   * Runs a validated list query; `extraWhere` adds conditions the caller does not control (context,
-   * ACL). Each record keeps its stored JSON text and parses `doc` on first use: a page whose records
-   * need no reshaping is written out without a parse/serialise round trip per record.
+   * Runs a validated list query; `filters` add conditions the caller does not control (access, a
+   * list property's context). Each record keeps its stored JSON text and parses `doc` on first use:
+   * a page whose records need no reshaping is written out without a parse/serialise round trip per
+   * record. With `page.withKeys`, `lastKeys` holds the last row's sort-key values, which a walk
+   * gives back as `page.after` to continue from there (keyset paging, query/row-filters.ts).
    */
   list(
     orgId: number,
     def: ObjectDef,
     query: ListQuery,
-    extraWhere: readonly SqlFragment[] = [],
-  ): { rows: (StoredRecord & { text: string })[]; hasMore: boolean } {
+    filters: readonly RowFilter[] = [],
+    page?: { after?: readonly unknown[]; withKeys?: boolean },
+  ): { rows: (StoredRecord & { text: string })[]; hasMore: boolean; lastKeys?: unknown[] } {
     const table = this.ensureCollection(orgId, def);
-    const compiled = compileListQuery(query, { table, extraWhere, columns: this.keyColumnsOf(table) });
+    const columns = this.keyColumnsOf(table);
+    const extraWhere = filters.length === 0 ? NO_FRAGMENTS : this.compileFilters(orgId, table, columns, filters);
+    const compiled = compileListQuery(query, { table, extraWhere, columns, ...page });
     // Rows as [_id, doc] arrays, each record's doc parsed only if someone asks (pages of whole
     // records are written from the text).
     const raw = this.statements.dynamicRaw(compiled.sql).all(...compiled.params) as [string, string][];
@@ -269,7 +211,32 @@ export class ObjectStore {
     const n = hasMore ? query.limit : raw.length;
     const rows = new Array<LazyRecord>(n);
     for (let i = 0; i < n; i++) rows[i] = new LazyRecord(raw[i]![0], raw[i]![1]);
-    return { rows, hasMore };
+    if (!page?.withKeys || n === 0) return { rows, hasMore };
+    return { rows, hasMore, lastKeys: raw[n - 1]!.slice(2) };
+  }
+
+  private compileFilters(orgId: number, table: string, columns: KeyColumns, filters: readonly RowFilter[]) {
+    return compileRowFilters(filters, { table, columns }, (other) => {
+      const table = this.ensureCollection(orgId, other);
+      return { table, columns: this.keyColumnsOf(table) };
+    });
+  }
+
+  /** The highest level active connections give `accountId` on each of `ids` (access/acl.ts). */
+  connectionLevels(
+    orgId: number,
+    connections: ObjectDef,
+    object: string,
+    accountId: string,
+    ids: string[],
+    cap: number,
+  ) {
+    const table = this.ensureCollection(orgId, connections);
+    const q = connectionLevelsQuery({ table, columns: this.keyColumnsOf(table) }, object, accountId, ids, cap);
+    const levels = new Map<string, number>();
+    const rows = this.statements.dynamic(q.sql).all(...q.params) as { id: string; level: number | null }[];
+    for (const row of rows) if (typeof row.level === 'number') levels.set(row.id, row.level);
+    return levels;
   }
 
   /**
@@ -292,12 +259,14 @@ export class ObjectStore {
     }
   }
 
-  /** How many records a query matches (its where and `extraWhere`, e.g. the ACL), less `skip`. */
-  countMatching(orgId: number, def: ObjectDef, query: ListQuery, extraWhere: readonly SqlFragment[] = []): number {
+  /** How many records a query matches (its where and `filters`, e.g. the ACL), less `skip`. */
+  countMatching(orgId: number, def: ObjectDef, query: ListQuery, filters: readonly RowFilter[] = []): number {
     const table = this.ensureCollection(orgId, def);
+    const columns = this.keyColumnsOf(table);
+    const extraWhere = filters.length === 0 ? NO_FRAGMENTS : this.compileFilters(orgId, table, columns, filters);
     const compiled = compileListQuery(
       { ...query, sort: [], skip: 0, limit: Number.MAX_SAFE_INTEGER - 1 },
-      { table, extraWhere, columns: this.keyColumnsOf(table) },
+      { table, extraWhere, columns },
     );
     const row = this.statements.dynamic(`SELECT count(*) AS n FROM (${compiled.sql})`).get(...compiled.params) as {
       n: number;
@@ -344,7 +313,7 @@ export class ObjectStore {
     try {
       return fn();
     } catch (err) {
-      throw uniqueWriteFault(err, this.uniqueIndexPaths) ?? err;
+      throw uniqueWriteFault(err, this.collections.uniqueIndexPaths) ?? err;
     }
   }
 }

@@ -9,6 +9,7 @@ import { compileWhere } from './compile-where.js';
 import { NO_KEY_COLUMNS, propertyExpression, quoteTable, type KeyColumns } from './expressions.js';
 import { and, sql, type SqlFragment } from './sql-fragment.js';
 import { prefixRangesAreExact, regexPrefixRanges, type PrefixRange } from './regex-prefix.js';
+import { afterCondition, type OrderKey } from './row-filters.js';
 
 export interface CompileOptions {
   /** Already-validated table name of the collection. */
@@ -17,6 +18,10 @@ export interface CompileOptions {
   extraWhere?: readonly SqlFragment[];
   /** The table's key columns (expressions.ts), named in place of `json_extract` where it has them. */
   columns?: KeyColumns;
+  /** Keyset continuation: only rows after the row with these sort-key values (row-filters.ts). */
+  after?: readonly unknown[];
+  /** Each row also carries its sort-key values (`k0`, `k1`, …) after `_id` and `doc`, for `after`. */
+  withKeys?: boolean;
 }
 
 /**
@@ -26,21 +31,25 @@ export interface CompileOptions {
 export function compileListQuery(query: ListQuery, opts: CompileOptions): SqlFragment {
   const extra = (opts.extraWhere ?? []).map((f) => ({ sql: `(${f.sql})`, params: f.params }));
   const columns = opts.columns ?? NO_KEY_COLUMNS;
-  const keys = effectiveSort(query.sort).map(({ field, direction }) => {
+  const keys = effectiveSort(query.sort).map(({ field, direction }): OrderKey => {
     if (field.access.kind !== 'value') throw new Error(`Cannot sort by ${field.path}`);
     return {
       expression: propertyExpression(field.access.storagePath, columns),
       dir: direction === 1 ? 'ASC' : 'DESC',
     };
   });
+  if (opts.after) extra.push(afterCondition(keys, opts.after));
   const orderBy = keys.map((k) => `${k.expression} ${k.dir}`).join(', ');
   const table = quoteTable(opts.table);
   const branches = prefixBranches(query.where, columns);
-  if (branches) return compileBranches(table, branches, extra, keys, orderBy, query);
+  if (branches) return compileBranches(table, branches, extra, keys, orderBy, query, opts.withKeys === true);
 
   const conditions = [...(query.where ? [compileWhere(query.where, columns)] : []), ...extra];
   const where = conditions.length > 0 ? and(conditions) : undefined;
-  const text = `SELECT _id, doc FROM ${table}${where ? ` WHERE ${where.sql}` : ''} ORDER BY ${orderBy} LIMIT ${limitLiteral(query.limit + 1)} OFFSET ?`;
+  const selected = opts.withKeys
+    ? `_id, doc, ${keys.map((k, i) => `${k.expression} AS k${i}`).join(', ')}`
+    : '_id, doc';
+  const text = `SELECT ${selected} FROM ${table}${where ? ` WHERE ${where.sql}` : ''} ORDER BY ${orderBy} LIMIT ${limitLiteral(query.limit + 1)} OFFSET ?`;
   return { sql: text, params: [...(where?.params ?? []), query.skip] };
 }
 
@@ -99,9 +108,10 @@ function compileBranches(
   table: string,
   branches: PrefixBranches,
   extra: SqlFragment[],
-  keys: { expression: string; dir: string }[],
+  keys: OrderKey[],
   orderBy: string,
   query: ListQuery,
+  withKeys: boolean,
 ): SqlFragment {
   const columns = keys.map((k, i) => `${k.expression} AS k${i}`).join(', ');
   const perBranch = query.skip + query.limit + 1;
@@ -114,7 +124,7 @@ function compileBranches(
   });
   const outerOrder = keys.map((k, i) => `k${i} ${k.dir}`).join(', ');
   return {
-    sql: `SELECT _id, doc FROM (${parts.map((p) => p.sql).join(' UNION ALL ')}) ORDER BY ${outerOrder} LIMIT ${limitLiteral(query.limit + 1)} OFFSET ?`,
+    sql: `SELECT _id, doc${withKeys ? keys.map((_, i) => `, k${i}`).join('') : ''} FROM (${parts.map((p) => p.sql).join(' UNION ALL ')}) ORDER BY ${outerOrder} LIMIT ${limitLiteral(query.limit + 1)} OFFSET ?`,
     params: [...parts.flatMap((p) => p.params), query.skip],
   };
 }

@@ -22,7 +22,7 @@ import {
   startSession,
 } from '../http/login-session.js';
 import { ANY_QUERY, type TypedServer } from '../http/route-schemas.js';
-import { rawListArgs } from './list-args.js';
+import { rawListArgs } from '../records/list-args.js';
 
 const email = { type: 'string', maxLength: 254 } as const;
 const password = { type: 'string', maxLength: 1024 } as const;

@@ -4,7 +4,6 @@ import { requireCaller, requirePrincipal } from '../http/context.js';
 import { ADMIN_ONLY } from '../http/org-scope.js';
 import { ANY_BODY, isRecord, memberOf, pathParams, type TypedServer } from '../http/route-schemas.js';
 import { deploymentRuns, findDeployment, peerRuns, runDeployment } from '../environment/deployments.js';
-import { SCRIPT_RULES } from './environment.js';
 
 /**
  * Deployments are records at `/deployments` (object routes: create, list, edit, delete). Here:
@@ -29,9 +28,7 @@ export function deploymentRoutes(svc: Service) {
         throw fault('invalidArgument', 'dryRun', { path: 'dryRun', reason: 'dryRun is true or false.' });
       }
       const caller = requireCaller(svc, request);
-      return runDeployment(svc, request.ctx.org, caller, principal.email, request.params.id, dryRun === true, {
-        scripts: SCRIPT_RULES,
-      });
+      return runDeployment(svc, request.ctx.org, caller, principal.email, request.params.id, dryRun === true);
     });
 
     server.get('/deployments/:id/runs', { ...ADMIN_ONLY, schema: { params } }, async (request) => {

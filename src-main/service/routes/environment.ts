@@ -7,11 +7,6 @@ import { parseManifest } from '../environment/manifest.js';
 import { exportDocuments } from '../environment/export.js';
 import { MAX_IMPORT_BYTES, readImportStream } from '../environment/ndjson-input.js';
 import { importEnvironment } from '../environment/import.js';
-import type { ScriptRules } from '../environment/apply.js';
-import { assertRouteConfig, assertScriptCompiles } from '../scripting/library.js';
-
-/** How imports check script records: as saving one at `/scripts` does. */
-export const SCRIPT_RULES: ScriptRules = { compiles: assertScriptCompiles, route: assertRouteConfig };
 
 const ndjson = (docs: unknown[]) => docs.map((d) => JSON.stringify(d)).join('\n') + '\n';
 
@@ -56,7 +51,6 @@ export function environmentRoutes(svc: Service) {
           actorId: principal.accountId,
           backup: queryFlag(query, 'backup'),
           dryRun: queryFlag(query, 'dryRun'),
-          scripts: SCRIPT_RULES,
         });
         return reply.type('application/x-ndjson').send(ndjson(result.log));
       },

@@ -2,7 +2,7 @@ import type { Service } from '../service.js';
 import { driverAnswer, runDriverOperation } from '../driver/driver.js';
 import { requireCaller } from '../http/context.js';
 import { pathParams, type TypedServer } from '../http/route-schemas.js';
-import { collectionDef, instanceId } from './objects.js';
+import { collectionDef, instanceId } from '../records/object-def.js';
 
 /**
  * `GET /<collection>/<_id>/<path>`: the value at one property path of a record (original-clients.md

@@ -1,27 +1,19 @@
 import type { FastifyRequest } from 'fastify';
-import { fault } from '../../../src-shared/faults.js';
-import type { ObjectDef } from '../../../src-shared/schema/types.js';
-import { parseListQuery } from '../../../src-shared/query/parse.js';
-import { projectPaths } from '../../../src-shared/query/project.js';
 import type { Service } from '../service.js';
 import type { Org } from '../orgs/orgs.js';
-import { presentRecord, presentRecordText, presentsVerbatim } from '../objects/present.js';
-import { OBJECT_ID_PATTERN } from '../objects/ids.js';
+import type { ObjectDef } from '../../../src-shared/schema/types.js';
 import type { StoredRecord } from '../objects/stored-record.js';
-import {
-  REQUIRED,
-  levelOf,
-  readableProperties,
-  requireScope,
-  stripProperties,
-  type Caller,
-} from '../access/objects.js';
+import { levelOf, type Caller } from '../access/objects.js';
 import { requireCaller, type OrgRequest } from '../http/context.js';
 import { ANY_BODY, ANY_QUERY, pathParams, type TypedServer } from '../http/route-schemas.js';
-import { createRecord, deleteRecord, patchRecord } from '../driver/records.js';
 import { deleteOps, parsePatchBody, postOps, putOps, type PatchOp } from '../objects/patch-ops.js';
-import { rawListArgs } from './list-args.js';
-import { addListProperties, COLLECTION_LIST, hasListProperties, listRecords } from './object-lists.js';
+import { collectionDef, instanceId } from '../records/object-def.js';
+import { COLLECTION_LIST, listFromArgs } from '../records/list-from-args.js';
+import { readInstance as readRecordInstance } from '../records/read.js';
+import { presentFor } from '../records/presentation.js';
+import { createRecord } from '../records/create.js';
+import { patchRecord } from '../records/patch.js';
+import { deleteRecord } from '../records/delete.js';
 
 const collection = { params: pathParams('collection') };
 const instance = { params: pathParams('collection', 'id') };
@@ -35,7 +27,8 @@ type InstanceRequest = FastifyRequest & { params: { collection: string; id: stri
  * decided by the access model of access/objects.ts: token scopes first (they do not depend on
  * what is stored, so a refusal reveals nothing), then the caller's level on the instance. An
  * instance the caller cannot read answers notFound, exactly like one that does not exist.
- * Lists (and list properties) are built in object-lists.ts.
+ * Every operation is the records service's (records/), shared with the driver API and scripts;
+ * this module turns requests into its calls and its answers into replies.
  */
 export function objectRoutes(svc: Service) {
   return async (server: TypedServer) => {
@@ -44,7 +37,7 @@ export function objectRoutes(svc: Service) {
       const { org } = request.ctx;
       const caller = requireCaller(svc, request);
       const def = collectionDef(svc, org, request.params.collection);
-      const page = listRecords(svc, org, caller, def, request.query, COLLECTION_LIST);
+      const page = listFromArgs(svc, org, caller, def, request.query, COLLECTION_LIST);
       if (typeof page === 'string') reply.type('application/json; charset=utf-8').send(page);
       else reply.send(page);
     });
@@ -61,7 +54,6 @@ export function objectRoutes(svc: Service) {
       const { org } = request.ctx;
       const caller = requireCaller(svc, request);
       const def = collectionDef(svc, org, request.params.collection);
-      // One implementation with the driver's insertOne (driver/records.ts).
       const record = await createRecord(svc, org, caller, def, request.body);
       return present(svc, org, caller, def, record);
     });
@@ -98,7 +90,6 @@ export function objectRoutes(svc: Service) {
       const caller = requireCaller(svc, request);
       const def = collectionDef(svc, org, request.params.collection);
       const id = instanceId(request.params.id);
-      // One implementation with the driver's deleteOne (driver/records.ts).
       deleteRecord(svc, org, caller, def, id);
       return { object: 'result', data: true };
     });
@@ -116,47 +107,10 @@ export function readInstance(
   const { org } = request.ctx;
   const caller = requireCaller(svc, request);
   const def = collectionDef(svc, org, collection);
-  const id = instanceId(idParam);
-  const allowed = requireScope(caller, 'read', def, id);
-  const { record, level } = readable(svc, org, caller, def, id);
-  const paths = rawListArgs(query, '').paths;
-  // The commonest read, a whole record with nothing nested: written out from its stored text.
-  if (!paths && allowed === 'all' && presentsVerbatim(def) && !hasListProperties(def)) {
-    return presentRecordText(def, record, level);
-  }
-  let out = stripProperties(presentRecord(def, record, level), allowed);
-  if (paths) out = projectPaths(out, parseListQuery({ paths }, def).paths ?? []) as typeof out;
-  addListProperties(svc, org, caller, def, out, { level, allowed, paths, query });
-  return out;
-}
-
-/** The record and the caller's level on it; notFound when it is missing or the caller cannot read it. */
-function readable(svc: Service, org: Org, caller: Caller, def: ObjectDef, id: string) {
-  const record = svc.store.getText(org.id, def, id);
-  const level = record ? levelOf(svc, org, caller, def, record) : 0;
-  if (!record || level < REQUIRED.read) throw notFoundInstance(def, id);
-  return { record, level };
+  return readRecordInstance(svc, org, caller, def, instanceId(idParam), query);
 }
 
 /** A written record as the caller sees it: their level on it, stripped to what they may read. */
 function present(svc: Service, org: Org, caller: Caller, def: ObjectDef, record: StoredRecord) {
-  const level = levelOf(svc, org, caller, def, record);
-  return stripProperties(presentRecord(def, record, level), readableProperties(caller, def, record._id));
+  return presentFor(caller, def, record, levelOf(svc, org, caller, def, record));
 }
-
-export function collectionDef(svc: Service, org: Org, collection: string): ObjectDef {
-  const def = svc.defs.byCollection(org.id, collection);
-  if (!def) throw fault('notFound', 'object', { reason: `There is no collection named ${collection.slice(0, 100)}.` });
-  return def;
-}
-
-export function instanceId(id: string): string {
-  const lower = id.toLowerCase();
-  if (!OBJECT_ID_PATTERN.test(lower)) {
-    throw fault('invalidArgument', 'invalidObjectId', { reason: 'Object ids are 24 hexadecimal characters.' });
-  }
-  return lower;
-}
-
-const notFoundInstance = (def: ObjectDef, id: string) =>
-  fault('notFound', 'instance', { reason: `No ${def.name} with _id ${id}.` });

@@ -11,7 +11,8 @@ import type { FaultBody } from '../../../src-shared/faults.js';
 import { parseListQuery } from '../../../src-shared/query/parse.js';
 import { runListQuery } from '../../../src-shared/query/evaluate.js';
 import { projectPaths } from '../../../src-shared/query/project.js';
-import { rawListArgs } from './list-args.js';
+import { rawListArgs } from '../records/list-args.js';
+import { objectDef } from '../records/object-def.js';
 
 /** The API form of a definition: its properties and every fully qualified property path. */
 export function presentSchema(def: ObjectDef) {
@@ -112,11 +113,7 @@ function checkAcls(svc: Service, org: Org, body: unknown, objectName?: string): 
 
 /** `/schemas`: read for any logged-in caller; define custom objects and properties for admins. */
 export function schemaRoutes(svc: Service) {
-  const find = (org: Org, name: string): ObjectDef => {
-    const def = svc.defs.byName(org.id, name) ?? svc.defs.byCollection(org.id, name);
-    if (!def) throw fault('notFound', 'object', { reason: `There is no object named ${name.slice(0, 100)}.` });
-    return def;
-  };
+  const find = (org: Org, name: string): ObjectDef => objectDef(svc, org, name);
 
   /**
    * A read-modify-write of an org's definitions, atomic across processes (issue #13 item 11): under

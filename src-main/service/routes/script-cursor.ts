@@ -25,8 +25,9 @@ export async function answerCursor(
   extra: Record<string, unknown> = {},
 ): Promise<unknown> {
   const stream = String(request.headers.accept ?? '').includes(NDJSON);
+  const context = { stream, ...(cursor.after ? { after: cursor.after } : {}) };
   const rest = cursor.options
-    ? await runDriverOperation(svc, org, caller, cursor.object, 'cursor', cursor.options, { stream })
+    ? await runDriverOperation(svc, org, caller, cursor.object, 'cursor', cursor.options, context)
     : undefined;
   if (stream) {
     const items = rest?.kind === 'stream' ? rest.items : undefined;

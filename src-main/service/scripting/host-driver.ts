@@ -4,8 +4,9 @@
  * driver API's domain operation (driver/driver.ts), so a script can do exactly what its caller can
  * do through `POST /<object>/db/<operation>`.
  *
- * Answers follow the prelude's contract: `cursor` → one page `{object:"list", data, hasMore}` per
- * call (the prelude pages with skip/limit), `count` → the number, reads and writes → the record or
+ * Answers follow the prelude's contract: `cursor` → one page `{object:"list", data, hasMore, next}`
+ * per call (the prelude asks for the next page with `next` as a fourth argument: keyset paging,
+ * records/walk.ts, never a growing skip), `count` → the number, reads and writes → the record or
  * the bare value (no `{object:"result"}` wrapper), `bulk` → the array of its items.
  */
 import { fault, FaultError } from '../../../src-shared/faults.js';
@@ -36,7 +37,7 @@ const LEAN_BY_DEFAULT = new Set(['insertOne', 'updateOne', 'patchOne']);
 
 export function driverHost(svc: Service, org: Org, caller: Caller, opts: DriverHostOptions = {}) {
   return async function driver(this: HostCallContext, ...args: unknown[]): Promise<unknown> {
-    const [objectName, operation, options] = args;
+    const [objectName, operation, options, after] = args;
     if (typeof objectName !== 'string' || typeof operation !== 'string') {
       throw fault('invalidArgument', 'script.driver', {
         reason: 'driver(object, operation, options) takes two names.',
@@ -56,6 +57,7 @@ export function driverHost(svc: Service, org: Org, caller: Caller, opts: DriverH
     const context: DriverContext = {
       ...(trusted ? { trustedOptions: true } : {}),
       ...(opts.tokenRoles ? { tokenRoles: true } : {}),
+      ...(operation === 'cursor' && after !== undefined ? { after: continuation(after) } : {}),
     };
     const result = await runDriverOperation(svc, org, who, objectName, operation, withDefaults, context).catch(
       (e: unknown) => {
@@ -72,9 +74,20 @@ export function driverHost(svc: Service, org: Org, caller: Caller, opts: DriverH
       case 'record':
         return result.record;
       case 'list':
-        return { object: 'list', data: result.data, hasMore: result.hasMore };
+        return {
+          object: 'list',
+          data: result.data,
+          hasMore: result.hasMore,
+          ...(result.next ? { next: result.next } : {}),
+        };
       default:
         return collectItems(result.items);
     }
   };
+}
+
+/** A cursor's continuation as the sandbox gives it back (script output; records/walk.ts checks it). */
+function continuation(value: unknown): unknown[] {
+  if (Array.isArray(value)) return value;
+  throw fault('invalidArgument', 'script.driver', { reason: 'A cursor continues only where a page ended.' });
 }

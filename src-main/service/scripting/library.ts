@@ -6,11 +6,12 @@ import { fault } from '../../../src-shared/faults.js';
 import type { Service } from '../service.js';
 import type { Org } from '../orgs/orgs.js';
 import type { Doc } from '../objects/validate.js';
-import { checkSyntaxSync } from './syntax.js';
+import { checkSyntaxSync, loadSyntaxChecker } from './syntax.js';
 import { lookupAccountPrincipal } from '../apps/principal.js';
 import { compileScript } from './language/compiled-cache.js';
 import { decoratorRoutes, routesOfLibrary } from './decorator-routes.js';
 import { resolveRoleNames, roleIdsByName } from './script-consts.js';
+import { recordRules, type RuleInput } from '../records/rules.js';
 
 export type { RouteConfig, RouteScript } from './route-types.js';
 import type { RouteConfig, RouteScript } from './route-types.js';
@@ -25,15 +26,17 @@ const DEFAULT_MAX_CHARS = 50_000;
 const PATH_PATTERN = /^\/?[A-Za-z0-9_\-.~:*]+(\/[A-Za-z0-9_\-.~:*]+)*\/?$/;
 
 /**
- * Makes every write of a script record (REST, driver API, scripts' `org.objects.scripts`) check it
- * through the shared write path's registry (objects/record-validators.ts). Idempotent.
+ * Makes every write of a script record (REST, driver API, scripts' `org.objects.scripts`,
+ * environment import and deployments, the CLI) check it through the record rules of the one write
+ * path (records/rules.ts); the syntax checker loads before writes. Idempotent.
  */
 export function registerScriptRecordRules(svc: Service): void {
-  svc.recordValidators.register('script', 'library', ({ org, merged, selfId }) => {
+  const check = ({ org, merged, current }: RuleInput) => {
     assertScriptCompiles(merged);
-    assertRouteConfig(svc, org, merged, selfId);
-    assertDecoratorRoutes(svc, org, merged, selfId);
-  });
+    assertRouteConfig(svc, org, merged, current?._id);
+    assertDecoratorRoutes(svc, org, merged, current?._id);
+  };
+  recordRules(svc).register('script', 'library', check, loadSyntaxChecker);
 }
 
 /**

@@ -84,13 +84,16 @@ export const PRELUDE_SOURCE =
     var limit = this._opts.limit;
     var want = typeof limit === 'number' ? Math.min(PAGE, limit - this._fetched) : PAGE;
     if (want <= 0) { this._done = true; return; }
-    var opts = assign({}, this._opts, { skip: (this._opts.skip || 0) + this._fetched, limit: want });
-    var page = call('driver', this._object, 'cursor', opts);
+    // The first page honours skip; the next ones continue after the last record read (the
+    // service's keyset continuation, page.next), so no page re-reads the ones before it.
+    var opts = assign({}, this._opts, { limit: want });
+    var page = this._next ? call('driver', this._object, 'cursor', opts, this._next) : call('driver', this._object, 'cursor', opts);
     var data = page && isArray(page.data) ? page.data : [];
     this._buf = data;
     this._pos = 0;
     this._fetched += data.length;
-    if (!page || !page.hasMore || data.length === 0) this._done = true;
+    this._next = page && isArray(page.next) ? page.next : undefined;
+    if (!page || !page.hasMore || data.length === 0 || !this._next) this._done = true;
   };
   Cursor.prototype.hasNext = function () { this._fill(); return this._pos < this._buf.length; };
   Cursor.prototype.next = function () { return this.hasNext() ? this._buf[this._pos++] : undefined; };
@@ -110,7 +113,7 @@ export const PRELUDE_SOURCE =
   // The part of the query this cursor has not fetched yet, as driver options; null when exhausted.
   Cursor.prototype._rest = function () {
     if (this._done) return null;
-    var rest = assign({}, this._opts, { skip: (this._opts.skip || 0) + this._fetched });
+    var rest = assign({}, this._opts);
     if (typeof this._opts.limit === 'number') {
       rest.limit = this._opts.limit - this._fetched;
       if (rest.limit <= 0) return null;
@@ -123,7 +126,9 @@ export const PRELUDE_SOURCE =
   // JSON text never starts with 'C', so the mark cannot be produced by any other value.
   function encodeResult(v) {
     if (v instanceof Cursor) {
-      return 'C' + stringify({ object: v._object, options: v._rest(), buffered: v._buf.slice(v._pos) });
+      var rest = { object: v._object, options: v._rest(), buffered: v._buf.slice(v._pos) };
+      if (rest.options && v._next) rest.after = v._next;
+      return 'C' + stringify(rest);
     }
     var s = stringify(v);
     return s === undefined ? 'null' : s;

@@ -106,13 +106,16 @@ export interface ReturnedCursor {
   object: string;
   options: Record<string, unknown> | null;
   buffered: unknown[];
+  /** Where the rest continues: the last fetched record's sort-key values (records/walk.ts). */
+  after?: unknown[];
 }
 
 /** A cursor descriptor from the sandbox, checked (it is script output); undefined when malformed. */
 export function readReturnedCursor(value: unknown): ReturnedCursor | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
-  const { object, options, buffered } = value as Record<string, unknown>;
+  const { object, options, buffered, after } = value as Record<string, unknown>;
   if (typeof object !== 'string' || !Array.isArray(buffered)) return undefined;
   if (options !== null && (typeof options !== 'object' || Array.isArray(options))) return undefined;
-  return { object, options: options as Record<string, unknown> | null, buffered };
+  if (after !== undefined && !Array.isArray(after)) return undefined;
+  return { object, options: options as Record<string, unknown> | null, buffered, ...(after ? { after } : {}) };
 }

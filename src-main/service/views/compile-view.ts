@@ -14,6 +14,8 @@ import type { Org } from '../orgs/orgs.js';
 import type { Doc, Json } from '../objects/validate.js';
 import { OBJECT_ID_PATTERN } from '../objects/ids.js';
 import { ACCESS } from '../access/levels.js';
+import { queryPolicy } from '../records/query-policy.js';
+import { findObjectDef } from '../records/object-def.js';
 import { fillAll, fillTemplate, parseTemplate, type Template } from './template.js';
 import { argumentsWithDefaults, declaredVariables, type ViewVariable } from './view-variables.js';
 
@@ -58,8 +60,7 @@ export interface CompiledView {
 }
 
 export function sourceDefinition(svc: Service, org: Org, name: unknown): ObjectDef | undefined {
-  if (typeof name !== 'string') return undefined;
-  return svc.defs.byName(org.id, name) ?? svc.defs.byCollection(org.id, name);
+  return typeof name === 'string' ? findObjectDef(svc, org, name) : undefined;
 }
 
 /** Compiles (and so validates) a view document; faults are `validation` faults naming the property. */
@@ -149,7 +150,7 @@ export function runQuery(view: CompiledView, org: Org, given: Record<string, unk
 }
 
 function whereOf(doc: unknown, def: ObjectDef, org?: Org): Condition | undefined {
-  return parseWhereDocument(doc, def, { allowNegations: !org?.settings.disableNegation });
+  return parseWhereDocument(doc, def, org ? queryPolicy(org) : undefined);
 }
 
 /** A sort as the list argument takes it: a bare property name, or `{path: 1 | -1, ...}`. */

@@ -6,6 +6,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ADMIN_EMAIL, createHarness, TestClient, type Harness } from '../testing/harness.js';
 import { createUser, USER_PASSWORD } from '../testing/token-testing.js';
 import { compileListQuery } from '../query/compile.js';
+import { compileRowFilters } from '../query/row-filters.js';
+import { NO_KEY_COLUMNS } from '../query/expressions.js';
 import type { ObjectStore } from '../objects/store.js';
 
 let h: Harness;
@@ -30,10 +32,13 @@ beforeEach(async () => {
   lists = [];
   const store = h.svc.store;
   const list = store.list.bind(store);
-  store.list = ((orgId, def, query, extraWhere = []) => {
-    const compiled = compileListQuery(query, { table: 'source', extraWhere });
+  store.list = ((orgId, def, query, filters = [], page) => {
+    // Every table named 'source': the SQL of two requests compares whatever tables they read.
+    const source = { table: 'source', columns: NO_KEY_COLUMNS };
+    const extraWhere = compileRowFilters(filters, source, () => source);
+    const compiled = compileListQuery(query, { table: 'source', extraWhere, ...page });
     lists.push({ object: def.name, sql: compiled.sql, params: compiled.params });
-    return list(orgId, def, query, extraWhere);
+    return list(orgId, def, query, filters, page);
   }) as ObjectStore['list'];
 });
 afterEach(async () => h.close());

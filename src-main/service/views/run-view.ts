@@ -8,21 +8,21 @@ import { fault } from '../../../src-shared/faults.js';
 import { checkScope } from '../../../src-shared/scopes/index.js';
 import { parsePaths } from '../../../src-shared/query/parse.js';
 import { parseWhereDocument } from '../../../src-shared/query/parse.js';
-import { projectPaths } from '../../../src-shared/query/project.js';
 import type { Service } from '../service.js';
 import type { Org } from '../orgs/orgs.js';
 import type { Caller } from '../access/caller.js';
-import { levelsOf, readableCondition } from '../access/acl.js';
 import { resolveRoles } from '../access/roles.js';
 import { accountSnapshot } from '../access/account-snapshot.js';
-import { ACCESS, MAX_SHARED_LEVEL } from '../access/levels.js';
+import { MAX_SHARED_LEVEL } from '../access/levels.js';
 import { BUILTIN_ROLES } from '../objects/builtin-defs.js';
 import { OBJECT_ID_PATTERN } from '../objects/ids.js';
-import { presentListText, presentRecord, presentRecordText, presentsVerbatim } from '../objects/present.js';
 import { VersionedCache } from '../db/data-version.js';
 import type { ObjectDef } from '../../../src-shared/schema/types.js';
 import type { StoredRecord } from '../objects/stored-record.js';
-import type { Json } from '../objects/validate.js';
+import { listPage, type Page } from '../records/list.js';
+import { pageText, type PageFormat } from '../records/presentation.js';
+import { findObjectDef } from '../records/object-def.js';
+import { queryPolicy } from '../records/query-policy.js';
 import {
   compileView,
   resolvePrincipal,
@@ -36,13 +36,13 @@ import { VIEW_DEF } from '../objects/view-def.js';
 
 type ViewRecord = StoredRecord & { text: string };
 
-/** One run's rows and what presenting them needs; `presentViewPage` writes it out. */
+/** One run's page and what presenting it needs; `presentViewPage` writes it out. */
 export interface ViewPage {
   source: ObjectDef;
-  rows: ViewRecord[];
-  /** The runner's level on each row (objectAcl included). */
-  levels: number[];
-  hasMore: boolean;
+  /** Whom the query ran as (the view's principal or the caller). */
+  runner: Caller;
+  /** The rows, with the runner's level on each (objectAcl included). */
+  page: Page;
   paths?: string[];
 }
 
@@ -71,42 +71,22 @@ export function runView(
   const limit = clamp(view.limit, args.limit, 'limit');
   const skip = clamp(view.skip, args.skip, 'skip');
   const paths = pathsOf(view, args);
-  // objectAcl lifts the runner's level on every instance the view reads (never lowers it).
-  const extra = objectAclLevel(svc, org, runner, view, found);
-  const floor = runner.grant !== undefined && runner.grant >= ACCESS.read ? ACCESS.public : ACCESS.read;
-  const condition = extra >= floor ? undefined : readableCondition(svc, org, runner, view.source);
-  const { rows, hasMore } = svc.store.list(
-    org.id,
-    view.source,
-    { ...(where ? { where } : {}), sort, skip, limit },
-    condition ? [condition] : [],
-  );
-  const levels = levelsOf(svc, org, runner, view.source, rows);
-  for (let i = 0; i < rows.length; i++) levels[i] = Math.max(levels[i] ?? 0, extra);
-  return { source: view.source, rows, levels, hasMore, ...(paths ? { paths } : {}) };
+  // objectAcl lifts the runner's level on every instance the view reads (never lowers it). The
+  // runner carries no scopes: the view, not the caller's token, decides what is read.
+  const everyInstance = objectAclLevel(svc, org, runner, view, found);
+  const query = { ...(where ? { where } : {}), sort, skip, limit };
+  const page = listPage(svc, org, runner, view.source, query, { everyInstance });
+  return { source: view.source, runner, page, ...(paths ? { paths } : {}) };
 }
 
 /**
- * The page as the list envelope or as NDJSON (one record per line). Whole records of a definition
- * without hidden properties are written from their stored text, exactly as the direct list
- * request writes them (objects/present.ts); only a projection (`paths`) builds objects.
+ * The page as the list envelope or as NDJSON (one record per line), presented as every list is
+ * (records/presentation.ts): whole records of a definition without hidden properties are written
+ * from their stored text, exactly as the direct list request writes them; only a projection
+ * (`paths`) builds objects.
  */
-export function presentViewPage(page: ViewPage, format: 'list' | 'ndjson'): string {
-  const { source, rows, levels, hasMore, paths } = page;
-  if (!paths && presentsVerbatim(source)) {
-    if (format === 'list') return presentListText(source, rows, levels, hasMore);
-    let text = '';
-    for (let i = 0; i < rows.length; i++) text += `${presentRecordText(source, rows[i]!, levels[i] ?? 0)}\n`;
-    return text;
-  }
-  const data = rows.map((r, i) => {
-    const out = presentRecord(source, r, levels[i] ?? 0);
-    return paths ? (projectPaths(out, paths) as Record<string, Json>) : out;
-  });
-  if (format === 'list') return JSON.stringify({ object: 'list', data, hasMore });
-  let text = '';
-  for (const r of data) text += `${JSON.stringify(r)}\n`;
-  return text;
+export function presentViewPage(view: ViewPage, format: PageFormat): string {
+  return pageText(view.runner, view.source, view.page, view.paths, format);
 }
 
 /**
@@ -164,9 +144,9 @@ export function findView(svc: Service, org: Org, nameOrId: string): ViewRecord |
 function compiledView(svc: Service, org: Org, record: ViewRecord, found: Resolution): CompiledView {
   const sourceObject = found.sourceObject(record);
   // Looked up on every run: definitions are replaced when they change, and the cache compares them.
-  const source = svc.defs.byName(org.id, sourceObject) ?? svc.defs.byCollection(org.id, sourceObject);
+  const source = findObjectDef(svc, org, sourceObject);
   // A fixed where is parsed when compiled, under the org's negation setting of that moment.
-  const variant = org.settings.disableNegation ? 'noNegation' : '';
+  const variant = queryPolicy(org).allowNegations === false ? 'noNegation' : '';
   return svc.views.get(
     org.id,
     record,

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Readable, Writable } from 'node:stream';
 import { createHarness, listQuery, TestClient, type Harness } from '../testing/harness.js';
-import { importNdjson } from './import.js';
-import { exportQuery } from './export.js';
+import { importNdjson } from './file-import.js';
+import { exportQuery } from './file-export.js';
 import { parseListQuery } from '../../../src-shared/query/parse.js';
 
 let h: Harness;

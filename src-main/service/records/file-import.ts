@@ -1,12 +1,15 @@
 import type { Readable } from 'node:stream';
 import type { Service } from '../service.js';
 import type { Org } from '../orgs/orgs.js';
-import { levelKey } from './present.js';
+import { levelKey } from '../objects/present.js';
 import type { ObjectDef } from '../../../src-shared/schema/types.js';
 import { FaultError } from '../../../src-shared/faults.js';
-import { normaliseDate, validateInput, type Json } from './validate.js';
-import { OBJECT_ID_PATTERN } from './ids.js';
-import { readNdjsonLines } from './ndjson-lines.js';
+import { normaliseDate, validateInput, type Json } from '../objects/validate.js';
+import { OBJECT_ID_PATTERN } from '../objects/ids.js';
+import { recordRules } from './rules.js';
+import { loadRecord } from './load-write.js';
+import { writeTransaction } from './write.js';
+import { readNdjsonLines } from '../objects/ndjson-lines.js';
 
 export interface ImportReport {
   imported: number;
@@ -21,11 +24,12 @@ const MAX_REPORTED = 100;
 const COMPUTED = ['object', 'updater'];
 
 /**
- * Trust boundary: loads NDJSON (one JSON object per line) into a collection. Each record is checked
- * against the schema and written whole or not at all (a savepoint per record inside batched
- * transactions); bad lines (not JSON, not valid UTF-8, too long) are reported by number and the
- * rest still load. `_id`, `created` and
- * `updated` are kept when given and valid. Streams: memory stays constant whatever the file size.
+ * Trust boundary: loads NDJSON (one JSON object per line) into a collection (the CLI's `admin
+ * import`). Each record is checked against the schema and the record rules of its type, and
+ * written through the one write path (write.ts) whole or not at all (a savepoint per record inside
+ * batched transactions); bad lines (not JSON, not valid UTF-8, too long) are reported by number
+ * and the rest still load. `_id`, `created` and `updated` are kept when given and valid. Streams:
+ * memory stays constant whatever the file size.
  */
 export async function importNdjson(
   svc: Service,
@@ -39,18 +43,20 @@ export async function importNdjson(
     report.failed++;
     if (report.errors.length < MAX_REPORTED) report.errors.push({ line, reason });
   };
+  await recordRules(svc).prepare();
   let pending: { line: number; text: string }[] = [];
   const flush = () => {
-    svc.db.transaction(() => {
+    writeTransaction(svc, () => {
       for (const { line, text } of pending) {
         try {
-          svc.db.transaction(() => importLine(svc, org, def, text))();
+          // A refused write rolls back to its own savepoint (write.ts); the batch goes on.
+          importLine(svc, org, def, text);
           report.imported++;
         } catch (err) {
           fail(line, reasonOf(err));
         }
       }
-    })();
+    });
     pending = [];
   };
   let lineNo = 0;
@@ -95,11 +101,12 @@ function importLine(svc: Service, org: Org, def: ObjectDef, text: string): void 
   if (updated !== undefined && !updatedIso) throw new Error('updated must be an ISO 8601 date');
   const { values, faults } = validateInput(def, rest, 'create');
   if (faults.length > 0) throw new Error(faults.map((f) => `${f.path}: ${f.reason}`).join('; '));
-  svc.store.insert(org.id, def, values as Record<string, Json>, {
+  const meta = {
     ...(typeof _id === 'string' ? { _id } : {}),
     ...(createdIso ? { created: createdIso } : {}),
     ...(updatedIso ? { updated: updatedIso } : {}),
-  });
+  };
+  loadRecord(svc, org, def, values as Record<string, Json>, { meta });
 }
 
 function reasonOf(err: unknown): string {

@@ -1,37 +1,30 @@
+/**
+ * Record lists from raw query-string arguments (`where`, `sort`, `skip`, `limit`, `paths[]`): a
+ * collection's own list (REST `GET /<collection>`) and the list properties nested in a record or
+ * a page (`connections`, read with `connections.limit`, …), through the one list pipeline
+ * (list.ts) and presentation (presentation.ts).
+ */
 import { fault, FaultError, type FaultBody } from '../../../src-shared/faults.js';
 import type { ObjectDef } from '../../../src-shared/schema/types.js';
 import { parseListQuery } from '../../../src-shared/query/parse.js';
-import { projectPaths } from '../../../src-shared/query/project.js';
+import type { AllowedProperties } from '../../../src-shared/scopes/property-path.js';
 import type { Service } from '../service.js';
 import type { Org } from '../orgs/orgs.js';
-import { presentListText, presentRecord, presentsVerbatim } from '../objects/present.js';
-import { spliceTopLevelKeys } from '../objects/splice-keys.js';
-import type { AllowedProperties } from '../../../src-shared/scopes/property-path.js';
 import type { Json } from '../objects/validate.js';
-import type { SqlFragment } from '../query/sql-fragment.js';
-import {
-  ACCESS,
-  assertQueryable,
-  levelsOf,
-  readableCondition,
-  readableProperties,
-  requireScope,
-  scopeAllows,
-  stripProperties,
-  type Caller,
-} from '../access/objects.js';
+import type { RowFilter } from '../query/row-filters.js';
+import { ACCESS } from '../access/levels.js';
+import { scopeAllows } from '../access/scope-guard.js';
+import type { Caller } from '../access/caller.js';
 import { rawListArgs } from './list-args.js';
+import { queryPolicy } from './query-policy.js';
+import { listPage } from './list.js';
+import { pageRecords, wholeRecordsText } from './presentation.js';
 
-/*
- * Record lists of the object routes (objects.ts): a collection's own list, and the list
- * properties nested in a record or a page, all from raw query-string arguments.
- */
-
-interface ListOptions {
+interface ArgsListOptions {
   /** Query-string arguments are read as `prefix<name>` (a list property's own arguments). */
   prefix?: string;
   /** Conditions the caller does not control (the instance a list property belongs to). */
-  where?: readonly SqlFragment[];
+  filters?: readonly RowFilter[];
   /** A list property of an instance the caller may share: every entry is readable. */
   contextual?: boolean;
   /** Whole records may be answered as one JSON text built from their stored text. */
@@ -41,76 +34,56 @@ interface ListOptions {
 }
 
 /** A collection's own list: the hottest list there is, so its options are built once. */
-export const COLLECTION_LIST: ListOptions = { asText: true };
-
-/**
- * Runs a list query given raw query-string arguments. The read condition is part of the SQL, so
- * `limit`, `skip` and `hasMore` count only what the caller may see.
- */
-export function listRecords(
-  svc: Service,
-  org: Org,
-  caller: Caller,
-  def: ObjectDef,
-  queryString: unknown,
-  opts: ListOptions,
-) {
-  const { prefix = '', where: extra = [], contextual = false, asText = false } = opts;
-  const listAllowed = requireScope(caller, 'read', def);
-  const raw = rawListArgs(queryString as Record<string, unknown>, prefix);
-  if (opts.defaultLimit !== undefined && raw.limit === undefined) raw.limit = String(opts.defaultLimit);
-  const options = { allowNegations: !org.settings.disableNegation };
-  // A list property's faults name its argument in full (`connections.limit`), as the caller wrote it.
-  const query =
-    prefix === ''
-      ? svc.listQueries.parse(raw, def, options)
-      : withPathPrefix(prefix, () => parseListQuery(raw, def, options));
-  assertQueryable(listAllowed, query);
-  const condition = contextual ? undefined : readableCondition(svc, org, caller, def);
-  const where = [...(condition ? [condition] : []), ...extra];
-  // Records shown whole go out as their stored text: no projection, and no scope limits properties
-  // (a session, or a token whose scopes grant this object's reads without property paths, like `*`;
-  // an instance-less grant of 'all' holds for every instance, so no per-record check is needed).
-  if (asText && !contextual && !query.paths && listAllowed === 'all' && presentsVerbatim(def)) {
-    const { rows, hasMore } = svc.store.list(org.id, def, query, where);
-    return presentListText(def, rows, levelsOf(svc, org, caller, def, rows), hasMore);
-  }
-  const { rows, hasMore } = svc.store.list(org.id, def, query, where);
-  const topLevel = asText && !contextual && !query.paths && presentsVerbatim(def) && topLevelOnly(caller, listAllowed);
-  if (topLevel) {
-    // Scopes that allow some top-level properties of every instance: each record's allowed
-    // members are copied from its stored text (objects/splice-keys.ts), nothing parsed.
-    const spliced = rows.map((r) => ({ _id: r._id, text: spliceTopLevelKeys(r.text, topLevel) }));
-    return presentListText(def, spliced, levelsOf(svc, org, caller, def, rows), hasMore);
-  }
-  const levels = levelsOf(svc, org, caller, def, rows);
-  // A collection's own list carries list properties only when `paths[]` names them, bounded (below).
-  const nested = asText && query.paths ? requestedListProperties(def, query.paths) : [];
-  if (nested.length > 0) assertNestedListsBounded(queryString, query.limit, nested);
-  const data = rows.map((r, i) => {
-    const level = contextual ? Math.max(levels[i] ?? 0, ACCESS.read) : (levels[i] ?? 0);
-    const presented = presentRecord(def, r, level);
-    const allowed = listAllowed === 'all' ? 'all' : readableProperties(caller, def, r._id);
-    const obj = allowed === 'all' ? presented : stripProperties(presented, allowed);
-    const out = query.paths ? (projectPaths(obj, query.paths) as Record<string, Json>) : obj;
-    if (nested.length > 0) {
-      addListProperties(svc, org, caller, def, out, {
-        level,
-        allowed,
-        paths: query.paths,
-        query: queryString,
-        defaultLimit: NESTED_DEFAULT_LIMIT,
-      });
-    }
-    return out;
-  });
-  return { object: 'list', data, hasMore };
-}
+export const COLLECTION_LIST: ArgsListOptions = Object.freeze({ asText: true });
 
 /** A list property's default page size inside a collection list (one record's own read: 100). */
 const NESTED_DEFAULT_LIMIT = 10;
 /** At most this many nested records in one collection page: page limit × list-property limit. */
 export const MAX_NESTED_RECORDS = 10_000;
+
+/**
+ * Runs a list query given raw query-string arguments: the list envelope as an object, or as JSON
+ * text when whole records can be written from their stored text.
+ */
+export function listFromArgs(
+  svc: Service,
+  org: Org,
+  caller: Caller,
+  def: ObjectDef,
+  queryString: unknown,
+  opts: ArgsListOptions,
+): string | { object: 'list'; data: Record<string, Json>[]; hasMore: boolean } {
+  const { prefix = '', contextual = false, asText = false } = opts;
+  const policy = queryPolicy(org);
+  const parse = () => {
+    const raw = rawListArgs(queryString as Record<string, unknown>, prefix);
+    if (opts.defaultLimit !== undefined && raw.limit === undefined) raw.limit = String(opts.defaultLimit);
+    // A list property's faults name its argument in full (`connections.limit`), as the caller wrote it.
+    return prefix === ''
+      ? svc.listQueries.parse(raw, def, policy)
+      : withPathPrefix(prefix, () => parseListQuery(raw, def, policy));
+  };
+  const listOptions =
+    opts.filters || contextual ? { ...(opts.filters ? { filters: opts.filters } : {}), contextual } : undefined;
+  const page = listPage(svc, org, caller, def, parse, listOptions);
+  const { query } = page;
+  const text = asText && !contextual ? wholeRecordsText(caller, def, page, query.paths) : undefined;
+  if (text !== undefined) return text;
+  // A collection's own list carries list properties only when `paths[]` names them, bounded (below).
+  const nested = asText && query.paths ? requestedListProperties(def, query.paths) : [];
+  if (nested.length > 0) assertNestedListsBounded(queryString, query.limit, nested);
+  const data = pageRecords(caller, def, page, query.paths, (out, level, allowed) => {
+    if (nested.length === 0) return;
+    addListProperties(svc, org, caller, def, out, {
+      level,
+      allowed,
+      paths: query.paths,
+      query: queryString,
+      defaultLimit: NESTED_DEFAULT_LIMIT,
+    });
+  });
+  return { object: 'list', data, hasMore: page.hasMore };
+}
 
 function requestedListProperties(def: ObjectDef, paths: readonly string[]) {
   return def.properties.filter(
@@ -166,23 +139,13 @@ export function addListProperties(
     if (!listDef || !scopeAllows(caller, 'read', listDef)) continue;
     // Whoever may share the instance sees all of its connections; others only those they may read.
     const contextual = level >= ACCESS.share;
-    out[prop.name] = listRecords(svc, org, caller, listDef, query, {
+    out[prop.name] = listFromArgs(svc, org, caller, listDef, query, {
       prefix: `${prop.name}.`,
-      where: [svc.store.contextEquals(org.id, listDef, id)],
+      filters: [{ kind: 'equals', path: 'context._id', value: id }],
       contextual,
       ...(args.defaultLimit !== undefined ? { defaultLimit: args.defaultLimit } : {}),
     }) as unknown as Json;
   }
-}
-
-/**
- * The allowed top-level property names when the caller's scopes allow only whole top-level
- * properties, the same for every instance (no scope names an instance id); otherwise undefined.
- */
-function topLevelOnly(caller: Caller, allowed: AllowedProperties): ReadonlySet<string> | undefined {
-  if (allowed === 'all' || allowed.some((path) => path.includes('.'))) return undefined;
-  if (caller.scopes?.some((chain) => /[0-9a-f]{24}/i.test(chain))) return undefined;
-  return new Set(allowed);
 }
 
 const listPropertiesByDef = new WeakMap<ObjectDef, boolean>();

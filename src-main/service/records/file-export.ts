@@ -5,7 +5,7 @@ import { propertyPaths, type ObjectDef } from '../../../src-shared/schema/types.
 import type { ListQuery } from '../../../src-shared/query/ast.js';
 import { projectPaths } from '../../../src-shared/query/project.js';
 import { csvRow, valueAtPath } from '../../../src-shared/csv.js';
-import { presentRecord } from './present.js';
+import { presentRecord } from '../objects/present.js';
 
 export type ExportFormat = 'ndjson' | 'csv';
 

@@ -1,0 +1,71 @@
+/**
+ * Creating a record as a caller, for every writer (REST `POST /<collection>`, the driver's
+ * insertOne and insertMany, scripts): the create scope and ACL, administrator-only account
+ * properties, validation, who may name a principal, the rules of sharing, then the one write path (write.ts), which runs the
+ * record rules and hooks. With `dryRun` every check runs and nothing is stored; the answer is the
+ * record as it would be (without `_id` for accounts, whose creation has side effects of its own).
+ */
+import { fault } from '../../../src-shared/faults.js';
+import type { ObjectDef } from '../../../src-shared/schema/types.js';
+import type { Service } from '../service.js';
+import type { Org } from '../orgs/orgs.js';
+import { hashPassword } from '../accounts/password.js';
+import { insertAccount, prepareAccount, type NewAccount } from '../accounts/accounts.js';
+import { reference, type StoredRecord } from '../objects/stored-record.js';
+import {
+  assertAccountPropertiesAllowed,
+  assertConnectionAllowed,
+  assertWritable,
+  canCreate,
+  requireScope,
+  type Caller,
+} from '../access/objects.js';
+import { assertMayNamePrincipal } from '../access/named-principal.js';
+import { validated } from './validate-write.js';
+import { commitWrite } from './write.js';
+
+export async function createRecord(
+  svc: Service,
+  org: Org,
+  caller: Caller,
+  def: ObjectDef,
+  body: unknown,
+  opts: { dryRun?: boolean } = {},
+): Promise<StoredRecord> {
+  assertWritable(requireScope(caller, 'create', def), body);
+  if (!canCreate(caller, def)) {
+    throw fault('accessDenied', undefined, { reason: `You may not create ${def.collection}.` });
+  }
+  assertAccountPropertiesAllowed(caller, def, body, 'create');
+  const dryRun = opts.dryRun === true;
+  if (def.name === 'account') return createAccountRecord(svc, org, caller, def, body, dryRun);
+  const values = validated(def, body, 'create');
+  assertMayNamePrincipal(svc, org, caller, def.name, values);
+  if (def.name === 'connection') assertConnectionAllowed(svc, org, caller, values);
+  values.owner = reference('account', caller.accountId);
+  const event = { op: 'create', org, def, values, actorId: caller.accountId, caller, dryRun } as const;
+  return commitWrite(svc, event, () => {
+    if (dryRun) return { _id: svc.store.newId(), doc: values };
+    return svc.store.insert(org.id, def, values, { updaterId: caller.accountId });
+  });
+}
+
+/** An account and its credentials (accounts/accounts.ts), the password hashed before the write. */
+async function createAccountRecord(
+  svc: Service,
+  org: Org,
+  caller: Caller,
+  def: ObjectDef,
+  body: unknown,
+  dryRun: boolean,
+): Promise<StoredRecord> {
+  if (dryRun) {
+    const isObject = typeof body === 'object' && body !== null && !Array.isArray(body);
+    const { password: _password, ...rest } = isObject ? (body as Record<string, unknown>) : {};
+    return { _id: svc.store.newId(), doc: validated(def, isObject ? rest : body, 'update') };
+  }
+  const { values, password } = prepareAccount(svc, org, body as NewAccount);
+  const hash = await hashPassword(password);
+  const event = { op: 'create', org, def, values, actorId: caller.accountId, caller, dryRun } as const;
+  return commitWrite(svc, event, () => insertAccount(svc, org, values, hash, caller.accountId));
+}

@@ -1,0 +1,53 @@
+/**
+ * The seam where triggers plug into the one write path (write.ts): every record a caller writes —
+ * REST, the driver API, scripts, environment import and deployments, the CLI's loads — passes
+ * `beforeWrite` inside the write's transaction (after the record rules, before the store; it may
+ * change `event.values` or throw a fault to refuse the write) and, once the transaction that holds
+ * it commits, `afterCommit`. None are installed today: a service's hooks are empty and cost
+ * nothing. Bookkeeping writes of the service itself (lock-outs, derived roles, seeding) are not
+ * record operations of a caller and do not pass here.
+ */
+import type { Service } from '../service.js';
+import type { Org } from '../orgs/orgs.js';
+import type { ObjectDef } from '../../../src-shared/schema/types.js';
+import type { Json } from '../objects/validate.js';
+import type { StoredRecord } from '../objects/stored-record.js';
+import type { Caller } from '../access/caller.js';
+
+export interface WriteEvent {
+  op: 'create' | 'update' | 'delete';
+  org: Org;
+  def: ObjectDef;
+  /** The record's `_id`; undefined for a create until it is stored. */
+  id?: string;
+  /** What is written (create, update): the validated values, changeable by `beforeWrite`. */
+  values?: Record<string, Json>;
+  /** The stored record before the write (update, delete). */
+  current?: StoredRecord;
+  /** The account that writes; undefined for system loads. */
+  actorId?: string;
+  /** The caller who writes (REST, the driver, scripts); undefined for loads (import, the CLI). */
+  caller?: Caller;
+  /** Nothing is stored: a dry run, or a patch that changes nothing. `afterCommit` does not run. */
+  dryRun: boolean;
+  /** The record as stored (create, update), set once it is written. */
+  record?: StoredRecord;
+}
+
+export interface WriteHooks {
+  beforeWrite?(event: WriteEvent): void;
+  afterCommit?(event: WriteEvent): void;
+}
+
+const NO_HOOKS: WriteHooks = Object.freeze({});
+const installed = new WeakMap<Service, WriteHooks>();
+
+/** The hooks of a service's writes (none unless installed). */
+export function writeHooks(svc: Service): WriteHooks {
+  return installed.get(svc) ?? NO_HOOKS;
+}
+
+/** Installs the hooks of a service's writes (replacing any before). */
+export function setWriteHooks(svc: Service, hooks: WriteHooks): void {
+  installed.set(svc, hooks);
+}
