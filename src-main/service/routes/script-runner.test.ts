@@ -196,6 +196,38 @@ describe('a returned cursor (§B: streamed like cursor)', () => {
     expect(asAlice.json().data.length).toBe(all.length);
   });
 
+  it('pages after the first continue after the last record read, never from a growing skip', async () => {
+    const org = h.svc.orgs.byCode('demo')!;
+    const all = await emails();
+    const store = h.svc.store;
+    const list = store.list.bind(store);
+    const pages: { object: string; skip: number; continued: boolean }[] = [];
+    store.list = ((orgId, def, query, filters, page) => {
+      pages.push({ object: def.name, skip: query.skip, continued: page?.after !== undefined });
+      return list(orgId, def, query, filters, page);
+    }) as typeof store.list;
+    h.svc.orgs.updateSettings(org, { scriptLimits: { cursorPageSize: 1 } });
+    try {
+      const read = await run('return org.objects.accounts.find().sort({ email: 1 }).paths("email").toArray()');
+      expect(read.json().data.map((a: { email: string }) => a.email)).toEqual(all);
+      const accountPages = pages.filter((p) => p.object === 'account');
+      expect(accountPages.length).toBeGreaterThanOrEqual(all.length);
+      expect(accountPages.slice(1).every((p) => p.skip === 0 && p.continued)).toBe(true);
+      // A returned cursor that read one page goes on after it, streamed by the service.
+      const rest = await admin.post(
+        '/sys/script_runner',
+        { script: 'const c = org.objects.accounts.find().sort({ email: 1 }).paths("email");\nc.next();\nreturn c;' },
+        { accept: 'application/x-ndjson' },
+      );
+      expect(rest.statusCode, rest.body).toBe(200);
+      const lines = rest.body.trim().split('\n');
+      expect(lines.map((l) => (JSON.parse(l) as { email: string }).email)).toEqual(all.slice(1));
+    } finally {
+      store.list = list;
+      h.svc.orgs.updateSettings(org, { scriptLimits: {} });
+    }
+  });
+
   it('is not bound by the output limit: the records are streamed after the run', async () => {
     const org = h.svc.orgs.byCode('demo')!;
     h.svc.orgs.updateSettings(org, { scriptLimits: { maxOutputBytes: 300 } });

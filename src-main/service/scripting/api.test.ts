@@ -27,18 +27,24 @@ interface DriverCall {
   object: string;
   operation: string;
   options: Record<string, unknown>;
+  /** A cursor page's continuation (the previous page's `next`). */
+  after?: unknown;
 }
 
 /** A driver over 250 numbered records that answers pages like the list envelope. */
 function fakeDriver(calls: DriverCall[]) {
   const records = Array.from({ length: 250 }, (_, i) => ({ _id: `r${i}`, n: i }));
-  return (object: unknown, operation: unknown, options: unknown) => {
+  return (object: unknown, operation: unknown, options: unknown, after?: unknown) => {
     const o = options as Record<string, unknown>;
-    calls.push({ object: String(object), operation: String(operation), options: o });
+    calls.push({ object: String(object), operation: String(operation), options: o, after });
     if (operation === 'cursor') {
-      const skip = Number(o.skip ?? 0);
+      // As the service pages: the first page from skip, the next ones after the key of the last
+      // record read (`next`, given back as the fourth argument).
+      const from = Array.isArray(after) ? Number(after[0]) + 1 : Number(o.skip ?? 0);
       const limit = Number(o.limit ?? 100);
-      return { object: 'list', data: records.slice(skip, skip + limit), hasMore: skip + limit < records.length };
+      const data = records.slice(from, from + limit);
+      const hasMore = from + limit < records.length;
+      return { object: 'list', data, hasMore, ...(hasMore ? { next: [from + data.length - 1] } : {}) };
     }
     if (operation === 'count') return records.length;
     if (operation === 'readOne') return { _id: 'r1', n: 1, paths: o.paths };
@@ -124,10 +130,11 @@ describe('script API', () => {
     const v = valueOf(r) as { first: unknown; all: number };
     expect(v.first).toEqual({ _id: 'r0', n: 0 });
     expect(v.all).toBe(249);
-    expect(calls.map((c) => [c.object, c.operation, c.options.skip, c.options.limit])).toEqual([
-      ['c_things', 'cursor', 0, 100],
-      ['c_things', 'cursor', 100, 100],
-      ['c_things', 'cursor', 200, 100],
+    // Each page continues after the last record read (keyset), never from a growing skip.
+    expect(calls.map((c) => [c.object, c.operation, c.options.skip, c.options.limit, c.after])).toEqual([
+      ['c_things', 'cursor', undefined, 100, undefined],
+      ['c_things', 'cursor', undefined, 100, [99]],
+      ['c_things', 'cursor', undefined, 100, [199]],
     ]);
     expect(calls[0]!.options).toMatchObject({
       where: { n: { $gte: 0 } },
