@@ -1,10 +1,13 @@
-// Fails when source files import each other in a circle (file level), or when two folders of the
-// service import each other (folder level: src-main/service/<folder>). Written on the TypeScript
-// API already in the tree because madge's peer range stops at TypeScript 5.
-// Usage: node scripts/check-cycles.mjs [--folders]   (--folders only prints the folder graph)
+// Fails when source files import each other in a circle (file level), when two folders of the
+// service import each other (folder level: src-main/service/<folder>), when a folder imports one
+// that scripts/folder-graph.mjs does not allow it (or an allowed import is no longer used), and
+// when docs/ARCHITECTURE.md's folder table is not the one folder-graph.mjs renders. Written on the
+// TypeScript API already in the tree because madge's peer range stops at TypeScript 5.
+// Usage: node scripts/check-cycles.mjs [--folders]   (--folders also prints the folder graph)
 import ts from 'typescript';
 import { readdirSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
+import { TEST_FOLDERS, docIsCurrent, graphProblems } from './folder-graph.mjs';
 
 const ROOTS = ['src-main', 'src-shared', 'src-renderer'];
 
@@ -81,17 +84,18 @@ const folderOf = (f) => {
 const folders = new Map();
 for (const [f, deps] of graph) {
   const a = folderOf(f);
-  if (!a || a === '.' || f.endsWith('.test.ts') || a === 'testing') continue;
+  if (!a || a === '.' || f.endsWith('.test.ts') || TEST_FOLDERS.includes(a)) continue;
+  if (!folders.has(a)) folders.set(a, new Map());
   for (const d of deps) {
     const b = folderOf(d);
-    if (!b || b === a || b === '.' || b === 'testing') continue;
-    if (!folders.has(a)) folders.set(a, new Map());
+    if (!b || b === a || b === '.' || TEST_FOLDERS.includes(b)) continue;
     const edges = folders.get(a);
     edges.set(b, [...(edges.get(b) ?? []), `${f} → ${d}`]);
   }
 }
 if (process.argv.includes('--folders')) {
-  for (const [a, edges] of [...folders].sort()) console.log(`${a} → ${[...edges.keys()].sort().join(', ')}`);
+  for (const [a, edges] of [...folders].sort())
+    console.log(`${a} → ${[...edges.keys()].sort().join(', ') || '(nothing)'}`);
 }
 const folderGraph = new Map([...folders].map(([a, e]) => [a, [...e.keys()]]));
 
@@ -104,6 +108,14 @@ for (const scc of cycles(folderGraph)) {
   failed = true;
   console.error(`import cycle between service folders ${scc.join(', ')}:`);
   for (const a of scc) for (const b of scc) for (const edge of folders.get(a)?.get(b) ?? []) console.error(`  ${edge}`);
+}
+for (const problem of graphProblems(folders)) {
+  failed = true;
+  console.error(problem);
+}
+if (!docIsCurrent()) {
+  failed = true;
+  console.error('docs/ARCHITECTURE.md: the folder table is stale; run node scripts/folder-graph.mjs --write');
 }
 if (failed) process.exit(1);
 console.log(`No import cycles in ${ROOTS.join(', ')} (${graph.size} files).`);
