@@ -12,7 +12,7 @@ import { addMissingBuiltinDefinitions } from './objects/builtin-upgrade.js';
 import { inheritedRoleDerivations } from './access/inherited-roles.js';
 import { registerViewRecordRules } from './views/view-rules.js';
 import { registerDeploymentRecordRules } from './environment/deployment-record-rules.js';
-import { registerScriptRecordRules } from './scripting/library.js';
+import { registerScriptRecordRules } from './scripting/script-rules.js';
 
 export interface OpenServiceOptions {
   dataDir: string;

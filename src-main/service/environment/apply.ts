@@ -10,7 +10,14 @@ import type { Service } from '../service.js';
 import type { Org } from '../orgs/orgs.js';
 import { validateOrgSettings } from '../orgs/settings.js';
 import type { RsaKeyPair } from '../crypto/rsa.js';
-import { checkNewObject, checkPropertyCount, checkPropertyDef, countProperties } from '../objects/definition-rules.js';
+import {
+  assertNamesOnce,
+  checkNewObject,
+  checkPropertyChange,
+  checkPropertyCount,
+  checkPropertyDef,
+  countProperties,
+} from '../objects/definition-rules.js';
 import { validateInput, type Json } from '../objects/validate.js';
 import { OBJECT_ID_PATTERN } from '../objects/ids.js';
 import { reference, type StoredRecord } from '../objects/stored-record.js';
@@ -87,9 +94,7 @@ function applyObject({ svc, org }: ApplyContext, doc: ResourceDoc): void {
     .filter((p): p is PropertyDef => p !== undefined);
   if (faults.length > 0)
     throw fault('validation', 'import', { faults, path: faults[0]!.path, reason: faults[0]!.reason });
-  const names = props.map((p) => p.name);
-  const twice = names.find((n, i) => names.indexOf(n) !== i);
-  if (twice) throw invalid(twice, `${twice} is defined twice.`);
+  assertNamesOnce(props);
   let def: ObjectDef;
   if (!existing) {
     if (!CUSTOM_NAME_PATTERN.test(name)) throw invalid('name', `No built-in object ${name} in this org.`);
@@ -97,18 +102,10 @@ function applyObject({ svc, org }: ApplyContext, doc: ResourceDoc): void {
     checkPropertyCount(props);
   } else {
     const kept = existing.properties.filter((p) => !props.some((n) => n.name === p.name));
+    // The rules of PATCH /schemas: custom properties only, the same type.
     for (const p of props) {
       const before = existing.properties.find((e) => e.name === p.name);
-      if (before && !before.custom) throw invalid(p.name, `The built-in property ${p.name} cannot be changed.`);
-      // As over HTTP (PATCH /schemas changes a label and index flags only): records hold values of
-      // the stored type, which a new type would leave unreadable by the query language.
-      if (before && (before.type !== p.type || Boolean(before.array) !== Boolean(p.array))) {
-        const shape = (q: PropertyDef) => `${q.type}${q.array ? '[]' : ''}`;
-        throw invalid(
-          p.name,
-          `${p.name} is ${shape(before)} here and cannot become ${shape(p)}; add a new property instead.`,
-        );
-      }
+      if (before) checkPropertyChange(before, p);
     }
     def = {
       ...existing,

@@ -75,7 +75,7 @@ export function checkPropertyDef(
       return bad('enum must be a list of strings.');
     out.enum = p.enum as string[];
   }
-  if ((out.indexed || out.unique) && (out.type === 'Document' || out.type === 'List')) {
+  if ((out.indexed || out.unique) && !canBeIndexed(out.type)) {
     return bad(`${out.type} properties cannot be indexed; index their scalar properties instead.`);
   }
   if (out.type === 'Reference' || out.type === 'List') {
@@ -128,9 +128,7 @@ export function checkNewObject(input: unknown): ObjectDef {
   const faults: FaultBody[] = [];
   const properties = props.map((p, i) => checkPropertyDef(p, `properties[${i}]`, 0, faults));
   if (faults.length > 0) throw fault('validation', undefined, { faults, reason: 'The definition is not valid.' });
-  const names = properties.map((p) => p!.name);
-  const dup = names.find((n, i) => names.indexOf(n) !== i);
-  if (dup) throw fault('validation', 'definition', { path: dup, reason: `${dup} is defined twice.` });
+  assertNamesOnce(properties as PropertyDef[]);
   checkPropertyCount(properties as PropertyDef[]);
   return {
     name: body.name,
@@ -139,4 +137,38 @@ export function checkNewObject(input: unknown): ObjectDef {
     custom: true,
     properties: properties as PropertyDef[],
   };
+}
+
+/** Documents and lists hold no single value: their scalar properties are indexed, never they. */
+export function canBeIndexed(type: PropertyDef['type']): boolean {
+  return type !== 'Document' && type !== 'List';
+}
+
+/** Refuses a list of properties that names one twice. */
+export function assertNamesOnce(properties: readonly PropertyDef[]): void {
+  const names = properties.map((p) => p.name);
+  const dup = names.find((n, i) => names.indexOf(n) !== i);
+  if (dup) throw fault('validation', 'definition', { path: dup, reason: `${dup} is defined twice.` });
+}
+
+/**
+ * A change to an existing property, by `PATCH /schemas` or an environment import: only custom
+ * properties change (built-in ones are the service's); a Document or List is never indexed; the
+ * type and arrayness stay, since records hold values of the stored type, which a new type would
+ * leave unreadable by the query language (add a new property instead).
+ */
+export function checkPropertyChange(before: PropertyDef, after: PropertyDef): void {
+  const path = before.name;
+  if (!before.custom)
+    throw fault('accessDenied', 'property', { path, reason: 'Built-in properties cannot be altered.' });
+  if ((after.indexed || after.unique) && !canBeIndexed(after.type)) {
+    throw fault('validation', 'definition', { path, reason: `${after.type} properties cannot be indexed.` });
+  }
+  if (before.type !== after.type || Boolean(before.array) !== Boolean(after.array)) {
+    const shape = (q: PropertyDef) => `${q.type}${q.array ? '[]' : ''}`;
+    throw fault('validation', 'definition', {
+      path,
+      reason: `${path} is ${shape(before)} here and cannot become ${shape(after)}; add a new property instead.`,
+    });
+  }
 }

@@ -6,7 +6,7 @@ import { requirePrincipal } from '../http/context.js';
 import { checkAclInput, createAcl, defaultAcl, type AclFields } from '../access/levels.js';
 import { ADMIN_ONLY } from '../http/org-scope.js';
 import { ANY_BODY, ANY_QUERY, isRecord, pathParams, type FromSchema, type TypedServer } from '../http/route-schemas.js';
-import { addProperty, checkNewObject, checkPropertyDef } from '../objects/definition-rules.js';
+import { addProperty, checkNewObject, checkPropertyChange, checkPropertyDef } from '../objects/definition-rules.js';
 import type { FaultBody } from '../../../src-shared/faults.js';
 import { parseListQuery } from '../../../src-shared/query/parse.js';
 import { runListQuery } from '../../../src-shared/query/evaluate.js';
@@ -135,14 +135,7 @@ export function schemaRoutes(svc: Service) {
     for (const [name, change] of Object.entries(body.properties ?? {})) {
       const prop = def.properties.find((p) => p.name === name);
       if (!prop) throw fault('notFound', 'property', { path: name, reason: `${def.name} has no property ${name}.` });
-      if (!prop.custom)
-        throw fault('accessDenied', 'property', { path: name, reason: 'Built-in properties cannot be altered.' });
-      if ((change.indexed || change.unique) && (prop.type === 'Document' || prop.type === 'List')) {
-        throw fault('validation', 'definition', {
-          path: name,
-          reason: `${prop.type} properties cannot be indexed.`,
-        });
-      }
+      checkPropertyChange(prop, { ...prop, ...change });
       if (change.label !== undefined) prop.label = change.label;
       if (change.indexed !== undefined) prop.indexed = change.indexed;
       if (change.unique !== undefined) prop.unique = change.unique;

@@ -5,7 +5,7 @@ import { anonymousCaller, callerOf, type Caller } from '../access/caller.js';
 import { lookupAccountPrincipal } from '../apps/principal.js';
 import { requireCaller, type RequestContext } from '../http/context.js';
 import { pathParams, type TypedServer } from '../http/route-schemas.js';
-import { matchRoutes, type RouteScript } from '../scripting/library.js';
+import { matchRoutes, type RouteScript } from '../scripting/route-scripts.js';
 import { runScriptFor } from '../scripting/script-host.js';
 import { answerCursor } from './script-cursor.js';
 import { SANDBOX_STATS_HEADER, envelope, requireScriptScope, scriptRequestOf } from './script-runner.js';
@@ -33,7 +33,7 @@ export function scriptRoutes(svc: Service) {
     server.all('/routes/*', { schema: { params: pathParams('*') } }, async (request, reply) => {
       const { org } = request.ctx;
       // Matched on the path as sent: Fastify's `*` param is already decoded, and a `%2F` in it
-      // would split a parameter in two (library.ts matchPath decodes each segment once).
+      // would split a parameter in two (route-scripts.ts matchPath decodes each segment once).
       const path = rawRoutePath(request.url) ?? request.params['*'];
       const matches = matchRoutes(svc, org, request.method, path);
       if (matches.length === 0)
