@@ -24,6 +24,7 @@ import { countRecords } from '../records/list.js';
 import { createRecord } from '../records/create.js';
 import { patchRecord } from '../records/patch.js';
 import { deleteRecord } from '../records/delete.js';
+import { deleteMany, patchMany } from '../records/many.js';
 import { presentFor } from '../records/presentation.js';
 import {
   asOptions,
@@ -103,14 +104,10 @@ export async function runDriverOperation(
     case 'patchMany': {
       const ops = operation === 'updateMany' ? updateToOps(opts.update) : patchOps(opts.ops, undefined);
       const ids = matchMany(svc, org, who, def, opts, ACCESS.update);
-      const updatedIds: string[] = [];
-      for (const id of ids) {
-        patchRecord(svc, org, who, def, id, ops, {
-          mergeDocuments: opts.mergeDocuments === true,
-          dryRun,
-        });
-        updatedIds.push(id);
-      }
+      const updatedIds = patchMany(svc, org, who, def, ids, ops, {
+        mergeDocuments: opts.mergeDocuments === true,
+        dryRun,
+      });
       return { kind: 'value', value: { updatedIds } };
     }
     case 'deleteOne': {
@@ -118,14 +115,11 @@ export async function runDriverOperation(
       deleteRecord(svc, org, who, def, id, { dryRun });
       return { kind: 'value', value: true };
     }
-    case 'deleteMany': {
-      // Never one's own account: REST refuses that delete, and a match should not trip over it.
-      const ids = matchMany(svc, org, who, def, opts, ACCESS.delete).filter(
-        (id) => !(def.name === 'account' && id === who.accountId),
-      );
-      for (const id of ids) deleteRecord(svc, org, who, def, id, { dryRun });
-      return { kind: 'value', value: ids.length };
-    }
+    case 'deleteMany':
+      return {
+        kind: 'value',
+        value: deleteMany(svc, org, who, def, matchMany(svc, org, who, def, opts, ACCESS.delete), { dryRun }),
+      };
   }
 }
 

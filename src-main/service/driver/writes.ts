@@ -2,13 +2,13 @@
  * Pieces of the driver's writes: the ops of a patch, the `lean` shapes of a write's answer, and
  * `insertMany` (each document on its own: a refused one is a write error, the rest go in).
  */
-import { fault, FaultError, type FaultBody } from '../../../src-shared/faults.js';
+import { fault } from '../../../src-shared/faults.js';
 import type { ObjectDef } from '../../../src-shared/schema/types.js';
 import type { Service } from '../service.js';
 import type { Org } from '../orgs/orgs.js';
 import { parsePatchBody, type PatchOp } from '../objects/patch-ops.js';
 import type { Caller } from '../access/caller.js';
-import { createRecord } from '../records/create.js';
+import { createMany } from '../records/many.js';
 import type { Presented } from '../records/presentation.js';
 import { MAX_INSERT_MANY, type DriverResult, type Options } from './operation.js';
 
@@ -45,16 +45,5 @@ export async function insertMany(svc: Service, org: Org, caller: Caller, def: Ob
       reason: `insertMany takes at most ${MAX_INSERT_MANY} documents.`,
     });
   }
-  const insertedIds: { _id: string; index: number }[] = [];
-  const writeErrors: (FaultBody & { index: number })[] = [];
-  for (const [index, doc] of docs.entries()) {
-    try {
-      const record = await createRecord(svc, org, caller, def, doc, { dryRun: opts.dryRun === true });
-      insertedIds.push({ _id: record._id, index });
-    } catch (e) {
-      if (!(e instanceof FaultError)) throw e;
-      writeErrors.push({ ...e.fault, index });
-    }
-  }
-  return { insertedCount: insertedIds.length, insertedIds, writeErrors };
+  return createMany(svc, org, caller, def, docs, { dryRun: opts.dryRun === true });
 }

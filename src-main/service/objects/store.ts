@@ -203,7 +203,8 @@ export class ObjectStore {
     const table = this.ensureCollection(orgId, def);
     const columns = this.keyColumnsOf(table);
     const extraWhere = filters.length === 0 ? NO_FRAGMENTS : this.compileFilters(orgId, table, columns, filters);
-    const compiled = compileListQuery(query, { table, extraWhere, columns, ...page });
+    const options = page ? { table, extraWhere, columns, ...page } : { table, extraWhere, columns };
+    const compiled = compileListQuery(query, options);
     // Rows as [_id, doc] arrays, each record's doc parsed only if someone asks (pages of whole
     // records are written from the text).
     const raw = this.statements.dynamicRaw(compiled.sql).all(...compiled.params) as [string, string][];
