@@ -44,11 +44,11 @@ export const FOLDERS = {
   },
   environment: {
     what: 'configuration as files: manifests, export, import (one transaction), lock, deployments',
-    imports: ['access', 'apps', 'auth', 'crypto', 'objects', 'orgs', 'records', 'views'],
+    imports: ['access', 'apps', 'auth', 'crypto', 'db', 'objects', 'orgs', 'records', 'views'],
   },
   scripting: {
     what: 'the script sandbox: worker pool, one QuickJS run, host functions (file map: scripting/README.md)',
-    imports: ['access', 'accounts', 'auth', 'driver', 'objects', 'orgs', 'records', 'workers'],
+    imports: ['access', 'accounts', 'apps', 'auth', 'driver', 'objects', 'orgs', 'records', 'workers'],
   },
   driver: {
     what: 'the driver API (cursor, readOne, insert/update/patch/delete One and Many, bulk) over the records service',
