@@ -45,6 +45,45 @@ describe('import', () => {
     expect(h.svc.store.count(org().id, def('c_conversation'))).toBe(2);
   });
 
+  it('checks each line against the record rules of its type, as every write does (issue 39)', async () => {
+    // Loaded straight into the store before, these were stored unchecked: a script that does not
+    // compile, a view that does not, a deployment whose target secret stayed in clear text.
+    const scripts = await importNdjson(
+      h.svc,
+      org(),
+      def('script'),
+      Readable.from(
+        [
+          JSON.stringify({ name: 'broken', type: 'library', script: 'return (' }),
+          JSON.stringify({ name: 'fine', type: 'library', script: 'return 1' }),
+        ].join('\n'),
+      ),
+    );
+    expect(scripts).toMatchObject({ imported: 1, failed: 1, errors: [{ line: 1 }] });
+    expect(scripts.errors[0]!.reason).toMatch(/^script: Line \d+, column \d+: SyntaxError/);
+    const views = await importNdjson(
+      h.svc,
+      org(),
+      def('view'),
+      Readable.from(JSON.stringify({ name: 'nowhere', sourceObject: 'c_nothing' })),
+    );
+    expect(views).toMatchObject({ imported: 0, failed: 1 });
+    expect(views.errors[0]!.reason).toContain('sourceObject');
+    const deployment = {
+      name: 'to_other',
+      targetKind: 'url',
+      targetOrg: 'other',
+      targetUrl: 'http://127.0.0.1:9/',
+      targetAppKey: 'abc',
+      targetSecret: 'abcdefghijklmnop0123',
+      manifest: JSON.stringify({ includes: ['*'] }),
+    };
+    const deployments = await importNdjson(h.svc, org(), def('deployment'), Readable.from(JSON.stringify(deployment)));
+    expect(deployments).toMatchObject({ imported: 1, failed: 0 });
+    const [stored] = [...h.svc.store.iterate(org().id, def('deployment'), { sort: [], skip: 0, limit: 0 })];
+    expect(String(stored!.doc.targetSecret)).toMatch(/^v1\./);
+  });
+
   it('reports a line of invalid UTF-8 by number instead of storing U+FFFD (issue 38 low 6)', async () => {
     const bytes = Buffer.concat([
       Buffer.from('{"c_title":"bad '),

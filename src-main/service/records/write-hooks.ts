@@ -35,7 +35,9 @@ export interface WriteEvent {
 }
 
 export interface WriteHooks {
+  /** Inside the write's transaction: may change `event.values`; a fault it throws refuses the write. */
   beforeWrite?(event: WriteEvent): void;
+  /** After the commit: the write stands whatever this does (an error it throws reaches the writer). */
   afterCommit?(event: WriteEvent): void;
 }
 

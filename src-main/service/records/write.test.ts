@@ -35,7 +35,11 @@ beforeEach(async () => {
       if (e.values?.c_title === 'refuse me') throw fault('validation', 'trigger', { reason: 'Refused by a hook.' });
       if (e.values?.c_title === 'shout') e.values.c_title = 'SHOUT';
     },
-    afterCommit: note('after'),
+    afterCommit: (e) => {
+      note('after')(e);
+      // The stored record rides along with every create and update.
+      if (e.def.name === 'c_conversation' && e.op !== 'delete') expect(e.record?._id).toMatch(/^[0-9a-f]{24}$/);
+    },
   });
 });
 afterEach(async () => h.close());

@@ -9,6 +9,7 @@
 import type { Service } from '../service.js';
 import type { Db } from '../db/open.js';
 import { checkRecordRules } from './rules.js';
+import type { StoredRecord } from '../objects/stored-record.js';
 import { writeHooks, type WriteEvent } from './write-hooks.js';
 
 /** Events written inside the open write transaction of a database, waiting for its commit. */
@@ -38,7 +39,8 @@ export function writeTransaction<T>(svc: Service, fn: () => T): T {
 /**
  * Writes one record: the rules of its type (create and update; `replace`: the values replace the
  * record), the before-write hook, then `store`, which performs the write (or, for a dry run,
- * makes the record as it would be) and returns it.
+ * makes the record as it would be) and returns it (for a create or an update: the record, which
+ * the event then carries).
  */
 export function commitWrite<T>(svc: Service, event: WriteEvent, store: () => T, opts: { replace?: boolean } = {}): T {
   return writeTransaction(svc, () => {
@@ -49,6 +51,7 @@ export function commitWrite<T>(svc: Service, event: WriteEvent, store: () => T, 
     }
     writeHooks(svc).beforeWrite?.(event);
     const result = store();
+    if (event.op !== 'delete') event.record = result as StoredRecord;
     if (!event.dryRun && writeHooks(svc).afterCommit) pending.get(svc.db)?.push(event);
     return result;
   });
