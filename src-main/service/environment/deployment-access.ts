@@ -1,7 +1,7 @@
 /**
  * Who a deployment may read and write (decisions §9), checked when it is saved (by any write path:
- * a record rule, deployment-record-rules.ts) and again at every run (deployments.ts), since credentials can be revoked and
- * rights lost after saving:
+ * a record rule, deployment-record-rules.ts) and again at every run (deployments.ts), since
+ * credentials can be revoked and rights lost after saving:
  *   - the org holding the deployment is the caller's own (its administrators make and run them);
  *   - any other source org, and any other target org — of this data folder or another — lets the
  *     deployment in only with a credential it issued (deployment-credentials.ts); the run then
