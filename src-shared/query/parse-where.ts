@@ -18,6 +18,11 @@ import { parseScalarValue } from './values.js';
 export interface ParseOptions {
   /** Per-org setting: when false, `$ne` and `$nin` are refused. Default true. */
   allowNegations?: boolean;
+  /**
+   * Lifts the indexed-only rule: the original's privileged `unindexed` option, and the stages of
+   * a pipeline that read a stage's output rather than the stored records.
+   */
+  unindexed?: boolean;
 }
 
 export const QUERY_OPERATORS = [
@@ -77,8 +82,17 @@ export function parseWhereDocument(
   def: ObjectDef,
   options: ParseOptions = {},
 ): Condition | undefined {
+  return parseConditionDocument(document, allProperties(def), options);
+}
+
+/** Parses a where document over the given properties (a pipeline stage's output, say). */
+export function parseConditionDocument(
+  document: unknown,
+  properties: PropertyDef[],
+  options: ParseOptions = {},
+): Condition | undefined {
   if (!isJsonObject(document)) throw queryFault('where must be a JSON object.', 'where');
-  const scope: Scope = { properties: allProperties(def), displayPrefix: '', insideElement: false, options };
+  const scope: Scope = { properties, displayPrefix: '', insideElement: false, options };
   const condition = parseConditionObject(document as JsonObject, scope, 'where', 0);
   return condition.kind === 'and' && condition.conditions.length === 0 ? undefined : condition;
 }
@@ -185,7 +199,7 @@ function parseOperation(
   }
   // An $elemMatch on an array of documents matches the element properties, which are checked
   // for indexes one by one; everything else matches the property itself.
-  if (!(op === '$elemMatch' && isContainer) && !resolved.indexed) {
+  if (!(op === '$elemMatch' && isContainer) && !resolved.indexed && scope.options.unindexed !== true) {
     throw queryFault(`Property "${display}" is not indexed, so it can't be used in where.`, path);
   }
   switch (op) {
