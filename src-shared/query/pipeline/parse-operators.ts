@@ -150,7 +150,9 @@ function arithmetic(op: ExprOperator, args: Expr[], path: string): Expr {
   if (op === '$mod' && args.some((a) => a.type.type !== 'Integer' && a.type.type !== 'Null')) {
     throw queryFault('$mod takes whole numbers (Integer properties or integer literals).', path);
   }
-  return node(op, args, { type: op === '$mod' ? 'Integer' : 'Number' });
+  // Whole numbers stay whole (SQLite's integer arithmetic), except through $divide.
+  const whole = op !== '$divide' && args.every((a) => a.type.type === 'Integer' || a.type.type === 'Null');
+  return node(op, args, { type: whole ? 'Integer' : 'Number' });
 }
 
 /** `$substr: [text, start, length]`: start and length are integer literals (code points). */

@@ -18,7 +18,9 @@ export function parseMatch(value: JsonValue, scope: StageScope, path: string): C
   if (!isJsonObject(value)) throw queryFault('$match takes a where object.', path);
   if (Object.keys(value).length === 0) throw queryFault('Empty $match pipeline stage.', path);
   const options = { ...scope.options, unindexed: scope.options.unindexed === true || !scope.head };
-  const condition = renamePaths(path, () => parseConditionDocument(value, scope.properties, options));
+  // On the records, parse against every property so an unreadable one is refused by name below.
+  const properties = scope.records ? scope.allRecordProperties : scope.properties;
+  const condition = renamePaths(path, () => parseConditionDocument(value, properties, options));
   if (!condition) throw queryFault('Empty $match pipeline stage.', path);
   if (scope.records) for (const p of conditionPaths(condition)) assertReadable(scope, p, path);
   return condition;

@@ -37,13 +37,16 @@ export function resolveInScope(scope: StageScope, path: string, faultPath: strin
 /** Reading a property the scopes do not cover is refused by name, as lists refuse matching it. */
 export function assertReadable(scope: StageScope, path: string, faultPath: string): void {
   const allowed = scope.options.allowed ?? 'all';
-  if (allowed === 'all' || path === '_id' || propertyAccess(allowed, path) === 'full') return;
-  // An unknown path is an ordinary query fault, not a scope refusal.
-  resolveField(scope.allRecordProperties, path, faultPath);
-  throw fault('accessDenied', 'scope', {
-    path: faultPath,
-    reason: `The token's scopes do not allow reading ${path}, so pipelines cannot use it.`,
-  });
+  if (allowed !== 'all' && path !== '_id' && propertyAccess(allowed, path) !== 'full') {
+    // An unknown path is an ordinary query fault, not a scope refusal.
+    resolveField(scope.allRecordProperties, path, faultPath);
+    throw fault('accessDenied', 'scope', {
+      path: faultPath,
+      reason: `The token's scopes do not allow reading ${path}, so pipelines cannot use it.`,
+    });
+  }
+  // Hidden properties (and list properties) are not among the pipeline's properties at all.
+  resolveField(scope.properties, path, faultPath);
 }
 
 /**
