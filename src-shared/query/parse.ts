@@ -65,6 +65,20 @@ export function parseLimit(text: string | undefined): number {
  */
 const PRESENTED_MEMBERS = new Set(['access', 'accessLevel', 'owner']);
 
+/**
+ * A path into a referenced record (`owner.name.first`, `c_father.c_name`): its first part is a
+ * reference; the rest is checked against the referenced object where the reference is expanded
+ * (references/parse-selection.ts).
+ */
+function crossesReference(def: ObjectDef, path: string): boolean {
+  const segments = path.split('.');
+  if (segments[0] === 'owner') return segments.length > 1;
+  for (let i = 1; i < segments.length; i++) {
+    if (resolvePath(def, segments.slice(0, i).join('.'))?.def.type === 'Reference') return true;
+  }
+  return false;
+}
+
 /** Each path must resolve through the definition (indexed or not); duplicates are dropped. */
 export function parsePaths(paths: string[] | undefined, def: ObjectDef): string[] | undefined {
   if (paths === undefined || paths.length === 0) return undefined;
@@ -73,7 +87,7 @@ export function parsePaths(paths: string[] | undefined, def: ObjectDef): string[
   }
   const out: string[] = [];
   paths.forEach((path, i) => {
-    if (!PRESENTED_MEMBERS.has(path) && !resolvePath(def, path))
+    if (!PRESENTED_MEMBERS.has(path) && !resolvePath(def, path) && !crossesReference(def, path))
       throw queryFault(`Unknown property "${path}" in paths[].`, indexPath('paths', i));
     if (!out.includes(path)) out.push(path);
   });
