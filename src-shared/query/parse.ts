@@ -21,6 +21,9 @@ export interface RawListArgs {
   skip?: string;
   limit?: string;
   paths?: string[];
+  /** References to expand and optional members to include (references/parse-selection.ts). */
+  expand?: string[];
+  include?: string[];
 }
 
 const DIGITS = /^\d{1,15}$/;

@@ -8,6 +8,8 @@ import type { KeyColumns } from '../query/expressions.js';
 import { uniqueWriteFault } from './index-ddl.js';
 import { Collections, tableName, TYPE_NAME } from './collections.js';
 import type { SqlFragment } from '../query/sql-fragment.js';
+import type { Pipeline } from '../../../src-shared/query/pipeline/ast.js';
+import { compilePipeline, type PipelineCompileOptions } from '../query/pipeline/compile-pipeline.js';
 import { compileRowFilters, connectionLevelsQuery, type RowFilter } from '../query/row-filters.js';
 import { ObjectIdFactory } from './ids.js';
 import type { Doc, Json } from './validate.js';
@@ -214,6 +216,26 @@ export class ObjectStore {
     for (let i = 0; i < n; i++) rows[i] = new LazyRecord(raw[i]![0], raw[i]![1]);
     if (!page?.withKeys || n === 0) return { rows, hasMore };
     return { rows, hasMore, lastKeys: raw[n - 1]!.slice(2) };
+  }
+
+  /**
+   * Runs a validated aggregation pipeline (query/pipeline/): `filters` apply before its first stage.
+   * Answers the page's output documents as JSON text, one more than `page.limit` telling `hasMore`.
+   */
+  aggregate(
+    orgId: number,
+    def: ObjectDef,
+    pipeline: Pipeline,
+    filters: readonly RowFilter[],
+    page: Omit<PipelineCompileOptions, 'table' | 'columns' | 'extraWhere'>,
+  ): { docs: string[]; hasMore: boolean } {
+    const table = this.ensureCollection(orgId, def);
+    const columns = this.keyColumnsOf(table);
+    const extraWhere = filters.length === 0 ? NO_FRAGMENTS : this.compileFilters(orgId, table, columns, filters);
+    const compiled = compilePipeline(pipeline, { ...page, table, columns, extraWhere });
+    const docs = this.statements.dynamicRaw(compiled.sql).all(...compiled.params) as [string][];
+    const hasMore = docs.length > page.limit;
+    return { docs: docs.slice(0, page.limit).map((r) => r[0]), hasMore };
   }
 
   private compileFilters(orgId: number, table: string, columns: KeyColumns, filters: readonly RowFilter[]) {

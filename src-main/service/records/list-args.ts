@@ -3,7 +3,11 @@ import type { RawListArgs } from '../../../src-shared/query/parse.js';
 import { queryFault } from '../../../src-shared/query/faults.js';
 
 const SINGLE = ['where', 'sort', 'skip', 'limit'] as const;
-const LIST_ARGUMENTS: readonly string[] = [...SINGLE, 'paths'];
+/** The arguments that make a list an aggregation (records/aggregate.ts). */
+const AGGREGATION = ['pipeline', 'group', 'map', 'nativePipeline'] as const;
+/** Repeatable: `paths[]=a&paths[]=b`, and the selection arguments alike. */
+const REPEATED = ['paths', 'expand', 'include'] as const;
+const LIST_ARGUMENTS: readonly string[] = [...SINGLE, ...AGGREGATION, ...REPEATED];
 
 /**
  * Trust boundary: picks the list arguments (optionally with a `prefix.`, e.g. `connections.`) out
@@ -25,8 +29,10 @@ export function rawListArgs(query: Record<string, unknown> | undefined, prefix: 
     }
     out[name] = value;
   }
-  const paths = q[`${prefix}paths[]`] ?? q[`${prefix}paths`];
-  if (paths !== undefined) out.paths = Array.isArray(paths) ? paths.map(String) : [String(paths)];
+  for (const name of REPEATED) {
+    const values = q[`${prefix}${name}[]`] ?? q[`${prefix}${name}`];
+    if (values !== undefined) out[name] = Array.isArray(values) ? values.map(String) : [String(values)];
+  }
   return out;
 }
 
@@ -38,10 +44,30 @@ export function rawListArgs(query: Record<string, unknown> | undefined, prefix: 
 function refuseBracketed(q: Record<string, unknown>, prefix: string): void {
   for (const key of Object.keys(q)) {
     const open = key.indexOf('[');
-    if (open === -1 || key === `${prefix}paths[]` || !key.startsWith(prefix)) continue;
+    if (open === -1 || REPEATED.some((r) => key === `${prefix}${r}[]`) || !key.startsWith(prefix)) continue;
     const name = key.slice(prefix.length, open);
     if (!LIST_ARGUMENTS.includes(name)) continue;
-    const form = name === 'paths' ? `${prefix}paths[]=<path>, once per path` : `${prefix}${name}=<value>`;
+    const form = (REPEATED as readonly string[]).includes(name)
+      ? `${prefix}${name}[]=<path>, once per path`
+      : `${prefix}${name}=<value>`;
     throw queryFault(`${key} is not understood; send ${form}.`, key);
   }
+}
+
+/** `pipeline`, `group`, `map` and `nativePipeline` as given (each once), for parseAggregation. */
+export function rawAggregationArgs(
+  query: Record<string, unknown> | undefined,
+  prefix: string,
+): Partial<Record<(typeof AGGREGATION)[number], string>> | undefined {
+  const q = query ?? {};
+  let out: Partial<Record<(typeof AGGREGATION)[number], string>> | undefined;
+  for (const name of AGGREGATION) {
+    const value = q[prefix + name];
+    if (value === undefined) continue;
+    if (typeof value !== 'string') {
+      throw fault('invalidArgument', 'query', { path: prefix + name, reason: `${prefix + name} was given more than once.` });
+    }
+    (out ??= {})[name] = value;
+  }
+  return out;
 }

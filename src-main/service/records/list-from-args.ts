@@ -15,9 +15,14 @@ import type { RowFilter } from '../query/row-filters.js';
 import { ACCESS } from '../access/levels.js';
 import { scopeAllows } from '../access/scope-guard.js';
 import type { Caller } from '../access/caller.js';
-import { rawListArgs } from './list-args.js';
+import { rawAggregationArgs, rawListArgs } from './list-args.js';
+import { parseLimit, parseSkip } from '../../../src-shared/query/parse.js';
+import { parseAggregation } from '../../../src-shared/query/pipeline/list-arguments.js';
+import type { Selection } from '../../../src-shared/query/references/parse-selection.js';
+import { aggregatePage } from './aggregate.js';
+import { expandPage, expandsNothing, selectionOf } from './expand.js';
 import { queryPolicy } from './query-policy.js';
-import { listPage } from './list.js';
+import { listPage, type ListOptions } from './list.js';
 import { pageRecords, wholeRecordsText } from './presentation.js';
 
 interface ArgsListOptions {
@@ -54,41 +59,86 @@ export function listFromArgs(
   opts: ArgsListOptions,
 ): string | { object: 'list'; data: Record<string, Json>[]; hasMore: boolean } {
   const { prefix = '', contextual = false, asText = false } = opts;
+  const listOptions =
+    opts.filters || contextual ? { ...(opts.filters ? { filters: opts.filters } : {}), contextual } : undefined;
+  const aggregation = rawAggregationArgs(queryString as Record<string, unknown>, prefix);
+  if (aggregation) return aggregateFromArgs(svc, org, caller, def, queryString, aggregation, opts, listOptions);
   const policy = queryPolicy(org);
+  let selection: Selection | undefined;
   const parse = () => {
     const raw = rawListArgs(queryString as Record<string, unknown>, prefix);
     if (opts.defaultLimit !== undefined && raw.limit === undefined) raw.limit = String(opts.defaultLimit);
     // A list property's faults name its argument in full (`connections.limit`), as the caller wrote it.
-    return prefix === ''
-      ? svc.listQueries.parse(raw, def, policy)
-      : withPathPrefix(prefix, () => parseListQuery(raw, def, policy));
+    const query =
+      prefix === ''
+        ? svc.listQueries.parse(raw, def, policy)
+        : withPathPrefix(prefix, () => parseListQuery(raw, def, policy));
+    if (raw.paths || raw.expand || raw.include) selection = withPathPrefix(prefix, () => selectionOf(svc, org, def, raw));
+    return query;
   };
-  const listOptions =
-    opts.filters || contextual ? { ...(opts.filters ? { filters: opts.filters } : {}), contextual } : undefined;
   const page = listPage(svc, org, caller, def, parse, listOptions);
-  const { query } = page;
-  const text = asText && !contextual ? wholeRecordsText(caller, def, page, query.paths) : undefined;
+  const paths = selection ? selection.paths : page.query.paths;
+  const plain = expandsNothing(selection);
+  const text = asText && !contextual && plain ? wholeRecordsText(caller, def, page, paths) : undefined;
   if (text !== undefined) return text;
-  // A collection's own list carries list properties only when `paths[]` names them, bounded (below).
-  const nested = asText && query.paths ? requestedListProperties(def, query.paths) : [];
-  if (nested.length > 0) assertNestedListsBounded(queryString, query.limit, nested);
-  const data = pageRecords(caller, def, page, query.paths, (out, level, allowed) => {
+  // A collection's own list carries list properties only when `paths[]` or `include[]` names them, bounded (below).
+  const nested = asText ? requestedListProperties(def, paths, selection?.include) : [];
+  if (nested.length > 0) assertNestedListsBounded(queryString, page.query.limit, nested);
+  const data = pageRecords(caller, def, page, paths, (out, level, allowed) => {
     if (nested.length === 0) return;
     addListProperties(svc, org, caller, def, out, {
       level,
       allowed,
-      paths: query.paths,
+      paths,
+      include: selection?.include,
       query: queryString,
       defaultLimit: NESTED_DEFAULT_LIMIT,
     });
   });
+  expandPage(svc, org, caller, data, selection);
   return { object: 'list', data, hasMore: page.hasMore };
 }
 
-function requestedListProperties(def: ObjectDef, paths: readonly string[]) {
-  return def.properties.filter(
-    (p) => isListProperty(p) && paths.some((path) => path === p.name || path.startsWith(`${p.name}.`)),
+/** `pipeline=` or `group=` on a list: the aggregation's page (records/aggregate.ts). */
+function aggregateFromArgs(
+  svc: Service,
+  org: Org,
+  caller: Caller,
+  def: ObjectDef,
+  queryString: unknown,
+  aggregation: NonNullable<ReturnType<typeof rawAggregationArgs>>,
+  opts: ArgsListOptions,
+  listOptions: ListOptions | undefined,
+): { object: 'list'; data: Record<string, Json>[]; hasMore: boolean } {
+  const prefix = opts.prefix ?? '';
+  const raw = rawListArgs(queryString as Record<string, unknown>, prefix);
+  const page = withPathPrefix(prefix, () => ({
+    skip: parseSkip(raw.skip),
+    limit: parseLimit(raw.limit ?? (opts.defaultLimit === undefined ? undefined : String(opts.defaultLimit))),
+  }));
+  const args = { ...aggregation, where: raw.where, sort: raw.sort, paths: raw.paths, expand: raw.expand, include: raw.include };
+  const result = aggregatePage(
+    svc,
+    org,
+    caller,
+    def,
+    (options) => withPathPrefix(prefix, () => parseAggregation(args, def, options)!),
+    page,
+    listOptions,
   );
+  return { object: 'list', data: result.data as Record<string, Json>[], hasMore: result.hasMore };
+}
+
+function requestedListProperties(
+  def: ObjectDef,
+  paths: readonly string[] | undefined,
+  include: readonly string[] | undefined,
+) {
+  return def.properties.filter((p) => isListProperty(p) && (namesProperty(paths, p.name) || !!include?.includes(p.name)));
+}
+
+function namesProperty(paths: readonly string[] | undefined, name: string): boolean {
+  return !!paths?.some((path) => path === name || path.startsWith(`${name}.`));
 }
 
 /**
@@ -115,6 +165,8 @@ interface NestedListArgs {
   /** The properties the caller's scopes let them read on the record. */
   allowed: AllowedProperties;
   paths: readonly string[] | undefined;
+  /** `include[]`: list properties asked for besides those `paths` names. */
+  include?: readonly string[] | undefined;
   /** The request's query string: each list property reads its own `<name>.` arguments. */
   query: unknown;
   defaultLimit?: number;
@@ -133,7 +185,7 @@ export function addListProperties(
   const id = out._id as string;
   for (const prop of def.properties) {
     if (!isListProperty(prop)) continue;
-    if (paths && !paths.some((p) => p === prop.name || p.startsWith(`${prop.name}.`))) continue;
+    if (paths && !namesProperty(paths, prop.name) && !args.include?.includes(prop.name)) continue;
     if (allowed !== 'all' && !allowed.some((p) => p === prop.name || p.startsWith(`${prop.name}.`))) continue;
     const listDef = svc.defs.byName(org.id, prop.refObject);
     if (!listDef || !scopeAllows(caller, 'read', listDef)) continue;

@@ -4,7 +4,6 @@
  * (an instance they may not read is never revealed). `readInstance` is REST's answer
  * (`GET /<collection>/<_id>`, the commonest request there is).
  */
-import { parseListQuery } from '../../../src-shared/query/parse.js';
 import { projectPaths } from '../../../src-shared/query/project.js';
 import type { ObjectDef } from '../../../src-shared/schema/types.js';
 import type { AllowedProperties } from '../../../src-shared/scopes/property-path.js';
@@ -19,6 +18,7 @@ import type { Caller } from '../access/caller.js';
 import { notFoundInstance } from './object-def.js';
 import { rawListArgs } from './list-args.js';
 import { addListProperties, hasListProperties } from './list-from-args.js';
+import { expandPage, selectionOf } from './expand.js';
 
 export interface ReadRecord {
   record: StoredRecord & { text: string };
@@ -57,13 +57,22 @@ export function readInstance(
   queryString: Record<string, unknown> | undefined,
 ): string | Record<string, unknown> {
   const { record, level, allowed } = readRecord(svc, org, caller, def, id);
-  const paths = rawListArgs(queryString, '').paths;
+  const raw = rawListArgs(queryString, '');
+  const selecting = raw.paths || raw.expand || raw.include;
   // The commonest read, a whole record with nothing nested: written out from its stored text.
-  if (!paths && allowed === 'all' && presentsVerbatim(def) && !hasListProperties(def)) {
+  if (!selecting && allowed === 'all' && presentsVerbatim(def) && !hasListProperties(def)) {
     return presentRecordText(def, record, level);
   }
+  const selection = selecting ? selectionOf(svc, org, def, raw) : undefined;
   let out = stripProperties(presentRecord(def, record, level), allowed);
-  if (paths) out = projectPaths(out, parseListQuery({ paths }, def).paths ?? []) as typeof out;
-  addListProperties(svc, org, caller, def, out, { level, allowed, paths, query: queryString });
+  if (selection?.paths) out = projectPaths(out, selection.paths) as typeof out;
+  addListProperties(svc, org, caller, def, out, {
+    level,
+    allowed,
+    paths: selection?.paths,
+    include: selection?.include,
+    query: queryString,
+  });
+  expandPage(svc, org, caller, [out], selection);
   return out;
 }

@@ -207,7 +207,7 @@ const otherPipeline = fc.oneof(
   fc.option(headMatch, { nil: undefined }).map((m) => [...(m ? [{ $match: m }] : []), { $count: 'n' }]),
   scalarExpr.map((e) => [{ $sortByCount: e }]),
   fc.tuple(cut, cut).map(([a, b]) => [{ $sort: { c_num: 1 } }, ...a, { $sort: { c_str: -1 } }, ...b]),
-  fc.constant([]),
+  fc.constant([] as J[]),
 );
 
 const pipelines = fc.oneof(groupPipeline, projectPipeline, unwindPipeline, otherPipeline);
