@@ -38,6 +38,7 @@ import {
 import { effectiveCaller } from './privileged-options.js';
 import { listQuery } from './list-query.js';
 import { cursor, readOne } from './reads.js';
+import { refuseAggregation } from './aggregate-cursor.js';
 import { matchMany, matchOne } from './matches.js';
 import { bulk } from './bulk.js';
 import { insertMany, leanAnswer, patchOps } from './writes.js';
@@ -75,6 +76,7 @@ export async function runDriverOperation(
     case 'cursor':
       return cursor(svc, org, who, def, opts, context);
     case 'count': {
+      refuseAggregation(opts, 'count');
       const query = listQuery(org, def, opts, { paths: false });
       const n = countRecords(svc, org, who, def, { ...query, skip: query.skip });
       return { kind: 'value', value: opts.limit === undefined || opts.limit === false ? n : Math.min(n, query.limit) };

@@ -15,18 +15,30 @@ import { presentFor, type Presented } from '../records/presentation.js';
 import { readPage, walkRecords } from '../records/walk.js';
 import { listQuery } from './list-query.js';
 import { idAndPath } from './matches.js';
+import { aggregateCursor, isAggregation, refuseAggregation, selectionOptions } from './aggregate-cursor.js';
+import { expandPage } from '../records/expand.js';
 import type { DriverContext, DriverResult, Options } from './operation.js';
 
-export function cursor(svc: Service, org: Org, caller: Caller, def: ObjectDef, opts: Options, context: DriverContext) {
+export function cursor(
+  svc: Service,
+  org: Org,
+  caller: Caller,
+  def: ObjectDef,
+  opts: Options,
+  context: DriverContext,
+): DriverResult {
+  if (isAggregation(opts)) return aggregateCursor(svc, org, caller, def, opts, context);
   const query = listQuery(org, def, opts, { paths: true });
+  const selection = selectionOptions(svc, org, def, opts);
   if (context.stream) {
     // Checked now, so a refused query is an ordinary fault and not a stream's last line.
     const max =
       opts.limit === false ? Number.POSITIVE_INFINITY : opts.limit === undefined ? DEFAULT_LIMIT : query.limit;
     readPage(svc, org, caller, def, { ...query, limit: 1 });
-    return { kind: 'stream', items: toAsync(walkRecords(svc, org, caller, def, query, max, context.after)) } as const;
+    const items = walkRecords(svc, org, caller, def, query, max, context.after, selection);
+    return { kind: 'stream', items: toAsync(items) } as const;
   }
-  const page = readPage(svc, org, caller, def, query, context.after);
+  const page = readPage(svc, org, caller, def, query, context.after, selection);
   return { kind: 'list', data: page.data, hasMore: page.hasMore, ...(page.next ? { next: page.next } : {}) } as const;
 }
 
@@ -49,7 +61,9 @@ function valueAt(record: Presented, path: string): unknown {
 }
 
 export function readOne(svc: Service, org: Org, caller: Caller, def: ObjectDef, opts: Options): DriverResult {
+  refuseAggregation(opts, 'readOne');
   const throwNotFound = opts.throwNotFound !== false;
+  const selection = selectionOptions(svc, org, def, opts);
   let record: Presented | undefined;
   let path = typeof opts.path === 'string' && opts.path !== '' ? opts.path : undefined;
   const where = opts.where;
@@ -60,12 +74,19 @@ export function readOne(svc: Service, org: Org, caller: Caller, def: ObjectDef, 
       if (ref.path) path = path ? `${ref.path}.${path}` : ref.path;
       const { record: stored, level, allowed } = readRecord(svc, org, caller, def, ref.id);
       record = presentFor(caller, def, stored, level, allowed);
-      if (query.paths) record = projectPaths(record, query.paths) as Presented;
+      const paths = selection ? selection.paths : query.paths;
+      if (paths) record = projectPaths(record, paths) as Presented;
+      expandPage(svc, org, caller, [record], selection);
     } else {
-      const page = readPage(svc, org, caller, def, {
-        ...listQuery(org, def, { ...opts, limit: 1 }, { paths: true }),
-        limit: 1,
-      });
+      const page = readPage(
+        svc,
+        org,
+        caller,
+        def,
+        { ...listQuery(org, def, { ...opts, limit: 1 }, { paths: true }), limit: 1 },
+        undefined,
+        selection,
+      );
       record = page.data[0];
       if (!record) throw fault('notFound', 'instance', { reason: `No ${def.name} matches.` });
     }

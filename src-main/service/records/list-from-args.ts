@@ -89,7 +89,8 @@ export function listFromArgs(
     addListProperties(svc, org, caller, def, out, {
       level,
       allowed,
-      paths,
+      // Only the list properties named: by paths[], or by include[] alone.
+      paths: paths ?? [],
       include: selection?.include,
       query: queryString,
       defaultLimit: NESTED_DEFAULT_LIMIT,

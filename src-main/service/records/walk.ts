@@ -15,6 +15,9 @@ import type { Org } from '../orgs/orgs.js';
 import type { Caller } from '../access/caller.js';
 import { listPage } from './list.js';
 import { pageRecords, type Presented } from './presentation.js';
+import type { Selection } from '../../../src-shared/query/references/parse-selection.js';
+import { expandPage } from './expand.js';
+import { addListProperties } from './list-from-args.js';
 
 export interface PresentedPage {
   data: Presented[];
@@ -34,11 +37,19 @@ export function readPage(
   def: ObjectDef,
   query: ListQuery,
   after?: readonly unknown[],
+  selection?: Selection,
 ): PresentedPage {
   if (after) assertContinuation(query, after);
   const continued = after ? { ...query, skip: 0 } : query;
   const page = listPage(svc, org, caller, def, continued, { page: after ? { after, withKeys: true } : WITH_KEYS });
-  const data = pageRecords(caller, def, page, query.paths);
+  const paths = selection ? selection.paths : query.paths;
+  const include = selection?.include ?? [];
+  const data = pageRecords(caller, def, page, paths, (out, level, allowed) => {
+    // List properties asked for by name (a patient file's connections), each a first page.
+    if (include.length === 0 && !paths) return;
+    addListProperties(svc, org, caller, def, out, { level, allowed, paths: paths ?? [], include, query: {} });
+  });
+  expandPage(svc, org, caller, data, selection);
   return page.next && page.hasMore ? { data, hasMore: true, next: page.next } : { data, hasMore: page.hasMore };
 }
 
@@ -57,12 +68,13 @@ export function* walkRecords(
   query: ListQuery,
   max = Number.POSITIVE_INFINITY,
   after?: readonly unknown[],
+  selection?: Selection,
 ): Generator<Presented> {
   let sent = 0;
   let next = after;
   while (sent < max) {
     const limit = Math.min(MAX_LIMIT, max - sent);
-    const page = readPage(svc, org, caller, def, { ...query, limit }, next);
+    const page = readPage(svc, org, caller, def, { ...query, limit }, next, selection);
     for (const record of page.data) yield record;
     sent += page.data.length;
     if (!page.hasMore || page.data.length === 0 || !page.next) return;
