@@ -126,3 +126,26 @@ describe('driver expand, include and paths into references', () => {
     expect(res.json()).toMatchObject({ errCode: 'service.invalidArgument.illegalExpansion', path: 'expand[0]' });
   });
 });
+
+describe('scripts, through the driver', () => {
+  const run = (script: string) =>
+    admin.post('/sys/script_runner', { script, language: 'javascript', specification: 'es6' });
+
+  it("a cursor's expand() expands, read as the script's caller", async () => {
+    const res = await run("return org.objects.c_pets.find().sort({ c_age: 1 }).expand('c_vet').limit(1).toArray()");
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().data[0].c_vet).toMatchObject({ _id: ids.vet, email: 'vet@example.test' });
+  });
+
+  it('a cursor carrying a pipeline pages through its output (the host side of aggregate())', async () => {
+    // The prelude's aggregate() builders are another branch's; the cursor's options are what they send.
+    const res = await run(
+      "var c = org.objects.c_pets.find(); c._opts.pipeline = [{ $group: { _id: 'c_kind', n: { $sum: 1 } } }]; return c.toArray()",
+    );
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().data).toEqual([
+      { _id: 'cat', n: 2, object: 'c_pet' },
+      { _id: 'dog', n: 1, object: 'c_pet' },
+    ]);
+  });
+});
