@@ -253,7 +253,7 @@ describe('administering views', () => {
     });
     expect(
       (await admin.post('/views', { ...openByStatus, query: [{ name: 'group', value: '{}' }] })).json(),
-    ).toMatchObject({ errCode: 'service.unsupportedOperation.viewComponent' });
+    ).toMatchObject({ errCode: 'service.validation.view', reason: expect.stringMatching(/must contain an _id/) });
     expect(
       (await admin.post('/views', { ...openByStatus, limit: { settable: true, min: 5, max: 2 } })).json(),
     ).toMatchObject({ errCode: 'service.validation.view', path: 'limit' });
@@ -306,17 +306,54 @@ describe('administering views', () => {
     ).toMatchObject({ errCode: 'service.validation.view', path: 'objectAcl[0].allow' });
   });
 
-  it('refuses map, group and pipeline components on save with unsupportedOperation.viewComponent', async () => {
-    for (const name of ['map', 'group', 'pipeline']) {
-      const res = await admin.post('/views', {
-        ...openByStatus,
-        query: [...openByStatus.query, { name, value: '{"c_title": 1}' }],
-      });
-      expect(res.json()).toMatchObject({
-        errCode: 'service.unsupportedOperation.viewComponent',
-        path: 'query[2].name',
-      });
-    }
+  it('refuses map components on save with unsupportedOperation.viewComponent, and pipeline beside where', async () => {
+    const map = await admin.post('/views', {
+      ...openByStatus,
+      query: [...openByStatus.query, { name: 'map', value: '{"c_title": 1}' }],
+    });
+    expect(map.json()).toMatchObject({ errCode: 'service.unsupportedOperation.viewComponent', path: 'query[2].name' });
+    const beside = await admin.post('/views', {
+      ...openByStatus,
+      query: [...openByStatus.query, { name: 'pipeline', value: '[{"$count": "n"}]' }],
+    });
+    expect(beside.json()).toMatchObject({ errCode: 'service.validation.view', reason: expect.stringMatching(/stands alone/) });
+  });
+
+  it('runs group and pipeline components (issue 42), with variables, as the list envelope or NDJSON', async () => {
+    await createView({
+      ...openByStatus,
+      name: 'convs_per_status',
+      paths: {},
+      query: [
+        { name: 'where', value: '{"c_title": {"$gte": "{{from}}"}}' },
+        { name: 'group', value: '{"_id": "c_status", "n": {"$sum": 1}}' },
+        { name: 'sort', value: '{"n": -1}' },
+      ],
+    });
+    const grouped = await admin.get('/views/convs_per_status?from=B');
+    expect(grouped.json()).toEqual({
+      object: 'list',
+      data: [
+        { _id: 'open', n: 2, object: 'c_conversation' },
+        { _id: 'closed', n: 1, object: 'c_conversation' },
+      ],
+      hasMore: false,
+    });
+    await createView({
+      ...openByStatus,
+      name: 'convs_count',
+      paths: {},
+      query: [{ name: 'pipeline', value: '[{"$match": {"c_status": "{{status}}"}}, {"$count": "n"}]' }],
+    });
+    const counted = await admin.get('/views/convs_count?status=open', { accept: 'application/x-ndjson' });
+    expect(counted.body).toBe('{"n":3,"object":"c_conversation"}\n');
+    // A pipeline's faults are the save's: an unknown stage never saves.
+    const bad = await admin.post('/views', {
+      ...openByStatus,
+      name: 'convs_bad',
+      query: [{ name: 'pipeline', value: '[{"$frob": 1}]' }],
+    });
+    expect(bad.json()).toMatchObject({ errCode: 'service.validation.view', reason: expect.stringMatching(/\$frob/) });
   });
 
   it('recompiles a view after it changes (the cache follows the record version)', async () => {

@@ -18,6 +18,7 @@ import { queryPolicy } from '../records/query-policy.js';
 import { findObjectDef } from '../records/object-def.js';
 import { fillAll, fillTemplate, parseTemplate, type Template } from './template.js';
 import { argumentsWithDefaults, declaredVariables, type ViewVariable } from './view-variables.js';
+import { aggregates, aggregationComponents, checkAggregation } from './view-aggregation.js';
 
 /** A view name is a scope code (`view.execute.<name>`) and must not look like an `_id`. */
 export const VIEW_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_-]{0,99}$/;
@@ -52,6 +53,9 @@ export interface CompiledView {
   objectAcl: ViewObjectAclEntry[];
   where?: Template;
   sort?: Template;
+  /** Aggregating views (view-aggregation.ts). */
+  group?: Template;
+  pipeline?: Template;
   /** Parsed once when the component has no variables. */
   fixedWhere?: Condition;
   fixedSort?: SortKey[];
@@ -93,16 +97,25 @@ export function compileView(svc: Service, org: Org, _id: string, doc: Doc): Comp
   const components = Array.isArray(doc.query) ? doc.query : [];
   components.forEach((component, i) => {
     const c = component as { name?: string; value?: string };
-    const path = `query[${i}].value`;
-    if (c.name !== 'where' && c.name !== 'sort') {
+    if (c.name !== 'where' && c.name !== 'sort' && c.name !== 'group' && c.name !== 'pipeline') {
       throw fault('unsupportedOperation', 'viewComponent', {
         path: `query[${i}].name`,
-        reason: `Views support where and sort components; ${String(c.name)} is not supported.`,
+        reason: `Views support where, sort, group and pipeline components; ${String(c.name)} is not supported.`,
       });
     }
     if (view[c.name]) throw invalid(`query[${i}].name`, `The ${c.name} component is given twice.`);
-    const template = withPath(path, () => parseTemplate(c.value ?? '{}', c.name!));
-    view[c.name] = template;
+    view[c.name] = withPath(`query[${i}].value`, () => parseTemplate(c.value ?? '{}', c.name!));
+  });
+  // A group or pipeline view aggregates: its where and sort belong to the aggregation.
+  if (aggregates(view)) {
+    checkAggregation(view, source, queryPolicy(org));
+    view.variables = declaredVariables(doc.variables, aggregationComponents(view, source, queryPolicy(org)));
+    return view;
+  }
+  components.forEach((component, i) => {
+    const c = component as { name: 'where' | 'sort' };
+    const path = `query[${i}].value`;
+    const template = view[c.name]!;
     const parse = c.name === 'where' ? whereOf : sortOf;
     if (template.variables.length === 0) {
       const parsed = withPath(path, () => parse(template.tree, source, org));

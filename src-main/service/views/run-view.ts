@@ -33,6 +33,10 @@ import {
   type ViewAclEntry,
 } from './compile-view.js';
 import { VIEW_DEF } from '../objects/view-def.js';
+import type { PipelineParseOptions } from '../../../src-shared/query/pipeline/parse-pipeline.js';
+import { aggregatePage, type AggregatePage } from '../records/aggregate.js';
+import { aggregates, aggregationOf } from './view-aggregation.js';
+import { argumentsWithDefaults } from './view-variables.js';
 
 type ViewRecord = StoredRecord & { text: string };
 
@@ -41,8 +45,10 @@ export interface ViewPage {
   source: ObjectDef;
   /** Whom the query ran as (the view's principal or the caller). */
   runner: Caller;
-  /** The rows, with the runner's level on each (objectAcl included). */
-  page: Page;
+  /** The rows, with the runner's level on each (objectAcl included); absent when it aggregates. */
+  page?: Page;
+  /** An aggregating view's output (group or pipeline components). */
+  aggregate?: AggregatePage;
   paths?: string[];
 }
 
@@ -67,13 +73,19 @@ export function runView(
     throw fault('accessDenied', 'view', { reason: `The view ${view.name} does not allow you to run it.` });
   }
   const runner = runnerOf(svc, org, caller, view, found);
-  const { where, sort } = runQuery(view, org, args);
   const limit = clamp(view.limit, args.limit, 'limit');
   const skip = clamp(view.skip, args.skip, 'skip');
   const paths = pathsOf(view, args);
   // objectAcl lifts the runner's level on every instance the view reads (never lowers it). The
   // runner carries no scopes: the view, not the caller's token, decides what is read.
   const everyInstance = objectAclLevel(svc, org, runner, view, found);
+  if (aggregates(view)) {
+    const filled = argumentsWithDefaults(view.variables, args);
+    const parse = (options: PipelineParseOptions) => aggregationOf(view, view.source, filled, options);
+    const aggregate = aggregatePage(svc, org, runner, view.source, parse, { skip, limit }, { everyInstance });
+    return { source: view.source, runner, aggregate };
+  }
+  const { where, sort } = runQuery(view, org, args);
   const query = { ...(where ? { where } : {}), sort, skip, limit };
   const page = listPage(svc, org, runner, view.source, query, { everyInstance });
   return { source: view.source, runner, page, ...(paths ? { paths } : {}) };
@@ -86,7 +98,12 @@ export function runView(
  * (`paths`) builds objects.
  */
 export function presentViewPage(view: ViewPage, format: PageFormat): string {
-  return pageText(view.runner, view.source, view.page, view.paths, format);
+  if (view.aggregate) {
+    const { data, hasMore } = view.aggregate;
+    if (format === 'list') return JSON.stringify({ object: 'list', data, hasMore });
+    return data.map((d) => `${JSON.stringify(d)}\n`).join('');
+  }
+  return pageText(view.runner, view.source, view.page!, view.paths, format);
 }
 
 /**

@@ -127,3 +127,47 @@ describe('declared variables when a view is saved', () => {
     expect((await admin.post('/views', view(long))).json()).toMatchObject({ errCode: 'service.validation' });
   });
 });
+
+describe('declared variables of an aggregating view (group and pipeline components)', () => {
+  const grouped = (variables: unknown) => ({
+    ...view(variables),
+    query: [
+      { name: 'where', value: '{"c_status": "{{status}}"}' },
+      { name: 'group', value: '{"_id": "c_status", "n": {"$count": "_id"}}' },
+    ],
+  });
+  const piped = (variables: unknown) => ({
+    ...view(variables),
+    query: [{ name: 'pipeline', value: '[{"$match": {"c_status": "{{status}}"}}, {"$count": "n"}]' }],
+  });
+  const data = async (url: string) => {
+    const res = await admin.get(url);
+    expect(res.statusCode, res.body).toBe(200);
+    return (res.json() as { data: Record<string, unknown>[] }).data.map(({ object: _object, ...rest }) => rest);
+  };
+
+  it('takes the default for a missing argument in a group or a pipeline run; an explicit argument wins', async () => {
+    const group = await admin.post('/views', grouped([{ name: 'status', defaultValue: 'open' }]));
+    expect(group.statusCode, group.body).toBe(200);
+    expect(await data('/views/by_title')).toEqual([{ _id: 'open', n: 2 }]);
+    expect(await data('/views/by_title?status=closed')).toEqual([{ _id: 'closed', n: 2 }]);
+    const pipe = await admin.post('/views', { ...piped([{ name: 'status', defaultValue: 'closed' }]), name: 'piped' });
+    expect(pipe.statusCode, pipe.body).toBe(200);
+    expect(await data('/views/piped')).toEqual([{ n: 2 }]);
+    expect(await data('/views/piped?status=nobody')).toEqual([]);
+  });
+
+  it('refuses a name the components do not use, and a default the aggregation does not parse, when saved', async () => {
+    expect((await admin.post('/views', grouped([{ name: 'stauts', defaultValue: 'open' }]))).json()).toMatchObject({
+      errCode: 'service.validation.view',
+      path: 'variables[0].name',
+    });
+    const badDefault = {
+      ...view([{ name: 'n', defaultValue: 'many' }]),
+      query: [{ name: 'pipeline', value: '[{"$limit": {{n}}}]' }],
+    };
+    const res = await admin.post('/views', badDefault);
+    expect(res.json()).toMatchObject({ errCode: 'service.validation.view', path: 'variables[0].defaultValue' });
+    expect((await admin.get('/views')).json().data).toEqual([]);
+  });
+});
