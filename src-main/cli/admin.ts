@@ -5,6 +5,7 @@ import { parseListQuery } from '../../src-shared/query/parse.js';
 import { FaultError } from '../../src-shared/faults.js';
 import { importNdjson } from '../service/records/file-import.js';
 import { exportQuery, type ExportFormat } from '../service/records/file-export.js';
+import { selectionOf } from '../service/records/expand.js';
 import { CliError } from './args.js';
 import { openOrg } from './open-org.js';
 import { progressReporter } from './progress.js';
@@ -17,7 +18,7 @@ import { defaultDataDir } from './args.js';
 
 const USAGE = `usage: npm run admin -- <command> --data-dir DIR --org ORG [options]
   import  --collection NAME --file F.ndjson
-  export  --collection NAME [--where JSON] [--sort JSON|name] [--skip N] [--paths a,b] [--format ndjson|csv] [--out FILE]
+  export  --collection NAME [--where JSON] [--sort JSON|name] [--skip N] [--paths a,b] [--expand a,b] [--format ndjson|csv] [--out FILE]
   app create --label L [--signing] [--principal-override] [--expose] | app list | app rotate-secret --key K | app regenerate-rsa --key K
   account create --email E --password P [--role R]
   org set KEY VALUE
@@ -134,6 +135,7 @@ async function exportCommand(
       sort: { type: 'string' },
       skip: { type: 'string' },
       paths: { type: 'string' },
+      expand: { type: 'string' },
       format: { type: 'string', default: 'ndjson' },
       out: { type: 'string' },
     },
@@ -150,8 +152,15 @@ async function exportCommand(
     },
     def,
   );
+  const list = (v: string | undefined) => v?.split(',').map((p) => p.trim());
+  const selection = selectionOf(svc, org, def, {
+    ...(values.paths ? { paths: list(values.paths) } : {}),
+    ...(values.expand ? { expand: list(values.expand) } : {}),
+  });
+  if (selection.paths) query.paths = selection.paths;
   const out = values.out ? createWriteStream(values.out) : process.stdout;
-  const count = await exportQuery(svc, org, def, query, format, out, progressReporter('exported records'));
+  const progress = progressReporter('exported records');
+  const count = await exportQuery(svc, org, def, query, format, out, progress, selection.expand);
   if (values.out) {
     out.end();
     await finished(out);

@@ -6,6 +6,9 @@ import type { ListQuery } from '../../../src-shared/query/ast.js';
 import { projectPaths } from '../../../src-shared/query/project.js';
 import { csvRow, valueAtPath } from '../../../src-shared/csv.js';
 import { presentRecord } from '../objects/present.js';
+import { ID_FIELD } from '../../../src-shared/query/ordering.js';
+import { expandReferences } from '../../../src-shared/query/references/expand.js';
+import type { ExpandRef } from '../../../src-shared/query/references/parse-selection.js';
 
 export type ExportFormat = 'ndjson' | 'csv';
 
@@ -35,6 +38,7 @@ export async function exportQuery(
   format: ExportFormat,
   out: Writable,
   onProgress?: (done: number, total: number) => void,
+  expand: readonly ExpandRef[] = [],
 ): Promise<number> {
   const total = svc.store.countMatching(org.id, def, query);
   const columns = format === 'csv' ? csvColumns(def, query.paths) : [];
@@ -43,13 +47,40 @@ export async function exportQuery(
   };
   if (format === 'csv') await write(csvRow(columns));
   let done = 0;
+  // Records go out in batches, so expanding references costs one query per object per batch.
+  let batch: Record<string, unknown>[] = [];
+  const flush = async () => {
+    expandReferences(batch, expand, (object, ids) => loadWhole(svc, org, object, ids));
+    for (const shown of batch) {
+      await write(format === 'csv' ? csvRow(columns.map((c) => valueAtPath(shown, c))) : JSON.stringify(shown) + '\n');
+      done++;
+      if (done % 10000 === 0) onProgress?.(done, total);
+    }
+    batch = [];
+  };
   for (const record of svc.store.iterate(org.id, def, query)) {
     const obj = presentRecord(def, record, EXPORT_ACCESS_LEVEL);
-    const shown = query.paths ? projectPaths(obj, query.paths) : obj;
-    await write(format === 'csv' ? csvRow(columns.map((c) => valueAtPath(shown, c))) : JSON.stringify(shown) + '\n');
-    done++;
-    if (done % 10000 === 0) onProgress?.(done, total);
+    batch.push(query.paths ? projectPaths(obj, query.paths) : obj);
+    if (batch.length === EXPORT_BATCH) await flush();
   }
+  await flush();
   onProgress?.(done, total);
   return done;
+}
+
+const EXPORT_BATCH = 1000;
+
+/** Referenced records as the export reads everything: whole, at admin level. */
+function loadWhole(svc: Service, org: Org, object: string, ids: readonly string[]) {
+  const out = new Map<string, Record<string, unknown>>();
+  const def = svc.defs.byName(org.id, object);
+  if (!def) return out;
+  const query: ListQuery = {
+    where: { kind: 'field', field: ID_FIELD, operation: { op: '$in', values: [...ids] } },
+    sort: [],
+    skip: 0,
+    limit: ids.length,
+  };
+  for (const row of svc.store.list(org.id, def, query).rows) out.set(row._id, presentRecord(def, row, EXPORT_ACCESS_LEVEL));
+  return out;
 }

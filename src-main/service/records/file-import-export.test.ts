@@ -3,6 +3,7 @@ import { Readable, Writable } from 'node:stream';
 import { createHarness, listQuery, TestClient, type Harness } from '../testing/harness.js';
 import { importNdjson } from './file-import.js';
 import { exportQuery } from './file-export.js';
+import { selectionOf } from './expand.js';
 import { parseListQuery } from '../../../src-shared/query/parse.js';
 
 let h: Harness;
@@ -131,5 +132,24 @@ describe('export', () => {
     const csv = sink();
     await exportQuery(h.svc, org(), def('c_conversation'), query, 'csv', csv.stream);
     expect(csv.text()).toBe(`_id,c_title\r\n${api[0]._id},"a ""quoted"""\r\n${api[1]._id},"b, with comma"\r\n`);
+  });
+
+  it('expands references (every referenced object once per batch), as the API does for an administrator', async () => {
+    const admin = new TestClient(h);
+    await admin.login();
+    await admin.post('/c_conversations', { c_title: 'x', c_status: 'open' });
+    const args = { expand: ['owner'], paths: ['c_title', 'owner.email'] };
+    const api = (await admin.get(`/c_conversations?${listQuery(args)}`)).json().data;
+    expect(api[0].owner).toMatchObject({ email: 'admin@example.test' });
+    const query = parseListQuery({ paths: ['c_title', 'owner'] }, def('c_conversation'));
+    const selection = selectionOf(h.svc, org(), def('c_conversation'), args);
+    const nd = sink();
+    await exportQuery(h.svc, org(), def('c_conversation'), query, 'ndjson', nd.stream, undefined, selection.expand);
+    const exported = nd
+      .text()
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(exported).toEqual(api);
   });
 });
