@@ -35,7 +35,8 @@ export function refuseAggregation(opts: Options, operation: string): void {
 
 /** `paths`, `expand` and `include` (strings or arrays of them), checked; undefined when none. */
 export function selectionOptions(svc: Service, org: Org, def: ObjectDef, opts: Options): Selection | undefined {
-  const list = (v: unknown) => (v === undefined || v === null ? undefined : Array.isArray(v) ? v.map(String) : [String(v)]);
+  const list = (v: unknown) =>
+    v === undefined || v === null ? undefined : Array.isArray(v) ? v.map(String) : [String(v)];
   const args = { paths: list(opts.paths), expand: list(opts.expand), include: list(opts.include) };
   if (!args.paths && !args.expand && !args.include) return undefined;
   return selectionOf(svc, org, def, {
@@ -57,10 +58,14 @@ export function aggregateCursor(
   const parse = (options: Parameters<typeof parseAggregation>[2]) => parseAggregation(opts, def, options)!;
   const skip = continuation(context.after) ?? parseSkip(numberText(opts.skip, 'skip'));
   if (context.stream) {
-    const max = opts.limit === false ? Number.POSITIVE_INFINITY : parseLimit(numberText(opts.limit ?? DEFAULT_LIMIT, 'limit'));
+    const max =
+      opts.limit === false ? Number.POSITIVE_INFINITY : parseLimit(numberText(opts.limit ?? DEFAULT_LIMIT, 'limit'));
     // Run once now, so a refused pipeline is an ordinary fault and not a stream's last line.
     aggregatePage(svc, org, caller, def, parse, { skip, limit: 1 }, { unindexed });
-    return { kind: 'stream', items: toAsync(walkAggregate(svc, org, caller, def, parse, { skip, max }, { unindexed })) };
+    return {
+      kind: 'stream',
+      items: toAsync(walkAggregate(svc, org, caller, def, parse, { skip, max }, { unindexed })),
+    };
   }
   const limit = opts.limit === false ? MAX_LIMIT : parseLimit(numberText(opts.limit, 'limit'));
   const page = aggregatePage(svc, org, caller, def, parse, { skip, limit }, { unindexed });

@@ -81,6 +81,7 @@ function loadWhole(svc: Service, org: Org, object: string, ids: readonly string[
     skip: 0,
     limit: ids.length,
   };
-  for (const row of svc.store.list(org.id, def, query).rows) out.set(row._id, presentRecord(def, row, EXPORT_ACCESS_LEVEL));
+  for (const row of svc.store.list(org.id, def, query).rows)
+    out.set(row._id, presentRecord(def, row, EXPORT_ACCESS_LEVEL));
   return out;
 }

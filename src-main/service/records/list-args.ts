@@ -65,7 +65,10 @@ export function rawAggregationArgs(
     const value = q[prefix + name];
     if (value === undefined) continue;
     if (typeof value !== 'string') {
-      throw fault('invalidArgument', 'query', { path: prefix + name, reason: `${prefix + name} was given more than once.` });
+      throw fault('invalidArgument', 'query', {
+        path: prefix + name,
+        reason: `${prefix + name} was given more than once.`,
+      });
     }
     (out ??= {})[name] = value;
   }

@@ -73,7 +73,8 @@ export function listFromArgs(
       prefix === ''
         ? svc.listQueries.parse(raw, def, policy)
         : withPathPrefix(prefix, () => parseListQuery(raw, def, policy));
-    if (raw.paths || raw.expand || raw.include) selection = withPathPrefix(prefix, () => selectionOf(svc, org, def, raw));
+    if (raw.paths || raw.expand || raw.include)
+      selection = withPathPrefix(prefix, () => selectionOf(svc, org, def, raw));
     return query;
   };
   const page = listPage(svc, org, caller, def, parse, listOptions);
@@ -117,7 +118,14 @@ function aggregateFromArgs(
     skip: parseSkip(raw.skip),
     limit: parseLimit(raw.limit ?? (opts.defaultLimit === undefined ? undefined : String(opts.defaultLimit))),
   }));
-  const args = { ...aggregation, where: raw.where, sort: raw.sort, paths: raw.paths, expand: raw.expand, include: raw.include };
+  const args = {
+    ...aggregation,
+    where: raw.where,
+    sort: raw.sort,
+    paths: raw.paths,
+    expand: raw.expand,
+    include: raw.include,
+  };
   const result = aggregatePage(
     svc,
     org,
@@ -135,7 +143,9 @@ function requestedListProperties(
   paths: readonly string[] | undefined,
   include: readonly string[] | undefined,
 ) {
-  return def.properties.filter((p) => isListProperty(p) && (namesProperty(paths, p.name) || !!include?.includes(p.name)));
+  return def.properties.filter(
+    (p) => isListProperty(p) && (namesProperty(paths, p.name) || !!include?.includes(p.name)),
+  );
 }
 
 function namesProperty(paths: readonly string[] | undefined, name: string): boolean {

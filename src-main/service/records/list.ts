@@ -87,7 +87,13 @@ export function countRecords(svc: Service, org: Org, caller: Caller, def: Object
 }
 
 /** The readable condition (unless the list is contextual) and the caller's own filters. */
-export function rowFilters(svc: Service, org: Org, caller: Caller, def: ObjectDef, opts: ListOptions): readonly RowFilter[] {
+export function rowFilters(
+  svc: Service,
+  org: Org,
+  caller: Caller,
+  def: ObjectDef,
+  opts: ListOptions,
+): readonly RowFilter[] {
   const condition = opts.contextual ? undefined : readableCondition(svc, org, caller, def, opts.everyInstance);
   const extra = opts.filters ?? NO_FILTERS;
   if (!condition) return extra;

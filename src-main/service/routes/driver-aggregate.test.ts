@@ -44,7 +44,9 @@ beforeAll(async () => {
     ['dog', 2, 'c'],
   ] as const;
   for (const [kind, age, note] of pets) {
-    await ok(db(admin, 'c_pets', 'insertOne', { document: { c_kind: kind, c_age: age, c_note: note, c_vet: ids.vet } }));
+    await ok(
+      db(admin, 'c_pets', 'insertOne', { document: { c_kind: kind, c_age: age, c_note: note, c_vet: ids.vet } }),
+    );
   }
   await createUser(admin, 'owner@example.test');
   user = new TestClient(h);
@@ -90,7 +92,10 @@ describe('driver cursor with pipeline', () => {
       { accept: 'application/x-ndjson' },
     );
     expect(res.statusCode, res.body).toBe(200);
-    const lines = res.body.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+    const lines = res.body
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(lines.map((l) => l.c_age)).toEqual([2, 3, 5]);
   });
 

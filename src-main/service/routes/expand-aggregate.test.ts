@@ -119,7 +119,9 @@ describe('pipeline and group on lists', () => {
 
   it('takes the group argument with where and a sort by the named grouping, and limit', async () => {
     const page = await ok(
-      admin.get(`/c_kids?group=${q({ _id: 'c_string', n: { $sum: 1 } })}&where=${q({ c_number: { $gt: 1 } })}&sort=${q({ n: -1 })}&limit=1`),
+      admin.get(
+        `/c_kids?group=${q({ _id: 'c_string', n: { $sum: 1 } })}&where=${q({ c_number: { $gt: 1 } })}&sort=${q({ n: -1 })}&limit=1`,
+      ),
     );
     expect(page).toEqual({ object: 'list', data: [{ _id: 'apple', n: 1, object: 'c_kid' }], hasMore: true });
   });
@@ -140,7 +142,9 @@ describe('pipeline and group on lists', () => {
     expect((await bad(`pipeline=${q([])}&where=${q({})}`)).reason).toMatch(/incompatible with pipeline/);
     expect(await bad(`nativePipeline=${q([{ $sample: {} }])}`)).toMatchObject({ path: 'nativePipeline' });
     expect(await bad(`pipeline=${q([{ $lookup: {} }])}`)).toMatchObject({ errCode: 'service.unsupportedOperation' });
-    expect(await bad(`pipeline=${q([{ $match: { c_missing: 1 } }])}`)).toMatchObject({ path: 'pipeline[0].$match.c_missing' });
+    expect(await bad(`pipeline=${q([{ $match: { c_missing: 1 } }])}`)).toMatchObject({
+      path: 'pipeline[0].$match.c_missing',
+    });
   });
 
   it('refuses properties a token may not read, and scopes that name single instances', async () => {
@@ -152,7 +156,10 @@ describe('pipeline and group on lists', () => {
     const res = await limited.get(`/c_kids?pipeline=${q([{ $group: { _id: 'c_number', n: { $sum: 1 } } }])}`);
     expect(res.json()).toMatchObject({ errCode: 'service.accessDenied.scope', path: 'pipeline[0].$group._id' });
     await ok(limited.get(`/c_kids?pipeline=${q([{ $group: { _id: 'c_string', n: { $sum: 1 } } }])}`));
-    const one = new BearerClient(h, await mint(admin, adminId, { app: h.consoleAppKey, scope: [`object.read.c_kid.${ids.k1}`] }));
+    const one = new BearerClient(
+      h,
+      await mint(admin, adminId, { app: h.consoleAppKey, scope: [`object.read.c_kid.${ids.k1}`] }),
+    );
     expect((await one.get(`/c_kids?pipeline=${q([{ $count: 'n' }])}`)).json()).toMatchObject({
       errCode: 'service.accessDenied.scope',
     });

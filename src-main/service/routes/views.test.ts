@@ -316,7 +316,10 @@ describe('administering views', () => {
       ...openByStatus,
       query: [...openByStatus.query, { name: 'pipeline', value: '[{"$count": "n"}]' }],
     });
-    expect(beside.json()).toMatchObject({ errCode: 'service.validation.view', reason: expect.stringMatching(/stands alone/) });
+    expect(beside.json()).toMatchObject({
+      errCode: 'service.validation.view',
+      reason: expect.stringMatching(/stands alone/),
+    });
   });
 
   it('runs group and pipeline components (issue 42), with variables, as the list envelope or NDJSON', async () => {

@@ -74,23 +74,15 @@ export interface ExprOptions {
   format?: DateFormatPart[];
 }
 
-export type DateFormatPart = { text: string } | { directive: 'Y' | 'm' | 'd' | 'H' | 'M' | 'S' | 'L' | 'j' | 'w' | 'U' };
+export type DateFormatPart =
+  { text: string } | { directive: 'Y' | 'm' | 'd' | 'H' | 'M' | 'S' | 'L' | 'j' | 'w' | 'U' };
 
 /** A computed member of a `$project`/`$addFields` output, or a nested document of them. */
 export type OutputField =
-  | { name: string; kind: 'value'; expr: Expr }
-  | { name: string; kind: 'document'; fields: OutputField[] };
+  { name: string; kind: 'value'; expr: Expr } | { name: string; kind: 'document'; fields: OutputField[] };
 
 export type AccumulatorOperator =
-  | '$sum'
-  | '$avg'
-  | '$min'
-  | '$max'
-  | '$count'
-  | '$first'
-  | '$last'
-  | '$push'
-  | '$addToSet';
+  '$sum' | '$avg' | '$min' | '$max' | '$count' | '$first' | '$last' | '$push' | '$addToSet';
 
 export interface Accumulator {
   name: string;
@@ -106,9 +98,7 @@ export interface Accumulator {
 
 /** The `_id` of a `$group`: one value, a document of values, or null (one group of everything). */
 export type GroupKey =
-  | { kind: 'null' }
-  | { kind: 'value'; expr: Expr }
-  | { kind: 'document'; fields: { name: string; expr: Expr }[] };
+  { kind: 'null' } | { kind: 'value'; expr: Expr } | { kind: 'document'; fields: { name: string; expr: Expr }[] };
 
 export interface SortStageKey {
   field: FieldRef;

@@ -21,7 +21,10 @@ export function evaluateExpr(expr: Expr, doc: Record<string, unknown>): Value {
       return readPath(doc, path) ?? null;
     }
     case 'op':
-      return evaluateOp(expr, expr.args.map((a) => evaluateExpr(a, doc)));
+      return evaluateOp(
+        expr,
+        expr.args.map((a) => evaluateExpr(a, doc)),
+      );
   }
 }
 
@@ -106,9 +109,15 @@ function evaluateOp(expr: Extract<Expr, { kind: 'op' }>, args: Value[]): Value {
     case '$lte':
     case '$cmp': {
       const cmp = compareSqlValues(toSqlValue(a), toSqlValue(b));
-      return { $eq: cmp === 0, $ne: cmp !== 0, $gt: cmp > 0, $gte: cmp >= 0, $lt: cmp < 0, $lte: cmp <= 0, $cmp: Math.sign(cmp) }[
-        expr.op
-      ];
+      return {
+        $eq: cmp === 0,
+        $ne: cmp !== 0,
+        $gt: cmp > 0,
+        $gte: cmp >= 0,
+        $lt: cmp < 0,
+        $lte: cmp <= 0,
+        $cmp: Math.sign(cmp),
+      }[expr.op];
     }
     case '$dateToString':
       return typeof a === 'string' ? formatDate(a, expr.options?.format ?? []) : null;

@@ -141,7 +141,11 @@ function setPath(doc: Doc, path: string, value: Value): void {
 function group(docs: Doc[], stage: Extract<Stage, { kind: 'group' }>): Doc[] {
   const { key } = stage;
   const leaves = (d: Doc): Value[] =>
-    key.kind === 'null' ? [] : key.kind === 'value' ? [evaluateExpr(key.expr, d)] : key.fields.map((f) => evaluateExpr(f.expr, d));
+    key.kind === 'null'
+      ? []
+      : key.kind === 'value'
+        ? [evaluateExpr(key.expr, d)]
+        : key.fields.map((f) => evaluateExpr(f.expr, d));
   const groups = new Map<string, { leaves: Value[]; rows: Doc[] }>();
   for (const d of docs) {
     const values = leaves(d);

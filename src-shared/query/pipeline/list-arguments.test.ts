@@ -26,7 +26,9 @@ describe('parseAggregation', () => {
 
   it('refuses pipeline with where, sort, group, paging bounds or a selection, as the original does', () => {
     for (const extra of [{ where: '{}' }, { sort: 'c_str' }, { group: 'c_str' }, { startingAfter: 'x' }]) {
-      expect(faultOf(() => parseAggregation({ pipeline: '[]', ...extra }, THING_DEF)).reason).toMatch(/incompatible with pipeline/);
+      expect(faultOf(() => parseAggregation({ pipeline: '[]', ...extra }, THING_DEF)).reason).toMatch(
+        /incompatible with pipeline/,
+      );
     }
     expect(faultOf(() => parseAggregation({ pipeline: '[]', expand: ['c_owner'] }, THING_DEF)).path).toBe('expand');
   });
@@ -48,7 +50,10 @@ describe('parseAggregation', () => {
       THING_DEF,
     );
     expect(p?.stages.map((s) => s.kind)).toEqual(['match', 'group', 'sort']);
-    expect(parseAggregation({ group: 'c_str', sort: '_id' }, THING_DEF)?.stages.map((s) => s.kind)).toEqual(['group', 'sort']);
+    expect(parseAggregation({ group: 'c_str', sort: '_id' }, THING_DEF)?.stages.map((s) => s.kind)).toEqual([
+      'group',
+      'sort',
+    ]);
     expect(faultOf(() => parseAggregation({ group: '{"_id":"c_str"', sort: 'x' }, THING_DEF)).path).toBe('group');
   });
 });

@@ -51,7 +51,10 @@ export function parseAggregation(
   if (present(args.pipeline)) {
     const other = (['where', 'sort', 'group', 'startingAfter', 'endingBefore'] as const).find((k) => present(args[k]));
     if (other) {
-      throw queryFault('startingAfter, endingBefore, where, map, group and sort are incompatible with pipeline.', other);
+      throw queryFault(
+        'startingAfter, endingBefore, where, map, group and sort are incompatible with pipeline.',
+        other,
+      );
     }
     if (selection) throw queryFault(`${selection} applies to records, not to a pipeline's documents.`, selection);
     return parsePipeline(args.pipeline, def, options);

@@ -29,7 +29,9 @@ describe('parsePipeline', () => {
   });
 
   it('refuses more than 20 stages, bad JSON and non-arrays', () => {
-    expect(faultOf(() => parse(Array.from({ length: 21 }, () => ({ $limit: 1 })))).reason).toMatch(/Maximum stages \(20\)/);
+    expect(faultOf(() => parse(Array.from({ length: 21 }, () => ({ $limit: 1 })))).reason).toMatch(
+      /Maximum stages \(20\)/,
+    );
     expect(faultOf(() => parse('[{"$limit":1}')).errCode).toBe('service.invalidArgument.query');
     expect(faultOf(() => parse({ $limit: 1 })).reason).toBe('Array expected for pipeline.');
   });
@@ -73,7 +75,9 @@ describe('parsePipeline', () => {
     expect(faultOf(() => parse([{ $match: { c_int: 1 } }], { allowed })).errCode).toBe('service.accessDenied.scope');
     parse([{ $group: { _id: 'name.first', n: { $count: 'c_str' } } }], { allowed });
     // An unknown path stays an ordinary query fault.
-    expect(faultOf(() => parse([{ $project: { c_nope: 1 } }], { allowed })).errCode).toBe('service.invalidArgument.query');
+    expect(faultOf(() => parse([{ $project: { c_nope: 1 } }], { allowed })).errCode).toBe(
+      'service.invalidArgument.query',
+    );
   });
 
   it('checks $group as the original does', () => {
@@ -85,7 +89,9 @@ describe('parsePipeline', () => {
     });
     expect(faultOf(() => parse([{ $group: { _id: null, s: { $sum: 'c_str' } } }])).reason).toMatch(/takes numbers/);
     expect(faultOf(() => parse([{ $group: { _id: 'c_tags', n: { $sum: 1 } } }])).reason).toMatch(/single values/);
-    expect(faultOf(() => parse([{ $group: { _id: null, s: { $sum: 1, $avg: 'c_int' } } }])).reason).toMatch(/single supported/);
+    expect(faultOf(() => parse([{ $group: { _id: null, s: { $sum: 1, $avg: 'c_int' } } }])).reason).toMatch(
+      /single supported/,
+    );
     // The group argument's bare name form.
     expect(parse([{ $group: 'c_str' }]).stages[0]).toMatchObject({ kind: 'group', key: { kind: 'value' } });
   });
@@ -94,7 +100,9 @@ describe('parsePipeline', () => {
     expect(faultOf(() => parse([{ $project: { _id: 0, c_str: 1 } }])).reason).toMatch(/_id field can only be 1/);
     expect(faultOf(() => parse([{ $project: { c_str: 0 } }])).reason).toMatch(/at least one output field/);
     expect(faultOf(() => parse([{ $project: { x: 5 } }])).reason).toMatch(/\$literal/);
-    expect(faultOf(() => parse([{ $project: { 'c_enrollments.c_course': 1 } }])).reason).toMatch(/\$unwind c_enrollments/);
+    expect(faultOf(() => parse([{ $project: { 'c_enrollments.c_course': 1 } }])).reason).toMatch(
+      /\$unwind c_enrollments/,
+    );
     expect(faultOf(() => parse([{ $addFields: { 'c_str.x': { $literal: 1 } } }])).reason).toMatch(/not a document/);
     expect(faultOf(() => parse([{ $project: { '1x': 'c_str' } }])).reason).toMatch(/not a valid output name/);
   });
@@ -138,8 +146,10 @@ describe('parsePipeline', () => {
     );
     expect(p.stages.map((s) => s.kind)).toEqual(['match', 'group', 'sort']);
     expect(faultOf(() => parseGroupArguments({ group: 'c_str', sort: { nope: 1 } }, THING_DEF)).path).toBe('sort.nope');
-    expect(faultOf(() => parseGroupArguments({ group: { _id: 'c_plain', n: { $sum: 1 } }, where: { c_plain: 'x' } }, THING_DEF)).path).toBe(
-      'where.c_plain',
-    );
+    expect(
+      faultOf(() =>
+        parseGroupArguments({ group: { _id: 'c_plain', n: { $sum: 1 } }, where: { c_plain: 'x' } }, THING_DEF),
+      ).path,
+    ).toBe('where.c_plain');
   });
 });

@@ -201,5 +201,11 @@ function sortByCount(value: JsonValue, scope: StageScope, path: string): ParsedS
   const { key, accumulators, output } = parseGroup({ _id: value, count: { $sum: 1 } }, { scope }, path);
   const next: StageScope = { ...scope, properties: asStageOutput(output), records: false, head: false };
   const count = parseSortStage({ count: -1 }, next, path);
-  return { stages: [{ kind: 'group', key, accumulators }, { kind: 'sort', keys: count, head: false }], next };
+  return {
+    stages: [
+      { kind: 'group', key, accumulators },
+      { kind: 'sort', keys: count, head: false },
+    ],
+    next,
+  };
 }

@@ -27,7 +27,9 @@ export function parseProject(value: JsonValue, ctx: ExprContext, path: string): 
   const fields = parseMembers(spec, '', ctx, path, 1).filter((f) => f.name !== '_id');
   if (fields.length === 0) throw queryFault('$project stage requires at least one output field.', path);
   const id = ctx.scope.properties.find((p) => p.name === '_id');
-  const idField: OutputField[] = id ? [{ name: '_id', kind: 'value', expr: fieldExpr(ctx.scope, '_id', path, true) }] : [];
+  const idField: OutputField[] = id
+    ? [{ name: '_id', kind: 'value', expr: fieldExpr(ctx.scope, '_id', path, true) }]
+    : [];
   const all = [...idField, ...fields];
   return { fields: all, output: all.map(outputProperty) };
 }

@@ -57,7 +57,8 @@ function isReference(value: unknown): value is { _id: string; object?: unknown }
 function readAt(doc: Doc, path: string): unknown {
   let node: unknown = doc;
   for (const segment of path.split('.')) {
-    if (typeof node !== 'object' || node === null || Array.isArray(node) || !Object.hasOwn(node, segment)) return undefined;
+    if (typeof node !== 'object' || node === null || Array.isArray(node) || !Object.hasOwn(node, segment))
+      return undefined;
     node = (node as Doc)[segment];
   }
   return node;

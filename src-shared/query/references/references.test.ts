@@ -51,7 +51,11 @@ describe('parseSelection', () => {
   });
 
   it('expands implicitly through paths[] and keeps the reference in the record projection', () => {
-    const s = parseSelection({ paths: ['c_name', 'c_child.c_string', 'owner.name.first', 'c_info.c_ref._id'] }, FATHER, defOf);
+    const s = parseSelection(
+      { paths: ['c_name', 'c_child.c_string', 'owner.name.first', 'c_info.c_ref._id'] },
+      FATHER,
+      defOf,
+    );
     expect(s.paths).toEqual(['c_name', 'c_child', 'owner', 'c_info.c_ref._id']);
     expect(s.expand).toEqual([
       { path: 'c_child', object: 'c_child', paths: ['c_string'], children: [] },
@@ -69,14 +73,19 @@ describe('parseSelection', () => {
     );
     parseSelection({ expand: ['c_any'] }, GRAND, defOf);
     parseSelection({ expand: ['c_loop.c_loop.c_loop.c_loop'] }, GRAND, defOf);
-    expect(faultOf(() => parseSelection({ expand: ['c_loop.c_loop.c_loop.c_loop.c_loop'] }, GRAND, defOf)).reason).toMatch(
-      /at most 4 deep/,
+    expect(
+      faultOf(() => parseSelection({ expand: ['c_loop.c_loop.c_loop.c_loop.c_loop'] }, GRAND, defOf)).reason,
+    ).toMatch(/at most 4 deep/);
+    expect(faultOf(() => parseSelection({ expand: ['c_nope'] }, GRAND, defOf)).errCode).toBe(
+      'service.invalidArgument.query',
     );
-    expect(faultOf(() => parseSelection({ expand: ['c_nope'] }, GRAND, defOf)).errCode).toBe('service.invalidArgument.query');
   });
 
   it('takes include[] of list properties and of shown properties; refuses unknown ones', () => {
-    expect(parseSelection({ include: ['connections', 'c_father'] }, GRAND, defOf).include).toEqual(['connections', 'c_father']);
+    expect(parseSelection({ include: ['connections', 'c_father'] }, GRAND, defOf).include).toEqual([
+      'connections',
+      'c_father',
+    ]);
     expect(faultOf(() => parseSelection({ include: ['c_nope'] }, GRAND, defOf)).path).toBe('include[0]');
   });
 });
@@ -101,7 +110,13 @@ describe('expandReferences', () => {
     ];
     expandReferences(
       records,
-      [{ path: 'c_father', object: 'c_father', children: [{ path: 'c_child', object: 'c_child', paths: ['c_string'], children: [] }] }],
+      [
+        {
+          path: 'c_father',
+          object: 'c_father',
+          children: [{ path: 'c_child', object: 'c_child', paths: ['c_string'], children: [] }],
+        },
+      ],
       (object, ids) => {
         calls.push([object, ids]);
         return new Map(ids.flatMap((id) => (store[object]?.[id] ? [[id, store[object][id]]] : [])));

@@ -36,7 +36,10 @@ export function compileExpr(expr: Expr, reader: Reader): SqlFragment {
       return sql(reader.read(access.storagePath));
     }
     case 'op':
-      return compileOp(expr, expr.args.map((a) => compileExpr(a, reader)));
+      return compileOp(
+        expr,
+        expr.args.map((a) => compileExpr(a, reader)),
+      );
   }
 }
 
@@ -57,7 +60,11 @@ export function truthy(value: SqlFragment, type: ValueType): SqlFragment {
 
 /** -1, 0, 1 with null lowest (SQLite's order: null < numbers < text), never NULL. */
 function cmp(a: SqlFragment, b: SqlFragment): SqlFragment {
-  return template('CASE WHEN $0 IS $1 THEN 0 WHEN $0 IS NULL THEN -1 WHEN $1 IS NULL THEN 1 WHEN $0 < $1 THEN -1 ELSE 1 END', a, b);
+  return template(
+    'CASE WHEN $0 IS $1 THEN 0 WHEN $0 IS NULL THEN -1 WHEN $1 IS NULL THEN 1 WHEN $0 < $1 THEN -1 ELSE 1 END',
+    a,
+    b,
+  );
 }
 
 /** A number, or NULL when it is not finite (SQLite keeps ±Inf; the evaluator has no such value). */
@@ -107,7 +114,9 @@ function compileOp(expr: Extract<Expr, { kind: 'op' }>, args: SqlFragment[]): Sq
     case '$substr': {
       const start = integer(expr.options?.start ?? 0) + 1;
       const length = expr.options?.length ?? -1;
-      return length < 0 ? template(`substr($0, ${start})`, a!) : template(`substr($0, ${start}, ${integer(length)})`, a!);
+      return length < 0
+        ? template(`substr($0, ${start})`, a!)
+        : template(`substr($0, ${start}, ${integer(length)})`, a!);
     }
     case '$size':
       return template('json_array_length($0)', a!);

@@ -15,7 +15,11 @@ type GroupStage = Extract<Stage, { kind: 'group' }>;
 export function compileGroup(state: State, stage: GroupStage): State {
   const reader = readerOf(state);
   const keyExprs: Expr[] =
-    stage.key.kind === 'null' ? [] : stage.key.kind === 'value' ? [stage.key.expr] : stage.key.fields.map((f) => f.expr);
+    stage.key.kind === 'null'
+      ? []
+      : stage.key.kind === 'value'
+        ? [stage.key.expr]
+        : stage.key.fields.map((f) => f.expr);
   const inputs = stage.accumulators.map((a) => a.expr);
   const g = state.alias();
   const inner = innerSelect(state, [
@@ -85,7 +89,10 @@ function member(name: string, value: SqlFragment): SqlFragment {
 function innerSelect(state: State, columns: SqlFragment[]): SqlFragment {
   const list = columns.length > 0 ? joinFragments(columns, ', ') : sql('1 AS one');
   const where = state.where.length > 0 ? and(state.where) : undefined;
-  return joinFragments([sql('SELECT '), list, sql(' FROM '), state.from, ...(where ? [sql(' WHERE '), where] : [])], '');
+  return joinFragments(
+    [sql('SELECT '), list, sql(' FROM '), state.from, ...(where ? [sql(' WHERE '), where] : [])],
+    '',
+  );
 }
 
 /** One accumulator over the group's rows (`input` is the inner column of its expression). */

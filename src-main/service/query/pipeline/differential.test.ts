@@ -24,7 +24,22 @@ type J = unknown;
 const ID_POOL = Array.from({ length: 40 }, (_, i) => ((i * 2654435761) % 2 ** 32).toString(16).padStart(24, '0'));
 const OID_POOL = ['0123456789abcdef01234567', 'aaaaaaaaaaaaaaaaaaaaaaaa', 'ffffffffffffffffffffff00'];
 
-const str = fc.constantFrom('', 'a', 'A', 'ab', 'b', 'Smith', 'smith', 'é', 'É', 'Kelvin', '\u{1F600}x', 'z', "O'Brien", 'ß');
+const str = fc.constantFrom(
+  '',
+  'a',
+  'A',
+  'ab',
+  'b',
+  'Smith',
+  'smith',
+  'é',
+  'É',
+  'Kelvin',
+  '\u{1F600}x',
+  'z',
+  "O'Brien",
+  'ß',
+);
 const num = fc.constantFrom(0, -1, 1, 1.5, 2.25, -0.5, 100, 3, -7.75);
 const int = fc.constantFrom(0, 1, 2, -1, 3, 7, -9, 16);
 const date = fc.oneof(
@@ -84,7 +99,13 @@ const numberExpr: fc.Arbitrary<J> = fc.oneof(
     { $trunc: 'c_num' },
     { $sqrt: 'c_int' },
   ),
-  fc.tuple(fc.constantFrom('$add', '$subtract', '$multiply', '$divide'), fc.constantFrom('c_int', 'c_num'), fc.oneof(num, fc.constant('c_int'))).map(([op, a, b]) => ({ [op]: [a, b] })),
+  fc
+    .tuple(
+      fc.constantFrom('$add', '$subtract', '$multiply', '$divide'),
+      fc.constantFrom('c_int', 'c_num'),
+      fc.oneof(num, fc.constant('c_int')),
+    )
+    .map(([op, a, b]) => ({ [op]: [a, b] })),
   fc.tuple(int).map(([k]) => ({ $mod: ['c_int', k] })),
   fc.tuple(int).map(([k]) => ({ $cond: [{ $gt: ['c_int', k] }, 'c_num', { $literal: k }] })),
   fc.tuple(num).map(([k]) => ({ $ifNull: ['c_num', k] })),
@@ -93,7 +114,9 @@ const numberExpr: fc.Arbitrary<J> = fc.oneof(
 const stringExpr: fc.Arbitrary<J> = fc.oneof(
   fc.constantFrom('c_str', 'name.last', 'name.first', { $toLower: 'c_str' }, { $toUpper: 'name.last' }),
   fc.tuple(fc.nat({ max: 3 }), fc.integer({ min: -1, max: 3 })).map(([s, l]) => ({ $substr: ['c_str', s, l] })),
-  fc.constantFrom('%Y-%m', '%d/%m/%Y %H:%M:%S.%L', '%j %w %U', '100%% %Y').map((f) => ({ $dateToString: [f, 'c_date'] })),
+  fc
+    .constantFrom('%Y-%m', '%d/%m/%Y %H:%M:%S.%L', '%j %w %U', '100%% %Y')
+    .map((f) => ({ $dateToString: [f, 'c_date'] })),
   fc.constant({ $concat: ['name.first', { $literal: ' ' }, 'name.last'] }),
   fc.constant({ $cond: [{ $eq: ['c_bool', true] }, 'c_str', { $literal: 'no' }] }),
   fc.constant({ $ifNull: ['c_str', 'name.last'] }),
@@ -108,7 +131,9 @@ const boolExpr: fc.Arbitrary<J> = fc.oneof(
   str.map((s) => ({ $ne: ['c_str', { $literal: s }] })),
   fc.constant({ $eq: ['c_date', 'created'] }),
 );
-const otherExpr: fc.Arbitrary<J> = fc.constantFrom('c_date', 'created', 'c_oid', 'c_owner', '_id', { $ifNull: ['c_date', 'created'] });
+const otherExpr: fc.Arbitrary<J> = fc.constantFrom('c_date', 'created', 'c_oid', 'c_owner', '_id', {
+  $ifNull: ['c_date', 'created'],
+});
 const scalarExpr = fc.oneof(numberExpr, stringExpr, boolExpr, otherExpr);
 
 const headMatch: fc.Arbitrary<J> = fc.oneof(
@@ -121,12 +146,20 @@ const headMatch: fc.Arbitrary<J> = fc.oneof(
 );
 
 const accumulators: [string, fc.Arbitrary<J>, 'number' | 'any' | 'json'][] = [
-  ['count', fc.constantFrom({ $count: '_id' }, { $count: 'c_tags' }, { $count: 'c_str' }, { $sum: 1 }, { $sum: 2.5 }), 'number'],
+  [
+    'count',
+    fc.constantFrom({ $count: '_id' }, { $count: 'c_tags' }, { $count: 'c_str' }, { $sum: 1 }, { $sum: 2.5 }),
+    'number',
+  ],
   ['sum', numberExpr.map((e) => ({ $sum: e })), 'number'],
   ['avg', numberExpr.map((e) => ({ $avg: e })), 'number'],
   ['min', scalarExpr.map((e) => ({ $min: e })), 'any'],
   ['max', scalarExpr.map((e) => ({ $max: e })), 'any'],
-  ['first', fc.oneof(scalarExpr, fc.constantFrom('name', 'c_tags', 'c_enrollments')).map((e) => ({ $first: e })), 'json'],
+  [
+    'first',
+    fc.oneof(scalarExpr, fc.constantFrom('name', 'c_tags', 'c_enrollments')).map((e) => ({ $first: e })),
+    'json',
+  ],
   ['last', fc.oneof(scalarExpr, fc.constant('name')).map((e) => ({ $last: e })), 'json'],
   ['push', fc.oneof(scalarExpr, fc.constant('name')).map((e) => ({ $push: e })), 'json'],
   ['set', scalarExpr.map((e) => ({ $addToSet: e })), 'json'],
@@ -139,7 +172,10 @@ const groupKey: fc.Arbitrary<J> = fc.oneof(
 );
 
 const cut: fc.Arbitrary<J[]> = fc.array(
-  fc.oneof(fc.nat({ max: 4 }).map((n) => ({ $skip: n })), fc.integer({ min: 1, max: 6 }).map((n) => ({ $limit: n }))),
+  fc.oneof(
+    fc.nat({ max: 4 }).map((n) => ({ $skip: n })),
+    fc.integer({ min: 1, max: 6 }).map((n) => ({ $limit: n })),
+  ),
   { maxLength: 2 },
 );
 
@@ -147,9 +183,9 @@ const groupPipeline = fc
   .tuple(
     fc.option(headMatch, { nil: undefined }),
     groupKey,
-    fc.subarray(accumulators, { minLength: 1, maxLength: 4 }).chain((accs) =>
-      fc.tuple(...accs.map(([name, spec, kind]) => spec.map((s) => [name, s, kind] as const))),
-    ),
+    fc
+      .subarray(accumulators, { minLength: 1, maxLength: 4 })
+      .chain((accs) => fc.tuple(...accs.map(([name, spec, kind]) => spec.map((s) => [name, s, kind] as const)))),
     fc.boolean(),
     int,
     cut,
@@ -198,7 +234,10 @@ const unwindPipeline = fc
     if (follow === 0) stages.push({ $group: { _id: element, n: { $sum: 1 }, ids: { $push: '_id' } } });
     if (follow === 1) stages.push({ $sortByCount: element });
     if (follow === 2 && path === 'c_enrollments') {
-      stages.push({ $sort: { 'c_enrollments.c_score': -1 } }, { $project: { s: 'c_enrollments.c_score', c: 'c_enrollments.c_codes' } });
+      stages.push(
+        { $sort: { 'c_enrollments.c_score': -1 } },
+        { $project: { s: 'c_enrollments.c_score', c: 'c_enrollments.c_codes' } },
+      );
     }
     return [...stages, ...cuts];
   });

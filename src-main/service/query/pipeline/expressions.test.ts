@@ -75,7 +75,11 @@ const CASES: [string, unknown, unknown][] = [
   ['$minute', { $minute: 'c_date' }, 45],
   ['$second', { $second: 'c_date' }, 7],
   ['$millisecond', { $millisecond: 'c_date' }, 89],
-  ['$dateToString', { $dateToString: ['%Y-%m-%d %H:%M:%S.%L %j %w %U %%', 'c_date'] }, '2024-03-10 13:45:07.089 070 0 10 %'],
+  [
+    '$dateToString',
+    { $dateToString: ['%Y-%m-%d %H:%M:%S.%L %j %w %U %%', 'c_date'] },
+    '2024-03-10 13:45:07.089 070 0 10 %',
+  ],
   ['$dateToString of a missing date is null', { $dateToString: { format: '%Y', date: 'created' } }, null],
   ['$cond', { $cond: { if: 'c_bool', then: 'c_int', else: 0 } }, 7],
   ['$cond on a zero number', { $cond: [{ $subtract: ['c_int', 7] }, 1, 2] }, 2],

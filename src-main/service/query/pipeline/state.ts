@@ -31,7 +31,8 @@ export interface State {
 /** How expressions read a state's rows: key columns on the table, the `doc` column otherwise. */
 export function readerOf(state: State): Reader {
   return {
-    read: (path) => (state.base ? propertyExpression(path, state.columns) : path === '_id' ? '_id' : jsonExtract('doc', path)),
+    read: (path) =>
+      state.base ? propertyExpression(path, state.columns) : path === '_id' ? '_id' : jsonExtract('doc', path),
     readJson: (path) => (path === '_id' ? '_id' : jsonExtract('doc', path)),
   };
 }
