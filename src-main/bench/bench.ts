@@ -7,7 +7,7 @@
  * seeding time. A benchmark, not a test: it asserts only that every side gives the same answers.
  *
  *   --sizes 100000,1000000   --ways session,token-ps512,token-rs512,signed-v1,signed-v2
- *   --queries q1,q2,q2p,q3,q4,q5   --rounds 20   --duration 0.5 (s per round)   --connections 4
+ *   --queries q1,q2,q2p,q3,q4,q5,qa,qm   --rounds 20   --duration 0.5 (s per round)   --connections 4
  *   --walks 3   --data-dir DIR --password P (reuse a seeded dir; one size)
  *   --profile-dir DIR (a CPU profile of the service process, for profile-layers.js)
  * Quick run while developing: --sizes 20000 --duration 1 --rounds 2 --walks 1
@@ -24,14 +24,14 @@ import { floorUrls, serviceUrls, WALK_PAGE } from './workloads.js';
 import { adminSetup, wayIn, WAYS_IN, type Credentials } from './ways-in.js';
 import { startChild } from './start-child.js';
 import { progress, progressDone } from './progress.js';
-import { idsOf, measure, walkAll, type MeasureSettings, type Query, type Target } from './measure.js';
+import { dataOf, idsOf, measure, walkAll, type MeasureSettings, type Query, type Target } from './measure.js';
 import { print, type SizeReport } from './report.js';
 
 const { values } = parseArgs({
   options: {
     sizes: { type: 'string', default: '100000,1000000' },
     ways: { type: 'string', default: WAYS_IN.map((w) => w.name).join(',') },
-    queries: { type: 'string', default: 'q1,q2,q2p,q3,q4,q5' },
+    queries: { type: 'string', default: 'q1,q2,q2p,q3,q4,q5,qa,qm' },
     // Many short rounds rather than a few long ones: this machine's speed changes within seconds,
     // and a ratio is the median of per-round ratios (measure.ts), so short rounds pair the floor
     // with each way closely in time. The same 10 s per side and workload as 5 rounds of 2 s.
@@ -154,6 +154,12 @@ async function benchSize(size: number): Promise<SizeReport> {
           throw new Error(`${q}: ${t.name} and the floor disagree (${a.length} and ${b.length} ids)`);
         }
       }
+      for (const q of ['qa', 'qm'] as const) {
+        const [a, b] = [await dataOf(t, q), await dataOf(floorT, q)];
+        if (JSON.stringify(a) !== JSON.stringify(b) || a.length === 0) {
+          throw new Error(`${q}: ${t.name} and the floor disagree (${JSON.stringify(a[0])} and ${JSON.stringify(b[0])})`);
+        }
+      }
     }
     console.log(`[${label}] every way in gives the floor's answers; measuring (${ways.map((w) => w.name).join(', ')})`);
 
@@ -167,6 +173,8 @@ async function benchSize(size: number): Promise<SizeReport> {
       ['q3', 'q3', 'Q3 created range, sort desc (limit 100)'],
       ['q4', 'q4', 'Q4 skip 300, sort last (limit 100)'],
       ['q5', 'q5', 'Q5 one record by _id'],
+      ['qa', 'qa', 'QA $group by name.last, $count (first 100 groups)'],
+      ['qm', 'qm', 'QM $match created ≥ date, $group by $month of created'],
     ];
     for (const [key, q, what] of workloads) {
       if (!QUERIES.has(key)) continue;

@@ -18,7 +18,7 @@ export interface Target {
   /** Headers of one request to `url`. */
   headers(url: string): Record<string, string>;
 }
-export type Query = 'q1' | 'q2' | 'q3' | 'q4' | 'q5';
+export type Query = 'q1' | 'q2' | 'q3' | 'q4' | 'q5' | 'qa' | 'qm';
 
 /** Rounds, seconds per round and connections of every throughput measurement. */
 export interface MeasureSettings {
@@ -184,6 +184,14 @@ export async function walkAll(targets: Target[]): Promise<Map<string, { ms: numb
     }
   }
   return new Map(state.map((s) => [s.t.name, { ms: s.ms, records: s.records }]));
+}
+
+/** The page's documents (aggregations: every side's groups and counts must be the same). */
+export async function dataOf(t: Target, q: Query): Promise<unknown[]> {
+  const url = t.url(q);
+  const res = await send(t.port, url, { headers: t.headers(url) });
+  if (res.status !== 200) throw new Error(`${t.name} ${q}: ${res.status} ${res.body.slice(0, 300)}`);
+  return (JSON.parse(res.body) as { data: unknown[] }).data;
 }
 
 export async function idsOf(t: Target, q: Query, arg?: string): Promise<string[]> {

@@ -14,7 +14,20 @@ import { compileListQuery } from '../service/query/compile.js';
 import { seedOrg } from '../service/demo/seeder.js';
 import { createHarness, type Harness } from '../service/testing/harness.js';
 import { checkPlan, queryPlan } from './query-plan.js';
-import { accountIndex, FLOOR_PLANS, floorSql, hasKeyColumns, listArgs, Q3_RANGE, type ListArgs } from './workloads.js';
+import {
+  accountIndex,
+  FLOOR_PLANS,
+  floorSql,
+  hasKeyColumns,
+  listArgs,
+  Q3_RANGE,
+  QA_PIPELINE,
+  QM_PIPELINE,
+  type ListArgs,
+} from './workloads.js';
+import { parsePipeline } from '../../src-shared/query/pipeline/parse-pipeline.js';
+import { recordProperties } from '../../src-shared/query/pipeline/shape.js';
+import { compilePipeline } from '../service/query/pipeline/compile-pipeline.js';
 import { indexStatements } from '../service/query/indexes.js';
 import { readKeyColumns } from '../service/objects/key-columns.js';
 
@@ -101,15 +114,57 @@ describe.each(shapes)("the floor's hand-written SQL, on %s", (_shape, tableOf) =
       q3: [Q3_RANGE.from, Q3_RANGE.to],
       q4: [],
       q5: ['0'],
+      qa: [],
+      qm: [Q3_RANGE.from],
     };
     for (const key of Object.keys(sql) as (keyof typeof sql)[]) {
       const { lines, problems } = checkPlan(
         queryPlan(h.svc.db, sql[key], params[key]),
         t,
         FLOOR_PLANS[key](t),
-        key === 'q1' ? 1 : 0,
+        key === 'q1' || key === 'qm' ? 1 : 0,
       );
       expect(problems, `${key}:\n${lines.join('\n')}`).toEqual([]);
+    }
+  });
+});
+
+describe.each(shapes)('the aggregation workloads (issue 42), on %s', (_shape, tableOf) => {
+  const pipelines: [name: string, pipeline: unknown[], index: (t: string) => string, sorts: number][] = [
+    ['QA $group by name.last, $count', QA_PIPELINE, accountIndex.last, 0],
+    ['QM $match created, $group by month', QM_PIPELINE, accountIndex.created, 1],
+  ];
+  const compiledPipeline = (t: string, pipeline: unknown[]) =>
+    compilePipeline(parsePipeline(pipeline, def), {
+      table: t,
+      columns: readKeyColumns(h.svc.db, t),
+      properties: recordProperties(def, 'all'),
+      pruned: false,
+      skip: 0,
+      limit: 100,
+    });
+
+  it.each(pipelines)('%s reads the intended index, grouping without sorting beyond the hand SQL', (_n, pipeline, index, sorts) => {
+    const t = tableOf();
+    const { sql, params } = compiledPipeline(t, pipeline);
+    const { lines, problems } = checkPlan(queryPlan(h.svc.db, sql, params), t, index(t), sorts + 1);
+    expect(problems, lines.join('\n')).toEqual([]);
+  });
+
+  it('answers what the hand-written SQL answers', () => {
+    const t = tableOf();
+    const hand = floorSql(t, hasKeyColumns(h.svc.db, t));
+    for (const [key, pipeline] of [
+      ['qa', QA_PIPELINE],
+      ['qm', QM_PIPELINE],
+    ] as const) {
+      const { sql, params } = compiledPipeline(t, pipeline);
+      const service = (h.svc.db.prepare(sql).all(...params) as { doc: string }[]).map((r) => JSON.parse(r.doc) as unknown);
+      const floor = (h.svc.db.prepare(hand[key]).all(...(key === 'qm' ? [Q3_RANGE.from] : [])) as { k: unknown; n: number }[]).map(
+        (r) => (r.k === null ? { count: r.n } : { _id: r.k, count: r.n }),
+      );
+      expect(service.length).toBeGreaterThan(0);
+      expect(service).toEqual(floor);
     }
   });
 });

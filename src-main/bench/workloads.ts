@@ -7,6 +7,13 @@ export const Q1_WHERE = { 'name.last': { $regex: '/^s/i' } };
 export const Q1_SORT = { 'name.last': 1, 'name.first': 1 };
 export const Q3_RANGE = { from: '2023-01-01T00:00:00.000Z', to: '2023-07-01T00:00:00.000Z' };
 export const WALK_PAGE = 1000;
+/** QA: accounts per last name (issue 42), the first 100 groups. */
+export const QA_PIPELINE = [{ $group: { _id: 'name.last', count: { $count: '_id' } } }];
+/** QM: accounts registered since a date, per month of registration. */
+export const QM_PIPELINE = [
+  { $match: { created: { $gte: Q3_RANGE.from } } },
+  { $group: { _id: { $month: 'created' }, count: { $sum: 1 } } },
+];
 
 /** Raw list arguments (query-string values) of each list workload, as a client sends them. */
 export interface ListArgs {
@@ -46,6 +53,8 @@ export const serviceUrls = {
   q3: () => `/accounts?${query(listArgs.q3())}`,
   q4: () => `/accounts?${query(listArgs.q4())}`,
   q5: (id: string) => `/accounts/${id}`,
+  qa: () => `/accounts?pipeline=${encodeURIComponent(json(QA_PIPELINE))}`,
+  qm: () => `/accounts?pipeline=${encodeURIComponent(json(QM_PIPELINE))}`,
 };
 
 export const floorUrls = {
@@ -54,6 +63,8 @@ export const floorUrls = {
   q3: () => '/q3',
   q4: () => '/q4',
   q5: (id: string) => `/q5?id=${id}`,
+  qa: () => '/qa',
+  qm: () => '/qm',
 };
 
 /** Whether an account table has key columns (`"k.name.last"`…), as tables made since the seventh session do. */
@@ -92,6 +103,10 @@ export function floorSql(table: string, keyColumns: boolean) {
     q3: `SELECT _id, doc FROM "${table}" WHERE ${created} > ? AND ${created} < ? ORDER BY ${created} DESC, _id DESC LIMIT 101`,
     q4: `SELECT _id, doc FROM "${table}" ORDER BY ${last}, _id LIMIT 101 OFFSET 300`,
     q5: `SELECT _id, doc FROM "${table}" WHERE _id = ?`,
+    // The aggregations as a hand would write them: GROUP BY the key column (SQLite walks the
+    // (name.last, _id) index in order, counting), and the month cut from the ISO text.
+    qa: `SELECT ${last} AS k, count(*) AS n FROM "${table}" GROUP BY 1 ORDER BY 1 LIMIT 101`,
+    qm: `SELECT CAST(substr(${created}, 6, 2) AS INTEGER) AS k, count(*) AS n FROM "${table}" WHERE ${created} >= ? GROUP BY 1 ORDER BY 1 LIMIT 101`,
   };
 }
 
@@ -115,4 +130,10 @@ export const FLOOR_PLANS: Record<keyof ReturnType<typeof floorSql>, (table: stri
   q3: accountIndex.created,
   q4: accountIndex.last,
   q5: accountIndex.id,
+  qa: accountIndex.last,
+  qm: accountIndex.created,
 };
+
+/** A group row as the API writes it: `{_id, count, object}` (no `_id` for the group of missing keys). */
+export const floorGroupText = (r: readonly [key: string | number | null, n: number]): string =>
+  `{${r[0] === null ? '' : `"_id":${JSON.stringify(r[0])},`}"count":${r[1]},"object":"account"}`;
