@@ -157,7 +157,9 @@ async function benchSize(size: number): Promise<SizeReport> {
       for (const q of ['qa', 'qm'] as const) {
         const [a, b] = [await dataOf(t, q), await dataOf(floorT, q)];
         if (JSON.stringify(a) !== JSON.stringify(b) || a.length === 0) {
-          throw new Error(`${q}: ${t.name} and the floor disagree (${JSON.stringify(a[0])} and ${JSON.stringify(b[0])})`);
+          throw new Error(
+            `${q}: ${t.name} and the floor disagree (${JSON.stringify(a[0])} and ${JSON.stringify(b[0])})`,
+          );
         }
       }
     }

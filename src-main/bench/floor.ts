@@ -13,7 +13,15 @@
 import { createServer } from 'node:http';
 import Database from 'better-sqlite3';
 import { checkPlan, queryPlan } from './query-plan.js';
-import { FLOOR_PLANS, floorGroupText, floorRecordText, floorSql, hasKeyColumns, Q3_RANGE, WALK_PAGE } from './workloads.js';
+import {
+  FLOOR_PLANS,
+  floorGroupText,
+  floorRecordText,
+  floorSql,
+  hasKeyColumns,
+  Q3_RANGE,
+  WALK_PAGE,
+} from './workloads.js';
 
 const [file, table] = process.argv.slice(2);
 if (!file || !table) throw new Error('usage: floor.js DB_FILE TABLE');

@@ -144,12 +144,15 @@ describe.each(shapes)('the aggregation workloads (issue 42), on %s', (_shape, ta
       limit: 100,
     });
 
-  it.each(pipelines)('%s reads the intended index, grouping without sorting beyond the hand SQL', (_n, pipeline, index, sorts) => {
-    const t = tableOf();
-    const { sql, params } = compiledPipeline(t, pipeline);
-    const { lines, problems } = checkPlan(queryPlan(h.svc.db, sql, params), t, index(t), sorts + 1);
-    expect(problems, lines.join('\n')).toEqual([]);
-  });
+  it.each(pipelines)(
+    '%s reads the intended index and sorts no more than the hand SQL',
+    (_n, pipeline, index, sorts) => {
+      const t = tableOf();
+      const { sql, params } = compiledPipeline(t, pipeline);
+      const { lines, problems } = checkPlan(queryPlan(h.svc.db, sql, params), t, index(t), sorts);
+      expect(problems, lines.join('\n')).toEqual([]);
+    },
+  );
 
   it('answers what the hand-written SQL answers', () => {
     const t = tableOf();
@@ -159,10 +162,12 @@ describe.each(shapes)('the aggregation workloads (issue 42), on %s', (_shape, ta
       ['qm', QM_PIPELINE],
     ] as const) {
       const { sql, params } = compiledPipeline(t, pipeline);
-      const service = (h.svc.db.prepare(sql).all(...params) as { doc: string }[]).map((r) => JSON.parse(r.doc) as unknown);
-      const floor = (h.svc.db.prepare(hand[key]).all(...(key === 'qm' ? [Q3_RANGE.from] : [])) as { k: unknown; n: number }[]).map(
-        (r) => (r.k === null ? { count: r.n } : { _id: r.k, count: r.n }),
+      const service = (h.svc.db.prepare(sql).all(...params) as { doc: string }[]).map(
+        (r) => JSON.parse(r.doc) as unknown,
       );
+      const floor = (
+        h.svc.db.prepare(hand[key]).all(...(key === 'qm' ? [Q3_RANGE.from] : [])) as { k: unknown; n: number }[]
+      ).map((r) => (r.k === null ? { count: r.n } : { _id: r.k, count: r.n }));
       expect(service.length).toBeGreaterThan(0);
       expect(service).toEqual(floor);
     }

@@ -49,28 +49,13 @@ export function compileGroup(state: State, stage: GroupStage): State {
   const doc = joinFragments(members, ', ');
   const keyOrder: OrderTerm[] = keyExprs.map((_, i) => ({ expr: key(i), dir: 'ASC' }));
   const groupBy = keyExprs.length === 0 ? 'NULL' : keyExprs.map((_, i) => `${g}.k${i}`).join(', ');
-  const outer = joinFragments(
-    [
-      sql('SELECT '),
-      joinFragments(
-        [
-          named(id, '_id'),
-          { sql: `json_object(${doc.sql}) AS doc`, params: doc.params },
-          ...keyOrder.map((t, i) => named(t.expr, `o${i}`)),
-        ],
-        ', ',
-      ),
-      { sql: ` FROM (${inner.sql}) AS ${g} GROUP BY ${groupBy}`, params: inner.params },
-    ],
-    '',
-  );
-  const alias = state.alias();
   return {
-    from: { sql: `(${outer.sql}) AS ${alias}`, params: outer.params },
+    from: { sql: `(${inner.sql}) AS ${g}`, params: inner.params },
     where: [],
-    doc: sql(`${alias}.doc`),
-    id: sql(`${alias}._id`),
-    order: keyOrder.map((t, i) => ({ expr: sql(`${alias}.o${i}`), dir: t.dir })),
+    groupBy,
+    doc: { sql: `json_object(${doc.sql})`, params: doc.params },
+    id,
+    order: keyOrder,
     base: false,
     columns: state.columns,
     alias: state.alias,

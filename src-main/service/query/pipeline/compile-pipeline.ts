@@ -50,11 +50,13 @@ export function compilePipeline(pipeline: Pipeline, opts: PipelineCompileOptions
     alias: () => `s${++n}`,
   };
   for (const stage of pipeline.stages) state = compileStage(state, stage);
-  state = settled(state);
+  // A grouping stays unwrapped: its ORDER BY and LIMIT go on the grouping query itself.
+  if (state.cut) state = wrapState(state);
   const where = state.where.length > 0 ? and(state.where) : undefined;
   const by = orderBy(state.order);
   const parts: SqlFragment[] = [sql('SELECT '), state.doc, sql(' AS doc FROM '), state.from];
   if (where) parts.push(sql(' WHERE '), where);
+  if (state.groupBy) parts.push(sql(` GROUP BY ${state.groupBy}`));
   if (by) parts.push(sql(' ORDER BY '), by);
   parts.push(sql(' LIMIT ? OFFSET ?', opts.limit + 1, opts.skip));
   return { ...joinFragments(parts, ''), columns: ['doc'] };

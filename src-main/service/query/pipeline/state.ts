@@ -24,6 +24,12 @@ export interface State {
   base: boolean;
   columns: KeyColumns;
   cut?: { offset?: number; limit?: number };
+  /**
+   * The rows are groups of the FROM's rows (`$group`): `doc`, `id` and `order` are aggregate
+   * expressions. Kept unwrapped so the query's own ORDER BY and LIMIT end the grouping early when
+   * SQLite walks an index in key order; any stage that reads the groups wraps it first.
+   */
+  groupBy?: string;
   /** Aliases are numbered per compiled query. */
   alias: () => string;
 }
@@ -70,6 +76,7 @@ export function wrapState(
   const where = state.where.length > 0 ? and(state.where) : undefined;
   const parts: SqlFragment[] = [sql('SELECT '), list, sql(' FROM '), from];
   if (where) parts.push(sql(' WHERE '), where);
+  if (state.groupBy) parts.push(sql(` GROUP BY ${state.groupBy}`));
   if (state.cut) {
     const by = orderBy(state.order);
     if (by) parts.push(sql(' ORDER BY '), by);
@@ -88,9 +95,9 @@ export function wrapState(
   };
 }
 
-/** The state with a pending cut applied in a sub-select first, so what follows sees the cut rows. */
+/** The state with a pending cut (or grouping) applied in a sub-select first, so what follows sees its rows. */
 export function settled(state: State): State {
-  return state.cut ? wrapState(state) : state;
+  return state.cut || state.groupBy ? wrapState(state) : state;
 }
 
 /** `$skip` / `$limit` in order: a skip after a limit needs the limit applied first. */
