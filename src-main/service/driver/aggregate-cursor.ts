@@ -13,7 +13,7 @@ import type { Selection } from '../../../src-shared/query/references/parse-selec
 import type { Service } from '../service.js';
 import type { Org } from '../orgs/orgs.js';
 import type { Caller } from '../access/caller.js';
-import { aggregatePage, walkAggregate } from '../records/aggregate.js';
+import { aggregatePage, pipelineDocuments, walkAggregate } from '../records/aggregate.js';
 import { selectionOf } from '../records/expand.js';
 import { numberText } from './list-query.js';
 import type { DriverContext, DriverResult, Options } from './operation.js';
@@ -70,8 +70,9 @@ export function aggregateCursor(
   const limit = opts.limit === false ? MAX_LIMIT : parseLimit(numberText(opts.limit, 'limit'));
   const page = aggregatePage(svc, org, caller, def, parse, { skip, limit }, { unindexed });
   // A script's cursor continues with `next`: for a pipeline, how many documents it has read.
-  const next = page.hasMore ? [skip + page.data.length] : undefined;
-  return { kind: 'list', data: page.data, hasMore: page.hasMore, ...(next ? { next } : {}) };
+  const data = pipelineDocuments(page);
+  const next = page.hasMore ? [skip + data.length] : undefined;
+  return { kind: 'list', data, hasMore: page.hasMore, ...(next ? { next } : {}) };
 }
 
 /** A pipeline cursor's continuation (`[documents read]`), checked as script output. */

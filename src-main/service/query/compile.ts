@@ -61,7 +61,7 @@ export function compileListQuery(query: ListQuery, opts: CompileOptions): SqlFra
  * include the skip). Only a validated non-negative integer is ever written, so nothing can be
  * injected through it.
  */
-function limitLiteral(n: number): string {
+export function limitLiteral(n: number): string {
   if (!Number.isSafeInteger(n) || n < 0) throw new Error(`Invalid row limit ${String(n)}.`);
   return String(n);
 }

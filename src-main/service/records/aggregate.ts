@@ -9,7 +9,7 @@ import { fault } from '../../../src-shared/faults.js';
 import type { ObjectDef } from '../../../src-shared/schema/types.js';
 import type { Pipeline } from '../../../src-shared/query/pipeline/ast.js';
 import { MAX_LIMIT, MAX_SKIP } from '../../../src-shared/query/limits.js';
-import { presentPipelineDocument } from '../../../src-shared/query/pipeline/evaluate-pipeline.js';
+import { presentPipelineText } from '../../../src-shared/query/pipeline/evaluate-pipeline.js';
 import type { PipelineParseOptions } from '../../../src-shared/query/pipeline/parse-pipeline.js';
 import { recordProperties } from '../../../src-shared/query/pipeline/shape.js';
 import type { AllowedProperties } from '../../../src-shared/scopes/property-path.js';
@@ -22,8 +22,19 @@ import { rowFilters, type ListOptions } from './list.js';
 import type { Presented } from './presentation.js';
 
 export interface AggregatePage {
-  data: Presented[];
+  /** The output documents as they go out, JSON text each (`pipelineDocuments` parses them). */
+  texts: string[];
   hasMore: boolean;
+}
+
+/** The page's documents as objects (the driver, scripts). */
+export function pipelineDocuments(page: AggregatePage): Presented[] {
+  return page.texts.map((t) => JSON.parse(t) as Presented);
+}
+
+/** The page as the list envelope's JSON text, written from the documents' text. */
+export function pipelineListText(page: AggregatePage): string {
+  return `{"object":"list","data":[${page.texts.join(',')}],"hasMore":${page.hasMore}}`;
 }
 
 /** Parses the pipeline with the caller's readable properties and the org's query policy. */
@@ -67,8 +78,7 @@ function runPipeline(
   const pruned = allowed !== 'all' || def.properties.some((p) => p.hidden);
   const filters = rowFilters(svc, org, caller, def, opts);
   const { docs, hasMore } = svc.store.aggregate(org.id, def, pipeline, filters, { ...page, properties, pruned });
-  const data = docs.map((text) => presentPipelineDocument(JSON.parse(text) as Presented, def.name) as Presented);
-  return { data, hasMore };
+  return { texts: docs.map((text) => presentPipelineText(text, def.name)), hasMore };
 }
 
 /**
@@ -94,10 +104,10 @@ export function* walkAggregate(
   while (sent < from.max && skip <= MAX_SKIP) {
     const limit = Math.min(MAX_LIMIT, from.max - sent);
     const page = runPipeline(svc, org, caller, def, pipeline, allowed, { skip, limit }, opts);
-    for (const doc of page.data) yield doc;
-    sent += page.data.length;
-    skip += page.data.length;
-    if (!page.hasMore || page.data.length === 0) return;
+    for (const doc of pipelineDocuments(page)) yield doc;
+    sent += page.texts.length;
+    skip += page.texts.length;
+    if (!page.hasMore || page.texts.length === 0) return;
   }
 }
 

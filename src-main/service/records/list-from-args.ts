@@ -19,7 +19,7 @@ import { rawAggregationArgs, rawListArgs } from './list-args.js';
 import { parseLimit, parseSkip } from '../../../src-shared/query/parse.js';
 import { parseAggregation } from '../../../src-shared/query/pipeline/list-arguments.js';
 import type { Selection } from '../../../src-shared/query/references/parse-selection.js';
-import { aggregatePage } from './aggregate.js';
+import { aggregatePage, pipelineDocuments, pipelineListText } from './aggregate.js';
 import { expandPage, expandsNothing, selectionOf } from './expand.js';
 import { queryPolicy } from './query-policy.js';
 import { listPage, type ListOptions } from './list.js';
@@ -111,7 +111,7 @@ function aggregateFromArgs(
   aggregation: NonNullable<ReturnType<typeof rawAggregationArgs>>,
   opts: ArgsListOptions,
   listOptions: ListOptions | undefined,
-): { object: 'list'; data: Record<string, Json>[]; hasMore: boolean } {
+): string | { object: 'list'; data: Record<string, Json>[]; hasMore: boolean } {
   const prefix = opts.prefix ?? '';
   const raw = rawListArgs(queryString as Record<string, unknown>, prefix);
   const page = withPathPrefix(prefix, () => ({
@@ -135,7 +135,9 @@ function aggregateFromArgs(
     page,
     listOptions,
   );
-  return { object: 'list', data: result.data as Record<string, Json>[], hasMore: result.hasMore };
+  // A collection's own list is written from the documents' text; a list property nests objects.
+  if (opts.asText) return pipelineListText(result);
+  return { object: 'list', data: pipelineDocuments(result) as Record<string, Json>[], hasMore: result.hasMore };
 }
 
 function requestedListProperties(

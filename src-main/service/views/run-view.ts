@@ -34,7 +34,7 @@ import {
 } from './compile-view.js';
 import { VIEW_DEF } from '../objects/view-def.js';
 import type { PipelineParseOptions } from '../../../src-shared/query/pipeline/parse-pipeline.js';
-import { aggregatePage, type AggregatePage } from '../records/aggregate.js';
+import { aggregatePage, pipelineListText, type AggregatePage } from '../records/aggregate.js';
 import { aggregates, aggregationOf } from './view-aggregation.js';
 import { argumentsWithDefaults } from './view-variables.js';
 
@@ -99,9 +99,8 @@ export function runView(
  */
 export function presentViewPage(view: ViewPage, format: PageFormat): string {
   if (view.aggregate) {
-    const { data, hasMore } = view.aggregate;
-    if (format === 'list') return JSON.stringify({ object: 'list', data, hasMore });
-    return data.map((d) => `${JSON.stringify(d)}\n`).join('');
+    if (format === 'list') return pipelineListText(view.aggregate);
+    return view.aggregate.texts.map((t) => `${t}\n`).join('');
   }
   return pageText(view.runner, view.source, view.page!, view.paths, format);
 }

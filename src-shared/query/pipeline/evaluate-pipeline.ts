@@ -48,6 +48,19 @@ export function presentPipelineDocument(doc: Doc, object: string): Doc {
   return out;
 }
 
+/**
+ * `presentPipelineDocument` on JSON text, as text. A document without a null anywhere and without
+ * an `object` member anywhere (the common case: groups and counts) only gains `object`, spliced in
+ * without parsing; any other goes through the objects.
+ */
+export function presentPipelineText(text: string, object: string): string {
+  if (!text.includes('null') && !text.includes('"object":') && text.startsWith('{') && text.endsWith('}')) {
+    const member = `"object":${JSON.stringify(object)}}`;
+    return text === '{}' ? `{${member}` : `${text.slice(0, -1)},${member}`;
+  }
+  return JSON.stringify(presentPipelineDocument(JSON.parse(text) as Doc, object));
+}
+
 function stripNulls(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(stripNulls);
   if (typeof value !== 'object' || value === null) return value;

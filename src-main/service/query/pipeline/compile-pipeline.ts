@@ -10,6 +10,7 @@
 import type { PropertyDef } from '../../../../src-shared/schema/types.js';
 import type { Pipeline, Stage } from '../../../../src-shared/query/pipeline/ast.js';
 import { compileWhere } from '../compile-where.js';
+import { limitLiteral } from '../compile.js';
 import { jsonPathLiteral, quoteTable, type KeyColumns } from '../expressions.js';
 import { and, joinFragments, sql, type SqlFragment } from '../sql-fragment.js';
 import { compileExpr, render } from './compile-expression.js';
@@ -58,7 +59,8 @@ export function compilePipeline(pipeline: Pipeline, opts: PipelineCompileOptions
   if (where) parts.push(sql(' WHERE '), where);
   if (state.groupBy) parts.push(sql(` GROUP BY ${state.groupBy}`));
   if (by) parts.push(sql(' ORDER BY '), by);
-  parts.push(sql(' LIMIT ? OFFSET ?', opts.limit + 1, opts.skip));
+  // A constant LIMIT, as list queries write it (compile.ts limitLiteral); the offset stays bound.
+  parts.push(sql(` LIMIT ${limitLiteral(opts.limit + 1)} OFFSET ?`, opts.skip));
   return { ...joinFragments(parts, ''), columns: ['doc'] };
 }
 

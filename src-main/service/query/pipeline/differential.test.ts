@@ -10,7 +10,11 @@ import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parsePipeline } from '../../../../src-shared/query/pipeline/parse-pipeline.js';
-import { pipelinePage, presentPipelineDocument } from '../../../../src-shared/query/pipeline/evaluate-pipeline.js';
+import {
+  pipelinePage,
+  presentPipelineDocument,
+  presentPipelineText,
+} from '../../../../src-shared/query/pipeline/evaluate-pipeline.js';
 import { recordProperties } from '../../../../src-shared/query/pipeline/shape.js';
 import { THING_DEF } from '../../../../src-shared/query/testing/fixture-def.js';
 import { keyColumnDefinitions, readKeyColumns } from '../../objects/key-columns.js';
@@ -282,7 +286,12 @@ function runBoth(docs: Doc[], raw: J[], skip: number, limit: number) {
         limit,
       });
       const rows = db.prepare(compiled.sql).all(...compiled.params) as { doc: string }[];
-      const data = rows.slice(0, limit).map((r) => presentPipelineDocument(JSON.parse(r.doc) as Doc, 'c_thing'));
+      const data = rows.slice(0, limit).map((r) => {
+        // The service writes the text (presentPipelineText); it must say what the objects say.
+        const text = JSON.parse(presentPipelineText(r.doc, 'c_thing')) as unknown;
+        expect(text).toEqual(presentPipelineDocument(JSON.parse(r.doc) as Doc, 'c_thing'));
+        return text;
+      });
       return normal({ data, hasMore: rows.length > limit });
     };
     const memory = normal(pipelinePage(JSON.parse(JSON.stringify(docs)) as Doc[], pipeline, skip, limit));
