@@ -166,6 +166,37 @@ describe('pipeline and group on lists', () => {
   });
 });
 
+describe('list properties (connections) take the same arguments, prefixed', () => {
+  it('groups, expands and is included on request', async () => {
+    const file = (await ok(admin.post('/c_patientfiles', { c_name: 'F', c_mrn: 'mrn-42' })))._id as string;
+    for (const access of [2, 4, 4]) {
+      await ok(
+        admin.post('/connections', { context: { _id: file, object: 'c_patientfile' }, access, target: ids.user }),
+      );
+    }
+    const grouped = await ok(
+      admin.get(`/c_patientfiles/${file}?connections.pipeline=${q([{ $group: { _id: 'access', n: { $sum: 1 } } }])}`),
+    );
+    expect(grouped.connections).toEqual({
+      object: 'list',
+      data: [
+        { _id: 2, n: 1, object: 'connection' },
+        { _id: 4, n: 2, object: 'connection' },
+      ],
+      hasMore: false,
+    });
+    const expanded = await ok(admin.get(`/c_patientfiles/${file}?connections.expand[]=target&connections.limit=1`));
+    const first = (expanded.connections as { data: Record<string, unknown>[] }).data[0]!;
+    expect(first.target).toMatchObject({ _id: ids.user, email: 'reader@example.test', object: 'account' });
+    // A collection's list carries list properties only when asked: include[] asks.
+    const plain = await ok(admin.get(`/c_patientfiles?where=${q({ c_mrn: 'mrn-42' })}`));
+    expect(plain.data[0]).not.toHaveProperty('connections');
+    const included = await ok(admin.get(`/c_patientfiles?where=${q({ c_mrn: 'mrn-42' })}&include[]=connections`));
+    expect((included.data[0]!.connections as { data: unknown[] }).data).toHaveLength(3);
+    expect(included.data[0]).toHaveProperty('c_name', 'F');
+  });
+});
+
 /** Statements one (warm) request runs. */
 async function counted(db: Database.Database, request: () => Promise<{ statusCode: number; body: string }>) {
   await request();
