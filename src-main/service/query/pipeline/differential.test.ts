@@ -17,6 +17,7 @@ import {
 } from '../../../../src-shared/query/pipeline/evaluate-pipeline.js';
 import { recordProperties } from '../../../../src-shared/query/pipeline/shape.js';
 import { THING_DEF } from '../../../../src-shared/query/testing/fixture-def.js';
+import type { AllowedProperties } from '../../../../src-shared/scopes/property-path.js';
 import { keyColumnDefinitions, readKeyColumns } from '../../objects/key-columns.js';
 import { registerQueryFunctions } from '../functions.js';
 import { indexStatements } from '../indexes.js';
@@ -272,16 +273,18 @@ function openDatabase(docs: Doc[]): Database.Database {
 /** JSON round trip: -0 and 0 are one number in the API's answers. */
 const normal = (value: unknown) => JSON.parse(JSON.stringify(value)) as unknown;
 
-function runBoth(docs: Doc[], raw: J[], skip: number, limit: number) {
-  const pipeline = parsePipeline(JSON.parse(JSON.stringify(raw)), THING_DEF);
+function runBoth(docs: Doc[], raw: J[], skip: number, limit: number, allowed: AllowedProperties = 'all') {
+  const pipeline = parsePipeline(JSON.parse(JSON.stringify(raw)), THING_DEF, { allowed });
+  const properties = recordProperties(THING_DEF, allowed);
+  const pruned = allowed !== 'all';
   const db = openDatabase(docs);
   try {
     const page = (table: string) => {
       const compiled = compilePipeline(pipeline, {
         table,
         columns: readKeyColumns(db, table),
-        properties: recordProperties(THING_DEF, 'all'),
-        pruned: false,
+        properties,
+        pruned,
         skip,
         limit,
       });
@@ -294,7 +297,8 @@ function runBoth(docs: Doc[], raw: J[], skip: number, limit: number) {
       });
       return normal({ data, hasMore: rows.length > limit });
     };
-    const memory = normal(pipelinePage(JSON.parse(JSON.stringify(docs)) as Doc[], pipeline, skip, limit));
+    const records = JSON.parse(JSON.stringify(docs)) as Doc[];
+    const memory = normal(pipelinePage(records, pipeline, skip, limit, pruned ? properties : undefined));
     return { sql: page('things'), withKeyColumns: page('things_k'), memory };
   } finally {
     db.close();
@@ -314,5 +318,37 @@ describe('pipelines: SQL agrees with the in-memory evaluator', () => {
       { seed: 42, numRuns: 500 },
     );
     expect(nonEmpty).toBeGreaterThan(150);
+  });
+
+  it('on documents a scope-limited caller reads (only the readable properties, inside documents too)', () => {
+    // name.first of name, all of c_tags, the whole c_enrollments array is not allowed in part.
+    const allowed = ['c_str', 'c_int', 'name.first', 'c_tags', 'created', 'c_enrollments.c_course'];
+    const readable = fc.constantFrom<J[]>(
+      [],
+      [{ $addFields: { x: { $add: ['c_int', 1] } } }],
+      [{ $unwind: 'c_tags' }, { $sort: { c_tags: 1 } }],
+      [{ $project: { 'name.first': 1, c_str: 1 } }],
+      [{ $group: { _id: 'name.first', n: { $sum: 1 }, s: { $push: 'c_str' } } }],
+      [
+        { $match: { created: { $exists: true } } },
+        { $addFields: { y: 'c_str' } },
+        { $match: { name: { $exists: true } } },
+      ],
+    );
+    fc.assert(
+      fc.property(records, readable, fc.integer({ min: 1, max: 30 }), (docs, raw, limit) => {
+        const { sql, withKeyColumns, memory } = runBoth(docs, raw, 0, limit, allowed);
+        expect(sql).toEqual(memory);
+        expect(withKeyColumns).toEqual(memory);
+        const shown = ['_id', 'object', 'x', 'y', 'n', 's', 'c_str', 'c_int', 'name', 'c_tags', 'created'];
+        for (const d of (memory as { data: Record<string, unknown>[] }).data) {
+          expect(Object.keys(d).filter((k) => !shown.includes(k))).toEqual([]);
+          const name = d.name as Record<string, unknown> | undefined;
+          if (name && raw.length > 0 && !('$group' in (raw[0] as object)))
+            expect(Object.keys(name)).not.toContain('last');
+        }
+      }),
+      { seed: 11, numRuns: 150 },
+    );
   });
 });
