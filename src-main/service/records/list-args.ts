@@ -74,3 +74,20 @@ export function rawAggregationArgs(
   }
   return out;
 }
+
+/**
+ * Lists that are not of records (`GET /schemas`) take the plain list arguments only: the selection
+ * and aggregation arguments are refused by name rather than ignored.
+ */
+export function assertPlainListArgs(query: Record<string, unknown> | undefined, what: string): void {
+  const raw = rawListArgs(query, '');
+  const name =
+    (['expand', 'include'] as const).find((k) => raw[k] !== undefined) ??
+    Object.keys(rawAggregationArgs(query, '') ?? {})[0];
+  if (name) {
+    throw fault('unsupportedOperation', undefined, {
+      path: name,
+      reason: `${what} does not take ${name}; it applies to record lists.`,
+    });
+  }
+}

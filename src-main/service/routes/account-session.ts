@@ -1,7 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { fault } from '../../../src-shared/faults.js';
 import type { ObjectDef } from '../../../src-shared/schema/types.js';
-import { parsePaths } from '../../../src-shared/query/parse.js';
 import { projectPaths } from '../../../src-shared/query/project.js';
 import type { Service } from '../service.js';
 import { accountDef } from '../accounts/accounts.js';
@@ -23,6 +22,7 @@ import {
 } from '../http/login-session.js';
 import { ANY_QUERY, type TypedServer } from '../http/route-schemas.js';
 import { rawListArgs } from '../records/list-args.js';
+import { expandPage, selectionOf } from '../records/expand.js';
 
 const email = { type: 'string', maxLength: 254 } as const;
 const password = { type: 'string', maxLength: 1024 } as const;
@@ -109,12 +109,17 @@ export function accountSessionRoutes(svc: Service) {
     server.get('/accounts/me', { schema: { querystring: ANY_QUERY } }, async (request) => {
       const principal = requirePrincipal(request);
       const def = accountDef(svc, request.ctx.org);
-      requireScope(requireCaller(svc, request), 'read', def, principal.accountId);
-      const paths = parsePaths(rawListArgs(request.query, '').paths, def);
+      const caller = requireCaller(svc, request);
+      requireScope(caller, 'read', def, principal.accountId);
+      const raw = rawListArgs(request.query, '');
+      const selection =
+        raw.paths || raw.expand || raw.include ? selectionOf(svc, request.ctx.org, def, raw) : undefined;
       const record = svc.store.get(request.ctx.org.id, def, principal.accountId);
       if (!record) throw fault('notFound', 'instance', { reason: 'The account no longer exists.' });
       const out = presentForCaller(svc, request, def, record);
-      return paths ? projectPaths(out, paths) : out;
+      const shown = selection?.paths ? projectPaths(out, selection.paths) : out;
+      expandPage(svc, request.ctx.org, caller, [shown as typeof out], selection);
+      return shown;
     });
 
     // Status answers every logged-in caller; the account comes with it only when the caller's

@@ -85,6 +85,14 @@ describe('expand[] and paths[] into references', () => {
     expect(page.data[0]!.c_kid).toEqual({ _id: ids.k3, object: 'c_kid', path: `/c_kids/${ids.k3}` });
   });
 
+  it('expands on /accounts/me too, and /schemas refuses the record arguments by name', async () => {
+    const me = await ok(admin.get('/accounts/me?paths[]=email&expand[]=owner'));
+    expect(Object.keys(me).sort()).toEqual(['_id', 'email', 'object']);
+    const schemas = await admin.get('/schemas?expand[]=owner');
+    expect(schemas.json()).toMatchObject({ errCode: 'service.unsupportedOperation', path: 'expand' });
+    expect((await admin.get(`/schemas?pipeline=${q([])}`)).json()).toMatchObject({ path: 'pipeline' });
+  });
+
   it('refuses to expand what is not a reference, by name', async () => {
     const res = await admin.get('/c_dads?expand[]=c_name');
     expect(res.statusCode).toBe(400);

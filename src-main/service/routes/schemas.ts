@@ -11,7 +11,7 @@ import type { FaultBody } from '../../../src-shared/faults.js';
 import { parseListQuery } from '../../../src-shared/query/parse.js';
 import { runListQuery } from '../../../src-shared/query/evaluate.js';
 import { projectPaths } from '../../../src-shared/query/project.js';
-import { rawListArgs } from '../records/list-args.js';
+import { assertPlainListArgs, rawListArgs } from '../records/list-args.js';
 import { objectDef } from '../records/object-def.js';
 
 /** The API form of a definition: its properties and every fully qualified property path. */
@@ -150,6 +150,7 @@ export function schemaRoutes(svc: Service) {
     // org has few definitions), with the same parser, limits and faults as record lists.
     server.get('/schemas', { schema: { querystring: ANY_QUERY } }, async (request) => {
       requirePrincipal(request);
+      assertPlainListArgs(request.query, 'GET /schemas');
       const query = parseListQuery(rawListArgs(request.query, ''), SCHEMA_LIST_DEF);
       const all = svc.defs.all(request.ctx.org.id).map(presentSchema) as unknown as Record<string, unknown>[];
       const { data, hasMore } = runListQuery(all, query);
