@@ -174,6 +174,34 @@ describe('pipeline and group on lists', () => {
   });
 });
 
+describe('views', () => {
+  it("expand references as the caller reads them, not as the view's principal", async () => {
+    await ok(
+      admin.post('/views', {
+        name: 'dads',
+        label: 'Dads',
+        sourceObject: 'c_dad',
+        principal: 'admin@example.test',
+        active: true,
+        acl: [{ type: 'account', target: '*' }],
+        paths: { settable: true },
+        query: [{ name: 'where', value: '{"c_name": "one"}' }],
+      }),
+    );
+    const asAdmin = await ok(admin.get('/views/dads?expand[]=c_kid'));
+    expect(asAdmin.data[0]!.c_kid).toMatchObject({ _id: ids.k1, c_string: 'apple' });
+    // The reader sees the dad through the view, but may not read the kid: it stays bare.
+    const asReader = await ok(user.get('/views/dads?expand[]=c_kid'));
+    expect(asReader.data[0]!.c_kid).toEqual({ _id: ids.k1, object: 'c_kid', path: `/c_kids/${ids.k1}` });
+    const projected = await ok(admin.get('/views/dads?paths[]=c_kid.c_number'));
+    expect(projected.data[0]).toEqual({
+      _id: ids.d1,
+      object: 'c_dad',
+      c_kid: { _id: ids.k1, object: 'c_kid', c_number: 1 },
+    });
+  });
+});
+
 describe('list properties (connections) take the same arguments, prefixed', () => {
   it('groups, expands and is included on request', async () => {
     const file = (await ok(admin.post('/c_patientfiles', { c_name: 'F', c_mrn: 'mrn-42' })))._id as string;

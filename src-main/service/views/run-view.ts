@@ -17,10 +17,11 @@ import { MAX_SHARED_LEVEL } from '../access/levels.js';
 import { BUILTIN_ROLES } from '../objects/builtin-defs.js';
 import { OBJECT_ID_PATTERN } from '../objects/ids.js';
 import { VersionedCache } from '../db/data-version.js';
-import type { ObjectDef } from '../../../src-shared/schema/types.js';
+import { resolvePath, type ObjectDef } from '../../../src-shared/schema/types.js';
 import type { StoredRecord } from '../objects/stored-record.js';
 import { listPage, type Page } from '../records/list.js';
-import { pageText, type PageFormat } from '../records/presentation.js';
+import { pageRecords, pageText, type PageFormat, type Presented } from '../records/presentation.js';
+import { expandPage, selectionOf } from '../records/expand.js';
 import { findObjectDef } from '../records/object-def.js';
 import { queryPolicy } from '../records/query-policy.js';
 import {
@@ -49,6 +50,8 @@ export interface ViewPage {
   page?: Page;
   /** An aggregating view's output (group or pipeline components). */
   aggregate?: AggregatePage;
+  /** The page presented with references expanded (`expand[]`, paths into references). */
+  expanded?: Presented[];
   paths?: string[];
 }
 
@@ -88,7 +91,18 @@ export function runView(
   const { where, sort } = runQuery(view, org, args);
   const query = { ...(where ? { where } : {}), sort, skip, limit };
   const page = listPage(svc, org, runner, view.source, query, { everyInstance });
-  return { source: view.source, runner, page, ...(paths ? { paths } : {}) };
+  const expand = args['expand[]'] ?? args.expand;
+  const crosses = paths?.some((p) => !resolvePath(view.source, p));
+  if (expand === undefined && !crosses) return { source: view.source, runner, page, ...(paths ? { paths } : {}) };
+  // References expand as the caller reads them, not as the view's principal: a view shows its
+  // source's records, never more of other objects than the caller may read.
+  const selection = selectionOf(svc, org, view.source, {
+    ...(paths ? { paths } : {}),
+    ...(expand !== undefined ? { expand: Array.isArray(expand) ? expand.map(String) : [String(expand)] } : {}),
+  });
+  const expanded = pageRecords(runner, view.source, page, selection.paths);
+  expandPage(svc, org, caller, expanded, selection);
+  return { source: view.source, runner, page, expanded };
 }
 
 /**
@@ -101,6 +115,11 @@ export function presentViewPage(view: ViewPage, format: PageFormat): string {
   if (view.aggregate) {
     if (format === 'list') return pipelineListText(view.aggregate);
     return view.aggregate.texts.map((t) => `${t}\n`).join('');
+  }
+  if (view.expanded) {
+    const { expanded, page } = view;
+    if (format === 'list') return JSON.stringify({ object: 'list', data: expanded, hasMore: page!.hasMore });
+    return expanded.map((d) => `${JSON.stringify(d)}\n`).join('');
   }
   return pageText(view.runner, view.source, view.page!, view.paths, format);
 }

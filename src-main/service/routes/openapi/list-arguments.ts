@@ -1,4 +1,10 @@
-import { DEFAULT_LIMIT, MAX_LIMIT, MAX_SKIP } from '../../../../src-shared/query/limits.js';
+import {
+  DEFAULT_LIMIT,
+  MAX_EXPANSION_DEPTH,
+  MAX_LIMIT,
+  MAX_PIPELINE_STAGES,
+  MAX_SKIP,
+} from '../../../../src-shared/query/limits.js';
 import type { QueryParamDoc } from './operation-doc.js';
 
 const skip: QueryParamDoc = {
@@ -40,10 +46,45 @@ export const LIST_ARGUMENTS: readonly QueryParamDoc[] = [
   limit,
   {
     name: 'paths[]',
-    description: 'Answer only these property paths (repeat the argument for each path).',
+    description:
+      'Answer only these property paths (repeat the argument for each path). A path into a reference ' +
+      '(owner.name.first) expands the reference and shows those members of the referenced record.',
     schema: { type: 'array', items: { type: 'string' } },
+  },
+  {
+    name: 'expand[]',
+    description:
+      'References to replace with the records they reference, read as the caller (what they may not read stays the ' +
+      `bare reference); a.b expands b inside a, at most ${MAX_EXPANSION_DEPTH} deep. One query per referenced object ` +
+      'per depth for the whole page (docs/query-semantics.md, "References").',
+    schema: { type: 'array', items: { type: 'string' } },
+  },
+  {
+    name: 'include[]',
+    description:
+      'Optional members to add: list properties (connections), which a collection list leaves out otherwise.',
+    schema: { type: 'array', items: { type: 'string' } },
+  },
+  {
+    name: 'pipeline',
+    description:
+      `An aggregation: a JSON array of at most ${MAX_PIPELINE_STAGES} stages ($match, $sort, $skip, $limit, $project, ` +
+      '$addFields, $group, $unwind, $count, $sortByCount), property paths written bare (name.last, never $name.last). ' +
+      'The caller reads only what they may; the answer is a list of the output documents. Not with where, sort, ' +
+      'group, paths[], expand[] or include[] (docs/query-semantics.md, "Aggregation"). ' +
+      'Example: [{"$group":{"_id":"name.last","count":{"$count":"_id"}}}].',
+    schema: { type: 'string', contentMediaType: 'application/json' },
+  },
+  {
+    name: 'group',
+    description:
+      'A $group expression (or a bare property name to group by), applied after where; sort may then name its ' +
+      'outputs. Example: {"_id":"locale","count":{"$sum":1}} with sort={"count":-1}.',
+    schema: { type: 'string' },
   },
 ];
 
-/** `paths[]` alone: the projection of a one-record read. */
-export const PATHS_ARGUMENT: readonly QueryParamDoc[] = LIST_ARGUMENTS.filter((a) => a.name === 'paths[]');
+/** `paths[]`, `expand[]` and `include[]`: the selection of a one-record read. */
+export const PATHS_ARGUMENT: readonly QueryParamDoc[] = LIST_ARGUMENTS.filter((a) =>
+  ['paths[]', 'expand[]', 'include[]'].includes(a.name),
+);

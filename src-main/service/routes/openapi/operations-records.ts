@@ -70,15 +70,21 @@ const DRIVER_OPTIONS: JsonSchema = {
   type: 'object',
   additionalProperties: true,
   description:
-    'The options of the operation (docs/API.md, "Driver"): where, sort, skip, limit, paths for reads; document or ' +
+    'The options of the operation (docs/API.md, "Driver"): where, sort, skip, limit, paths, expand, include for reads; ' +
+    'pipeline (or group with where and sort) for cursor, as aggregate() sends it; document or ' +
     'documents for inserts; match (an _id or a where object) with update ($set, $push, $pull, $unset) or ops for ' +
-    'writes; ops for bulk; dryRun.',
+    'writes; ops for bulk; dryRun. nativePipeline is refused; unindexed is honoured only for callers who may skip the ACL.',
   properties: {
     where: { type: 'object' },
     sort: { type: 'object' },
     skip: { type: 'integer' },
     limit: { type: 'integer' },
     paths: { type: 'array', items: { type: 'string' } },
+    expand: { type: ['array', 'string'], items: { type: 'string' } },
+    include: { type: ['array', 'string'], items: { type: 'string' } },
+    pipeline: { type: 'array', items: { type: 'object' } },
+    group: { type: ['object', 'string'] },
+    unindexed: { type: 'boolean' },
     document: { type: 'object' },
     documents: { type: 'array', items: { type: 'object' } },
     match: { type: ['string', 'object'] },
@@ -94,11 +100,12 @@ export const RECORD_OPERATIONS: OperationTable = {
     summary: 'List records',
     description:
       'A page of the records the caller may read, filtered and sorted by indexed properties (docs/query-semantics.md). ' +
+      'With pipeline or group, a page of the aggregation over them instead. ' +
       'List properties of each record take the same arguments prefixed with their name (connections.limit).',
     tag: 'Records',
     caller: 'principal',
     query: LIST_ARGUMENTS,
-    answer: { description: 'A page.', schema: listOf(RECORD) },
+    answer: { description: "A page (of records, or of the aggregation's documents).", schema: listOf(RECORD) },
     faults: READ_FAULTS,
     example: { params: { collection: 'accounts' }, query: { where: '{"email":"admin@example.test"}', limit: '10' } },
   },
