@@ -226,7 +226,7 @@ export function hasListProperties(def: ObjectDef): boolean {
 }
 
 /** List properties (a patient file's `connections`): read as nested list envelopes. */
-function isListProperty(prop: ObjectDef['properties'][number]): prop is typeof prop & { refObject: string } {
+export function isListProperty(prop: ObjectDef['properties'][number]): prop is typeof prop & { refObject: string } {
   return prop.type === 'List' && prop.refObject !== undefined && prop.refObject !== '';
 }
 

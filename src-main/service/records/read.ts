@@ -11,13 +11,13 @@ import type { Service } from '../service.js';
 import type { Org } from '../orgs/orgs.js';
 import type { StoredRecord } from '../objects/stored-record.js';
 import { presentRecord, presentRecordText, presentsVerbatim } from '../objects/present.js';
-import { REQUIRED } from '../access/levels.js';
+import { ACCESS, REQUIRED } from '../access/levels.js';
 import { levelOf } from '../access/acl.js';
 import { requireScope, stripProperties } from '../access/scope-guard.js';
 import type { Caller } from '../access/caller.js';
 import { notFoundInstance } from './object-def.js';
 import { rawListArgs } from './list-args.js';
-import { addListProperties, hasListProperties } from './list-from-args.js';
+import { addListProperties, hasListProperties, isListProperty, listFromArgs } from './list-from-args.js';
 import { expandPage, selectionOf } from './expand.js';
 
 export interface ReadRecord {
@@ -75,4 +75,29 @@ export function readInstance(
   });
   expandPage(svc, org, caller, [out], selection);
   return out;
+}
+
+/**
+ * A list property read by its own path (`GET /c_patientfiles/<_id>/connections?pipeline=…`): the
+ * list arguments unprefixed, over the entries of the record the caller may read (all of them when
+ * they may share the record). Undefined when `name` is no list property of the definition.
+ */
+export function listPropertyFromArgs(
+  svc: Service,
+  org: Org,
+  caller: Caller,
+  def: ObjectDef,
+  id: string,
+  name: string,
+  queryString: unknown,
+): ReturnType<typeof listFromArgs> | undefined {
+  const prop = def.properties.find((p) => p.name === name);
+  if (!prop || !isListProperty(prop)) return undefined;
+  const { level } = readRecord(svc, org, caller, def, id);
+  const listDef = svc.defs.byName(org.id, prop.refObject);
+  if (!listDef) return undefined;
+  return listFromArgs(svc, org, caller, listDef, queryString, {
+    filters: [{ kind: 'equals', path: 'context._id', value: id }],
+    contextual: level >= ACCESS.share,
+  });
 }

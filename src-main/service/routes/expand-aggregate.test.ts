@@ -224,6 +224,14 @@ describe('list properties (connections) take the same arguments, prefixed', () =
     const expanded = await ok(admin.get(`/c_patientfiles/${file}?connections.expand[]=target&connections.limit=1`));
     const first = (expanded.connections as { data: Record<string, unknown>[] }).data[0]!;
     expect(first.target).toMatchObject({ _id: ids.user, email: 'reader@example.test', object: 'account' });
+    // The list property by its own path takes the list arguments unprefixed (original-clients.md §I).
+    const byPath = await ok(
+      admin.get(`/c_patientfiles/${file}/connections?pipeline=${q([{ $match: { access: 4 } }, { $count: 'n' }])}`),
+    );
+    expect(byPath).toEqual({ object: 'list', data: [{ n: 2, object: 'connection' }], hasMore: false });
+    const plainPath = await ok(admin.get(`/c_patientfiles/${file}/connections?limit=1&sort=access`));
+    expect(plainPath.data.map((c) => c.access)).toEqual([2]);
+    expect(plainPath.hasMore).toBe(true);
     // A collection's list carries list properties only when asked: include[] asks.
     const plain = await ok(admin.get(`/c_patientfiles?where=${q({ c_mrn: 'mrn-42' })}`));
     expect(plain.data[0]).not.toHaveProperty('connections');

@@ -3,6 +3,7 @@ import { driverAnswer, runDriverOperation } from '../driver/driver.js';
 import { requireCaller } from '../http/context.js';
 import { pathParams, type TypedServer } from '../http/route-schemas.js';
 import { collectionDef, instanceId } from '../records/object-def.js';
+import { listPropertyFromArgs } from '../records/read.js';
 
 /**
  * `GET /<collection>/<_id>/<path>`: the value at one property path of a record (original-clients.md
@@ -19,6 +20,9 @@ export function objectPathRoutes(svc: Service) {
       const caller = requireCaller(svc, request);
       const def = collectionDef(svc, org, request.params.collection);
       const id = instanceId(request.params.id);
+      // A list property is a list: its arguments (where, pipeline, expand[], …) apply to its entries.
+      const list = listPropertyFromArgs(svc, org, caller, def, id, request.params['*'], request.query);
+      if (list !== undefined) return list;
       const where = `${id}/${request.params['*']}`;
       const result = await runDriverOperation(svc, org, caller, def.name, 'readOne', { where });
       if (result.kind === 'stream') throw new Error('readOne answers one value, never a stream');
