@@ -159,14 +159,17 @@ describe('scripts, through the driver', () => {
       '/sys/script_runner',
       {
         script:
-          "var c = org.objects.c_pets.find(); c._opts.pipeline = [{ $sort: { c_age: -1 } }, { $project: { c_age: 1 } }]; return c",
+          'var c = org.objects.c_pets.find(); c._opts.pipeline = [{ $sort: { c_age: -1 } }, { $project: { c_age: 1 } }]; return c',
         language: 'javascript',
         specification: 'es6',
       },
       { accept: 'application/x-ndjson' },
     );
     expect(res.statusCode, res.body).toBe(200);
-    const lines = res.body.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+    const lines = res.body
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(lines.map((l) => l.c_age)).toEqual([5, 3, 2]);
   });
 });
