@@ -130,6 +130,18 @@ describe('parsePipeline', () => {
     expect(faultOf(() => parse([{ $project: wide }])).reason).toMatch(/at most 100 keys/);
   });
 
+  it('stops at the depth bound on a decoded body nested 100,000 deep (no stack overflow)', () => {
+    let deep: unknown = 'c_int';
+    for (let i = 0; i < 100_000; i++) deep = { $abs: [deep] };
+    expect(faultOf(() => parse([{ $project: { x: deep } }])).reason).toMatch(/deeper than 20/);
+    let where: unknown = { c_int: 1 };
+    for (let i = 0; i < 100_000; i++) where = { $and: [where] };
+    expect(faultOf(() => parse([{ $match: where }])).errCode).toBe('service.invalidArgument.query');
+    let doc: unknown = 1;
+    for (let i = 0; i < 100_000; i++) doc = { a: doc };
+    expect(faultOf(() => parse([{ $project: { x: doc } }])).errCode).toBe('service.invalidArgument.query');
+  });
+
   it('bounds $skip and $limit and refuses $unwind options', () => {
     expect(faultOf(() => parse([{ $limit: 0 }])).reason).toMatch(/between 1 and 500000/);
     expect(faultOf(() => parse([{ $skip: 500001 }])).reason).toMatch(/between 0 and 500000/);
