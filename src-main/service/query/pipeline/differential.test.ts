@@ -252,6 +252,19 @@ const otherPipeline = fc.oneof(
   scalarExpr.map((e) => [{ $sortByCount: e }]),
   fc.tuple(cut, cut).map(([a, b]) => [{ $sort: { c_num: 1 } }, ...a, { $sort: { c_str: -1 } }, ...b]),
   fc.constant([] as J[]),
+  fc.constant([{ $group: { _id: 'c_bool', t: { $push: 'c_str' } } }, { $unwind: 't' }, { $sort: { t: 1 } }]),
+  fc.constant([
+    { $group: { _id: null, t: { $addToSet: 'c_int' } } },
+    { $unwind: 't' },
+    { $group: { _id: { $mod: ['t', 3] }, n: { $sum: 1 } } },
+  ]),
+  int.map((k) => [{ $unwind: 'c_enrollments' }, { $match: { 'c_enrollments.c_score': { $gt: k } } }, { $count: 'n' }]),
+  fc.constant([
+    { $addFields: { d: { $dayOfWeek: 'created' } } },
+    { $sort: { d: -1 } },
+    { $limit: 3 },
+    { $project: { d: 1 } },
+  ]),
 );
 
 const pipelines = fc.oneof(groupPipeline, projectPipeline, unwindPipeline, otherPipeline);
