@@ -247,7 +247,7 @@ const unwindPipeline = fc
     return [...stages, ...cuts];
   });
 
-const otherPipeline = fc.oneof(
+const otherPipeline: fc.Arbitrary<J[]> = fc.oneof<fc.Arbitrary<J[]>[]>(
   fc.option(headMatch, { nil: undefined }).map((m) => [...(m ? [{ $match: m }] : []), { $count: 'n' }]),
   scalarExpr.map((e) => [{ $sortByCount: e }]),
   fc.tuple(cut, cut).map(([a, b]) => [{ $sort: { c_num: 1 } }, ...a, { $sort: { c_str: -1 } }, ...b]),
