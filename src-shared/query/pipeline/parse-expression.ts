@@ -10,7 +10,7 @@ import { childPath, queryFault, unsupportedFault } from '../faults.js';
 import type { JsonValue } from '../json.js';
 import { MAX_EXPRESSION_DEPTH, MAX_EXPRESSION_KEYS } from '../limits.js';
 import { normaliseIsoDate, normaliseObjectId } from '../values.js';
-import type { Expr, ExprOperator, ValueType } from './ast.js';
+import type { Expr } from './ast.js';
 import { parseOperator } from './parse-operators.js';
 import { fieldExpr, type StageScope } from './stage-scope.js';
 
@@ -142,8 +142,4 @@ function parseLiteral(op: string, operand: JsonValue, path: string): Expr | unde
     default:
       return undefined;
   }
-}
-
-export function opExpr(op: ExprOperator, args: Expr[], type: ValueType): Expr {
-  return { kind: 'op', op, args, type };
 }
