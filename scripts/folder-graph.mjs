@@ -48,7 +48,7 @@ export const FOLDERS = {
   },
   scripting: {
     what: 'the script sandbox: worker pool, one QuickJS run, host functions (file map: scripting/README.md)',
-    imports: ['access', 'accounts', 'apps', 'auth', 'driver', 'objects', 'orgs', 'records', 'workers'],
+    imports: ['access', 'accounts', 'apps', 'auth', 'driver', 'environment', 'objects', 'orgs', 'records', 'workers'],
   },
   driver: {
     what: 'the driver API (cursor, readOne, insert/update/patch/delete One and Many, bulk) over the records service',

@@ -11,7 +11,7 @@ export const MAX_IMPORT_BYTES = 64 * 1024 * 1024;
 /**
  * Lines an import may hold (documents and blank lines). An org's configuration is a few hundred
  * documents; records travel in imports too, but this many apply in one transaction already takes
- * seconds. Larger loads go through `npm run admin -- import` (objects/import.ts), which streams.
+ * seconds. Larger loads go through `npm run admin -- import` (records/file-import.ts), which streams.
  */
 export const MAX_IMPORT_LINES = 100_000;
 
