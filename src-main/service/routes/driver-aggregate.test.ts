@@ -142,10 +142,9 @@ describe('scripts, through the driver', () => {
     expect(res.json().data[0].c_vet).toMatchObject({ _id: ids.vet, email: 'vet@example.test' });
   });
 
-  it('a cursor carrying a pipeline pages through its output (the host side of aggregate())', async () => {
-    // The prelude's aggregate() builders are another branch's; the cursor's options are what they send.
+  it("aggregate([stages]) pages through the pipeline's output, as the original's scripts call it", async () => {
     const res = await run(
-      "var c = org.objects.c_pets.find(); c._opts.pipeline = [{ $group: { _id: 'c_kind', n: { $sum: 1 } } }]; return c.toArray()",
+      "return org.objects.c_pets.aggregate([{ $group: { _id: 'c_kind', n: { $sum: 1 } } }]).toArray()",
     );
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().data).toEqual([
@@ -154,12 +153,26 @@ describe('scripts, through the driver', () => {
     ]);
   });
 
+  it('aggregate() stage builders append stages in order; count() counts the output; CortexObject.aggregate forwards', async () => {
+    const built = await run(
+      "return org.objects.c_pets.aggregate().match({ c_kind: 'cat' }).sort({ c_age: -1 }).project({ c_age: 1 }).limit(1).toArray().map(function (d) { return d.c_age })",
+    );
+    expect(built.statusCode, built.body).toBe(200);
+    expect(built.json().data).toEqual([5]);
+    const counted = await run("return org.objects.c_pets.aggregate([{ $match: { c_kind: 'cat' } }]).count()");
+    expect(counted.json().data).toBe(2);
+    const viaClass = await run(
+      "class Pet extends CortexObject { static get objectName() { return 'c_pets' } } return Pet.aggregate([{ $group: { _id: 'c_kind', n: { $sum: 1 } } }]).toArray().length",
+    );
+    expect(viaClass.statusCode, viaClass.body).toBe(200);
+    expect(viaClass.json().data).toBe(2);
+  });
+
   it('a returned cursor carrying a pipeline is streamed like cursor', async () => {
     const res = await admin.post(
       '/sys/script_runner',
       {
-        script:
-          'var c = org.objects.c_pets.find(); c._opts.pipeline = [{ $sort: { c_age: -1 } }, { $project: { c_age: 1 } }]; return c',
+        script: 'return org.objects.c_pets.aggregate([{ $sort: { c_age: -1 } }, { $project: { c_age: 1 } }])',
         language: 'javascript',
         specification: 'es6',
       },

@@ -121,6 +121,30 @@ export const PRELUDE_SOURCE =
     return rest;
   };
 
+  // The original's aggregation cursor: org.objects.x.aggregate([stages]), and stage builders
+  // (match, group, project, sort, skip, limit, unwind, addFields) that append a stage each. It
+  // pages like a find() cursor; the host runs the pipeline (records/aggregate.ts).
+  function AggregationCursor(object, pipeline) {
+    Cursor.call(this, object);
+    this._opts.pipeline = pipeline === undefined || pipeline === null ? [] : isArray(pipeline) ? pipeline.slice() : [pipeline];
+  }
+  AggregationCursor.prototype = Object.create(Cursor.prototype);
+  AggregationCursor.prototype.constructor = AggregationCursor;
+  ['match', 'group', 'project', 'sort', 'skip', 'limit', 'unwind', 'addFields'].forEach(function (op) {
+    AggregationCursor.prototype[op] = function (value) {
+      var stage = {};
+      stage['$' + op] = value;
+      this._opts.pipeline.push(stage);
+      return this;
+    };
+  });
+  AggregationCursor.prototype.pipeline = function (stages) {
+    this._opts.pipeline = this._opts.pipeline.concat(isArray(stages) ? stages : [stages]);
+    return this;
+  };
+  // A record count would ignore the pipeline: count what the pipeline outputs.
+  AggregationCursor.prototype.count = function () { var n = 0; while (this.hasNext()) { this.next(); n++; } return n; };
+
   // What a run answers: JSON text, or for a returned cursor (§B: "streamed like cursor") 'C' and
   // the cursor's unread records and remaining query, which the service streams after the run.
   // JSON text never starts with 'C', so the mark cannot be produced by any other value.
@@ -149,6 +173,7 @@ export const PRELUDE_SOURCE =
   function model(name) {
     var m = {
       find: function (where) { return new Cursor(name, where); },
+      aggregate: function (pipeline) { return new AggregationCursor(name, pipeline); },
       readOne: function (where) { return new Operation(name, 'readOne', { where: where }); },
       count: function (where) { return call('driver', name, 'count', where === undefined ? {} : { where: where }); },
       insertOne: function (document) { return new Operation(name, 'insertOne', { document: document }); },
