@@ -4,11 +4,14 @@
  *   #/browse?c=accounts&where={"name.last":{"$regex":"/^s/i"}}&sort={"name.last":1}
  *            &paths=email,name&limit=100&skip=0&after=<_id>&view=json&cols=_id,email&record=<_id>
  *
+ * Aggregation mode adds `&mode=agg&pipeline=[…]&off=1,3&show=chart&chart=bar` (aggregation/agg-route.ts).
+ *
  * Trust boundary: the hash is user input. Values are only shape-checked here (collection name,
  * numbers in range, ids 24 hex); `where` and `sort` stay text and go through the shared parser
  * before anything is sent, exactly like text typed into the JSON view.
  */
 import { MAX_LIMIT, MAX_SKIP } from '../../../src-shared/query/limits';
+import { parseAggregationParams, writeAggregationParams, type AggregationState } from './aggregation/agg-route';
 
 export const DEFAULT_BROWSE_LIMIT = 100;
 const COLLECTION = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
@@ -22,7 +25,7 @@ export interface Cursor {
   id: string;
 }
 
-export interface BrowseState {
+export interface BrowseState extends AggregationState {
   collection?: string;
   /** `where` JSON text as run (compact), or undefined for no condition. */
   where?: string;
@@ -67,7 +70,7 @@ export function parseBrowseParams(params: URLSearchParams): BrowseState {
   if (cols !== null) state.cols = pathList(cols);
   const record = params.get('record');
   if (record !== null && OBJECT_ID.test(record)) state.record = record.toLowerCase();
-  return state;
+  return { ...state, ...parseAggregationParams(params) };
 }
 
 export function writeBrowseParams(state: BrowseState, params: URLSearchParams): void {
@@ -81,6 +84,7 @@ export function writeBrowseParams(state: BrowseState, params: URLSearchParams): 
   if (state.view !== 'table') params.set('view', state.view);
   if (state.cols !== undefined) params.set('cols', state.cols.join(','));
   if (state.record !== undefined) params.set('record', state.record);
+  writeAggregationParams(state, params);
 }
 
 function text(raw: string | null): string | undefined {

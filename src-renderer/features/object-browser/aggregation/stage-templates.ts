@@ -1,0 +1,83 @@
+/**
+ * What a new stage card starts with: a small, valid example of the operator over the
+ * collection's own properties (group by its first indexed text property, unwind its first array),
+ * so the preview shows something at once and the shape of the stage is visible.
+ */
+import { propertyPaths, type ObjectDef } from '../../../../src-shared/schema/types';
+
+/** The stages the builder offers, in the order a pipeline usually has them. */
+export const STAGE_OPERATORS = [
+  '$match',
+  '$group',
+  '$sort',
+  '$project',
+  '$addFields',
+  '$unwind',
+  '$count',
+  '$sortByCount',
+  '$skip',
+  '$limit',
+] as const;
+
+export const STAGE_HINTS: Readonly<Record<string, string>> = {
+  $match: 'Keeps the documents that match a where condition.',
+  $group: 'One document per distinct _id, with accumulators ($sum, $avg, $min, $max, $count, …).',
+  $sort: 'Orders the documents: {"path": 1 | -1}.',
+  $project: 'Keeps, drops or computes properties.',
+  $addFields: 'Adds computed properties.',
+  $unwind: 'One document per element of an array.',
+  $count: 'One document with the number of documents.',
+  $sortByCount: 'Groups by a value and sorts by the count, largest first.',
+  $skip: 'Skips a number of documents.',
+  $limit: 'Keeps the first documents.',
+};
+
+interface TemplatePaths {
+  group: string;
+  date: string | undefined;
+  array: string | undefined;
+}
+
+function templatePaths(def: ObjectDef): TemplatePaths {
+  const paths = propertyPaths(def);
+  const scalar = paths.filter((p) => !p.inArray && p.def.type !== 'Document' && p.def.type !== 'List');
+  const groupable = scalar.find(
+    (p) => p.def.type === 'String' && p.def.indexed === true && p.def.unique !== true && p.def.hidden !== true,
+  );
+  const date = scalar.find((p) => p.def.type === 'Date' && p.path !== 'updated');
+  const array = paths.find(
+    (p) => p.def.array === true && p.def.type !== 'Document' && p.def.hidden !== true && !p.path.includes('.'),
+  );
+  return { group: groupable?.path ?? '_id', date: date?.path, array: array?.path };
+}
+
+/** The starting text of a new card of `operator` on this collection. */
+export function stageTemplate(operator: string, def: ObjectDef): string {
+  const paths = templatePaths(def);
+  switch (operator) {
+    case '$match':
+      return '{}';
+    case '$group':
+      return JSON.stringify({ _id: `$${paths.group}`, count: { $sum: 1 } }, null, 2);
+    case '$sort':
+      return JSON.stringify({ _id: 1 }, null, 2);
+    case '$project':
+      return JSON.stringify({ _id: 1, [paths.group]: 1 }, null, 2);
+    case '$addFields':
+      return paths.date
+        ? JSON.stringify({ year: { $year: `$${paths.date}` } }, null, 2)
+        : JSON.stringify({ copy: `$${paths.group}` }, null, 2);
+    case '$unwind':
+      return JSON.stringify(`$${paths.array ?? paths.group}`);
+    case '$count':
+      return JSON.stringify('count');
+    case '$sortByCount':
+      return JSON.stringify(`$${paths.group}`);
+    case '$skip':
+      return '10';
+    case '$limit':
+      return '10';
+    default:
+      return '{}';
+  }
+}
