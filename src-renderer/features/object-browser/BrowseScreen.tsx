@@ -13,6 +13,8 @@ import { planPage, type BaseQuery } from './paging';
 import { ResultsSection } from './ResultsSection';
 import { AccountSearch } from './account-search/AccountSearch';
 import { useServiceOrigin } from '../../api/desktop-connections';
+import { AggregationView } from './aggregation/AggregationView';
+import { ModeSwitch } from './aggregation/ModeSwitch';
 
 interface BrowseScreenProps {
   orgClient: OrgClient;
@@ -26,7 +28,7 @@ export function BrowseScreen({ orgClient, route, navigate }: BrowseScreenProps) 
   const schema = schemas.data?.find((s) => s.collection === route.collection);
 
   return (
-    <section className="screen browse" aria-labelledby="browse-title">
+    <section className={route.agg ? 'screen browse browse--agg' : 'screen browse'} aria-labelledby="browse-title">
       <ScreenHeader
         title={<span title="Query any collection with the same rules the service applies.">Browse</span>}
         titleId="browse-title"
@@ -40,6 +42,7 @@ export function BrowseScreen({ orgClient, route, navigate }: BrowseScreenProps) 
                   onSearch={(where) => navigate({ ...route, where, skip: 0, cursor: undefined, record: undefined })}
                 />
               )}
+              {schema && <ModeSwitch route={route} navigate={navigate} />}
               <CollectionPicker
                 schemas={schemas.data}
                 value={route.collection}
@@ -112,7 +115,28 @@ function CollectionView({
   const plan = applied.ok ? planPage(applied.base, route.cursor) : null;
   const url = plan ? requestUrl(serviceOrigin, orgClient.org, schema.collection, plan.request) : null;
 
-  const run = (draft: QueryDraft) => navigate({ ...route, ...draft, skip: 0, cursor: undefined, record: undefined });
+  // A saved aggregation opened from the find mode's library switches to the aggregation mode.
+  const run = (draft: QueryDraft & { pipeline?: string }) =>
+    navigate({
+      ...route,
+      ...draft,
+      agg: draft.pipeline === undefined ? undefined : true,
+      skip: 0,
+      cursor: undefined,
+      record: undefined,
+    });
+
+  if (route.agg) {
+    return (
+      <AggregationView
+        orgClient={orgClient}
+        route={route}
+        navigate={navigate}
+        def={def}
+        serviceOrigin={serviceOrigin}
+      />
+    );
+  }
 
   // Remount the panel when the applied query changes (Run, history, back/forward), so its draft
   // starts from what the URL says; edits in between stay local until Run.

@@ -11,7 +11,7 @@ describe('aggregation route', () => {
       ...DEFAULT_BROWSE_STATE,
       collection: 'accounts',
       agg: true,
-      pipeline: '[{"$match":{"locale":"en_US"}},{"$group":{"_id":"$locale","count":{"$sum":1}}}]',
+      pipeline: '[{"$match":{"locale":"en_US"}},{"$group":{"_id":"locale","count":{"$sum":1}}}]',
       off: [0],
       show: 'chart',
       chart: 'line',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chartShape, keyLabel, timeOfKey } from './chart-shape';
+import { chartShape, groupKeyName, keyLabel, timeOfKey } from './chart-shape';
 
 describe('chart shape', () => {
   it('counts per text key are bars', () => {
@@ -45,7 +45,8 @@ describe('chart shape', () => {
     expect(chartShape([])).toBeNull();
     expect(chartShape([{ count: 500 }])).toBeNull(); // $count
     expect(chartShape([{ _id: 'a', name: 'x' }])).toBeNull();
-    expect(chartShape([{ _id: 'a', count: 1 }, { count: 2 }])).toBeNull();
+    // A null key comes out without _id: still a bar, labelled "(none)".
+    expect(chartShape([{ _id: 'a', count: 1 }, { count: 2 }])?.kinds).toEqual(['bar']);
   });
 
   it('mixed keys are categories', () => {
@@ -72,5 +73,20 @@ describe('chart shape', () => {
     expect(keyLabel(null)).toBe('(none)');
     expect(keyLabel({ gender: 'f', locale: 'en_US' })).toBe('f · en_US');
     expect(keyLabel(false)).toBe('false');
+  });
+});
+
+describe('group key name', () => {
+  it('names the key of the last grouping stage', () => {
+    expect(groupKeyName([{ $match: {} }, { $group: { _id: 'locale', count: { $sum: 1 } } }, { $sort: {} }])).toBe(
+      'locale',
+    );
+    expect(groupKeyName([{ $sortByCount: 'name.last' }])).toBe('name.last');
+    expect(groupKeyName([{ $group: { _id: { year: { $year: '$created' }, month: { $month: '$created' } } } }])).toBe(
+      'year, month',
+    );
+    expect(groupKeyName([{ $group: { _id: { $year: '$created' } } }])).toBeUndefined();
+    expect(groupKeyName([{ $group: { _id: null } }])).toBeUndefined();
+    expect(groupKeyName([{ $match: {} }])).toBeUndefined();
   });
 });

@@ -73,7 +73,8 @@ function numericFields(docs: readonly PipelineDocument[]): string[] {
 
 /** The charts that fit these documents, or null when none does (no key, or nothing to measure). */
 export function chartShape(docs: readonly PipelineDocument[]): ChartShape | null {
-  if (docs.length === 0 || !docs.every((doc) => KEY in doc)) return null;
+  // A group whose key is null comes out without `_id` (null members are left out).
+  if (!docs.some((doc) => KEY in doc)) return null;
   const valueFields = numericFields(docs);
   if (valueFields.length === 0) return null;
   const keys = docs.map((doc) => doc[KEY]);
@@ -107,4 +108,26 @@ export function keyLabel(key: unknown): string {
       .join(' · ');
   }
   return JSON.stringify(key);
+}
+
+/**
+ * What the key of the last grouping stands for, to name the chart ("count per locale"): the
+ * grouped path (`"locale"`), the names of a document key, or undefined.
+ */
+export function groupKeyName(stages: readonly unknown[]): string | undefined {
+  for (const stage of [...stages].reverse()) {
+    if (typeof stage !== 'object' || stage === null) continue;
+    const record = stage as Record<string, unknown>;
+    if (!('$group' in record) && !('$sortByCount' in record)) continue;
+    const group = record.$group;
+    const key =
+      typeof group === 'object' && group !== null ? (group as Record<string, unknown>)._id : record.$sortByCount;
+    if (typeof key === 'string') return key.replace(/^\$/, '');
+    if (typeof key === 'object' && key !== null && !Array.isArray(key)) {
+      const names = Object.keys(key);
+      return names.some((name) => name.startsWith('$')) ? undefined : names.join(', ');
+    }
+    return undefined;
+  }
+  return undefined;
 }

@@ -9,7 +9,7 @@ const def: ObjectDef = { name: 'account', collection: 'accounts', label: 'Accoun
 const built = cardsFromStages(
   [
     { operator: '$match', value: {} },
-    { operator: '$group', value: { _id: '$locale', count: { $sum: 1 } } },
+    { operator: '$group', value: { _id: 'locale', count: { $sum: 1 } } },
     { operator: '$sort', value: { count: -1 } },
   ],
   [0],
@@ -31,7 +31,7 @@ describe('stage checks', () => {
     expect(problem?.path).toBe('pipeline[0].$group.count.$sum');
     expect(built[1]!.text.slice(problem!.range!.start, problem!.range!.end)).toBe('"$sum": 1');
     expect(check.problems.size).toBe(1);
-    expect(check.stages).toEqual([{ $group: { _id: '$locale', count: { $sum: 1 } } }, { $sort: { count: -1 } }]);
+    expect(check.stages).toEqual([{ $group: { _id: 'locale', count: { $sum: 1 } } }, { $sort: { count: -1 } }]);
   });
 
   it('reports JSON errors on every card and asks the parser nothing until the enabled ones are JSON', () => {

@@ -14,7 +14,7 @@ import {
   type StageCard,
 } from './stage-cards';
 
-const group = { _id: '$locale', count: { $sum: 1 } };
+const group = { _id: 'locale', count: { $sum: 1 } };
 
 function cards(): StageCard[] {
   return cardsFromStages(

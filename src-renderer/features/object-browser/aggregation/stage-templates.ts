@@ -1,7 +1,9 @@
 /**
  * What a new stage card starts with: a small, valid example of the operator over the
  * collection's own properties (group by its first indexed text property, unwind its first array),
- * so the preview shows something at once and the shape of the stage is visible.
+ * so the preview shows something at once and the shape of the stage is visible. Paths are bare
+ * (`"locale"`, never `"$locale"`), as the original's language writes them
+ * (docs/query-semantics.md, Aggregation).
  */
 import { propertyPaths, type ObjectDef } from '../../../../src-shared/schema/types';
 
@@ -21,7 +23,7 @@ export const STAGE_OPERATORS = [
 
 export const STAGE_HINTS: Readonly<Record<string, string>> = {
   $match: 'Keeps the documents that match a where condition.',
-  $group: 'One document per distinct _id, with accumulators ($sum, $avg, $min, $max, $count, …).',
+  $group: 'One document per distinct _id (a bare path, an expression), with accumulators ($sum, $avg, …).',
   $sort: 'Orders the documents: {"path": 1 | -1}.',
   $project: 'Keeps, drops or computes properties.',
   $addFields: 'Adds computed properties.',
@@ -58,21 +60,21 @@ export function stageTemplate(operator: string, def: ObjectDef): string {
     case '$match':
       return '{}';
     case '$group':
-      return JSON.stringify({ _id: `$${paths.group}`, count: { $sum: 1 } }, null, 2);
+      return JSON.stringify({ _id: paths.group, count: { $sum: 1 } }, null, 2);
     case '$sort':
       return JSON.stringify({ _id: 1 }, null, 2);
     case '$project':
       return JSON.stringify({ _id: 1, [paths.group]: 1 }, null, 2);
     case '$addFields':
       return paths.date
-        ? JSON.stringify({ year: { $year: `$${paths.date}` } }, null, 2)
-        : JSON.stringify({ copy: `$${paths.group}` }, null, 2);
+        ? JSON.stringify({ year: { $year: paths.date } }, null, 2)
+        : JSON.stringify({ copy: paths.group }, null, 2);
     case '$unwind':
-      return JSON.stringify(`$${paths.array ?? paths.group}`);
+      return JSON.stringify(paths.array ?? paths.group);
     case '$count':
       return JSON.stringify('count');
     case '$sortByCount':
-      return JSON.stringify(`$${paths.group}`);
+      return JSON.stringify(paths.group);
     case '$skip':
       return '10';
     case '$limit':

@@ -173,6 +173,10 @@ export function QueryLibraryMenu({ library, updateLibrary, org, collection, curr
 }
 
 function describe(entry: SavedQuery): string {
+  if (entry.pipeline !== undefined) {
+    const off = entry.off && entry.off.length > 0 ? ` · ${entry.off.length} off` : '';
+    return `pipeline ${entry.pipeline}${off} · limit ${entry.limit}`;
+  }
   const parts = [entry.where ?? '{}'];
   if (entry.sort) parts.push(`sort ${entry.sort}`);
   if (entry.paths.length > 0) parts.push(`paths ${entry.paths.join(',')}`);

@@ -59,11 +59,19 @@ export function signedCurlScript(url: string): string | null {
  */
 export function scriptCall(listUrl: string, collection: string): string {
   const body = driverBody(new URL(listUrl).searchParams);
+  if (body.pipeline !== undefined) return aggregateScript(body, collection);
   let chain = `org.objects.${collection}.find(${JSON.stringify(body.where ?? {})})`;
   if (body.sort !== undefined) chain += `\n  .sort(${JSON.stringify(body.sort)})`;
   if (body.skip !== undefined && body.skip !== 0) chain += `\n  .skip(${String(body.skip)})`;
   if (body.limit !== undefined) chain += `\n  .limit(${String(body.limit)})`;
   if (body.paths !== undefined) chain += `\n  .paths(${JSON.stringify(body.paths)})`;
+  return `return ${chain}\n  .toArray();\n`;
+}
+
+/** An aggregation as a script: `org.objects.<collection>.aggregate([…])`, the driver's pipeline. */
+function aggregateScript(body: Record<string, unknown>, collection: string): string {
+  let chain = `org.objects.${collection}.aggregate(${JSON.stringify(body.pipeline, null, 2)})`;
+  if (body.limit !== undefined) chain += `\n  .limit(${String(body.limit)})`;
   return `return ${chain}\n  .toArray();\n`;
 }
 
@@ -83,7 +91,7 @@ export function driverCallCommand(listUrl: string, appKey: string): string {
   );
 }
 
-/** where, sort, skip, limit and paths of a list URL as the driver's JSON body. */
+/** where, sort, skip, limit, paths and pipeline of a list URL as the driver's JSON body. */
 function driverBody(params: URLSearchParams): Record<string, unknown> {
   const body: Record<string, unknown> = {};
   const json = (text: string): unknown => {
@@ -101,6 +109,8 @@ function driverBody(params: URLSearchParams): Record<string, unknown> {
     const value = params.get(name);
     if (value !== null && /^\d+$/.test(value)) body[name] = Number(value);
   }
+  const pipeline = params.get('pipeline');
+  if (pipeline !== null) body.pipeline = json(pipeline);
   const paths = params.getAll('paths[]');
   if (paths.length > 0) body.paths = paths;
   return body;

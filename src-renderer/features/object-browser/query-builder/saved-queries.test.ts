@@ -67,3 +67,40 @@ describe('saved queries, export and import', () => {
     expect(library.saved.map((s) => s.name)).toEqual(['Mine']);
   });
 });
+
+describe('aggregations in the library', () => {
+  const pipeline = '[{"$match":{"locale":"en_US"}},{"$group":{"_id":"$locale","count":{"$sum":1}}}]';
+
+  it('keeps a pipeline with its disabled stages through the exported file', () => {
+    let library = saveNamed(emptyLibrary(), { ...entry({ pipeline, off: [0] }), name: 'Per locale' });
+    library = recordRun(library, entry({ pipeline }));
+    expect(parseQueryLibrary(serializeQueryLibrary(library))).toEqual(library);
+  });
+
+  it('tells aggregations apart by pipeline and by disabled stages', () => {
+    let library = recordRun(emptyLibrary(), entry({ pipeline }));
+    library = recordRun(library, entry({ pipeline, off: [0] }));
+    library = recordRun(library, entry());
+    library = recordRun(library, entry({ pipeline }));
+    expect(library.history.map((e) => [e.pipeline !== undefined, e.off])).toEqual([
+      [true, undefined],
+      [false, undefined],
+      [true, [0]],
+    ]);
+  });
+
+  it('drops entries whose pipeline or disabled stages are malformed', () => {
+    const text = JSON.stringify({
+      version: 1,
+      history: [
+        entry({ pipeline }),
+        { ...entry(), pipeline: 7 },
+        { ...entry(), pipeline, off: [-1] },
+        { ...entry(), pipeline, off: 'all' },
+        { ...entry(), pipeline: 'x'.repeat(20_001) },
+      ],
+      saved: [],
+    });
+    expect(parseQueryLibrary(text).history).toEqual([entry({ pipeline })]);
+  });
+});

@@ -16,6 +16,10 @@ export interface SavedQuery {
   sort?: string;
   paths: string[];
   limit: number;
+  /** An aggregation (Browse's pipeline builder): every stage as JSON text, disabled ones too. */
+  pipeline?: string;
+  /** Indexes of the disabled stages of `pipeline`. */
+  off?: number[];
   /** ISO time it was run or saved. */
   at: string;
 }
@@ -43,7 +47,9 @@ export function sameQuery(a: SavedQuery, b: SavedQuery): boolean {
     a.where === b.where &&
     a.sort === b.sort &&
     a.limit === b.limit &&
-    a.paths.join(',') === b.paths.join(',')
+    a.paths.join(',') === b.paths.join(',') &&
+    a.pipeline === b.pipeline &&
+    (a.off ?? []).join(',') === (b.off ?? []).join(',')
   );
 }
 
@@ -115,7 +121,8 @@ export function serializeQueryLibrary(library: QueryLibrary): string {
 
 function readEntry(value: unknown): SavedQuery | null {
   if (!isObject(value)) return null;
-  const { name, org, collection, where, sort, paths, limit, at } = value;
+  const { name, org, collection, where, sort, paths, limit, at, pipeline, off } = value;
+  if (!optionalText(pipeline) || !optionalIndexes(off)) return null;
   if (typeof org !== 'string' || !/^[a-z0-9-]{1,64}$/.test(org)) return null;
   if (typeof collection !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]{0,63}$/.test(collection)) return null;
   if (!optionalText(where) || !optionalText(sort)) return null;
@@ -131,7 +138,19 @@ function readEntry(value: unknown): SavedQuery | null {
   if (typeof name === 'string' && name.trim() !== '') entry.name = name.trim().slice(0, 100);
   if (typeof where === 'string') entry.where = where;
   if (typeof sort === 'string') entry.sort = sort;
+  if (typeof pipeline === 'string') entry.pipeline = pipeline;
+  if (Array.isArray(off) && off.length > 0) entry.off = off as number[];
   return entry;
+}
+
+/** Stage indexes: at most 20 whole numbers from 0 to 99. */
+function optionalIndexes(value: unknown): boolean {
+  if (value === undefined) return true;
+  return (
+    Array.isArray(value) &&
+    value.length <= 20 &&
+    value.every((n) => typeof n === 'number' && Number.isInteger(n) && n >= 0 && n < 100)
+  );
 }
 
 function optionalText(value: unknown): boolean {
