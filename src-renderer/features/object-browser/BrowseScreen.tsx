@@ -28,14 +28,14 @@ export function BrowseScreen({ orgClient, route, navigate }: BrowseScreenProps) 
   const schema = schemas.data?.find((s) => s.collection === route.collection);
 
   return (
-    <section className={route.agg ? 'screen browse browse--agg' : 'screen browse'} aria-labelledby="browse-title">
+    <section className="screen browse" aria-labelledby="browse-title">
       <ScreenHeader
         title={<span title="Query any collection with the same rules the service applies.">Browse</span>}
         titleId="browse-title"
         actions={
           schemas.data && (
             <>
-              {schema?.collection === 'accounts' && (
+              {schema?.collection === 'accounts' && !route.agg && (
                 <AccountSearch
                   key={route.where ?? ''}
                   where={route.where}

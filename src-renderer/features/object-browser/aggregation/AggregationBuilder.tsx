@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import type { ObjectDef } from '../../../../src-shared/schema/types';
 import type { OrgClient } from '../../../api/org-client';
 import { QueryLibraryMenu, useQueryLibrary } from '../query-builder/QueryLibraryMenu';
@@ -23,11 +23,13 @@ interface AggregationBuilderProps {
   requestUrl: string | null;
   onRun: (pipeline: string | undefined, off: number[]) => void;
   onOpen: (entry: SavedQuery) => void;
+  /** The result as run, shown under the stages in the same scroll area. */
+  children: ReactNode;
 }
 
 /** Stage cards ⇄ JSON, the query library, the request as commands, and Run. */
 export function AggregationBuilder(props: AggregationBuilderProps) {
-  const { orgClient, def, initialCards, limit, requestUrl, onRun, onOpen } = props;
+  const { orgClient, def, initialCards, limit, requestUrl, onRun, onOpen, children } = props;
   const org = orgClient.org;
   const collection = def.collection;
   const [cards, setCards] = useState<StageCard[]>(initialCards);
@@ -70,6 +72,7 @@ export function AggregationBuilder(props: AggregationBuilderProps) {
     return () => document.removeEventListener('keydown', onKey);
   });
 
+  // The bar stays in place (its menus open over the stages); stages and result scroll under it.
   return (
     <section className="agg-builder" aria-label="Aggregation pipeline">
       <div className="query-bar" role="group" aria-label="Pipeline bar">
@@ -115,18 +118,21 @@ export function AggregationBuilder(props: AggregationBuilderProps) {
           {check.general.message}
         </p>
       )}
-      {tab === 'stages' ? (
-        <StageList orgClient={orgClient} def={def} cards={cards} check={check} settled={settled} onCards={setCards} />
-      ) : (
-        <PipelineJsonTab
-          orgClient={orgClient}
-          collection={collection}
-          cards={cards}
-          check={check}
-          settled={settled}
-          onCards={setCards}
-        />
-      )}
+      <div className="agg-builder__scroll" data-testid="agg-scroll">
+        {tab === 'stages' ? (
+          <StageList orgClient={orgClient} def={def} cards={cards} check={check} settled={settled} onCards={setCards} />
+        ) : (
+          <PipelineJsonTab
+            orgClient={orgClient}
+            collection={collection}
+            cards={cards}
+            check={check}
+            settled={settled}
+            onCards={setCards}
+          />
+        )}
+        {children}
+      </div>
     </section>
   );
 }

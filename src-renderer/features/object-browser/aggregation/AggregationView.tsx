@@ -53,19 +53,18 @@ export function AggregationView({ orgClient, route, navigate, def, serviceOrigin
   };
 
   return (
-    <>
-      <AggregationBuilder
-        key={builderKey}
-        orgClient={orgClient}
-        def={def}
-        initialCards={applied.ok ? applied.cards : []}
-        limit={route.limit}
-        requestUrl={url}
-        onRun={(pipeline, off) =>
-          navigate({ ...route, agg: true, pipeline, off: off.length > 0 ? off : undefined, record: undefined })
-        }
-        onOpen={open}
-      />
+    <AggregationBuilder
+      key={builderKey}
+      orgClient={orgClient}
+      def={def}
+      initialCards={applied.ok ? applied.cards : []}
+      limit={route.limit}
+      requestUrl={url}
+      onRun={(pipeline, off) =>
+        navigate({ ...route, agg: true, pipeline, off: off.length > 0 ? off : undefined, record: undefined })
+      }
+      onOpen={open}
+    >
       {applied.ok ? (
         <AggregationResults
           orgClient={orgClient}
@@ -87,6 +86,6 @@ export function AggregationView({ orgClient, route, navigate, def, serviceOrigin
           }}
         />
       )}
-    </>
+    </AggregationBuilder>
   );
 }

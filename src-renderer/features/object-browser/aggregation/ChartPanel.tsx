@@ -60,7 +60,7 @@ export function ChartPanel({ documents, shape, chosen, onKind, name, keyName }: 
               type="button"
               className={k === kind ? 'segmented__item segmented__item--on' : 'segmented__item'}
               aria-pressed={k === kind}
-              data-testid={`agg-chart-${k}`}
+              data-testid={`agg-chart-kind-${k}`}
               onClick={() => onKind(k)}
             >
               {KIND_LABELS[k]}

@@ -60,7 +60,10 @@ export function PipelineJsonTab({ orgClient, collection, cards, check, settled, 
   let state: PreviewState;
   if (problem) state = { kind: 'fault' };
   else if (!preview.data) state = { kind: 'loading' };
-  else state = { kind: 'documents', documents: preview.data.items, stale: preview.isPlaceholderData };
+  else {
+    const stale = preview.isPlaceholderData || settled.cards !== cards;
+    state = { kind: 'documents', documents: preview.data.items, stale };
+  }
 
   return (
     <div className="pipeline-json">

@@ -29,6 +29,8 @@ export interface StageCardProps {
   upTo: JsonValue[] | null;
   /** The live check's problem on this card (JSON syntax or the parser's fault). */
   problem: TextProblem | null;
+  /** Edits the previews have not caught up with yet (typing has not paused). */
+  pending: boolean;
   /** Number (1-based) of an earlier stage with a problem, which blocks this preview. */
   blockedBy: number | null;
   /** A card's number (1-based position among all cards). */
@@ -63,7 +65,7 @@ export function StageCardView(props: StageCardProps) {
   else if (earlier !== null) state = { kind: 'blocked', stage: earlier };
   else if (preview.isError) state = { kind: 'error', fault: faultOf(preview.error) };
   else if (!preview.data) state = { kind: 'loading' };
-  else state = { kind: 'documents', documents: preview.data.items, stale: preview.isPlaceholderData };
+  else state = { kind: 'documents', documents: preview.data.items, stale: preview.isPlaceholderData || props.pending };
 
   return (
     <li

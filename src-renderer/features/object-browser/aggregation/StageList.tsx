@@ -53,6 +53,7 @@ export function StageList({ orgClient, def, cards, check, settled, onCards }: St
               enabled={enabled}
               upTo={input?.upTo ?? null}
               problem={check.problems.get(card.id) ?? null}
+              pending={settled.cards !== cards}
               blockedBy={input?.blockedBy === undefined ? null : (numbers.get(input.blockedBy) ?? null)}
               numberOf={(id) => numbers.get(id) ?? 0}
               onChange={(patch) => onCards(updateCard(cards, card.id, patch))}

@@ -85,7 +85,12 @@ describe('group key name', () => {
     expect(groupKeyName([{ $group: { _id: { year: { $year: '$created' }, month: { $month: '$created' } } } }])).toBe(
       'year, month',
     );
-    expect(groupKeyName([{ $group: { _id: { $year: '$created' } } }])).toBeUndefined();
+    expect(groupKeyName([{ $group: { _id: { $year: 'created' } } }])).toBe('year of created');
+    expect(groupKeyName([{ $group: { _id: { $dateToString: { format: '%Y-%m', date: 'created' } } } }])).toBe(
+      'month of created',
+    );
+    expect(groupKeyName([{ $group: { _id: { $dateToString: ['%Y', 'created'] } } }])).toBeUndefined();
+    expect(groupKeyName([{ $group: { _id: { $add: ['a', 1] } } }])).toBeUndefined();
     expect(groupKeyName([{ $group: { _id: null } }])).toBeUndefined();
     expect(groupKeyName([{ $match: {} }])).toBeUndefined();
   });

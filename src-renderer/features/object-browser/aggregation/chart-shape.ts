@@ -122,12 +122,27 @@ export function groupKeyName(stages: readonly unknown[]): string | undefined {
     const group = record.$group;
     const key =
       typeof group === 'object' && group !== null ? (group as Record<string, unknown>)._id : record.$sortByCount;
-    if (typeof key === 'string') return key.replace(/^\$/, '');
-    if (typeof key === 'object' && key !== null && !Array.isArray(key)) {
-      const names = Object.keys(key);
-      return names.some((name) => name.startsWith('$')) ? undefined : names.join(', ');
-    }
-    return undefined;
+    return keyExpressionName(key);
   }
   return undefined;
+}
+
+const DATE_FORMATS: Readonly<Record<string, string>> = { '%Y': 'year', '%Y-%m': 'month', '%Y-%m-%d': 'day' };
+
+/** `"locale"` → locale; `{$year: "created"}` → year of created; `{$dateToString: {format: "%Y-%m", date}}` → month of date. */
+function keyExpressionName(key: unknown): string | undefined {
+  if (typeof key === 'string') return key.replace(/^\$/, '');
+  if (typeof key !== 'object' || key === null || Array.isArray(key)) return undefined;
+  const entries = Object.entries(key as Record<string, unknown>);
+  const [operator, argument] = entries[0] ?? [];
+  if (entries.length === 1 && operator === '$dateToString') {
+    const { format, date } = (argument ?? {}) as Record<string, unknown>;
+    if (typeof format === 'string' && typeof date === 'string') return `${DATE_FORMATS[format] ?? format} of ${date}`;
+    return undefined;
+  }
+  if (entries.length === 1 && operator?.startsWith('$') && typeof argument === 'string') {
+    return `${operator.slice(1)} of ${argument}`;
+  }
+  if (entries.some(([name]) => name.startsWith('$'))) return undefined;
+  return entries.map(([name]) => name).join(', ');
 }
