@@ -86,4 +86,24 @@ export class AggregationPage {
     await menu.locator('summary').click();
     return url;
   }
+
+  /**
+   * Screenshots at 1440×900 and 1024×700, light and dark, with `focus` scrolled into view (the
+   * stages and the result share one scroll area): `<name>-<width>-<theme>.png` in e2e/artifacts.
+   */
+  async screenshots(name: string, focus: Locator, theme: (theme: 'light' | 'dark') => Promise<void>): Promise<void> {
+    for (const [width, height] of [
+      [1440, 900],
+      [1024, 700],
+    ] as const) {
+      await this.page.setViewportSize({ width, height });
+      await focus.scrollIntoViewIfNeeded();
+      for (const name_ of ['light', 'dark'] as const) {
+        await theme(name_);
+        await this.page.screenshot({ path: `e2e/artifacts/${name}-${width}-${name_}.png` });
+      }
+    }
+    await this.page.setViewportSize({ width: 1440, height: 900 });
+    await theme('light');
+  }
 }

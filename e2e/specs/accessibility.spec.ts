@@ -187,6 +187,25 @@ for (const theme of THEMES) {
     await audit(page, 'record editor', theme, findings);
     await page.keyboard.press('Escape');
 
+    // Browse's aggregation mode (issue 42): stage cards with previews, the result as a bar chart
+    // with its data table, a line chart, and the pipeline as JSON.
+    const perLocale = encodeURIComponent('[{"$group":{"_id":"locale","count":{"$sum":1}}},{"$sort":{"count":-1}}]');
+    await visit(page, `#/browse?c=accounts&mode=agg&pipeline=${perLocale}`, 'Browse');
+    await expect(page.getByTestId('agg-chart')).toHaveAttribute('data-kind', 'bar');
+    await expect(page.getByTestId('agg-stage-preview-count')).toHaveCount(2);
+    await page.getByTestId('agg-chart-table-toggle').click();
+    await expect(page.getByTestId('agg-chart-table')).toBeVisible();
+    await audit(page, 'browse aggregation: stages and bar chart', theme, findings);
+    const perMonth = encodeURIComponent(
+      '[{"$group":{"_id":{"$dateToString":{"format":"%Y-%m","date":"created"}},"count":{"$sum":1}}}]',
+    );
+    await visit(page, `#/browse?c=accounts&mode=agg&pipeline=${perMonth}`, 'Browse');
+    await expect(page.getByTestId('agg-chart')).toHaveAttribute('data-kind', 'line');
+    await audit(page, 'browse aggregation: line chart', theme, findings);
+    await page.getByTestId('agg-tab-json').click();
+    await expect(page.getByTestId('agg-json')).toBeVisible();
+    await audit(page, 'browse aggregation: pipeline as JSON', theme, findings);
+
     await page.context().close();
     expect(findings.length, `axe found serious or critical violations:\n${report(findings)}`).toBe(0);
   });

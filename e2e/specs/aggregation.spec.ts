@@ -87,7 +87,7 @@ test('accounts per locale: built visually, previewed per stage, shown as a bar c
   await expect(page.getByTestId('agg-chart-bar')).toHaveCount(answer.length);
   expect(await agg.chartTable()).toEqual(answer.map((doc) => [String(doc._id ?? '(none)'), doc.count]));
   await expect(page.getByTestId('agg-chart-svg')).toHaveAccessibleName(/count per locale/);
-  await shell.screenshots('aggregation-locale');
+  await agg.screenshots('aggregation-locale', agg.chart(), (theme) => shell.theme(theme));
 
   // Exports: CSV is the table; SVG and PNG are files of the chart.
   const csv = page.waitForEvent('download');
@@ -142,7 +142,7 @@ test('registrations per month: a line chart over time, switchable to bars', asyn
   const table = await agg.chartTable();
   const byMonth = new Map(answer.map((doc) => [doc._id as string, doc.count as number]));
   expect(table).toEqual([...byMonth.entries()].sort(([a], [b]) => a.localeCompare(b)));
-  await shell.screenshots('aggregation-months');
+  await agg.screenshots('aggregation-months', agg.chart(), (theme) => shell.theme(theme));
 
   await page.getByTestId('agg-chart-kind-bar').click();
   await expect(agg.chart()).toHaveAttribute('data-kind', 'bar');
@@ -163,7 +163,7 @@ test('faults land on their stage; the JSON pipeline and the cards are one pipeli
   await expect(group.getByTestId('agg-stage-text-error-path')).toHaveText(/^pipeline\[1\]\.\$group\._id/);
   await expect(page.getByTestId('agg-run')).toBeEnabled();
   await expect(match.getByTestId('agg-stage-preview-count')).toBeVisible();
-  await shell.screenshots('aggregation-fault');
+  await agg.screenshots('aggregation-fault', group, (theme) => shell.theme(theme));
   await agg.setText(group, '{"_id": "gender", "count": {"$sum": 1}}');
   await expect(group.getByTestId('agg-stage-text-error')).toHaveCount(0);
   const genders = (await agg.previewOf(group)) as { _id: string }[];

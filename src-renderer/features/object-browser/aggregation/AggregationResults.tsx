@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useMemo } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import type { JsonValue } from '../../../../src-shared/query/json';
 import { aggregationQuery } from '../../../api/aggregations';
 import { faultOf } from '../../../api/api-error';
@@ -25,20 +25,32 @@ interface AggregationResultsProps {
   collection: string;
   /** The enabled stages as run. */
   stages: JsonValue[];
+  /** Bring the result into view once it has arrived (after Run), then call `onRevealed`. */
+  reveal: boolean;
+  onRevealed: () => void;
 }
 
 /** The pipeline's result as run: a chart when its shape allows one, a table, or JSON. */
-export function AggregationResults({ orgClient, route, navigate, collection, stages }: AggregationResultsProps) {
+export function AggregationResults(props: AggregationResultsProps) {
+  const { orgClient, route, navigate, collection, stages, reveal, onRevealed } = props;
   const page = useQuery(aggregationQuery(orgClient, collection, stages, route.limit));
+  const section = useRef<HTMLElement>(null);
   const documents = useMemo(() => page.data?.items ?? [], [page.data]);
   const shape = useMemo(() => chartShape(documents), [documents]);
   const show: AggregationShow =
     route.show === 'chart' && !shape ? 'table' : (route.show ?? (shape ? 'chart' : 'table'));
   const go = (patch: Partial<BrowseRoute>) => navigate({ ...route, ...patch });
   const settled = page.isSuccess && !page.isPlaceholderData;
+  const answered = settled || page.isError;
+
+  useEffect(() => {
+    if (!reveal || !answered) return;
+    section.current?.scrollIntoView({ block: 'nearest' });
+    onRevealed();
+  }, [reveal, answered, onRevealed]);
 
   return (
-    <section className="results agg-results" aria-label="Aggregation result">
+    <section className="results agg-results" aria-label="Aggregation result" ref={section}>
       <div className="results__toolbar">
         <span className="pager__range" data-testid="agg-result-range" role="status">
           {!settled

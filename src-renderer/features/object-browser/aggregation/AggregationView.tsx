@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import type { JsonValue } from '../../../../src-shared/query/json';
 import type { ObjectDef } from '../../../../src-shared/schema/types';
 import type { OrgClient } from '../../../api/org-client';
@@ -43,6 +43,9 @@ export function AggregationView({ orgClient, route, navigate, def, serviceOrigin
   // A new pipeline in the URL (Run, the library, back/forward) starts the builder afresh.
   const builderKey = [collection, route.pipeline ?? '', (route.off ?? []).join(',')].join('\u0000');
 
+  // After Run, the result is brought into view once it has arrived (not on every visit).
+  const [reveal, setReveal] = useState(false);
+
   const open = (entry: SavedQuery) => {
     const base = { ...route, limit: entry.limit, skip: 0, cursor: undefined, record: undefined };
     if (entry.pipeline === undefined) {
@@ -60,9 +63,10 @@ export function AggregationView({ orgClient, route, navigate, def, serviceOrigin
       initialCards={applied.ok ? applied.cards : []}
       limit={route.limit}
       requestUrl={url}
-      onRun={(pipeline, off) =>
-        navigate({ ...route, agg: true, pipeline, off: off.length > 0 ? off : undefined, record: undefined })
-      }
+      onRun={(pipeline, off) => {
+        setReveal(true);
+        navigate({ ...route, agg: true, pipeline, off: off.length > 0 ? off : undefined, record: undefined });
+      }}
       onOpen={open}
     >
       {applied.ok ? (
@@ -72,6 +76,8 @@ export function AggregationView({ orgClient, route, navigate, def, serviceOrigin
           navigate={navigate}
           collection={collection}
           stages={applied.stages}
+          reveal={reveal}
+          onRevealed={() => setReveal(false)}
         />
       ) : (
         <FaultMessage

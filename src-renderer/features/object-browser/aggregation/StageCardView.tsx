@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useMemo } from 'react';
+import { useMemo, type CSSProperties } from 'react';
 import type { JsonValue } from '../../../../src-shared/query/json';
 import type { ObjectDef } from '../../../../src-shared/schema/types';
 import { aggregationQuery } from '../../../api/aggregations';
@@ -142,7 +142,7 @@ export function StageCardView(props: StageCardProps) {
         </span>
       </div>
       <div className="stage-card__body">
-        <div className="stage-card__editor">
+        <div className="stage-card__editor" style={{ '--editor-lines': editorLines(card.text) } as CSSProperties}>
           {card.operator === '$group' && (
             <GroupFormRow
               def={props.def}
@@ -163,4 +163,9 @@ export function StageCardView(props: StageCardProps) {
       </div>
     </li>
   );
+}
+
+/** The editor grows with its text, from 2 to 10 lines (then it scrolls). */
+function editorLines(text: string): number {
+  return Math.min(10, Math.max(2, text.split('\n').length));
 }

@@ -1,6 +1,7 @@
 import type { FaultBody } from '../../../../src-shared/faults';
 import type { PipelineDocument } from '../../../api/aggregations';
 import { FaultMessage } from '../../../components/FaultMessage';
+import { compactJson } from './stage-cards';
 
 export type PreviewState =
   | { kind: 'off' }
@@ -54,7 +55,7 @@ function PreviewBody({ state }: { state: PreviewState }) {
             {state.documents.map((doc, i) => (
               <li key={i}>
                 <pre className="stage-preview__document" tabIndex={0}>
-                  {JSON.stringify(doc, null, 1)}
+                  {compactJson(doc)}
                 </pre>
               </li>
             ))}

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
   cardsFromStages,
+  compactJson,
+  stageValueText,
   cardValue,
   insertCard,
   mergeEditedStages,
@@ -108,5 +110,17 @@ describe('stage cards ⇄ pipeline', () => {
   it('reads a card value, with the offset of a syntax error', () => {
     expect(cardValue({ text: '"$locale"' })).toEqual({ ok: true, value: '$locale' });
     expect(cardValue({ text: '{"a": }' })).toMatchObject({ ok: false, offset: 6 });
+  });
+
+  it('writes short stage values on one line and long ones indented', () => {
+    expect(stageValueText({ _id: 'locale', count: { $sum: 1 } })).toBe('{"_id": "locale", "count": {"$sum": 1}}');
+    expect(compactJson({ a: [1, 'x, y', null], b: {} })).toBe('{"a": [1, "x, y", null], "b": {}}');
+    const long = {
+      _id: { $dateToString: { format: '%Y-%m', date: 'created' } },
+      count: { $sum: 1 },
+      average: { $avg: 'c_score' },
+    };
+    expect(stageValueText(long)).toBe(JSON.stringify(long, null, 2));
+    expect(JSON.parse(compactJson(long))).toEqual(long);
   });
 });

@@ -33,8 +33,26 @@ export function nextCardId(): string {
   return `stage-${sequence}`;
 }
 
+/** Values up to this long are written on one line (most stages are); longer ones indented. */
+const ONE_LINE = 96;
+
+/**
+ * A stage value as card text: one line with spaces after `:` and `,` when short
+ * (`{"_id": "locale", "count": {"$sum": 1}}`), else indented JSON.
+ */
 export function stageValueText(value: JsonValue): string {
-  return JSON.stringify(value, null, 2);
+  const line = compactJson(value);
+  return line.length <= ONE_LINE ? line : JSON.stringify(value, null, 2);
+}
+
+/** JSON on one line, spaced for reading: `{"a": 1, "b": [1, 2]}`. */
+export function compactJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(compactJson).join(', ')}]`;
+  if (typeof value === 'object' && value !== null) {
+    const members = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
+    return `{${members.map(([k, v]) => `${JSON.stringify(k)}: ${compactJson(v)}`).join(', ')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
 }
 
 export function newCard(operator: string, text: string): StageCard {

@@ -6,6 +6,7 @@
  * (docs/query-semantics.md, Aggregation).
  */
 import { propertyPaths, type ObjectDef } from '../../../../src-shared/schema/types';
+import { compactJson } from './stage-cards';
 
 /** The stages the builder offers, in the order a pipeline usually has them. */
 export const STAGE_OPERATORS = [
@@ -60,21 +61,19 @@ export function stageTemplate(operator: string, def: ObjectDef): string {
     case '$match':
       return '{}';
     case '$group':
-      return JSON.stringify({ _id: paths.group, count: { $sum: 1 } }, null, 2);
+      return compactJson({ _id: paths.group, count: { $sum: 1 } });
     case '$sort':
-      return JSON.stringify({ _id: 1 }, null, 2);
+      return compactJson({ _id: 1 });
     case '$project':
-      return JSON.stringify({ _id: 1, [paths.group]: 1 }, null, 2);
+      return compactJson({ _id: 1, [paths.group]: 1 });
     case '$addFields':
-      return paths.date
-        ? JSON.stringify({ year: { $year: paths.date } }, null, 2)
-        : JSON.stringify({ copy: paths.group }, null, 2);
+      return paths.date ? compactJson({ year: { $year: paths.date } }) : compactJson({ copy: paths.group });
     case '$unwind':
-      return JSON.stringify(paths.array ?? paths.group);
+      return compactJson(paths.array ?? paths.group);
     case '$count':
-      return JSON.stringify('count');
+      return compactJson('count');
     case '$sortByCount':
-      return JSON.stringify(paths.group);
+      return compactJson(paths.group);
     case '$skip':
       return '10';
     case '$limit':
