@@ -15,6 +15,7 @@ import { AccountSearch } from './account-search/AccountSearch';
 import { useServiceOrigin } from '../../api/desktop-connections';
 import { AggregationView } from './aggregation/AggregationView';
 import { ModeSwitch } from './aggregation/ModeSwitch';
+import { referencePaths } from './references/reference-paths';
 
 interface BrowseScreenProps {
   orgClient: OrgClient;
@@ -111,6 +112,8 @@ function CollectionView({
   // Copied URLs name the service that answers (on the desktop, not the gateway's origin).
   const serviceOrigin = useServiceOrigin();
   const def = useMemo(() => schemaDef(schema), [schema]);
+  const defs = useMemo(() => schemas.map(schemaDef), [schemas]);
+  const intoReferences = useMemo(() => referencePaths(def, defs), [def, defs]);
   const applied = useMemo(() => appliedQuery(route, def), [route, def]);
   const plan = applied.ok ? planPage(applied.base, route.cursor) : null;
   const url = plan ? requestUrl(serviceOrigin, orgClient.org, schema.collection, plan.request) : null;
@@ -147,6 +150,7 @@ function CollectionView({
       <QueryPanel
         key={panelKey}
         def={def}
+        referencePaths={intoReferences}
         org={orgClient.org}
         initial={{ where: route.where, sort: route.sort, paths: route.paths, limit: route.limit }}
         requestUrl={url}

@@ -12,6 +12,7 @@ import type { BrowseRoute, Route } from '../../routing/route';
 import { RecordActions, RecordEditor, type EditorMode } from './records/RecordEditor';
 import { allColumns, columnsForProjection, visibleColumns } from '../../components/result-grid/columns';
 import { ColumnPicker } from './result-grid/ColumnPicker';
+import { withReferenceColumns } from './references/reference-paths';
 import { ExportControl } from './result-grid/ExportControl';
 import { RecordDrawer } from './result-grid/RecordDrawer';
 import { useColumnWidths } from '../../components/result-grid/column-widths';
@@ -39,7 +40,16 @@ export function ResultsSection({ orgClient, route, navigate, schema, schemas, ba
   const page = useQuery(listPageQuery(orgClient, schema.collection, plan.request));
   const [editor, setEditor] = useState<EditorMode | null>(null);
   const def = useMemo(() => schemaDef(schema), [schema]);
-  const available = useMemo(() => columnsForProjection(allColumns(def), route.paths), [def, route.paths]);
+  const available = useMemo(
+    () =>
+      withReferenceColumns(
+        columnsForProjection(allColumns(def), route.paths),
+        route.paths,
+        def,
+        schemas.map(schemaDef),
+      ),
+    [def, route.paths, schemas],
+  );
   const [order, setOrder] = useColumnOrder(route.org ?? orgClient.org, schema.collection);
   const columns = useMemo(
     () => applyOrder(visibleColumns(available, route.cols), order),

@@ -22,8 +22,12 @@ import { checkSortText, checkWhereText } from './validate-text';
 
 export type { QueryDraft } from './query-text';
 
+const NO_PATHS: readonly string[] = [];
+
 interface QueryPanelProps {
   def: ObjectDef;
+  /** Paths into references (`owner.name.first`) the paths picker offers too. */
+  referencePaths?: readonly string[];
   org: string;
   initial: QueryDraft;
   /** The exact request of the page shown, or null while there is none. */
@@ -33,10 +37,18 @@ interface QueryPanelProps {
 }
 
 /** The where builder ⇄ JSON view, sort, paths[], limit, Run, and the request it makes. */
-export function QueryPanel({ def, org, initial, requestUrl, appKey, onRun }: QueryPanelProps) {
+export function QueryPanel({
+  def,
+  referencePaths = NO_PATHS,
+  org,
+  initial,
+  requestUrl,
+  appKey,
+  onRun,
+}: QueryPanelProps) {
   const fields = useMemo(() => queryablePaths(def), [def]);
   const sortable = useMemo(() => sortablePaths(def), [def]);
-  const projectable = useMemo(() => projectablePaths(def), [def]);
+  const projectable = useMemo(() => [...projectablePaths(def), ...referencePaths], [def, referencePaths]);
 
   const { whereText, barText, root, builderNote, onWhereText, onTreeChange } = useWhereText(initial.where);
   const [sortText, setSortText] = useState(() => initialSortText(initial.sort));

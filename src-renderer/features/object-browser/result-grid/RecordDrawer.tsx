@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { faultOf } from '../../../api/api-error';
 import type { OrgClient } from '../../../api/org-client';
 import { recordQuery, type ObjectRecord } from '../../../api/records';
@@ -7,6 +7,7 @@ import { schemaDef, type Schema } from '../../../api/schemas';
 import { normalizeList, type ListEnvelope } from '../../../api/types';
 import { FaultMessage } from '../../../components/FaultMessage';
 import { DEFAULT_LIST_ARGS, ListPropertyPanel, prefixedListArgs, type ListPropertyArgs } from './ListPropertyPanel';
+import { expandableReferences } from '../references/reference-paths';
 import { recordTree, type RecordReference } from './record-tree';
 import { RecordTree } from './RecordTree';
 
@@ -139,6 +140,17 @@ function DrawerRecord({ orgClient, schema, schemas, id, org, view, onLoaded, onO
   );
   const record = useQuery(recordQuery(orgClient, schema.collection, id, prefixedListArgs(listArgs)));
   const data = record.data;
+  // The tree shows references expanded (issue 42): each the record it points to, read as the
+  // caller, with a link that opens it here. The JSON view and the actions keep the stored record.
+  const expand = useMemo(() => expandableReferences(schemaDef(schema)).map((r) => r.path), [schema]);
+  const expanded = useQuery({
+    ...recordQuery(orgClient, schema.collection, id, { expand }),
+    enabled: view === 'tree' && expand.length > 0,
+  });
+  const treeSource = (expanded.data ?? data) as ObjectRecord | undefined;
+  const treePlain = treeSource
+    ? Object.fromEntries(Object.entries(treeSource).filter(([k]) => !listProps.some((p) => p.name === k)))
+    : null;
   useEffect(() => onLoaded?.(data), [data, onLoaded]);
   const plain = data
     ? Object.fromEntries(Object.entries(data).filter(([k]) => !listProps.some((p) => p.name === k)))
@@ -149,8 +161,13 @@ function DrawerRecord({ orgClient, schema, schemas, id, org, view, onLoaded, onO
       {record.isError && <FaultMessage fault={faultOf(record.error)} onRetry={() => void record.refetch()} />}
       {record.isPending && <p className="qb-hint">Loading the record…</p>}
       {plain &&
-        (view === 'tree' ? (
-          <RecordTree nodes={recordTree(plain, schema.properties)} onOpenReference={onOpenReference} />
+        (view === 'tree' && treePlain ? (
+          <>
+            {expanded.isError && (
+              <p className="qb-hint">References are shown unexpanded: {faultOf(expanded.error).message}</p>
+            )}
+            <RecordTree nodes={recordTree(treePlain, schema.properties)} onOpenReference={onOpenReference} />
+          </>
         ) : (
           <pre className="json-view" data-testid="record-raw">
             {JSON.stringify(plain, null, 2)}

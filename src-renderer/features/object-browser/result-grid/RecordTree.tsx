@@ -29,7 +29,8 @@ function TreeLine({
   onOpenReference,
 }: { node: TreeNode; depth: number } & Pick<RecordTreeProps, 'onOpenReference'>) {
   // Two levels open at first: a record reads at a glance; deeper documents and arrays on demand.
-  const [open, setOpen] = useState(depth < 2);
+  // An expanded reference (a whole record) starts folded behind its link.
+  const [open, setOpen] = useState(depth < 2 && !node.reference);
   const head = (
     <>
       <span className="rtree__key">{node.key}</span>
@@ -52,6 +53,7 @@ function TreeLine({
             </span>
             {head}
           </button>
+          {node.reference && <ReferenceButton node={node} onOpenReference={onOpenReference} />}
           <Copies node={node} />
         </div>
         {open &&
@@ -72,15 +74,7 @@ function TreeLine({
       <div className="rtree__line rtree__line--leaf">
         {head}
         {node.reference ? (
-          <button
-            type="button"
-            className="button--link rtree__value rtree__ref"
-            data-testid="tree-reference"
-            title={`Open ${node.reference.object} ${node.reference.id} here`}
-            onClick={() => node.reference && onOpenReference(node.reference)}
-          >
-            {node.text}
-          </button>
+          <ReferenceButton node={node} onOpenReference={onOpenReference} />
         ) : (
           <span
             className={node.type === 'null' ? 'rtree__value rtree__value--null' : 'rtree__value'}
@@ -92,6 +86,21 @@ function TreeLine({
         <Copies node={node} />
       </div>
     </li>
+  );
+}
+
+/** A reference as a link that opens the record it points to in the drawer. */
+function ReferenceButton({ node, onOpenReference }: { node: TreeNode } & Pick<RecordTreeProps, 'onOpenReference'>) {
+  return (
+    <button
+      type="button"
+      className="button--link rtree__value rtree__ref"
+      data-testid="tree-reference"
+      title={`Open ${node.reference?.object ?? ''} ${node.reference?.id ?? ''} here`}
+      onClick={() => node.reference && onOpenReference(node.reference)}
+    >
+      {node.text}
+    </button>
   );
 }
 

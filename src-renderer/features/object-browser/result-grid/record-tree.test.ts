@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { PropertyDef } from '../../../../src-shared/schema/types';
-import { recordTree, referenceOf, type TreeNode } from './record-tree';
+import { expandedReferenceOf, recordTree, referenceOf, type TreeNode } from './record-tree';
 
 const PROPS: PropertyDef[] = [
   { name: 'email', type: 'String' },
+  { name: 'c_author', type: 'Reference', refObject: 'account' },
+  { name: 'c_info', type: 'Document', properties: [{ name: 'c_x', type: 'String' }] },
   { name: 'name', type: 'Document', properties: [{ name: 'first', type: 'String' }] },
   { name: 'roles', type: 'ObjectId', array: true },
   { name: 'c_born', type: 'Date' },
@@ -66,5 +68,24 @@ describe('recordTree', () => {
     expect(referenceOf({ _id: ID, object: 'account', path: '/accounts/../x' })).toBeUndefined();
     expect(referenceOf({ _id: ID, object: 'account', path: `/accounts/${'f'.repeat(24)}` })).toBeUndefined();
     expect(referenceOf([ID])).toBeUndefined();
+  });
+});
+
+describe('expanded references', () => {
+  const expanded = { _id: ID.toUpperCase(), object: 'account', email: 'a@b.c', name: { first: 'Ann' } };
+  const tree = recordTree({ _id: ID, c_author: expanded, c_info: { _id: ID, object: 'account' } }, PROPS);
+
+  it('links an expanded reference to its record and shows its members under it', () => {
+    const node = find(tree, 'c_author');
+    expect(node).toMatchObject({ type: 'Reference', reference: { object: 'account', id: ID }, text: `account ${ID}` });
+    expect(find(tree, 'c_author.email')).toMatchObject({ text: 'a@b.c' });
+    expect(find(tree, 'c_author.name.first')).toMatchObject({ text: 'Ann' });
+  });
+
+  it('only where the definition declares a reference, and only with a real id and object name', () => {
+    expect(find(tree, 'c_info')?.reference).toBeUndefined();
+    expect(expandedReferenceOf({ _id: 'x', object: 'account' })).toBeUndefined();
+    expect(expandedReferenceOf({ _id: ID, object: '../accounts' })).toBeUndefined();
+    expect(expandedReferenceOf({ _id: ID })).toBeUndefined();
   });
 });

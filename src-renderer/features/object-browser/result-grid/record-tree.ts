@@ -38,6 +38,23 @@ export function referenceOf(value: unknown): RecordReference | undefined {
   return id === undefined || id.toLowerCase() !== _id.toLowerCase() ? undefined : { object, id: _id.toLowerCase() };
 }
 
+const OBJECT_ID = /^[0-9a-f]{24}$/i;
+const OBJECT_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/**
+ * A reference the service expanded: the referenced record in its place (`_id`, `object` and its
+ * members, no `path`). Only where the definition declares a Reference, so no other document that
+ * happens to carry `_id` and `object` turns into a link.
+ */
+export function expandedReferenceOf(value: unknown): RecordReference | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  const { _id, object } = value as Record<string, unknown>;
+  if (typeof _id !== 'string' || !OBJECT_ID.test(_id) || typeof object !== 'string' || !OBJECT_NAME.test(object)) {
+    return undefined;
+  }
+  return { object, id: _id.toLowerCase() };
+}
+
 function jsonType(value: unknown): string {
   if (value === null) return 'null';
   if (typeof value === 'string') return 'String';
@@ -62,6 +79,21 @@ function nodeOf(key: string, path: string, value: unknown, prop: PropertyDef | u
   }
   const reference = referenceOf(value);
   if (reference) return { key, path, type: 'Reference', text: `${reference.object} ${reference.id}`, copy, reference };
+  const expanded = declared === 'Reference' ? expandedReferenceOf(value) : undefined;
+  if (expanded) {
+    // An expanded reference (expand[], paths[] into it): the record it points to, with a link.
+    return {
+      key,
+      path,
+      type: 'Reference',
+      text: `${expanded.object} ${expanded.id}`,
+      copy,
+      reference: expanded,
+      children: Object.entries(value as Record<string, unknown>).map(([k, v]) =>
+        nodeOf(k, `${path}.${k}`, v, undefined, false),
+      ),
+    };
+  }
   if (typeof value === 'object' && value !== null) {
     const props = prop?.type === 'Document' ? (prop.properties ?? []) : [];
     return {
