@@ -1,4 +1,5 @@
 import type { BrowseRoute, Route } from '../../../routing/route';
+import { pipelineFromWhere } from './agg-route';
 
 /**
  * Find (the where/sort query bar) or Aggregate (the pipeline builder). Entering Aggregate with a
@@ -6,7 +7,7 @@ import type { BrowseRoute, Route } from '../../../routing/route';
  */
 export function ModeSwitch({ route, navigate }: { route: BrowseRoute; navigate: (route: Route) => void }) {
   const toAggregate = (): Route => {
-    const pipeline = route.pipeline ?? (route.where ? `[{"$match":${route.where}}]` : undefined);
+    const pipeline = route.pipeline ?? pipelineFromWhere(route.where);
     return { ...route, agg: true, pipeline, record: undefined };
   };
   return (

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseRoute, serializeRoute } from '../../../app/screens';
 import type { BrowseRoute } from '../../../routing/route';
 import { DEFAULT_BROWSE_STATE } from '../browse-route';
-import { parseAggregationParams } from './agg-route';
+import { parseAggregationParams, pipelineFromWhere } from './agg-route';
 
 describe('aggregation route', () => {
   it('round-trips the aggregation fields through the hash', () => {
@@ -29,5 +29,12 @@ describe('aggregation route', () => {
     });
     expect(parseAggregationParams(params)).toEqual({});
     expect(parseAggregationParams(new URLSearchParams('mode=agg&off=3,1,3'))).toEqual({ agg: true, off: [1, 3] });
+  });
+
+  it("starts the pipeline with the find mode's where as a $match, or with nothing", () => {
+    expect(pipelineFromWhere('{"locale":"en_US"}')).toBe('[{"$match":{"locale":"en_US"}}]');
+    expect(pipelineFromWhere(undefined)).toBeUndefined();
+    expect(pipelineFromWhere('{"a":1}]},{"$out":"x"}')).toBeUndefined();
+    expect(pipelineFromWhere('[1]')).toBeUndefined();
   });
 });

@@ -8,6 +8,8 @@
  * anything is sent; `off` is a short list of small indexes; the rest are closed choices).
  */
 
+import { isJsonObject, parseJson } from '../../../../src-shared/query/json';
+
 export type ChartKind = 'bar' | 'line' | 'histogram';
 export const CHART_KINDS: readonly ChartKind[] = ['bar', 'line', 'histogram'];
 export type AggregationShow = 'table' | 'json' | 'chart';
@@ -53,4 +55,19 @@ export function writeAggregationParams(state: AggregationState, params: URLSearc
   if (state.off !== undefined && state.off.length > 0) params.set('off', state.off.join(','));
   if (state.show !== undefined) params.set('show', state.show);
   if (state.chart !== undefined) params.set('chart', state.chart);
+}
+
+/**
+ * The pipeline the aggregation mode starts with when Find had a where: that condition as a
+ * `$match`, so the analyst goes on from the records they were looking at. A where that is not a
+ * JSON object (the hash is user input) starts no stage.
+ */
+export function pipelineFromWhere(where: string | undefined): string | undefined {
+  if (where === undefined) return undefined;
+  try {
+    const condition = parseJson(where);
+    return isJsonObject(condition) ? JSON.stringify([{ $match: condition }]) : undefined;
+  } catch {
+    return undefined;
+  }
 }
