@@ -5,7 +5,7 @@ import { chartCsv, chartData, numberLabel, type ChartData } from './chart-data';
 import { chartFileName, downloadCsv, downloadPng, downloadSvg } from './chart-export';
 import type { ChartShape } from './chart-shape';
 import { ChartDataTable } from './ChartDataTable';
-import { BarChart, HistogramChart, LineChart } from './charts';
+import { BarChart, HistogramChart, LineChart, MAX_BARS } from './charts';
 import { useWidth } from './use-width';
 
 const KIND_LABELS: Record<ChartKind, string> = { bar: 'Bar', line: 'Line', histogram: 'Histogram' };
@@ -49,6 +49,7 @@ export function ChartPanel({ documents, shape, chosen, onKind, name, keyName }: 
     }
   };
 
+  const notes = chartNotes(data, kind, field, shape.keyPath);
   const Chart = kind === 'line' ? LineChart : kind === 'histogram' ? HistogramChart : BarChart;
   return (
     <div className="chart-panel" data-testid="agg-chart" data-kind={kind}>
@@ -116,16 +117,32 @@ export function ChartPanel({ documents, shape, chosen, onKind, name, keyName }: 
         <div ref={box} className="chart-panel__plot">
           <Chart data={data} width={width} titleId={titleId} title={title} description={describe(data)} svgRef={svg} />
         </div>
-        {data.skipped > 0 && (
-          <figcaption className="qb-hint">
-            {data.skipped} {data.skipped === 1 ? 'document is' : 'documents are'} not drawn: no {field}
-            {kind === 'bar' ? '' : ` or no ${kind === 'line' ? 'time' : 'number'} for ${shape.keyPath}`}.
+        {notes.length > 0 && (
+          <figcaption className="qb-hint" data-testid="agg-chart-notes">
+            {notes.join(' ')}
           </figcaption>
         )}
       </figure>
       {tableOpen && <ChartDataTable data={{ ...data, keyName: over }} caption={title} />}
     </div>
   );
+}
+
+/** What the chart leaves out: bars past the first hundred, documents without a value or key. */
+function chartNotes(data: ChartData, kind: ChartKind, field: string, keyPath: string): string[] {
+  const notes: string[] = [];
+  if (kind === 'bar' && data.data.length > MAX_BARS) {
+    notes.push(
+      `The first ${MAX_BARS} of ${data.data.length} keys are drawn; the data table and the CSV have them all.`,
+    );
+  }
+  if (data.skipped > 0) {
+    const what = kind === 'bar' ? '' : ` or no ${kind === 'line' ? 'time' : 'number'} for ${keyPath}`;
+    notes.push(
+      `${data.skipped} ${data.skipped === 1 ? 'document is' : 'documents are'} not drawn: no ${field}${what}.`,
+    );
+  }
+  return notes;
 }
 
 /** A sentence for screen readers: how many values, the range, the largest. */

@@ -19,13 +19,16 @@ export interface ChartProps {
 }
 
 const BAR_ROW = 24;
+/** Bars drawn at most (in the pipeline's order); the data table and the CSV have every key. */
+export const MAX_BARS = 100;
 const PLOT_HEIGHT = 300;
 const CHAR_WIDTH = 7;
 
 const maxValue = (data: ChartData) => Math.max(0, ...data.data.map((d) => d.value));
 
 /** One bar per key, longest label first in mind: the label column fits the labels (up to a third). */
-export function BarChart({ data, width, ...frame }: ChartProps) {
+export function BarChart({ data: all, width, ...frame }: ChartProps) {
+  const data = { ...all, data: all.data.slice(0, MAX_BARS) };
   const longest = Math.max(4, ...data.data.map((d) => d.label.length));
   const left = Math.min(Math.max(60, longest * CHAR_WIDTH + 16), Math.floor(width / 3));
   const margin = { top: 8, right: 64, bottom: 28, left };
