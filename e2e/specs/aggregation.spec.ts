@@ -190,3 +190,23 @@ test('faults land on their stage; the JSON pipeline and the cards are one pipeli
   await agg.run();
   expect(decodeURIComponent(page.url())).toContain('off=0');
 });
+
+test('birth years of patient files: numbers as a histogram, typed as JSON', async ({ page }) => {
+  const { agg, shell } = await openAggregation(page);
+  await page.getByTestId('collection-picker').selectOption('c_patientfiles');
+  await agg.enter();
+  await page.getByTestId('agg-tab-json').click();
+  await page.getByTestId('agg-json').fill('[{"$group": {"_id": {"$year": "c_birth_date"}, "count": {"$sum": 1}}}]');
+  await page.getByTestId('agg-tab-stages').click();
+  await expect(agg.stages()).toHaveCount(1);
+  await agg.previewOf(agg.stage(0));
+  await agg.run();
+  await expect(agg.chart()).toHaveAttribute('data-kind', 'histogram');
+  const answer = await agg.serviceAnswer();
+  const total = answer.reduce((sum, doc) => sum + (doc.count as number), 0);
+  const bins = await agg.chartTable();
+  expect(bins.length).toBeGreaterThan(3);
+  expect(bins.reduce((sum, [, value]) => sum + value, 0)).toBe(total);
+  await expect(page.getByTestId('agg-chart-bin')).toHaveCount(bins.length);
+  await agg.screenshots('aggregation-birth-years', agg.chart(), (theme) => shell.theme(theme));
+});

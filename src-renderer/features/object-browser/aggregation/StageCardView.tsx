@@ -6,6 +6,7 @@ import { aggregationQuery } from '../../../api/aggregations';
 import { faultOf } from '../../../api/api-error';
 import type { OrgClient } from '../../../api/org-client';
 import { JsonEditor } from '../query-builder/JsonEditor';
+import { projectablePaths } from '../query-builder/operators';
 import type { TextProblem } from '../query-builder/validate-text';
 import { cardProblemFromFault } from './check-stages';
 import { GroupFormRow } from './GroupFormRow';
@@ -46,6 +47,8 @@ export interface StageCardProps {
 export function StageCardView(props: StageCardProps) {
   const { orgClient, def, card, index, count, enabled, upTo, problem, blockedBy } = props;
   const number = index + 1;
+  // Key completion offers the collection's paths (what the first stages read).
+  const paths = useMemo(() => projectablePaths(def), [def]);
   const previewStages = useMemo(() => (upTo === null ? null : [...upTo, { $limit: PREVIEW_DOCUMENTS }]), [upTo]);
   const preview = useQuery({
     ...aggregationQuery(orgClient, def.collection, previewStages ?? [], undefined),
@@ -156,6 +159,7 @@ export function StageCardView(props: StageCardProps) {
             onChange={(text) => props.onChange({ text })}
             problem={shownProblem}
             label={`Value of stage ${number} (${card.operator})`}
+            paths={paths}
             testId="agg-stage-text"
           />
         </div>
