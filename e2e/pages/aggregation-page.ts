@@ -97,7 +97,11 @@ export class AggregationPage {
       [1024, 700],
     ] as const) {
       await this.page.setViewportSize({ width, height });
-      await focus.scrollIntoViewIfNeeded();
+      // Scroll the stages-and-result area only (scrollIntoView would move the page too).
+      await focus.evaluate((element) => {
+        const area = element.closest('[data-testid="agg-scroll"]');
+        if (area) area.scrollTop += element.getBoundingClientRect().top - area.getBoundingClientRect().top - 8;
+      });
       for (const name_ of ['light', 'dark'] as const) {
         await theme(name_);
         await this.page.screenshot({ path: `e2e/artifacts/${name}-${width}-${name_}.png` });

@@ -201,6 +201,9 @@ test('birth years of patient files: numbers as a histogram, typed as JSON', asyn
   await expect(agg.stages()).toHaveCount(1);
   await agg.previewOf(agg.stage(0));
   await agg.run();
+  // Numbers: a histogram is offered (bars first when they are few whole numbers, as here).
+  await expect(agg.chart()).toHaveAttribute('data-kind', /^(bar|histogram)$/);
+  await page.getByTestId('agg-chart-kind-histogram').click();
   await expect(agg.chart()).toHaveAttribute('data-kind', 'histogram');
   const answer = await agg.serviceAnswer();
   const total = answer.reduce((sum, doc) => sum + (doc.count as number), 0);
