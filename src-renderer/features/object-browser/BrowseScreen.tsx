@@ -56,6 +56,8 @@ export function BrowseScreen({ orgClient, route, navigate }: BrowseScreenProps) 
                     skip: 0,
                     view: route.view,
                     org: route.org,
+                    // The mode stays; a pipeline belongs to its collection and does not.
+                    agg: route.agg,
                   })
                 }
               />
