@@ -193,8 +193,9 @@ test('faults land on their stage; the JSON pipeline and the cards are one pipeli
 
 test('birth years of patient files: numbers as a histogram, typed as JSON', async ({ page }) => {
   const { agg, shell } = await openAggregation(page);
+  // Another collection keeps the mode, not the pipeline.
   await page.getByTestId('collection-picker').selectOption('c_patientfiles');
-  await agg.enter();
+  await expect(page.getByTestId('agg-empty')).toBeVisible();
   await page.getByTestId('agg-tab-json').click();
   await page.getByTestId('agg-json').fill('[{"$group": {"_id": {"$year": "c_birth_date"}, "count": {"$sum": 1}}}]');
   await page.getByTestId('agg-tab-stages').click();
