@@ -163,6 +163,8 @@ test('faults land on their stage; the JSON pipeline and the cards are one pipeli
   await expect(group.getByTestId('agg-stage-text-error-path')).toHaveText(/^pipeline\[1\]\.\$group\._id/);
   await expect(page.getByTestId('agg-run')).toBeEnabled();
   await expect(match.getByTestId('agg-stage-preview-count')).toBeVisible();
+  // Nothing was run yet: the result under the stages says it is not theirs.
+  await expect(page.getByTestId('agg-result-stale')).toContainText('no stage run yet');
   await agg.screenshots('aggregation-fault', group, (theme) => shell.theme(theme));
   await agg.setText(group, '{"_id": "gender", "count": {"$sum": 1}}');
   await expect(group.getByTestId('agg-stage-text-error')).toHaveCount(0);
@@ -189,6 +191,10 @@ test('faults land on their stage; the JSON pipeline and the cards are one pipeli
   await expect(agg.stages()).toHaveCount(2);
   await agg.run();
   expect(decodeURIComponent(page.url())).toContain('off=0');
+  await expect(page.getByTestId('agg-result-stale')).toHaveCount(0);
+  // Switching a stage on changes what is sent: the result is the last run's until Run.
+  await agg.stage(0).getByTestId('agg-stage-enabled').check();
+  await expect(page.getByTestId('agg-result-stale')).toContainText('as last run');
 });
 
 test('birth years of patient files: numbers as a histogram, typed as JSON', async ({ page }) => {

@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
+import type { JsonValue } from '../../../../src-shared/query/json';
 import type { ObjectDef } from '../../../../src-shared/schema/types';
 import type { OrgClient } from '../../../api/org-client';
 import { QueryLibraryMenu, useQueryLibrary } from '../query-builder/QueryLibraryMenu';
@@ -27,6 +28,11 @@ interface AggregationBuilderProps {
   children: ReactNode;
 }
 
+/** The stages a pipeline sends (its enabled ones) as one text, to compare two pipelines. */
+function sentText(stored: { stages: JsonValue[]; off: number[] } | null): string | null {
+  return stored && JSON.stringify(stored.stages.filter((_, index) => !stored.off.includes(index)));
+}
+
 /** Stage cards ⇄ JSON, the query library, the request as commands, and Run. */
 export function AggregationBuilder(props: AggregationBuilderProps) {
   const { orgClient, def, initialCards, limit, requestUrl, onRun, onOpen, children } = props;
@@ -44,6 +50,11 @@ export function AggregationBuilder(props: AggregationBuilderProps) {
   );
 
   const stored = useMemo(() => storedStages(cards), [cards]);
+  // The result shows the pipeline as run (the URL's); while the stages sent would differ, say so,
+  // or the result reads as the answer to the stages above it.
+  const runText = useMemo(() => sentText(storedStages(initialCards)), [initialCards]);
+  const changed = sentText(stored) !== runText;
+  const ranNothing = initialCards.every((card) => !card.enabled);
   const canRun = stored !== null && check.problems.size === 0 && check.general === null;
   const current = {
     org,
@@ -130,6 +141,14 @@ export function AggregationBuilder(props: AggregationBuilderProps) {
             settled={settled}
             onCards={setCards}
           />
+        )}
+        {changed && (
+          <p className="qb-hint agg-builder__stale" role="status" data-testid="agg-result-stale">
+            {ranNothing
+              ? 'Below: the collection’s documents (no stage run yet).'
+              : 'Below: the result of the pipeline as last run.'}{' '}
+            Run (Ctrl/⌘+Enter) to see the stages above.
+          </p>
         )}
         {children}
       </div>

@@ -73,6 +73,8 @@ export function BarChart({ data: all, width, ...frame }: ChartProps) {
   );
 }
 
+const DOT_INSET = 12;
+
 /** A line through the values in time order, with a dot on each. */
 export function LineChart({ data, width, ...frame }: ChartProps) {
   const margin = { top: 12, right: 24, bottom: 28, left: 56 };
@@ -82,9 +84,10 @@ export function LineChart({ data, width, ...frame }: ChartProps) {
   const last = Math.max(...times);
   // One point still needs a span of time around it.
   const span = last > first ? [first, last] : [first - 15 * 86_400_000, first + 15 * 86_400_000];
+  // The first and last dots sit a little inside the frame, clear of the value labels at its left.
   const x = scaleUtc()
     .domain(span.map((t) => new Date(t)))
-    .range([margin.left, width - margin.right]);
+    .range([margin.left + DOT_INSET, width - margin.right - DOT_INSET]);
   const y = scaleLinear()
     .domain([0, maxValue(data) || 1])
     .nice()
