@@ -39,6 +39,9 @@ test('paths into a reference are columns; an expanded reference opens its record
   await browser.openMenu('qb-paths');
   await page.getByTestId('qb-paths-find').fill('updater.');
   await expect(page.locator('[data-testid="qb-path-option"][value="updater.email"]')).toBeVisible();
+  await page.getByTestId('qb-paths-find').fill('owner.name');
+  await expect(page.locator('[data-testid="qb-path-option"][value="owner.name.first"]')).toBeVisible();
+  await page.getByTestId('qb-paths-find').fill('updater.');
   await page.locator('[data-testid="qb-path-option"][value="updater.email"]').check();
   await page.getByTestId('qb-paths-find').fill('c_title');
   await page.locator('[data-testid="qb-path-option"][value="c_title"]').check();
@@ -56,6 +59,12 @@ test('paths into a reference are columns; an expanded reference opens its record
   await expect(page.locator('[data-testid="tree-node"][data-path="updater.email"]')).toHaveCount(0);
   await updater.getByTestId('tree-toggle').first().click();
   await expect(page.locator('[data-testid="tree-node"][data-path="updater.email"]')).toContainText(EMAIL);
+  // Its members are typed by the account's definition (a date is a Date, not a string).
+  await expect(page.locator('[data-testid="tree-node"][data-path="updater.created"]')).toContainText('Date');
+  // `owner`, which every record but an account carries undeclared, is expanded too.
+  const owner = page.locator('[data-testid="tree-node"][data-path="owner"]');
+  await expect(owner.getByTestId('tree-reference').first()).toHaveText(`account ${adminId}`);
+  await expect(owner.getByTestId('tree-toggle')).toHaveCount(1);
   await shell.screenshots('browse-reference-drawer');
   await updater.getByTestId('tree-reference').first().click();
   await expect(page.getByTestId('record-id')).toHaveText(adminId);

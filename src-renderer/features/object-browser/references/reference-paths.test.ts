@@ -34,7 +34,9 @@ const note: ObjectDef = {
 
 describe('paths into references', () => {
   it('lists the references the service can expand (not inside arrays)', () => {
-    expect(expandableReferences(note).map((r) => r.path)).toEqual(['updater', 'c_author', 'c_loose']);
+    expect(expandableReferences(note).map((r) => r.path)).toEqual(['updater', 'c_author', 'c_loose', 'owner']);
+    // An account has no owner (the service keeps one on every other record).
+    expect(expandableReferences(account).map((r) => r.path)).toEqual(['updater']);
   });
 
   it('offers the members of each referenced object, without hidden, list or identity members', () => {
@@ -42,6 +44,7 @@ describe('paths into references', () => {
     expect(paths).toContain('c_author.email');
     expect(paths).toContain('c_author.name.first');
     expect(paths).toContain('updater.created');
+    expect(paths).toContain('owner.name.first');
     expect(paths.some((p) => p.includes('password') || p.includes('connections'))).toBe(false);
     expect(paths).not.toContain('c_author._id');
     expect(paths.some((p) => p.startsWith('c_loose.') || p.startsWith('c_items.'))).toBe(false);

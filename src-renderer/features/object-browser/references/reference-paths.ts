@@ -4,12 +4,21 @@
  * grid shows them as columns, and the drawer asks for every reference expanded (`expand[]`).
  * Pure, so unit-tested. One level deep: the referenced object's own properties, not its references'.
  */
-import { propertyPaths, resolvePath, type ObjectDef } from '../../../../src-shared/schema/types';
+import { propertyPaths, resolvePath, type ObjectDef, type PropertyDef } from '../../../../src-shared/schema/types';
 import type { Column } from '../../../components/result-grid/columns';
 
-/** References the service can expand: declared Reference properties not inside an array. */
+/** Who created the record: the service keeps it on every record but accounts, undeclared. */
+export const OWNER: PropertyDef = { name: 'owner', type: 'Reference', refObject: 'account', readOnly: true };
+
+/** A definition's properties with `owner` where the service keeps one (the schema leaves it out). */
+export function withOwner(def: ObjectDef): ObjectDef {
+  if (def.name === 'account' || def.properties.some((p) => p.name === OWNER.name)) return def;
+  return { ...def, properties: [...def.properties, OWNER] };
+}
+
+/** References the service can expand: Reference properties (and `owner`) not inside an array. */
 export function expandableReferences(def: ObjectDef): { path: string; refObject: string | undefined }[] {
-  return propertyPaths(def)
+  return propertyPaths(withOwner(def))
     .filter(({ def: p, inArray }) => p.type === 'Reference' && !inArray && p.hidden !== true)
     .map(({ path, def: p }) => ({ path, refObject: p.refObject }));
 }

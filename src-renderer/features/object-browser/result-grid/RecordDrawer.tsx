@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { faultOf } from '../../../api/api-error';
 import type { OrgClient } from '../../../api/org-client';
 import { recordQuery, type ObjectRecord } from '../../../api/records';
@@ -7,7 +7,7 @@ import { schemaDef, type Schema } from '../../../api/schemas';
 import { normalizeList, type ListEnvelope } from '../../../api/types';
 import { FaultMessage } from '../../../components/FaultMessage';
 import { DEFAULT_LIST_ARGS, ListPropertyPanel, prefixedListArgs, type ListPropertyArgs } from './ListPropertyPanel';
-import { expandableReferences } from '../references/reference-paths';
+import { expandableReferences, withOwner } from '../references/reference-paths';
 import { recordTree, type RecordReference } from './record-tree';
 import { RecordTree } from './RecordTree';
 
@@ -147,6 +147,8 @@ function DrawerRecord({ orgClient, schema, schemas, id, org, view, onLoaded, onO
     ...recordQuery(orgClient, schema.collection, id, { expand }),
     enabled: view === 'tree' && expand.length > 0,
   });
+  const treeProperties = useMemo(() => withOwner(schemaDef(schema)).properties, [schema]);
+  const propertiesOf = useCallback((name: string) => schemas.find((s) => s.name === name)?.properties, [schemas]);
   const treeSource = (expanded.data ?? data) as ObjectRecord | undefined;
   const treePlain = treeSource
     ? Object.fromEntries(Object.entries(treeSource).filter(([k]) => !listProps.some((p) => p.name === k)))
@@ -166,7 +168,7 @@ function DrawerRecord({ orgClient, schema, schemas, id, org, view, onLoaded, onO
             {expanded.isError && (
               <p className="qb-hint">References are shown unexpanded: {faultOf(expanded.error).message}</p>
             )}
-            <RecordTree nodes={recordTree(treePlain, schema.properties)} onOpenReference={onOpenReference} />
+            <RecordTree nodes={recordTree(treePlain, treeProperties, propertiesOf)} onOpenReference={onOpenReference} />
           </>
         ) : (
           <pre className="json-view" data-testid="record-raw">

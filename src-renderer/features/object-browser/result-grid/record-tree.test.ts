@@ -82,6 +82,18 @@ describe('expanded references', () => {
     expect(find(tree, 'c_author.name.first')).toMatchObject({ text: 'Ann' });
   });
 
+  it("types the members by the referenced object's definition", () => {
+    const typed = recordTree(
+      { c_author: { ...expanded, created: '2024-05-01T00:00:00.000Z', c_born: '1990' } },
+      PROPS,
+      (o) => (o === 'account' ? [{ name: 'c_born', type: 'Date' }] : undefined),
+    );
+    expect(find(typed, 'c_author.created')?.type).toBe('Date');
+    expect(find(typed, 'c_author.c_born')?.type).toBe('Date');
+    expect(find(typed, 'c_author.email')?.type).toBe('String');
+    expect(find(tree, 'c_author._id')?.type).toBe('ObjectId');
+  });
+
   it('only where the definition declares a reference, and only with a real id and object name', () => {
     expect(find(tree, 'c_info')?.reference).toBeUndefined();
     expect(expandedReferenceOf({ _id: 'x', object: 'account' })).toBeUndefined();

@@ -63,7 +63,17 @@ function jsonType(value: unknown): string {
   return 'Document';
 }
 
-function nodeOf(key: string, path: string, value: unknown, prop: PropertyDef | undefined, item: boolean): TreeNode {
+/** The properties of an object by its name (`account`), to type the members of an expanded reference. */
+export type PropertiesOf = (object: string) => readonly PropertyDef[] | undefined;
+
+function nodeOf(
+  key: string,
+  path: string,
+  value: unknown,
+  prop: PropertyDef | undefined,
+  item: boolean,
+  propertiesOf: PropertiesOf,
+): TreeNode {
   const copy = typeof value === 'string' ? value : (JSON.stringify(value) ?? '');
   // The definition's type, where it speaks for this value (an array's items take its element type).
   const declared = prop && (item || prop.array !== true) ? prop.type : undefined;
@@ -74,14 +84,16 @@ function nodeOf(key: string, path: string, value: unknown, prop: PropertyDef | u
       path,
       type: `${element}[${value.length}]`,
       copy,
-      children: value.map((v, i) => nodeOf(String(i), `${path}.${i}`, v, prop, true)),
+      children: value.map((v, i) => nodeOf(String(i), `${path}.${i}`, v, prop, true, propertiesOf)),
     };
   }
   const reference = referenceOf(value);
   if (reference) return { key, path, type: 'Reference', text: `${reference.object} ${reference.id}`, copy, reference };
   const expanded = declared === 'Reference' ? expandedReferenceOf(value) : undefined;
   if (expanded) {
-    // An expanded reference (expand[], paths[] into it): the record it points to, with a link.
+    // An expanded reference (expand[], paths[] into it): the record it points to, with a link,
+    // its members typed by the referenced object's definition.
+    const members = withSystem(propertiesOf(expanded.object) ?? []);
     return {
       key,
       path,
@@ -90,7 +102,14 @@ function nodeOf(key: string, path: string, value: unknown, prop: PropertyDef | u
       copy,
       reference: expanded,
       children: Object.entries(value as Record<string, unknown>).map(([k, v]) =>
-        nodeOf(k, `${path}.${k}`, v, undefined, false),
+        nodeOf(
+          k,
+          `${path}.${k}`,
+          v,
+          members.find((p) => p.name === k),
+          false,
+          propertiesOf,
+        ),
       ),
     };
   }
@@ -108,6 +127,7 @@ function nodeOf(key: string, path: string, value: unknown, prop: PropertyDef | u
           v,
           props.find((p) => p.name === k),
           false,
+          propertiesOf,
         ),
       ),
     };
@@ -117,8 +137,12 @@ function nodeOf(key: string, path: string, value: unknown, prop: PropertyDef | u
 }
 
 /** The record's top-level values as tree nodes, typed by its definition's properties. */
-export function recordTree(record: Record<string, unknown>, properties: readonly PropertyDef[]): TreeNode[] {
-  const all = [...SYSTEM_PROPERTIES, ...properties];
+export function recordTree(
+  record: Record<string, unknown>,
+  properties: readonly PropertyDef[],
+  propertiesOf: PropertiesOf = () => undefined,
+): TreeNode[] {
+  const all = withSystem(properties);
   return Object.entries(record).map(([key, value]) =>
     nodeOf(
       key,
@@ -126,6 +150,11 @@ export function recordTree(record: Record<string, unknown>, properties: readonly
       value,
       all.find((p) => p.name === key),
       false,
+      propertiesOf,
     ),
   );
+}
+
+function withSystem(properties: readonly PropertyDef[]): PropertyDef[] {
+  return [...SYSTEM_PROPERTIES, ...properties];
 }
