@@ -66,5 +66,8 @@ describe('paths into references', () => {
     const whole = withReferenceColumns(columns, ['c_author', 'c_author.email'], note, [account, note]);
     expect(whole.map((c) => c.path)).toEqual(['_id', 'c_author', 'c_author.email', 'created']);
     expect(withReferenceColumns(columns, ['created'], note, [account, note])).toEqual(columns);
+    // owner has no column of its own (the schema does not declare it): its paths come last.
+    const owned = withReferenceColumns(columns, ['owner.email', 'created'], note, [account, note]);
+    expect(owned.map((c) => c.path)).toEqual(['_id', 'c_author', 'created', 'owner.email']);
   });
 });

@@ -81,5 +81,9 @@ export function withReferenceColumns(
     if (!replacement || paths.includes(column.path)) out.push(column);
     if (replacement) out.push(...replacement);
   }
+  // A reference with no column of its own (`owner`, undeclared) puts its paths at the end.
+  for (const [path, replacement] of added) {
+    if (!columns.some((column) => column.path === path)) out.push(...replacement);
+  }
   return out;
 }
