@@ -66,4 +66,24 @@ describe('env export / import', () => {
     expect(codes()).toContain('auditor');
     await expect(runEnvCommand(svc, clinic, ['import'])).rejects.toThrow(/usage: env import/);
   });
+
+  it('leaves the planner statistics describing the tables as they are after the import', async () => {
+    const roleDef = svc.defs.byName(demo.id, 'role')!;
+    const table = svc.store.table(demo.id, roleDef);
+    const statRows = () =>
+      Number(
+        (svc.db.prepare('SELECT stat FROM sqlite_stat1 WHERE tbl = ?').get(table) as { stat: string }).stat.split(
+          ' ',
+        )[0],
+      );
+    svc.db.exec('ANALYZE');
+    const before = statRows();
+    for (let i = 0; i < 30 * before; i++) svc.store.insert(demo.id, roleDef, { name: `Role ${i}`, code: `role_${i}` });
+    const out = join(dataDir, 'demo.ndjson');
+    writeFileSync(join(dataDir, 'm.json'), JSON.stringify({ roles: { includes: ['role_0'] } }));
+    await runEnvCommand(svc, demo, ['export', '--manifest', join(dataDir, 'm.json'), '--out', out]);
+    expect(statRows()).toBe(before);
+    await runEnvCommand(svc, demo, ['import', '--in', out], () => undefined);
+    expect(statRows()).toBe(svc.store.count(demo.id, roleDef));
+  });
 });

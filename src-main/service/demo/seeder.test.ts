@@ -103,6 +103,19 @@ describe('demo data', () => {
     expect(connections.length).toBeGreaterThanOrEqual(files.length);
   });
 
+  it('leaves bounded planner statistics that describe the seeded tables (no full ANALYZE: issue 43)', async () => {
+    h.svc.db.exec('ANALYZE'); // full, with sqlite_stat4 samples, at the org's first rows
+    await seedOrg(h.svc, org(), { accounts: 400, seed: 2 });
+    const stat = h.svc.db
+      .prepare("SELECT stat FROM sqlite_stat1 WHERE tbl = 'o1_account' AND idx = 'ix_o1_account__name_last'")
+      .get() as { stat: string };
+    expect(Number(stat.stat.split(' ')[0])).toBe(h.svc.store.count(org().id, accounts()));
+    const samples = h.svc.db.prepare("SELECT count(*) AS n FROM sqlite_stat4 WHERE tbl = 'o1_account'").get() as {
+      n: number;
+    };
+    expect(samples.n).toBe(0);
+  });
+
   it('stops between batches when cancelled, keeping what it wrote, and rebuilds indexes after a bulk load', async () => {
     let calls = 0;
     const result = await seedOrg(h.svc, org(), { accounts: 25_000, seed: 3, shouldCancel: () => ++calls > 2 });

@@ -7,6 +7,7 @@ import type { GeneratedAccount, GeneratedBatch, GenerationPlan } from './generat
 import { threadBatches, workerBatches, type BatchSource } from './batch-source.js';
 import { derivedFields } from '../objects/stored-record.js';
 import { startBackgroundCheckpoints } from '../db/background-checkpoints.js';
+import { refreshStatistics } from '../db/statistics.js';
 
 export interface SeedOptions {
   accounts: number;
@@ -118,7 +119,12 @@ export async function seedOrg(svc: Service, org: Org, opts: SeedOptions): Promis
     opts.onPhase?.('indexing');
     try {
       if (bulk) Object.values(defs).forEach((d: ObjectDef) => svc.store.endBulkLoad(org.id, d));
-      svc.db.pragma('optimize');
+      // Bounded: a full ANALYZE (what `PRAGMA optimize` ran here before) also samples sqlite_stat4,
+      // 0.9 s at 100,000 accounts and growing with the data.
+      refreshStatistics(
+        svc.db,
+        Object.values(defs).map((d) => svc.store.table(org.id, d)),
+      );
     } finally {
       await checkpoints?.stop();
     }

@@ -19,6 +19,7 @@ import { applyObjectAcls } from './apply-object-acls.js';
 import { diffImport, type ResourceChange } from './diff.js';
 import { acquireImportLock } from './lock.js';
 import type { ImportStream } from './ndjson-input.js';
+import { refreshStatistics } from '../db/statistics.js';
 
 export interface ImportOptions {
   actorId: string;
@@ -127,6 +128,8 @@ export async function importEnvironment(
       svc.versions.bump();
       if (!(err instanceof DryRunDone)) throw err;
     }
+    // New tables, or tables that grew by this import, get statistics (bounded: db/statistics.ts).
+    if (!opts.dryRun) refreshStatistics(svc.db, []);
     for (const c of changes) {
       const docs = opts.dryRun
         ? { ...(c.before ? { before: c.before } : {}), ...(c.after ? { after: c.after } : {}) }

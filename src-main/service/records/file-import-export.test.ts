@@ -104,6 +104,24 @@ describe('import', () => {
   });
 });
 
+describe('import and the planner statistics', () => {
+  it('leaves sqlite_stat1 describing the table as loaded, not as the 2-row table it was (issue 43)', async () => {
+    const table = h.svc.store.table(org().id, def('c_conversation'));
+    await importNdjson(h.svc, org(), def('c_conversation'), Readable.from('{"c_title":"a"}\n{"c_title":"b"}\n'));
+    h.svc.db.exec('ANALYZE');
+    const statRows = () =>
+      (h.svc.db.prepare('SELECT stat FROM sqlite_stat1 WHERE tbl = ?').all(table) as { stat: string }[]).map((r) =>
+        Number(r.stat.split(' ')[0]),
+      );
+    expect(statRows()).toContain(2);
+    const lines = Array.from({ length: 300 }, (_, i) => JSON.stringify({ c_title: `t${i}`, c_status: 'open' }));
+    expect(await importNdjson(h.svc, org(), def('c_conversation'), Readable.from(lines.join('\n')))).toMatchObject({
+      imported: 300,
+    });
+    expect(new Set(statRows())).toEqual(new Set([302]));
+  });
+});
+
 describe('export', () => {
   it('writes exactly the records of the query (where, sort, paths) as NDJSON and CSV', async () => {
     const admin = new TestClient(h);

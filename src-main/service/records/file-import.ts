@@ -10,6 +10,7 @@ import { recordRules } from './rules.js';
 import { loadRecord } from './load-write.js';
 import { writeTransaction } from './write.js';
 import { readNdjsonLines } from '../objects/ndjson-lines.js';
+import { refreshStatistics } from '../db/statistics.js';
 
 export interface ImportReport {
   imported: number;
@@ -76,6 +77,8 @@ export async function importNdjson(
   }
   flush();
   onProgress?.(lineNo);
+  // The planner's statistics must describe the table as loaded, not as it was before the load.
+  if (report.imported > 0) refreshStatistics(svc.db, [svc.store.table(org.id, def)]);
   return report;
 }
 
