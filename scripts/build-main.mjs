@@ -37,6 +37,8 @@ await Promise.all([
       'bench/scripts': 'src-main/bench/scripts.ts',
       'bench/sandbox-timing': 'src-main/bench/sandbox-timing.ts',
       'bench/views': 'src-main/bench/views.ts',
+      'bench/paths': 'src-main/bench/paths-main.ts',
+      'bench/scale': 'src-main/bench/scale.ts',
     },
     outdir: 'dist/main',
   }),

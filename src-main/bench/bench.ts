@@ -1,35 +1,41 @@
 /**
- * `npm run bench`: for each size (100,000 and 1,000,000 accounts by default) seeds a temporary
- * data dir, then measures the workloads over HTTP on loopback through every way into the service
- * (session, bearer tokens, signed requests: `ways-in.ts`) and against the floor (the best
- * hand-written answer on the same file: `floor.ts`), and prints one table per size: throughput and
- * walk-time ratios to the floor, single-connection p50 latency per way in, service memory and
- * seeding time. A benchmark, not a test: it asserts only that every side gives the same answers.
+ * `npm run bench`: for each dataset — the project's seeder at 100,000 and 1,000,000 accounts, and
+ * 100,000 accounts from an independent generator imported with the CLI (`datasets.ts`, issue 43) —
+ * measures the workloads over HTTP on loopback through every way into the service (session, bearer
+ * tokens, signed requests: `ways-in.ts`) and against its floor (the best hand-written answer on the
+ * same file: `floor.ts`; for signed requests the floor that also verifies the signature and records
+ * the nonce: `floor-signed.ts`), and prints one table per dataset: throughput and walk-time ratios
+ * to the floor, single-connection p50 latency per way in, service memory and load time. A
+ * benchmark, not a test: it asserts only that every side gives the same answers.
  *
- *   --sizes 100000,1000000   --ways session,token-ps512,token-rs512,signed-v1,signed-v2
+ *   --sizes 100000,1000000 (seeded)   --imported 100000 (generated and imported; 0: none)
+ *   --ways session,token-ps512,token-rs512,signed-v1,signed-v2
  *   --queries q1,q2,q2p,q3,q4,q5,qa,qm   --rounds 20   --duration 0.5 (s per round)   --connections 4
- *   --walks 3   --data-dir DIR --password P (reuse a seeded dir; one size)
+ *   --walks 3   --data-dir DIR --password P (reuse a prepared dir; one dataset)
  *   --profile-dir DIR (a CPU profile of the service process, for profile-layers.js)
- * Quick run while developing: --sizes 20000 --duration 1 --rounds 2 --walks 1
+ *   --paths yes|no (the script runner, route script and cursor paths, paths.ts, on the first seeded dataset)
+ * Quick run while developing: npm run bench:quick
  *
  * How one side is measured: measure.ts; the printed tables and targets: report.ts.
  */
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { median } from './http-client.js';
-import { floorUrls, serviceUrls, WALK_PAGE } from './workloads.js';
+import { floorUrls, serviceUrls, signedFloorUrls, WALK_PAGE } from './workloads.js';
 import { adminSetup, wayIn, WAYS_IN, type Credentials } from './ways-in.js';
 import { startChild } from './start-child.js';
 import { progress, progressDone } from './progress.js';
 import { dataOf, idsOf, measure, walkAll, type MeasureSettings, type Query, type Target } from './measure.js';
 import { print, type SizeReport } from './report.js';
+import { datasetSpecs, prepareDataset, type Dataset } from './datasets.js';
+import { allowLongScripts, measurePaths, printPaths, type PathsReport } from './paths.js';
 
 const { values } = parseArgs({
   options: {
     sizes: { type: 'string', default: '100000,1000000' },
+    imported: { type: 'string', default: '100000' },
     ways: { type: 'string', default: WAYS_IN.map((w) => w.name).join(',') },
     queries: { type: 'string', default: 'q1,q2,q2p,q3,q4,q5,qa,qm' },
     // Many short rounds rather than a few long ones: this machine's speed changes within seconds,
@@ -43,10 +49,12 @@ const { values } = parseArgs({
     password: { type: 'string' },
     /** Writes a V8 CPU profile of the service process here (for `profile-layers.js`). */
     'profile-dir': { type: 'string' },
+    /** `yes`: the new paths (paths.ts) measured on the first seeded dataset's service, after its workloads. */
+    paths: { type: 'string', default: 'yes' },
   },
 });
 const list = (s: string) => s.split(',').filter(Boolean);
-const SIZES = list(values.sizes).map(Number);
+const DATASETS = datasetSpecs(values.sizes, values.imported);
 const WAYS = list(values.ways).map(wayIn);
 const QUERIES = new Set(list(values.queries));
 const ROUNDS = Number(values.rounds);
@@ -57,18 +65,9 @@ const PASSWORD = values.password ?? 'bench password 123';
 const BASE = '/demo/v2';
 const here = new URL('.', import.meta.url).pathname;
 const cli = join(here, '..', 'cli.js');
-if (values['data-dir'] && SIZES.length !== 1) throw new Error('--data-dir takes one size (--sizes N)');
+if (values['data-dir'] && DATASETS.length !== 1)
+  throw new Error('--data-dir takes one dataset (--sizes N --imported 0, or --sizes 0 --imported N)');
 const SETTINGS: MeasureSettings = { rounds: ROUNDS, duration: DURATION, connections: CONNECTIONS };
-
-/** Runs a child to its end; its stderr (the seeder's progress lines) goes straight to ours. */
-function runToEnd(args: string[]): Promise<string> {
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
-  let out = '';
-  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  return new Promise((resolve, reject) =>
-    child.once('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`seed failed: ${code}`)))),
-  );
-}
 
 /** Resident memory of a child, from /proc (total, and anonymous = heap + native allocations). */
 function rss(pid: number): { totalMb: number; anonMb: number } {
@@ -77,37 +76,24 @@ function rss(pid: number): { totalMb: number; anonMb: number } {
   return { totalMb: kb('VmRSS') / 1024, anonMb: kb('RssAnon') / 1024 };
 }
 
-const serviceTarget = (name: string, port: number, creds: Credentials): Target => ({
+/** A side reached with a way in's credentials: the service, or the authenticating floor. */
+const signedTarget = (
+  name: string,
+  port: number,
+  creds: Credentials,
+  urls: typeof serviceUrls,
+  floor?: string,
+): Target => ({
   name,
   port,
-  url: (q, arg) => BASE + (q === 'q5' ? serviceUrls.q5(arg!) : serviceUrls[q](arg)),
+  url: (q, arg) => BASE + (q === 'q5' ? urls.q5(arg!) : urls[q](arg)),
   headers: (url) => creds.headers(url.slice(BASE.length), 'GET'),
+  ...(floor ? { floor } : {}),
 });
 
-async function benchSize(size: number): Promise<SizeReport> {
-  const label = size >= 1e6 ? `${size / 1e6}M` : `${size / 1e3}k`;
-  const reuse = values['data-dir'] !== undefined && existsSync(join(values['data-dir'], 'service.db'));
-  const dataDir = values['data-dir'] ?? mkdtempSync(join(tmpdir(), 'bench-'));
-  let seedSeconds: number | undefined;
-  if (reuse) {
-    console.log(`[${label}] reusing the seeded data dir ${dataDir} (seeding not measured; password from --password)`);
-  } else {
-    console.log(`[${label}] seeding ${size.toLocaleString('en-US')} accounts into ${dataDir} …`);
-    const args = [cli, 'seed', '--data-dir', dataDir, '--accounts', String(size), '--admin-password', PASSWORD];
-    const seedOut = await runToEnd(args);
-    const seeded = JSON.parse(seedOut.trim().split('\n').pop()!) as {
-      seconds: number;
-      writing?: number;
-      indexing?: number;
-    };
-    seedSeconds = seeded.seconds;
-    const phases =
-      seeded.indexing === undefined
-        ? ''
-        : ` (writing ${seeded.writing} s, then indexes and checkpoint ${seeded.indexing} s)`;
-    console.log(`[${label}] seeded in ${seedSeconds} s${phases}`);
-  }
-
+async function benchDataset(ds: Dataset, withPaths: boolean): Promise<SizeReport & { paths?: PathsReport }> {
+  const { label, dataDir } = ds;
+  if (withPaths) allowLongScripts(dataDir);
   const svc = await startChild(
     [
       ...(values['profile-dir'] ? ['--cpu-prof', '--cpu-prof-dir', values['profile-dir']] : []),
@@ -129,25 +115,39 @@ async function benchSize(size: number): Promise<SizeReport> {
   };
   const sampler = setInterval(sample, 200);
   try {
-    floor = await startChild([join(here, 'floor.js'), join(dataDir, 'service.db'), 'o1_account'], /FLOOR_PORT=(\d+)/);
     const port = Number(svc.match[1]);
     const setup = await adminSetup(port, BASE, PASSWORD);
+    const ways: Target[] = [];
+    const signedFloors: Target[] = [];
+    const credentials: Credentials[] = [];
+    for (const way of WAYS) {
+      progress(`[${label}] preparing ${way.name}`);
+      const creds = await way.prepare(setup);
+      credentials.push(creds);
+      // A signed way is judged against the floor that also verifies and records (decisions §11).
+      const own = creds.signing ? `floor-${way.name}` : undefined;
+      ways.push(signedTarget(way.name, port, creds, serviceUrls, own));
+      if (own) signedFloors.push({ ...signedTarget(own, 0, creds, signedFloorUrls), floor: 'floor' });
+    }
+    progressDone();
+    // The floor learns the signing apps' secrets from the bench that created them.
+    const keys = credentials.flatMap((c) => (c.signing ? [`${c.signing.key}:${c.signing.secret}`] : []));
+    floor = await startChild([join(here, 'floor.js'), join(dataDir, 'service.db'), 'o1_account'], /FLOOR_PORT=(\d+)/, {
+      FLOOR_SIGNING_KEYS: keys.join(','),
+    });
+    const floorPort = Number(floor.match[1]);
+    for (const f of signedFloors) f.port = floorPort;
     const floorT: Target = {
       name: 'floor',
-      port: Number(floor.match[1]),
+      port: floorPort,
       url: (q, arg) => (q === 'q5' ? floorUrls.q5(arg!) : floorUrls[q](arg)),
       headers: () => ({}),
     };
-    const ways: Target[] = [];
-    for (const way of WAYS) {
-      progress(`[${label}] preparing ${way.name}`);
-      ways.push(serviceTarget(way.name, port, await way.prepare(setup)));
-    }
-    progressDone();
+    const floors = [floorT, ...signedFloors];
 
     // Same answers on every side, or the comparison means nothing.
     const sampleIds = await idsOf(floorT, 'q2');
-    for (const t of ways) {
+    for (const t of [...signedFloors, ...ways]) {
       for (const [q, arg] of [['q1'], ['q2'], ['q3'], ['q4'], ['q5', sampleIds[500] ?? sampleIds[0]]] as const) {
         const [a, b] = [await idsOf(t, q, arg), await idsOf(floorT, q, arg)];
         if (JSON.stringify(a) !== JSON.stringify(b) || a.length === 0) {
@@ -163,9 +163,9 @@ async function benchSize(size: number): Promise<SizeReport> {
         }
       }
     }
-    console.log(`[${label}] every way in gives the floor's answers; measuring (${ways.map((w) => w.name).join(', ')})`);
+    console.log(`[${label}] every side gives the floor's answers; measuring (${ways.map((w) => w.name).join(', ')})`);
 
-    const targets = [floorT, ...ways];
+    const targets = [...floors, ...ways];
     const rows: SizeReport['rows'] = [];
     let i = 0;
     const nextId = () => sampleIds[(i = (i * 7919 + 1) % sampleIds.length)]!;
@@ -178,6 +178,7 @@ async function benchSize(size: number): Promise<SizeReport> {
       ['qa', 'qa', 'QA $group by name.last, $count (first 100 groups)'],
       ['qm', 'qm', 'QM $match created ≥ date, $group by $month of created'],
     ];
+    const sides = [...signedFloors, ...ways];
     for (const [key, q, what] of workloads) {
       if (!QUERIES.has(key)) continue;
       const cells = await measure(SETTINGS, `[${label}] ${key}`, targets, (t) =>
@@ -190,7 +191,7 @@ async function benchSize(size: number): Promise<SizeReport> {
         floor: `${f.rps.toFixed(0)} req/s`,
         floorP50Us: f.p50Us,
         cells: new Map(
-          ways.map((w) => {
+          sides.map((w) => {
             const c = cells.get(w.name)!;
             return [w.name, { ratio: c.ratio, p50Us: c.p50Us, vsSession: c.vsSession }];
           }),
@@ -209,16 +210,38 @@ async function benchSize(size: number): Promise<SizeReport> {
         }
       }
       progressDone();
-      const f = median(times.get('floor')!);
+      const ownFloor = (t: Target) => median(times.get(t.floor ?? 'floor')!);
       rows.splice(1, 0, {
         label: `Q2 keyset walk of all ${walked.toLocaleString('en-US')}, pages of ${WALK_PAGE}`,
         kind: 'walk',
-        floor: `${(f / 1000).toFixed(2)} s`,
-        cells: new Map(ways.map((w) => [w.name, { ratio: median(times.get(w.name)!) / f }])),
+        floor: `${(median(times.get('floor')!) / 1000).toFixed(2)} s`,
+        cells: new Map(sides.map((w) => [w.name, { ratio: median(times.get(w.name)!) / ownFloor(w) }])),
       });
     }
     sample();
-    return { size, ...(seedSeconds !== undefined ? { seedSeconds } : {}), walked, rows, peak };
+    clearInterval(sampler); // the paths' script workers are not the workloads' memory
+    const paths = withPaths
+      ? await measurePaths(setup, svc.child.pid!, {
+          rounds: Math.max(2, Math.round(ROUNDS / 2)),
+          duration: DURATION * 2,
+          connections: CONNECTIONS,
+          memoryRuns: 10_000,
+          cursorRecords: Math.min(100_000, ds.size),
+          walks: Math.max(1, WALKS),
+        })
+      : undefined;
+    return {
+      ...(paths ? { paths } : {}),
+      title: ds.title,
+      size: ds.size,
+      ...(ds.loadSeconds !== undefined
+        ? { loadSeconds: ds.loadSeconds, loadNote: ds.loadNote, loadKind: ds.kind }
+        : {}),
+      walked,
+      rows,
+      peak,
+      floors: signedFloors.map((f) => ({ name: f.name, of: f.name.slice('floor-'.length) })),
+    };
   } finally {
     clearInterval(sampler);
     const exited = new Promise((resolve) => svc.child.once('exit', resolve));
@@ -226,17 +249,34 @@ async function benchSize(size: number): Promise<SizeReport> {
     floor?.child.kill();
     // The service writes its CPU profile as it exits.
     if (values['profile-dir']) await exited;
-    if (!values['data-dir']) rmSync(dataDir, { recursive: true, force: true });
+    if (ds.temporary) rmSync(dataDir, { recursive: true, force: true });
   }
 }
 
 async function main() {
-  for (const size of SIZES)
+  console.log(
+    `load average at the start: ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(', ')} (${cpus().length} cores)`,
+  );
+  let pathsDone = values.paths !== 'yes';
+  for (const spec of DATASETS) {
+    const ds = await prepareDataset(spec, PASSWORD, values['data-dir']);
+    const withPaths = !pathsDone && spec.kind === 'seeded';
+    pathsDone ||= withPaths;
+    const report = await benchDataset(ds, withPaths);
     print(
-      await benchSize(size),
+      report,
       WAYS.map((w) => w.name),
       SETTINGS,
     );
+    if (report.paths) printPaths(report.paths);
+    console.log(
+      `load average now: ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(', ')}`,
+    );
+  }
 }
 
 main().catch((err: unknown) => {

@@ -20,11 +20,13 @@ import {
   floorSql,
   hasKeyColumns,
   Q3_RANGE,
+  SIGNED_FLOOR_PREFIX,
   WALK_PAGE,
 } from './workloads.js';
+import { parseSigningKeys, signedChecker } from './floor-signed.js';
 
 const [file, table] = process.argv.slice(2);
-if (!file || !table) throw new Error('usage: floor.js DB_FILE TABLE');
+if (!file || !table) throw new Error('usage: floor.js DB_FILE TABLE (signing apps: FLOOR_SIGNING_KEYS=key:secret,…)');
 const db = new Database(file, { readonly: true });
 // The same memory settings as the service (db/open.ts), so neither side gets a bigger cache.
 db.pragma('cache_size = -32768');
@@ -47,8 +49,8 @@ for (const key of Object.keys(sql) as Key[]) {
     queryPlan(db, sql[key], sample[key]),
     table,
     FLOOR_PLANS[key](table),
-    // Q1 merges its branches in one sort; QM groups by a computed month (a temporary B-tree).
-    key === 'q1' || key === 'qm' ? 1 : 0,
+    // QM groups by a computed month (a temporary B-tree); Q1 merges its branches in index order.
+    key === 'qm' ? 1 : 0,
   );
   if (problems.length > 0) throw new Error(`floor ${key}: ${problems.join('; ')}\n  ${lines.join('\n  ')}`);
 }
@@ -68,10 +70,24 @@ function list(rows: Row[], limit: number, text: (row: never) => string = floorRe
   return `${out}],"hasMore":${rows.length > limit}}`;
 }
 
+/**
+ * The authenticating floor (issue 43): under `/<org>/v2/` the same answers, each only after the
+ * request's signature is checked and its nonce recorded (floor-signed.ts); 401 otherwise.
+ */
+const secrets = parseSigningKeys(process.env.FLOOR_SIGNING_KEYS);
+const signedOk = secrets.size > 0 ? signedChecker(file, secrets) : () => false;
+
 const server = createServer((req, res) => {
   const url = req.url ?? '/';
   const q = url.indexOf('?');
-  const path = q < 0 ? url : url.slice(0, q);
+  let path = q < 0 ? url : url.slice(0, q);
+  if (path.startsWith(SIGNED_FLOOR_PREFIX)) {
+    path = path.slice(SIGNED_FLOOR_PREFIX.length - 1);
+    if (!signedOk(req.headers, path, url)) {
+      res.writeHead(401).end();
+      return;
+    }
+  }
   const param = (name: string) => (q < 0 ? null : new URLSearchParams(url.slice(q + 1)).get(name));
   let body: string;
   switch (path) {

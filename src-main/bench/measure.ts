@@ -17,6 +17,8 @@ export interface Target {
   url(q: Query, arg?: string): string;
   /** Headers of one request to `url`. */
   headers(url: string): Record<string, string>;
+  /** The target this one's ratios are taken against (its floor); default the first target. */
+  floor?: string;
 }
 export type Query = 'q1' | 'q2' | 'q3' | 'q4' | 'q5' | 'qa' | 'qm';
 
@@ -58,8 +60,8 @@ export interface Cell {
   /** Median requests a second over the rounds. */
   rps: number;
   /**
-   * Median over the rounds of this side's requests a second ÷ the first target's (the floor's) in
-   * the same round: paired by round, so the machine's changes of speed between rounds cancel.
+   * Median over the rounds of this side's requests a second ÷ its floor's (`Target.floor`, else the
+   * first target's) in the same round: paired by round, so the machine's changes of speed cancel.
    */
   ratio: number;
   p50Us: number;
@@ -102,14 +104,13 @@ export async function measure(
   const lat = await latenciesInTurn(targets, pathOf, latencySeconds);
   progressDone();
   const session = lat.get('session');
-  const reference = rps.get(targets[0]!.name)!;
   return new Map<string, Cell>(
     targets.map((t) => {
       const mine = lat.get(t.name)!;
       const rounds = rps.get(t.name)!;
       const cell: Cell = {
         rps: median(rounds),
-        ratio: pairedRatio(rounds, reference),
+        ratio: pairedRatio(rounds, rps.get(t.floor ?? targets[0]!.name)!),
         p50Us: median(mine.flat()) * 1000,
       };
       // Paired by cycle: this side's median in a cycle minus the session's in the same cycle.

@@ -2,8 +2,15 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 
 /** Starts `node <args>` and resolves once its stdout matches `ready` (e.g. the port it printed). */
-export function startChild(args: string[], ready: RegExp): Promise<{ child: ChildProcess; match: RegExpExecArray }> {
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+export function startChild(
+  args: string[],
+  ready: RegExp,
+  env?: Record<string, string>,
+): Promise<{ child: ChildProcess; match: RegExpExecArray }> {
+  const child = spawn(process.execPath, args, {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    ...(env ? { env: { ...process.env, ...env } } : {}),
+  });
   let out = '';
   return new Promise((resolve, reject) => {
     child.stdout!.on('data', (d: Buffer) => {

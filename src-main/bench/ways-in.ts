@@ -21,6 +21,8 @@ export interface Setup {
 export interface Credentials {
   /** The headers of one request (`path` as sent, from `/<org>/v2`); signed ways differ per request. */
   headers(path: string, method: string): Record<string, string>;
+  /** Signed ways: the app's key and secret, which the authenticating floor verifies with. */
+  signing?: { key: string; secret: string };
 }
 
 export interface WayIn {
@@ -114,6 +116,7 @@ const signed = (name: string, sign: Signer): WayIn => ({
     const prefix = randomBytes(4).toString('hex').slice(0, 6);
     let n = 0;
     return {
+      signing: { key, secret },
       headers: (path, method) => {
         const command = path.split('?', 1)[0]!;
         const ts = Math.max(Date.now(), (lastTs.get(command) ?? 0) + 1);

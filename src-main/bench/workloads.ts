@@ -81,6 +81,8 @@ export const signedFloorUrls = {
   q3: () => floorUrls.q3() + serviceUrls.q3().slice('/accounts'.length),
   q4: () => floorUrls.q4() + serviceUrls.q4().slice('/accounts'.length),
   q5: (id: string) => floorUrls.q5(id),
+  qa: () => floorUrls.qa() + serviceUrls.qa().slice('/accounts'.length),
+  qm: () => floorUrls.qm() + serviceUrls.qm().slice('/accounts'.length),
 };
 
 /** Whether an account table has key columns (`"k.name.last"`…), as tables made since the seventh session do. */
