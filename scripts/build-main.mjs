@@ -39,6 +39,7 @@ await Promise.all([
       'bench/views': 'src-main/bench/views.ts',
       'bench/paths': 'src-main/bench/paths-main.ts',
       'bench/scale': 'src-main/bench/scale.ts',
+      'bench/console-export': 'e2e/perf/export-path.ts',
     },
     outdir: 'dist/main',
   }),

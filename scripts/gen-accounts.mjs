@@ -53,7 +53,17 @@ Ito Yamamoto Nakamura Kobayashi Kato Shah Sharma Gupta Mehta Iyer Nair Reddy Rao
 O'Brien Byrne Ryan O'Connor O'Neill Doyle Santos Oliveira Souza Pereira Lima Carvalho Ferreira Almeida Novak Horvat
 Svoboda Dvořák Černý Procházka Kuchař Sokolov Smirnov Ivanov Popov Petrov Volkov Stone Sutherland Sørensen`
   .split(/\s+/)
-  .concat(['van Dijk', 'van der Berg', 'de Jong', 'de la Cruz', 'da Silva', 'del Río', "s'Jacob", 'von Stein', 'la Rue']);
+  .concat([
+    'van Dijk',
+    'van der Berg',
+    'de Jong',
+    'de la Cruz',
+    'da Silva',
+    'del Río',
+    "s'Jacob",
+    'von Stein',
+    'la Rue',
+  ]);
 const SYLLABLES = 'ka ri so ne ma lo ti ve sa ur an el ber hol stra win dor mak ping sel ter qua zin'.split(' ');
 /** Made-up surnames for the long tail: two or three syllables, capitalised. */
 function madeUp(i) {
@@ -113,7 +123,10 @@ function account(i) {
     created: new Date(created).toISOString(),
     updated: new Date(created + int(400 * 86400_000)).toISOString(),
   };
-  if (rand() < 0.67) doc.mobile = `+${1 + int(98)}${hex(int(2 ** 32), 1).replace(/[a-f]/g, '7').slice(0, 9)}`;
+  if (rand() < 0.67)
+    doc.mobile = `+${1 + int(98)}${hex(int(2 ** 32), 1)
+      .replace(/[a-f]/g, '7')
+      .slice(0, 9)}`;
   if (rand() < 0.8) doc.locale = pick(LOCALES);
   if (rand() < 0.5) doc.gender = pick(['f', 'm', 'x']);
   if (rand() < 0.1) doc.c_study_groups = [pick(GROUPS)];

@@ -18,7 +18,7 @@
  *
  * How one side is measured: measure.ts; the printed tables and targets: report.ts.
  */
-import { readFileSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -30,6 +30,7 @@ import { progress, progressDone } from './progress.js';
 import { dataOf, idsOf, measure, walkAll, type MeasureSettings, type Query, type Target } from './measure.js';
 import { print, type SizeReport } from './report.js';
 import { datasetSpecs, prepareDataset, type Dataset } from './datasets.js';
+import { rssSampler } from './rss.js';
 import { allowLongScripts, measurePaths, printPaths, type PathsReport } from './paths.js';
 
 const { values } = parseArgs({
@@ -69,13 +70,6 @@ if (values['data-dir'] && DATASETS.length !== 1)
   throw new Error('--data-dir takes one dataset (--sizes N --imported 0, or --sizes 0 --imported N)');
 const SETTINGS: MeasureSettings = { rounds: ROUNDS, duration: DURATION, connections: CONNECTIONS };
 
-/** Resident memory of a child, from /proc (total, and anonymous = heap + native allocations). */
-function rss(pid: number): { totalMb: number; anonMb: number } {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = (key: string) => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
-  return { totalMb: kb('VmRSS') / 1024, anonMb: kb('RssAnon') / 1024 };
-}
-
 /** A side reached with a way in's credentials: the service, or the authenticating floor. */
 const signedTarget = (
   name: string,
@@ -107,13 +101,7 @@ async function benchDataset(ds: Dataset, withPaths: boolean): Promise<SizeReport
     /Service:\s+http:\/\/127\.0\.0\.1:(\d+)\//,
   );
   let floor: Awaited<ReturnType<typeof startChild>> | undefined;
-  const peak = { totalMb: 0, anonMb: 0 };
-  const sample = () => {
-    const m = rss(svc.child.pid!);
-    peak.totalMb = Math.max(peak.totalMb, m.totalMb);
-    peak.anonMb = Math.max(peak.anonMb, m.anonMb);
-  };
-  const sampler = setInterval(sample, 200);
+  const memory = rssSampler(svc.child.pid!);
   try {
     const port = Number(svc.match[1]);
     const setup = await adminSetup(port, BASE, PASSWORD);
@@ -218,8 +206,8 @@ async function benchDataset(ds: Dataset, withPaths: boolean): Promise<SizeReport
         cells: new Map(sides.map((w) => [w.name, { ratio: median(times.get(w.name)!) / ownFloor(w) }])),
       });
     }
-    sample();
-    clearInterval(sampler); // the paths' script workers are not the workloads' memory
+    memory.sample();
+    memory.stop(); // the paths' script workers are not the workloads' memory
     const paths = withPaths
       ? await measurePaths(setup, svc.child.pid!, {
           rounds: Math.max(2, Math.round(ROUNDS / 2)),
@@ -239,11 +227,11 @@ async function benchDataset(ds: Dataset, withPaths: boolean): Promise<SizeReport
         : {}),
       walked,
       rows,
-      peak,
+      peak: memory.peak,
       floors: signedFloors.map((f) => ({ name: f.name, of: f.name.slice('floor-'.length) })),
     };
   } finally {
-    clearInterval(sampler);
+    memory.stop();
     const exited = new Promise((resolve) => svc.child.once('exit', resolve));
     svc.child.kill();
     floor?.child.kill();

@@ -17,12 +17,12 @@
  * `npm run bench:paths`.
  */
 import autocannon from 'autocannon';
-import { readFileSync } from 'node:fs';
 import { median, send } from './http-client.js';
 import { pairedRatio } from './paired-difference.js';
 import { progress, progressDone } from './progress.js';
 import { turnOrder } from './turn-order.js';
 import type { Setup } from './ways-in.js';
+import { rss } from './rss.js';
 import { openService } from '../service/open-service.js';
 import { DEFAULT_SCRIPT_LIMITS } from '../service/scripting/limits.js';
 
@@ -112,10 +112,7 @@ async function once(port: number, headers: Record<string, string>, side: Side): 
   return ms;
 }
 
-function rssMb(pid: number): number {
-  const kb = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
-  return Number(kb ?? 0) / 1024;
-}
+const rssMb = (pid: number) => rss(pid).totalMb;
 
 /** Creates the route script the bench calls (GET /routes/bench-ten), as an administrator would. */
 async function createRoute(setup: Setup): Promise<void> {
