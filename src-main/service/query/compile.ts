@@ -111,7 +111,9 @@ function rangeCondition(expression: string, r: PrefixRange): SqlFragment {
  * for this form on 100,000 imported accounts.) A branch whose order no index serves still sorts,
  * in a sorter SQLite bounds by the compound's limit and offset. The sort keys are selected as
  * `k0…` because a compound's ORDER BY may name only its result columns; the outer SELECT drops
- * them again unless the caller keeps them (`withKeys`, for a keyset continuation).
+ * them again unless the caller keeps them (`withKeys`, for a keyset continuation): dropping them
+ * costs less than returning them (three more strings a row to make in JavaScript: 1.41M against
+ * 1.06M instructions a call at 100k accounts, callgrind).
  */
 function compileBranches(
   table: string,
