@@ -94,8 +94,12 @@ async function throughput(port: number, headers: Record<string, string>, side: S
       },
     ],
   });
-  if (result.errors + result.timeouts + result.non2xx > 0)
-    throw new Error(`${side.name}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`);
+  if (result.errors + result.timeouts + result.non2xx > 0) {
+    const codes = Object.entries(result.statusCodeStats).map(([code, { count }]) => `${code} ×${count}`);
+    throw new Error(
+      `${side.name}: ${result.non2xx} non-2xx (${codes.join(', ')}), ${result.errors} errors, ${result.timeouts} timeouts`,
+    );
+  }
   return result.requests.total / result.duration;
 }
 

@@ -3,7 +3,7 @@ import type { Db } from '../db/open.js';
 import type { Clock } from '../clock.js';
 import type { ObjectDef } from '../../../src-shared/schema/types.js';
 import type { ListQuery } from '../../../src-shared/query/ast.js';
-import { compileListQuery, propertyExpression } from '../query/compile.js';
+import { compileCountQuery, compileListQuery, propertyExpression } from '../query/compile.js';
 import type { KeyColumns } from '../query/expressions.js';
 import { uniqueWriteFault } from './index-ddl.js';
 import { Collections, tableName, TYPE_NAME } from './collections.js';
@@ -287,13 +287,8 @@ export class ObjectStore {
     const table = this.ensureCollection(orgId, def);
     const columns = this.keyColumnsOf(table);
     const extraWhere = filters.length === 0 ? NO_FRAGMENTS : this.compileFilters(orgId, table, columns, filters);
-    const compiled = compileListQuery(
-      { ...query, sort: [], skip: 0, limit: Number.MAX_SAFE_INTEGER - 1 },
-      { table, extraWhere, columns },
-    );
-    const row = this.statements.dynamic(`SELECT count(*) AS n FROM (${compiled.sql})`).get(...compiled.params) as {
-      n: number;
-    };
+    const compiled = compileCountQuery(query.where, { table, extraWhere, columns });
+    const row = this.statements.dynamic(compiled.sql).get(...compiled.params) as { n: number };
     return Math.max(0, row.n - query.skip);
   }
 

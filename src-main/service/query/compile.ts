@@ -44,13 +44,38 @@ export function compileListQuery(query: ListQuery, opts: CompileOptions): SqlFra
   const branches = prefixBranches(query.where, columns);
   if (branches) return compileBranches(table, branches, extra, keys, query, opts.withKeys === true);
 
-  const conditions = [...(query.where ? [compileWhere(query.where, columns)] : []), ...extra];
-  const where = conditions.length > 0 ? and(conditions) : undefined;
+  const where = whereOf(query.where, extra, columns);
   const selected = opts.withKeys
     ? `_id, doc, ${keys.map((k, i) => `${k.expression} AS k${i}`).join(', ')}`
     : '_id, doc';
   const text = `SELECT ${selected} FROM ${table}${where ? ` WHERE ${where.sql}` : ''} ORDER BY ${orderBy} LIMIT ${limitLiteral(query.limit + 1)} OFFSET ?`;
   return { sql: text, params: [...(where?.params ?? []), query.skip] };
+}
+
+/**
+ * `SELECT count(*) AS n …`: how many records the query's where (and `extraWhere`) matches, its
+ * sort, skip and limit left out. Not the list statement wrapped in a count: its ORDER BY and LIMIT
+ * keep SQLite from flattening it, so every match was read from the table, `doc` and all, in sort
+ * order (issue 43: 1.5 ms against 0.01 ms on 20,000 accounts, and it grows with the records'
+ * size). Without them SQLite counts the entries of its smallest index that serves the where.
+ */
+export function compileCountQuery(where: Condition | undefined, opts: CompileOptions): SqlFragment {
+  const extra = (opts.extraWhere ?? []).map((f) => ({ sql: `(${f.sql})`, params: f.params }));
+  const columns = opts.columns ?? NO_KEY_COLUMNS;
+  const table = quoteTable(opts.table);
+  const branches = prefixBranches(where, columns);
+  if (branches) {
+    const parts = branches.conditions.map((c) => and([c, ...extra]));
+    const union = parts.map((p) => `SELECT 1 FROM ${table} WHERE ${p.sql}`).join(' UNION ALL ');
+    return { sql: `SELECT count(*) AS n FROM (${union})`, params: parts.flatMap((p) => p.params) };
+  }
+  const all = whereOf(where, extra, columns);
+  return { sql: `SELECT count(*) AS n FROM ${table}${all ? ` WHERE ${all.sql}` : ''}`, params: all?.params ?? [] };
+}
+
+function whereOf(where: Condition | undefined, extra: SqlFragment[], columns: KeyColumns): SqlFragment | undefined {
+  const conditions = [...(where ? [compileWhere(where, columns)] : []), ...extra];
+  return conditions.length > 0 ? and(conditions) : undefined;
 }
 
 /**
