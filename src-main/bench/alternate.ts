@@ -4,7 +4,9 @@
  * batches that alternate between the sides, and reports for each side the **CPU time its server
  * process spent per request** (every thread of it, from /proc/<pid>/task/<tid>/schedstat, in ns) —
  * what a request costs the server, whatever else the machine is doing — beside the wall-clock
- * median (which on a shared machine is mostly waiting for a core). Medians over the rounds.
+ * median (which on a shared machine is mostly waiting for a core). Medians over the rounds. A
+ * signed way also gets its authenticating floor (`floor-<way>`, floor-signed.ts: the floor that
+ * verifies the signature and records the nonce) as a side, and a column ÷ it (issue 43).
  *
  *   node dist/main/cli.js seed --data-dir DIR --accounts 20000 --admin-password P
  *   node dist/main/bench/alternate.js --data-dir DIR --password P [--queries q1,q2p,q3,q4,q5]
@@ -28,7 +30,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { median, send } from './http-client.js';
-import { floorUrls, serviceUrls } from './workloads.js';
+import { floorUrls, serviceUrls, signedFloorUrls } from './workloads.js';
 import { adminSetup, wayIn, type Credentials } from './ways-in.js';
 import { startListeningChild } from './start-child.js';
 
@@ -85,16 +87,18 @@ try {
     children.push(s.child);
     services.push({ label: clis.length === 1 ? 'service' : cli, port: s.port, pid: s.child.pid! });
   }
-  const floor = await startListeningChild(
-    [join(here, 'floor.js'), join(dataDir, 'service.db'), 'o1_account'],
-    /FLOOR_PORT=(\d+)/,
-  );
-  children.push(floor.child);
-
   // Credentials live in the database, so one set serves every build.
   const setup = await adminSetup(services[0]!.port, BASE, values.password);
   const ways: { name: string; creds: Credentials }[] = [];
   for (const name of values.ways.split(',')) ways.push({ name, creds: await wayIn(name).prepare(setup) });
+  // The floor learns the signing apps' secrets, so it also answers as the authenticating floor.
+  const keys = ways.flatMap(({ creds: c }) => (c.signing ? [`${c.signing.key}:${c.signing.secret}`] : []));
+  const floor = await startListeningChild(
+    [join(here, 'floor.js'), join(dataDir, 'service.db'), 'o1_account'],
+    /FLOOR_PORT=(\d+)/,
+    { FLOOR_SIGNING_KEYS: keys.join(',') },
+  );
+  children.push(floor.child);
   const ids = (JSON.parse((await send(floor.port, floorUrls.q2())).body) as { data: { _id: string }[] }).data.map(
     (d) => d._id,
   );
@@ -116,6 +120,18 @@ try {
       port: floor.port,
       request: (q, id) => ({ path: q === 'q5' ? floorUrls.q5(id) : listUrl(floorUrls, q), headers: {} }),
     },
+    // A signed way's own floor: the floor that verifies the signature and records the nonce.
+    ...ways
+      .filter((w) => w.creds.signing)
+      .map((w): Side => ({
+        name: `floor-${w.name}`,
+        pid: floor.child.pid!,
+        port: floor.port,
+        request: (q, id) => {
+          const path = q === 'q5' ? signedFloorUrls.q5(id) : listUrl(signedFloorUrls, q);
+          return { path: BASE + path, headers: w.creds.headers(path, 'GET') };
+        },
+      })),
     ...services.flatMap((s) =>
       ways.map((w): Side => ({
         name: `${w.name}${services.length > 1 ? ` @ ${s.label}` : ''}`,
@@ -188,12 +204,13 @@ try {
         : `${SECONDS} s per side under ${CONNECTIONS} connections`;
     console.log(`\n${q}: ${ROUNDS} rounds of ${how}, sides alternating; medians\n`);
     const last = CONNECTIONS === undefined ? 'wall p50 µs' : 'requests a second';
-    console.log(`| side | server CPU µs per request | − floor | ÷ floor | ${last} |`);
-    console.log('|---|---|---|---|---|');
+    console.log(`| side | server CPU µs per request | − floor | ÷ floor | ÷ its authenticating floor | ${last} |`);
+    console.log('|---|---|---|---|---|---|');
     for (const side of sides) {
       const c = median(cpu.get(side.name)!);
+      const own = cpu.get(`floor-${side.name.split(' @ ')[0]!}`);
       console.log(
-        `| ${side.name} | ${c.toFixed(1)} | ${side.name === 'floor' ? '' : (c - floorCpu).toFixed(1)} | ${(c / floorCpu).toFixed(2)} | ${median(figures.get(side.name)!).toFixed(0)} |`,
+        `| ${side.name} | ${c.toFixed(1)} | ${side.name === 'floor' ? '' : (c - floorCpu).toFixed(1)} | ${(c / floorCpu).toFixed(2)} | ${own ? (c / median(own)).toFixed(2) : ''} | ${median(figures.get(side.name)!).toFixed(0)} |`,
       );
     }
   }

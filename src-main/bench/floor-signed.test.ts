@@ -1,7 +1,7 @@
 /**
  * The authenticating floor must do the work decisions §4 requires of a signed request, or the
  * ratio against it means nothing: accept the version-1 and version-2 signatures the service
- * accepts, and refuse a replayed nonce (also from a second process on the same file), a wrong
+ * accepts, and refuse a replayed nonce (also from a second process on the same nonce store), a wrong
  * signature, a signature over another query (version 2) and a stale timestamp.
  */
 import { afterAll, describe, expect, it } from 'vitest';
@@ -9,11 +9,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { signRequest } from '../service/auth/signatures/signature.js';
-import { parseSigningKeys, signedChecker } from './floor-signed.js';
+import { nonceStoreFile, parseSigningKeys, signedChecker } from './floor-signed.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'floor-signed-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-const file = join(dir, 'service.db');
+const file = nonceStoreFile(join(dir, 'service.db'));
 const [KEY, SECRET] = ['benchKey123', 'a secret of the bench app'];
 const check = signedChecker(file, parseSigningKeys(`${KEY}:${SECRET}`));
 
@@ -46,7 +46,7 @@ describe("the floor's signed-request check", () => {
     expect(check(headers(url, { version: 2 }), '/q1', url)).toBe(true);
   });
 
-  it('refuses a replayed nonce, here and in another process on the same file', () => {
+  it('refuses a replayed nonce, here and in another process on the same nonce store', () => {
     const h = headers(url, { version: 2 });
     expect(check(h, '/q1', url)).toBe(true);
     expect(check(h, '/q1', url)).toBe(false);

@@ -23,7 +23,7 @@ import {
   SIGNED_FLOOR_PREFIX,
   WALK_PAGE,
 } from './workloads.js';
-import { parseSigningKeys, signedChecker } from './floor-signed.js';
+import { nonceStoreFile, parseSigningKeys, signedChecker } from './floor-signed.js';
 
 const [file, table] = process.argv.slice(2);
 if (!file || !table) throw new Error('usage: floor.js DB_FILE TABLE (signing apps: FLOOR_SIGNING_KEYS=key:secret,…)');
@@ -75,7 +75,7 @@ function list(rows: Row[], limit: number, text: (row: never) => string = floorRe
  * request's signature is checked and its nonce recorded (floor-signed.ts); 401 otherwise.
  */
 const secrets = parseSigningKeys(process.env.FLOOR_SIGNING_KEYS);
-const signedOk = secrets.size > 0 ? signedChecker(file, secrets) : () => false;
+const signedOk = secrets.size > 0 ? signedChecker(nonceStoreFile(file), secrets) : () => false;
 
 const server = createServer((req, res) => {
   const url = req.url ?? '/';

@@ -38,7 +38,7 @@ export function print(r: SizeReport, ways: string[], settings: MeasureSettings):
   console.log(
     `Throughput ÷ its floor (target ≥ ${TARGET.throughput.toFixed(2)}); Q2: walk time ÷ its floor's (target ≤ ${TARGET.walk}×). ` +
       `Sessions and tokens against the floor, which authenticates nothing; signed requests against the floor that ` +
-      `verifies the HMAC and records the nonce in SQLite before answering (decisions §11), itself shown ÷ the floor. ` +
+      `verifies the HMAC and records the nonce in SQLite (a file of its own) before answering (docs/SPEED.md), itself shown ÷ the floor. ` +
       `${CONNECTIONS} connections, ${ROUNDS} rounds of ${DURATION} s; each ratio the median of per-round ratios.\n`,
   );
   console.log(`| query | floor | ${names.map(heading).join(' | ')} |`);

@@ -26,7 +26,8 @@ export function startChild(
 export async function startListeningChild(
   args: string[],
   ready: RegExp,
+  env?: Record<string, string>,
 ): Promise<{ child: ChildProcess; port: number }> {
-  const { child, match } = await startChild(args, ready);
+  const { child, match } = await startChild(args, ready, env);
   return { child, port: Number(match[1]) };
 }
