@@ -98,7 +98,8 @@ async function main() {
   const dataDir = values['data-dir'] ?? mkdtempSync(join(tmpdir(), 'bench-scale-'));
   try {
     if (!values['data-dir']) checkDisk(dataDir);
-    const ds = await prepareDataset({ kind: 'seeded', size: ACCOUNTS }, PASSWORD, values['data-dir']);
+    // Seeded into this very dir (prepareDataset seeds a dir that holds no database yet).
+    const ds = await prepareDataset({ kind: 'seeded', size: ACCOUNTS }, PASSWORD, dataDir);
     if (ds.loadSeconds !== undefined) {
       const ok = ds.loadSeconds < 600 ? '✓' : '✗';
       report(`Seeding: ${ds.loadSeconds} s ${ok} (target < 600 s); ${ds.loadNote}; load average ${load()}`);
