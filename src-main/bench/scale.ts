@@ -78,13 +78,18 @@ async function startService(dataDir: string) {
     child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${out}`)));
   });
   const listening = performance.now() - t0;
-  const info = await send(port, '/_service/info');
-  if (info.status !== 200) throw new Error(`first answer: ${info.status}`);
-  const firstAnswer = performance.now() - t0;
-  const setup = await adminSetup(port, '/demo/v2', PASSWORD);
-  const page = await send(port, '/demo/v2/accounts?limit=100', { headers: setup.admin });
-  if (page.status !== 200) throw new Error(`first page: ${page.status}`);
-  return { child, port, setup, listening, firstAnswer, firstPage: performance.now() - t0 };
+  try {
+    const info = await send(port, '/_service/info');
+    if (info.status !== 200) throw new Error(`first answer: ${info.status}`);
+    const firstAnswer = performance.now() - t0;
+    const setup = await adminSetup(port, '/demo/v2', PASSWORD);
+    const page = await send(port, '/demo/v2/accounts?limit=100', { headers: setup.admin });
+    if (page.status !== 200) throw new Error(`first page: ${page.status}`);
+    return { child, port, setup, listening, firstAnswer, firstPage: performance.now() - t0 };
+  } catch (err) {
+    child.kill(); // a failed start must not leave the service running after the bench
+    throw err;
+  }
 }
 
 const stop = (child: ReturnType<typeof spawn>) =>
