@@ -143,9 +143,11 @@ export const MODULE_TABLE: readonly ModuleDescription[] = [
   {
     name: 'developer',
     status: 'partial',
-    summary: 'environment.export({manifest}) → the exported documents (administrators).',
+    summary:
+      'environment.export({manifest}) → the exported documents; environment.import(docs | cursor, {backup, dryRun}) → the manifest log (administrators).',
     exports: ['environment'],
-    reason: 'environment.import is refused: use POST /developer/environment/import (backup, dry run).',
+    reason:
+      "import takes POST /developer/environment/import's path (record rules, all or nothing); the original's triggers, production and package options are not read.",
   },
   {
     name: 'api',

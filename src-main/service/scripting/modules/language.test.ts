@@ -145,17 +145,3 @@ describe('runs pay nothing for the transpiler', () => {
     expect(transpileStats.babelRuns - before).toBe(1);
   });
 });
-
-describe("require('developer')", () => {
-  it('exports the environment as documents; import stays on its route', async () => {
-    const r = await run(`
-      const { environment } = require('developer')
-      const docs = environment.export({ manifest: { object: 'manifest', objects: [{ name: 'c_conversation', includes: ['*'] }] } }).toArray()
-      let refused
-      try { environment.import([], { backup: false }) } catch (e) { refused = e.errCode }
-      return { objects: docs.map(d => d.object), refused }`);
-    expect(r.statusCode, r.body).toBe(200);
-    expect(r.json().objects).toEqual(expect.arrayContaining(['object', 'manifest']));
-    expect(r.json().refused).toBe('service.notImplemented.developer.import');
-  });
-});

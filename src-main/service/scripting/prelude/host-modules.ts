@@ -118,7 +118,7 @@ export const HOST_GROUP_BODY = String.raw`
 `;
 
 export const HTTP_GROUP_BODY = String.raw`
-  // Environment export as documents (a cursor-like list); import stays on its REST route.
+  // Environment export and import as documents (cursor-like lists), administrators only (host-developer.ts).
   builtin('developer', function () {
     function list(docs) {
       var i = 0;
@@ -131,8 +131,14 @@ export const HTTP_GROUP_BODY = String.raw`
     }
     return freeze({ environment: freeze({
       export: function (options) { return list(call('developer.export', options === undefined ? {} : options)); },
-      import: function () {
-        throw Fault.create('service.notImplemented.developer.import', { reason: "An environment import rewrites the org's configuration: use POST /developer/environment/import (it can back up and dry-run)." });
+      // import(docs | cursor, {backup, dryRun}): the host applies them as POST /developer/environment/import does.
+      import: function (payload, options) {
+        var docs = payload;
+        if (payload && !Array.isArray(payload) && typeof payload.toArray === 'function') docs = payload.toArray();
+        if (!Array.isArray(docs)) {
+          throw Fault.create('service.invalidArgument.cursorOrArrayExpected', { reason: 'environment.import takes the documents of an export: an array or a cursor.' });
+        }
+        return list(call('developer.import', docs, options === undefined || options === null ? {} : options));
       }
     }) });
   });
