@@ -113,7 +113,8 @@ export const MODULE_TABLE: readonly ModuleDescription[] = [
     status: 'partial',
     summary: '@route (served), @trigger and @job (recorded at save), @log, @as, @policy, @transform.',
     exports: ['route', 'trigger', 'job', 'log', 'as', 'policy', 'transform'],
-    reason: '@policy is accepted but policies are not enforced; triggers and jobs run with issue 41.',
+    reason:
+      'A library with @policy is refused on save (policies are not enforced here); triggers and jobs run with issue 41.',
   },
   {
     name: 'decorators-transform',

@@ -58,7 +58,9 @@ export function developerHost(svc: Service, org: Org, callerFor: (call: HostCall
         });
       }
       if (docs.length > MAX_IMPORT_DOCS) {
-        throw fault('tooLarge', 'import', { reason: `An import from a script holds at most ${MAX_IMPORT_DOCS} documents.` });
+        throw fault('tooLarge', 'import', {
+          reason: `An import from a script holds at most ${MAX_IMPORT_DOCS} documents.`,
+        });
       }
       const o = typeof options === 'object' && options !== null ? (options as Record<string, unknown>) : {};
       const backup = flag(o, 'backup');

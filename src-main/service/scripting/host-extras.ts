@@ -65,7 +65,8 @@ function runtime(svc: Service, org: Org) {
         ...reg,
         metadata: { ...reg.metadata, resource: `script#type(library).name(${lib.exportName ?? lib._id})` },
       };
-      out[`${reg.type}s` as 'routes' | 'triggers' | 'jobs'].push(entry);
+      // Policies are refused on save (script-rules): a library saved before that lists none here.
+      if (reg.type !== 'policy') out[`${reg.type}s` as 'routes' | 'triggers' | 'jobs'].push(entry);
     }
   }
   return out;

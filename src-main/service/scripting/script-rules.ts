@@ -14,6 +14,7 @@ import { lookupAccountPrincipal } from '../apps/principal.js';
 import { configOf, PATH_PATTERN, pathShape, routeScripts } from './route-scripts.js';
 import { compileScript } from './language/compiled-cache.js';
 import { routesOfLibrary } from './decorator-routes.js';
+import type { ScriptRegistration } from './language/registrations.js';
 
 const DEFAULT_MAX_CHARS = 50_000;
 
@@ -45,6 +46,7 @@ export function assertScriptCompiles(values: Record<string, unknown>): void {
       reason: `Line ${transpiled.line}, column ${transpiled.column}: ${transpiled.message}`,
     });
   }
+  if (transpiled?.ok) assertNoPolicies(transpiled.registrations);
   const check = transpiled ? checkSyntaxSync(transpiled.code, Infinity) : checkSyntaxSync(values.script);
   if (check === null) {
     throw fault('error', 'script.syntaxCheck', { reason: 'The script checker is not loaded yet; try again.' });
@@ -55,6 +57,24 @@ export function assertScriptCompiles(values: Record<string, unknown>): void {
       reason: `Line ${check.line}, column ${check.column}: ${check.message}`,
     });
   }
+}
+
+/**
+ * The original enforces a library's `@policy` on the requests it matches (methods, paths, an `if`
+ * expression; actions such as Script and Transform). This service has no policy engine: saving one
+ * would look like protection and be none, so the save is refused and the fault names the line
+ * (docs/scripting.md#not-done-or-not-the-originals-issue-40).
+ */
+function assertNoPolicies(registrations: ScriptRegistration[]): void {
+  const policy = registrations.find((r) => r.type === 'policy');
+  if (!policy) return;
+  const { className, methodName, loc } = policy.metadata;
+  throw fault('validation', 'script', {
+    path: 'script',
+    reason:
+      `Line ${loc.line}, column ${loc.column}: @policy ${className}.${methodName} would not be enforced: this service ` +
+      'has no request policies. Remove it, and enforce the rule in the route itself (its acl, principal, apiKey, or a check that throws a fault).',
+  });
 }
 
 /**

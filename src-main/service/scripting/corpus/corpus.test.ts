@@ -234,6 +234,17 @@ describe('library and route scripts with decorators', () => {
       data: 'The get request was executed!',
     });
   });
+  differs('a library of @policy Script policies', 'policies are not enforced, so the save is refused', async () => {
+    const res = await admin.post('/scripts', {
+      label: 'c_runtime_policy',
+      name: 'c_runtime_policy',
+      type: 'library',
+      script: source('lib-runtime-policy.js'),
+      configuration: { export: 'c_runtime_policy' },
+    });
+    expect(res.json()).toMatchObject({ errCode: 'service.validation.script', path: 'script' });
+    expect(res.json().reason).toContain('@policy RuntimePolicies.policyGet would not be enforced');
+  });
   original('route by options object, instance method, body()', async () => {
     expect((await admin.post('/routes/c_corpus_post', { theNumber: 42 })).json()).toEqual({
       object: 'result',

@@ -1,5 +1,5 @@
 /**
- * What a library script registers with the original's `@route`, `@trigger` and `@job` decorators
+ * What a library script registers with the original's `@route`, `@trigger`, `@job` and `@policy` decorators
  * (original-clients.md §H), read from its syntax tree at save time: no script runs on save. The
  * decorators must come from the `decorators` module (`import { route } from 'decorators'`,
  * `const { route } = require('decorators')` or `const d = require('decorators')` then
@@ -12,7 +12,7 @@
 import type { BabelFile, BabelNode } from './babel.js';
 import { DYNAMIC, staticValue, type StaticValue } from './static-value.js';
 
-export type RegistrationType = 'route' | 'trigger' | 'job';
+export type RegistrationType = 'route' | 'trigger' | 'job' | 'policy';
 
 export interface ScriptRegistration {
   type: RegistrationType;
@@ -33,7 +33,7 @@ export class RegistrationError extends Error {
   }
 }
 
-const KINDS = new Set<RegistrationType>(['route', 'trigger', 'job']);
+const KINDS = new Set<RegistrationType>(['route', 'trigger', 'job', 'policy']);
 const MAX_NODES = 200_000;
 const METHODS = /^(\*|get|post|put|patch|delete|head|options)\s+(\S.*)$/i;
 
@@ -131,7 +131,28 @@ function classRegistrations(cls: BabelNode, b: Bindings, dynamic: (n: BabelNode)
         throw new RegistrationError(`@${kind} decorates a named class method.`, loc.line, loc.column + 1);
       }
       const args =
-        expr.type === 'CallExpression' ? (expr.arguments as BabelNode[]).map((a) => staticValue(a, 0, dynamic)) : [];
+        expr.type === 'CallExpression'
+          ? (expr.arguments as BabelNode[]).map((a) => staticValue(a, 0, dynamic))
+          : kind === 'policy' && member.value
+            ? [staticValue(member.value as BabelNode, 0, dynamic)]
+            : [];
+      // A policy is only found (the record rules refuse to save it: it is not enforced); its
+      // options never fail a run of a library saved before that rule.
+      if (kind === 'policy') {
+        const options = args.find((a) => typeof a === 'object' && a !== null && a !== DYNAMIC && !Array.isArray(a));
+        out.push({
+          type: 'policy',
+          configuration: (options ?? {}) as Record<string, StaticValue>,
+          weight: 0,
+          metadata: {
+            className,
+            methodName,
+            static: member.static === true,
+            loc: { line: loc.line, column: loc.column + 1 },
+          },
+        });
+        continue;
+      }
       if (args.some((a) => a === DYNAMIC)) {
         throw new RegistrationError(
           `@${kind} takes literal strings and option objects: the service reads them when the script is saved.`,

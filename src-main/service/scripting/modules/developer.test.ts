@@ -36,15 +36,16 @@ async function exportOf(name: string): Promise<unknown[]> {
     configuration: { export: name },
   });
   expect(saved.statusCode, saved.body).toBe(200);
-  const r = await run(`return require('developer').environment.export({ manifest: { object: 'manifest', scripts: { includes: ['${name}'] } } }).toArray()`);
+  const r = await run(
+    `return require('developer').environment.export({ manifest: { object: 'manifest', scripts: { includes: ['${name}'] } } }).toArray()`,
+  );
   expect(r.statusCode, r.body).toBe(200);
   await admin.delete(`/scripts/${saved.json()._id}`);
   return r.json().data as unknown[];
 }
 
 const scriptNamed = async (name: string) =>
-  ((await admin.get(`/scripts?where=${encodeURIComponent(JSON.stringify({ name }))}`)).json().data as unknown[])
-    .length;
+  ((await admin.get(`/scripts?where=${encodeURIComponent(JSON.stringify({ name }))}`)).json().data as unknown[]).length;
 
 describe("require('developer').environment", () => {
   it('exports the environment as documents', async () => {

@@ -145,3 +145,41 @@ describe('runs pay nothing for the transpiler', () => {
     expect(transpileStats.babelRuns - before).toBe(1);
   });
 });
+
+describe('@policy', () => {
+  const save = (name: string, script: string) =>
+    admin.post('/scripts', {
+      label: name,
+      name,
+      type: 'library',
+      active: true,
+      script,
+      configuration: { export: name },
+    });
+
+  it('refuses to save a library whose @policy would not be enforced, naming the line', async () => {
+    const method = await save(
+      'c_policy_method',
+      "const { policy, route } = require('decorators')\nclass P {\n  @route('GET c_policy_ok')\n  static ok() { return 1 }\n  @policy({ methods: ['get'], paths: '/routes/c_policy_ok', action: 'Script' })\n  static deny() { throw Fault.create('service.accessDenied.unspecified') }\n}\nmodule.exports = P",
+    );
+    expect(method.statusCode).toBe(400);
+    expect(method.json()).toMatchObject({ errCode: 'service.validation.script', path: 'script' });
+    expect(method.json().reason).toMatch(/^Line 5, column 3: @policy P\.deny would not be enforced/);
+    // The class-field form the original's libraries use too.
+    const field = await save(
+      'c_policy_field',
+      "import { policy } from 'decorators'\nexport class Q {\n  @policy\n  static p = { methods: 'post', paths: '/routes/x', action: 'Deny' }\n}",
+    );
+    expect(field.statusCode).toBe(400);
+    expect(field.json().reason).toMatch(/^Line 3, column 3: @policy Q\.p would not be enforced/);
+    // The route it guarded was not registered either.
+    expect((await admin.get('/routes/c_policy_ok')).json()).toMatchObject({ errCode: 'service.notFound.route' });
+  });
+
+  it('a runner script declaring a policy still runs (nothing is registered from a run)', async () => {
+    const r = await run(
+      "import { policy } from 'decorators'\nclass R { @policy({ action: 'Deny' }) static p() {} }\nreturn typeof R",
+    );
+    expect(r.json().data).toBe('function');
+  });
+});

@@ -1,5 +1,6 @@
-// Mirrors: the original's API tests (CTXAPI-689): routes declared with a string and with an options object.
-const { policy, route } = require('decorators')
+// Mirrors: the original's API tests (CTXAPI-689): routes declared with a string and with an options object
+// (its policies are a library of their own, lib-runtime-policy.js).
+const { route } = require('decorators')
 
 class RuntimePolicyObject {
 
@@ -17,10 +18,5 @@ class RuntimePolicyObject {
   })
   postIt({ req, body }) {
     return `The post! The number is ${body('theNumber')}`
-  }
-
-  @policy({ methods: ['get'], paths: '/routes/c_corpus_policy', action: 'Script' })
-  policyGet() {
-    throw Fault.create('service.accessDenied.unspecified')
   }
 }
