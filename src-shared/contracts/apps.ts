@@ -30,6 +30,13 @@ export interface AppSettings {
   corsOrigins: string[];
   ipAllow: string[];
   ipDeny: string[];
+  /**
+   * The original's app `name` (unique in the org): with `allowNameMapping` on, clients may send it
+   * where they send the key (`Service-Client-Key`, `createAuthToken(name, …)`), as the original's do.
+   */
+  name?: string;
+  /** Absent means false (apps made before it, and the console, which does not edit it). */
+  allowNameMapping?: boolean;
 }
 
 /** The current key pair of an app (its `kid` is the RFC 7638 thumbprint). */

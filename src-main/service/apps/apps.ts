@@ -28,6 +28,7 @@ export const DEFAULT_APP_SETTINGS: Omit<AppSettings, 'label'> = {
   corsOrigins: [],
   ipAllow: [],
   ipDeny: [],
+  allowNameMapping: false,
 };
 
 export interface App {
@@ -59,6 +60,13 @@ const toApp = (r: AppRow): App => ({
   hasSecret: r.secret_enc !== null,
   created: r.created,
 });
+
+/** A `name: null` in a patch removes the name (settings.ts). */
+function withoutNullName(settings: AppSettings): AppSettings {
+  if ((settings.name as unknown) !== null) return settings;
+  const { name: _removed, ...rest } = settings;
+  return rest;
+}
 
 /** Applications: keys, encrypted secrets and per-app RSA key pairs (the pairs' table: app-keys.ts). */
 export class AppRepository {
@@ -115,8 +123,9 @@ export class AppRepository {
   ): { app: App; secret?: string } {
     const key = randomAlphanumeric(22);
     const secret = kind === 'signing' ? randomAlphanumeric(64) : undefined;
-    const full: AppSettings = { ...DEFAULT_APP_SETTINGS, ...settings };
+    const full = withoutNullName({ ...DEFAULT_APP_SETTINGS, ...settings });
     const id = this.db.transaction(() => {
+      this.assertNameFree(orgId, full.name);
       const info = this.stmt(
         'INSERT INTO apps (org_id, key, kind, settings, secret_enc, created) VALUES (?, ?, ?, ?, ?, ?)',
       ).run(orgId, key, kind, JSON.stringify(full), secret ? this.cipher.encrypt(secret) : null, created);
@@ -140,6 +149,29 @@ export class AppRepository {
     });
   }
 
+  /**
+   * The org's app a client names by its key or, where the app allows name mapping, by its name
+   * (the original's `allowNameMapping`). A key is tried first, and only within the org, so another
+   * org's key never shadows a name.
+   */
+  byKeyOrName(orgId: number, keyOrName: string): App | undefined {
+    const byKey = this.byKey(keyOrName);
+    if (byKey?.orgId === orgId) return byKey;
+    return this.list(orgId).find((a) => a.settings.allowNameMapping && a.settings.name === keyOrName);
+  }
+
+  /** App names are unique in an org (they address the app). */
+  private assertNameFree(orgId: number, name: string | undefined, selfId?: number): void {
+    if (name === undefined) return;
+    const taken = this.list(orgId).find((a) => a.id !== selfId && a.settings.name === name);
+    if (taken) {
+      throw fault('validation', 'conflict', {
+        path: 'name',
+        reason: `Another application of the org is named ${name}.`,
+      });
+    }
+  }
+
   list(orgId: number): App[] {
     return (this.stmt('SELECT * FROM apps WHERE org_id = ? ORDER BY id').all(orgId) as AppRow[]).map(toApp);
   }
@@ -154,7 +186,8 @@ export class AppRepository {
       .transaction(() => {
         const stored = this.byId(app.id);
         if (!stored) throw fault('notFound', 'app', { reason: 'The application no longer exists.' });
-        const settings: AppSettings = { ...stored.settings, ...patch };
+        const settings = withoutNullName({ ...stored.settings, ...patch });
+        this.assertNameFree(stored.orgId, settings.name, stored.id);
         this.stmt('UPDATE apps SET settings = ? WHERE id = ?').run(JSON.stringify(settings), app.id);
         return this.byId(app.id)!;
       })

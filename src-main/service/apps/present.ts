@@ -37,6 +37,8 @@ export function presentApp(apps: AppRepository, app: App, revealSecret?: string)
     corsOrigins: s.corsOrigins,
     ipAllow: s.ipAllow,
     ipDeny: s.ipDeny,
+    ...(s.name !== undefined ? { name: s.name } : {}),
+    allowNameMapping: s.allowNameMapping === true,
     hasSecret: app.hasSecret,
     secret,
     rsa: apps.currentKeyInfo(app.id) ?? null,

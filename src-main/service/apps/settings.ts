@@ -95,6 +95,20 @@ const isIpOrCidr = (s: string): boolean => {
   return bits >= 0 && bits <= (family === 4 ? 32 : 128);
 };
 
+/**
+ * An app's name: an identifier (`c_default_app`), never shaped like a key (22 letters and digits),
+ * so a name and a key cannot be mistaken for each other; null removes it.
+ */
+const appName: Check = (v, path, faults) => {
+  if (v === null) return null;
+  if (typeof v !== 'string' || !/^[A-Za-z][A-Za-z0-9_.-]{0,99}$/.test(v) || /^[A-Za-z0-9]{22}$/.test(v)) {
+    return void faults.push(
+      child('invalidValue', path, `${path} must be a letter then up to 99 letters, digits, _ . or - (not key-shaped).`),
+    );
+  }
+  return v;
+};
+
 const CHECKS: Record<keyof AppSettings, Check> = {
   label,
   enabled: bool,
@@ -112,6 +126,8 @@ const CHECKS: Record<keyof AppSettings, Check> = {
   corsOrigins: list(isOrigin, 'an origin such as https://example.org'),
   ipAllow: list(isIpOrCidr, 'an IP address or CIDR range'),
   ipDeny: list(isIpOrCidr, 'an IP address or CIDR range'),
+  name: appName,
+  allowNameMapping: bool,
 };
 
 /** Settings that only mean something for request signing. */

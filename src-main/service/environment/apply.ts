@@ -170,9 +170,11 @@ function applyApp(ctx: ApplyContext, doc: ResourceDoc): void {
   const { object: _o, resource: _r, kind: _k, principal, name, ...rest } = doc;
   if (rest.label !== label)
     throw invalid('label', `The resource is app.${label} but the label is ${String(rest.label)}.`);
-  // `name` is the label under the name mdctl files documents by (resources.ts exportApps).
-  if (name !== undefined && name !== label) throw invalid('name', `The app's name is its label, ${label}.`);
-  const settings = validateAppSettings(rest, kind);
+  // `name` is the app's own name (the original's; name mapping), or its label when it has none
+  // (resources.ts exportApps: mdctl files documents by name).
+  const named = name !== undefined && (name !== label || rest.allowNameMapping === true);
+  const settings = validateAppSettings(named ? { ...rest, name } : rest, kind);
+  if (!named) (settings as { name?: string | null }).name = null;
   if (typeof principal === 'string') {
     const account = svc.credentials.byEmail(org.id, principal);
     if (!account) throw invalid('principal', `No account ${principal} in this org.`);

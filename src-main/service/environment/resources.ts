@@ -108,7 +108,7 @@ export function exportApps(svc: Service, org: Org, manifest: Manifest): Resource
   const out: ResourceDoc[] = [];
   const seen = new Set<string>();
   for (const app of svc.apps.list(org.id)) {
-    const { principalId, ...settings } = app.settings;
+    const { principalId, name: appName, ...settings } = app.settings;
     const name = app.settings.label;
     if (seen.has(name) || !selects(manifest.sections.apps, name)) continue;
     seen.add(name);
@@ -117,8 +117,9 @@ export function exportApps(svc: Service, org: Org, manifest: Manifest): Resource
       object: 'app',
       resource: `app.${name}`,
       // mdctl names each exported file after the document's `name` (ExportSection.name): without
-      // it every app would be written to the same `env/apps/app.json`.
-      name,
+      // it every app would be written to the same `env/apps/app.json`. The app's own name when it
+      // has one (the original's), else its label.
+      name: appName ?? name,
       kind: app.kind,
       ...settings,
       ...(principal ? { principal } : {}),

@@ -25,11 +25,14 @@ export function safeEqual(a: string, b: string): boolean {
   return timingSafeEqual(da, db);
 }
 
-/** Resolves `Service-Client-Key` to an enabled app of this org. */
+/**
+ * Resolves `Service-Client-Key` to an enabled app of this org: its key, or its name where the app
+ * allows name mapping (the original's `allowNameMapping`).
+ */
 export function resolveApp(svc: Service, org: Org, key: string | undefined): App | undefined {
   if (key === undefined) return undefined;
-  const app = svc.apps.byKey(key);
-  if (!app || app.orgId !== org.id) {
+  const app = svc.apps.byKeyOrName(org.id, key);
+  if (!app) {
     throw fault('notFound', 'app', { reason: 'Invalid application client api key.' });
   }
   if (!app.settings.enabled || (app.settings.expires && Date.parse(app.settings.expires) <= svc.clock.now())) {

@@ -47,8 +47,9 @@ export function tokenApp(svc: Service, org: Org, key: unknown, usable: boolean):
   if (typeof key !== 'string' || key === '') {
     throw fault('invalidArgument', undefined, { path: 'app', reason: 'Name the application by its key (app=KEY).' });
   }
-  const found = svc.apps.byKey(key);
-  if (!found || found.orgId !== org.id) throw fault('notFound', 'app', { reason: 'No application with this key.' });
+  // By key, or by name where the app allows name mapping (`createAuthToken('c_my_app', …)`).
+  const found = svc.apps.byKeyOrName(org.id, key);
+  if (!found) throw fault('notFound', 'app', { reason: 'No application with this key.' });
   if (
     (usable && !found.settings.enabled) ||
     (found.settings.expires && Date.parse(found.settings.expires) <= svc.clock.now())

@@ -78,7 +78,9 @@ export function tokenAuthentication(
   entry?: VerifiedToken,
 ): Authentication {
   const sentKey = request.headers[CLIENT_KEY_HEADER];
-  if (sentKey !== undefined && sentKey !== app.key) {
+  // The header may name the token's app by its name where the app allows it, as the original's does.
+  const sentName = app.settings.allowNameMapping && sentKey === app.settings.name;
+  if (sentKey !== undefined && sentKey !== app.key && !sentName) {
     throw fault('notFound', 'app', { reason: 'Invalid application client api key (token/key mismatch)' });
   }
   const accountId = payload.sub;

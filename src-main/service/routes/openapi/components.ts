@@ -202,6 +202,11 @@ function appSettingsProperties() {
     corsOrigins: { type: 'array', items: { type: 'string' } },
     ipAllow: { type: 'array', items: { type: 'string' } },
     ipDeny: { type: 'array', items: { type: 'string' } },
+    name: {
+      type: ['string', 'null'],
+      description: 'Unique in the org; with allowNameMapping, clients may send it instead of the key.',
+    },
+    allowNameMapping: { type: 'boolean', description: 'Service-Client-Key and createAuthToken accept the name.' },
   } as const;
 }
 

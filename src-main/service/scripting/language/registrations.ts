@@ -139,7 +139,7 @@ function classRegistrations(cls: BabelNode, b: Bindings, dynamic: (n: BabelNode)
       // A policy is only found (the record rules refuse to save it: it is not enforced); its
       // options never fail a run of a library saved before that rule.
       if (kind === 'policy') {
-        const options = args.find((a) => typeof a === 'object' && a !== null && a !== DYNAMIC && !Array.isArray(a));
+        const options = args.find((a) => a !== DYNAMIC && typeof a === 'object' && a !== null && !Array.isArray(a));
         out.push({
           type: 'policy',
           configuration: (options ?? {}) as Record<string, StaticValue>,
