@@ -153,14 +153,16 @@ export const MODULE_TABLE: readonly ModuleDescription[] = [
   {
     name: 'api',
     status: 'refused',
-    summary: "The original's internal REST calls from scripts.",
-    reason: 'scripts call org.objects and the modules here; internal REST calls are not exposed.',
+    summary: "The original's cluster and server internals (its tests call currentActivity()).",
+    reason:
+      "the server's own activity and internal calls are not a script's business here (one process, no cluster); scripts call org.objects and the modules here.",
   },
   {
     name: 'wrapped',
-    status: 'refused',
-    summary: "The original's editor-plugin helper wrapping an object for a query.",
-    reason: 'use org.objects[name].find() with paths(), skipAcl() and grant().',
+    status: 'partial',
+    summary:
+      'wrapped(object, {where, paths, limit, skip, sort, skipAcl, grant}) → find(where) and count(where), the Atom dev tools’ query helper.',
+    reason: 'Reads only; skipAcl and grant count only for a principal who holds them, as on org.objects.',
   },
   { name: 'schemas', status: 'refused', summary: 'Object definitions.', reason: 'read org.objects.objects instead.' },
   { name: 'i18n', status: 'refused', summary: 'Translations.', reason: 'there is no translation store.' },

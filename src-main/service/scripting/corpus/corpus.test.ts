@@ -126,9 +126,22 @@ describe('runner scripts of clients and editor plugins', () => {
     const r = await runner('mdctl-tail.js');
     expect(r.body).toMatchObject({ errCode: 'service.notImplemented.sys.tail', status: 501 });
   });
-  differs('Atom dev tools wrapped find', "require('wrapped') is refused", async () => {
-    const r = await runner('atom-wrapped-find.js');
-    expect(r.body).toMatchObject({ errCode: 'service.notImplemented.module', path: 'wrapped' });
+  original('Atom dev tools wrapped find, as its route', async () => {
+    const saved = await admin.post('/scripts', {
+      label: 'Dev Tools - Get Objects',
+      type: 'route',
+      active: true,
+      script: source('atom-wrapped-find.js'),
+      configuration: { method: 'get', path: 'devtools/objects/:element', acl: ['role.administrator'] },
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    await admin.post('/c_conversations', { c_title: 'wrapped' });
+    const r = await admin.get('/routes/devtools/objects/c_conversation?paths=c_title');
+    expect(r.statusCode, r.body).toBe(200);
+    const list = r.json() as { object: string; data: Record<string, unknown>[] };
+    expect(list.object).toBe('list');
+    expect(list.data.map((d) => d.c_title)).toContain('wrapped');
+    expect(Object.keys(list.data[0]!).sort()).toEqual(['_id', 'c_title', 'object']);
   });
 });
 

@@ -183,3 +183,23 @@ describe('config, cache, counters, crypto, notifications, sys', () => {
     ).toBe('function');
   });
 });
+
+describe('wrapped', () => {
+  it("applies the Atom dev tools' options to org.objects[name].find, reads only", async () => {
+    for (const t of ['w1', 'w2', 'w3'])
+      expect((await admin.post('/c_conversations', { c_title: t })).statusCode).toBe(200);
+    const r = await run(`
+      const w = require('wrapped')('c_conversation', { paths: 'c_title', limit: 2, sort: { c_title: -1 }, where: { c_title: { $in: ['w1', 'w2', 'w3'] } } })
+      return { page: w.find().toArray(), count: w.count({ c_title: 'w1' }), ops: Object.keys(w) }`);
+    // An object is answered as it is (docs/scripting.md#answers-and-errors).
+    expect(r).toEqual({
+      page: [expect.objectContaining({ c_title: 'w3' }), expect.objectContaining({ c_title: 'w2' })],
+      count: 1,
+      ops: ['find', 'count'],
+    });
+    expect(Object.keys((r as unknown as { page: object[] }).page[0]!).sort()).toEqual(['_id', 'c_title', 'object']);
+    expect(await run("return require('wrapped')('c_nothing').find().toArray()")).toMatchObject({
+      errCode: 'service.invalidArgument.object',
+    });
+  });
+});

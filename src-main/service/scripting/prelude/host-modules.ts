@@ -107,6 +107,26 @@ export const HOST_GROUP_BODY = String.raw`
     });
   });
 
+  // The Atom dev tools' query helper: wrapped(object, options).find(where) is org.objects[object].find
+  // with the options applied; skipAcl and grant are the driver's (they count only where the principal holds them).
+  builtin('wrapped', function () {
+    return function wrapped(name, options) {
+      if (typeof name !== 'string' || name === '') {
+        throw Fault.create('service.invalidArgument.object', { reason: 'wrapped(object, options) names an object.' });
+      }
+      var o = options || {}, model = objects[name];
+      function find(where) {
+        var c = model.find(where === undefined ? o.where : where);
+        if (o.skipAcl) c.skipAcl(true);
+        if (o.grant !== undefined && o.grant !== null) c.grant(o.grant);
+        if (o.paths !== undefined && o.paths !== null) c.paths(isArray(o.paths) ? o.paths : [o.paths]);
+        ['sort', 'skip', 'limit'].forEach(function (k) { if (o[k] !== undefined && o[k] !== null) c[k](o[k]); });
+        return c;
+      }
+      return freeze({ find: find, count: function (where) { return find(where).count(); } });
+    };
+  });
+
   builtin('notifications', function () {
     return freeze({
       send: function (name, variables, options) {
