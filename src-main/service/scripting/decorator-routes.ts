@@ -10,19 +10,18 @@ import type { StaticValue } from './language/static-value.js';
 import type { ScriptRegistration } from './language/registrations.js';
 import { libraryRegistrations, libraryScripts, type LibraryScript } from './host-library.js';
 import type { RouteConfig, RouteScript } from './route-types.js';
+import { routeAcl } from './route-acl.js';
 
-/** An acl entry as the original writes it: `'role.<id>'`, or `{type: 'role', target: <id>}`. */
+/**
+ * A decorated route's acl (route-acl.ts). The save refused an acl it cannot read
+ * (script-rules); a library saved before that rule gets one that admits no one, never the default.
+ */
 export function aclEntries(value: StaticValue | undefined): string[] {
-  const list = Array.isArray(value) ? value : value === undefined || value === null ? [] : [value];
-  return list.flatMap((entry) => {
-    if (typeof entry === 'string') return [entry];
-    if (entry && typeof entry === 'object' && !Array.isArray(entry)) {
-      const { type, target } = entry as Record<string, StaticValue>;
-      if (typeof type === 'string' && typeof target === 'string') return [`${type}.${target}`];
-      if (typeof type === 'string' && (type === 'anonymous' || type === 'account.public')) return [type];
-    }
-    return [];
-  });
+  try {
+    return routeAcl(value);
+  } catch {
+    return ['unreadable'];
+  }
 }
 
 function routeConfig(reg: ScriptRegistration): RouteConfig {

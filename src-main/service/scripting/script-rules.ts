@@ -5,7 +5,7 @@
  * path no other route script has (original-clients.md §C). Registered as record rules of the one
  * write path (records/rules.ts) when a service opens.
  */
-import { fault } from '../../../src-shared/faults.js';
+import { fault, FaultError } from '../../../src-shared/faults.js';
 import type { Service } from '../service.js';
 import type { Org } from '../orgs/orgs.js';
 import { recordRules, type RuleInput } from '../records/rules.js';
@@ -15,6 +15,7 @@ import { configOf, PATH_PATTERN, pathShape, routeScripts } from './route-scripts
 import { compileScript } from './language/compiled-cache.js';
 import { routesOfLibrary } from './decorator-routes.js';
 import type { ScriptRegistration } from './language/registrations.js';
+import { routeAcl } from './route-acl.js';
 
 const DEFAULT_MAX_CHARS = 50_000;
 
@@ -46,7 +47,10 @@ export function assertScriptCompiles(values: Record<string, unknown>): void {
       reason: `Line ${transpiled.line}, column ${transpiled.column}: ${transpiled.message}`,
     });
   }
-  if (transpiled?.ok) assertNoPolicies(transpiled.registrations);
+  if (transpiled?.ok) {
+    assertNoPolicies(transpiled.registrations);
+    assertRouteAcls(transpiled.registrations);
+  }
   const check = transpiled ? checkSyntaxSync(transpiled.code, Infinity) : checkSyntaxSync(values.script);
   if (check === null) {
     throw fault('error', 'script.syntaxCheck', { reason: 'The script checker is not loaded yet; try again.' });
@@ -75,6 +79,22 @@ function assertNoPolicies(registrations: ScriptRegistration[]): void {
       `Line ${loc.line}, column ${loc.column}: @policy ${className}.${methodName} would not be enforced: this service ` +
       'has no request policies. Remove it, and enforce the rule in the route itself (its acl, principal, apiKey, or a check that throws a fault).',
   });
+}
+
+/** Each `@route`'s acl reads as this service's entries (route-acl.ts), else the save names the line. */
+function assertRouteAcls(registrations: ScriptRegistration[]): void {
+  for (const reg of registrations.filter((r) => r.type === 'route')) {
+    const { className, methodName, loc } = reg.metadata;
+    try {
+      routeAcl(reg.configuration.acl);
+    } catch (e) {
+      const reason = e instanceof FaultError ? e.fault.reason : String(e);
+      throw fault('validation', 'script', {
+        path: 'script',
+        reason: `Line ${loc.line}, column ${loc.column}: @route ${className}.${methodName}: ${reason}`,
+      });
+    }
+  }
 }
 
 /**

@@ -183,3 +183,23 @@ describe('@policy', () => {
     expect(r.json().data).toBe('function');
   });
 });
+
+describe('@route acl entries', () => {
+  it("reads the original's {type, target} objects, numeric types included; refuses what it cannot check", async () => {
+    await library(
+      'c_acl_numeric',
+      "import { route } from 'decorators'\nexport class A {\n  @route('GET c_acl_numeric', { acl: [{ type: 3, target: 'administrator' }] })\n  static get() { return 'ok' }\n}",
+    );
+    expect((await admin.get('/routes/c_acl_numeric')).json()).toEqual({ object: 'result', data: 'ok' });
+    const owner = await admin.post('/scripts', {
+      label: 'c_acl_owner',
+      name: 'c_acl_owner',
+      type: 'library',
+      script:
+        "import { route } from 'decorators'\nexport class B {\n  @route('GET c_acl_owner', { acl: [{ type: 4 }] })\n  static get() { return 'open?' }\n}",
+      configuration: { export: 'c_acl_owner' },
+    });
+    expect(owner.json()).toMatchObject({ errCode: 'service.validation.script', path: 'script' });
+    expect(owner.json().reason).toMatch(/^Line 3, column 3: @route B\.get: acl entry type 4/);
+  });
+});
