@@ -32,8 +32,12 @@ export interface PropertyDef {
   enum?: string[];
   /** Maximum length for String properties. */
   maxLength?: number;
-  /** A String property's value has this form (`uuid`: 8-4-4-4-12 hexadecimal digits). */
-  format?: 'uuid' | 'email';
+  /**
+   * A String property's value has this form (`uuid`: 8-4-4-4-12 hexadecimal digits). `aclEntry`:
+   * a route acl entry, written as a string or as the original's `{type, target}`, stored as a
+   * string (acl-entry.ts). Built-in properties only.
+   */
+  format?: 'uuid' | 'email' | 'aclEntry';
   /** Document: its nested properties. */
   properties?: PropertyDef[];
   /** Reference / List: the object type referenced or listed (e.g. `connection`). */

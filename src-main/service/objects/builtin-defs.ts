@@ -136,7 +136,8 @@ const script: ObjectDef = {
         str('method', { enum: ['*', 'get', 'post', 'put', 'patch', 'delete'] }),
         str('path', { maxLength: 512 }),
         { name: 'priority', type: 'Number' },
-        { name: 'acl', type: 'String', array: true, maxLength: 100 },
+        // Strings, or the original's {type, target} entries, stored as strings (acl-entry.ts).
+        { name: 'acl', type: 'String', array: true, maxLength: 100, format: 'aclEntry' },
         str('authValidation', { enum: ['legacy', 'all', 'none'] }),
         str('apiKey', { maxLength: 100 }),
         str('principal', { maxLength: 254 }),

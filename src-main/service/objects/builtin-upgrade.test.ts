@@ -80,4 +80,23 @@ describe('built-in types added after an org was made', () => {
       reopened.close();
     }
   });
+
+  it("gives a script's stored configuration.acl the aclEntry format (the original's {type, target})", async () => {
+    const svc = openService({ dataDir, masterKey });
+    const { org } = await bootstrapOrg(svc, { code: 'demo', adminEmail: 'a@b.test', adminPassword: 'a long password' });
+    const def = structuredClone(svc.defs.byName(org.id, 'script')!);
+    const acl = () =>
+      def.properties.find((p) => p.name === 'configuration')!.properties!.find((p) => p.name === 'acl')!;
+    delete acl().format;
+    svc.defs.save(org.id, def);
+    svc.close();
+    const reopened = openService({ dataDir, masterKey });
+    try {
+      const stored = reopened.defs.byName(org.id, 'script')!;
+      const configuration = stored.properties.find((p) => p.name === 'configuration')!;
+      expect(configuration.properties!.find((p) => p.name === 'acl')?.format).toBe('aclEntry');
+    } finally {
+      reopened.close();
+    }
+  });
 });

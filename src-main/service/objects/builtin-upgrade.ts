@@ -28,6 +28,11 @@ export function addMissingBuiltinDefinitions(svc: Service): void {
       const upgraded = withBuiltinFormats(account);
       if (upgraded) svc.defs.save(org.id, upgraded);
     }
+    const script = svc.defs.byName(org.id, 'script');
+    if (script) {
+      const upgraded = withRouteAclFormat(script);
+      if (upgraded) svc.defs.save(org.id, upgraded);
+    }
   }
 }
 
@@ -69,4 +74,16 @@ function withBuiltinFormats(def: ObjectDef): ObjectDef | undefined {
     changed = true;
   }
   return changed ? next : undefined;
+}
+
+/**
+ * A script's `configuration.acl` takes the original's `{type, target}` entries (issue 40): the
+ * stored definition gains `format: 'aclEntry'`; undefined when it has it already.
+ */
+function withRouteAclFormat(def: ObjectDef): ObjectDef | undefined {
+  const next = structuredClone(def);
+  const acl = next.properties.find((p) => p.name === 'configuration')?.properties?.find((p) => p.name === 'acl');
+  if (!acl || acl.format === 'aclEntry') return undefined;
+  acl.format = 'aclEntry';
+  return next;
 }

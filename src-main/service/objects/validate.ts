@@ -1,7 +1,8 @@
-import { makeFault, type FaultBody } from '../../../src-shared/faults.js';
+import { FaultError, makeFault, type FaultBody } from '../../../src-shared/faults.js';
 import type { ObjectDef, PropertyDef } from '../../../src-shared/schema/types.js';
 import { allProperties } from '../../../src-shared/schema/types.js';
 import { isEmailAddress } from '../../../src-shared/schema/email-address.js';
+import { routeAclEntry } from '../../../src-shared/schema/acl-entry.js';
 import { OBJECT_ID_PATTERN } from './ids.js';
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -100,6 +101,15 @@ function coerceValue(prop: PropertyDef, value: unknown, path: string, faults: Fa
   };
   switch (prop.type) {
     case 'String': {
+      if (prop.format === 'aclEntry' && typeof value === 'object' && value !== null) {
+        try {
+          return routeAclEntry(value, path);
+        } catch (e) {
+          if (!(e instanceof FaultError)) throw e;
+          faults.push(child('format', path, e.fault.reason ?? `${path} is not an acl entry.`));
+          return undefined;
+        }
+      }
       if (typeof value !== 'string') return bad('a string');
       if (value.includes('\u0000')) return bad('a string without NUL characters');
       if (prop.maxLength !== undefined && value.length > prop.maxLength) {

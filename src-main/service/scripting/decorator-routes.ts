@@ -10,10 +10,10 @@ import type { StaticValue } from './language/static-value.js';
 import type { ScriptRegistration } from './language/registrations.js';
 import { libraryRegistrations, libraryScripts, type LibraryScript } from './host-library.js';
 import type { RouteConfig, RouteScript } from './route-types.js';
-import { routeAcl } from './route-acl.js';
+import { routeAcl } from '../../../src-shared/schema/acl-entry.js';
 
 /**
- * A decorated route's acl (route-acl.ts). The save refused an acl it cannot read
+ * A decorated route's acl (src-shared/schema/acl-entry.ts). The save refused an acl it cannot read
  * (script-rules); a library saved before that rule gets one that admits no one, never the default.
  */
 export function aclEntries(value: StaticValue | undefined): string[] {

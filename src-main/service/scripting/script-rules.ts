@@ -15,7 +15,7 @@ import { configOf, PATH_PATTERN, pathShape, routeScripts } from './route-scripts
 import { compileScript } from './language/compiled-cache.js';
 import { routesOfLibrary } from './decorator-routes.js';
 import type { ScriptRegistration } from './language/registrations.js';
-import { routeAcl } from './route-acl.js';
+import { routeAcl } from '../../../src-shared/schema/acl-entry.js';
 
 const DEFAULT_MAX_CHARS = 50_000;
 
@@ -81,7 +81,7 @@ function assertNoPolicies(registrations: ScriptRegistration[]): void {
   });
 }
 
-/** Each `@route`'s acl reads as this service's entries (route-acl.ts), else the save names the line. */
+/** Each `@route`'s acl reads as this service's entries (src-shared/schema/acl-entry.ts), else the save names the line. */
 function assertRouteAcls(registrations: ScriptRegistration[]): void {
   for (const reg of registrations.filter((r) => r.type === 'route')) {
     const { className, methodName, loc } = reg.metadata;

@@ -1,17 +1,18 @@
 /**
- * A route's `acl` entries in this service's string form (docs/scripting.md#script-routes):
+ * A route's `acl` entries in this service's string form (docs/scripting.md#script-routes), the
+ * `format: 'aclEntry'` of a String property (a script's `configuration.acl`, objects/validate.ts):
  * `anonymous`, `account.public`, `account.<id>`, `role.<id or name>`. The original's clients and
  * exports write entries as objects `{type, target}` — `type` a name (`account`, `role`, as
  * `consts.accessTargets` gives here) or the original's numeric principal types (1 account,
  * 3 role) — and `@route` options take either form. One reading for route records (normalised when
- * they are written) and decorated routes (read at save), so both mean the same thing.
+ * they are written, by whichever writer) and decorated routes (read at save), so both mean the same.
  *
  * Trust boundary: entries come from callers and imports. An entry that names no one this service
  * can check (the original's self and owner types, an object without a target) is refused rather
  * than dropped, so a route never ends up more open than its author wrote; targets are kept as
  * written (an id of another system matches no one here).
  */
-import { fault } from '../../../src-shared/faults.js';
+import { fault } from '../faults.js';
 
 /** The original's numeric principal types a route acl can use (its AccessTargets). */
 const NUMERIC_TYPES: Readonly<Record<number, string>> = { 1: 'account', 3: 'role' };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { FaultError } from '../../../src-shared/faults.js';
-import { routeAcl } from './route-acl.js';
+import type { FaultError } from '../faults.js';
+import { routeAcl } from './acl-entry.js';
 
 const faultOf = (fn: () => unknown) => {
   try {
