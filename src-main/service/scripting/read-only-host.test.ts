@@ -29,6 +29,7 @@ describe('readOnlyHost', () => {
       'http.request',
       'accounts.register',
       'accounts.admin',
+      'developer.import',
     ];
     // A function added to scriptHost must be classified here (and in HOST_READS if it only reads).
     expect(Object.keys(host).sort()).toEqual(['driver', ...HOST_READS, ...writes].sort());
