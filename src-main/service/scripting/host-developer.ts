@@ -3,7 +3,7 @@
  * answers the org's configuration as the documents `POST /developer/environment/export` streams,
  * `import(docs, {backup, dryRun})` applies such documents through the very path
  * `POST /developer/environment/import` takes (the same stream reader, the same importer: its lock,
- * its backup, its dry run, the record rules of every record, all or nothing), and answers its
+ * its backup, its dry run, the record rules of every record (records/rules.ts), all or nothing), and answers its
  * `manifest.log` entries. Org administrators only, as those routes are; a scoped token needs
  * `admin.read` to export and `admin.update` to import.
  */
@@ -17,7 +17,6 @@ import { exportDocuments } from '../environment/export.js';
 import { readImportStream } from '../environment/ndjson-input.js';
 import { importEnvironment } from '../environment/import.js';
 import type { HostCallContext } from './run-types.js';
-import { assertRouteConfig, assertScriptCompiles } from './library.js';
 
 /** Documents one import from a script may hold (the REST route's stream is bounded by bytes and lines). */
 const MAX_IMPORT_DOCS = 10_000;
@@ -71,7 +70,6 @@ export function developerHost(svc: Service, org: Org, callerFor: (call: HostCall
         actorId: caller.accountId,
         backup,
         dryRun,
-        scripts: { compiles: assertScriptCompiles, route: assertRouteConfig },
       });
       return result.log;
     },
