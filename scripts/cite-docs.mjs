@@ -87,6 +87,8 @@ function interfaceKey(heading) {
 /** Every citation in `text`: where it is, and the targets it stands for (with separators). */
 export function findCitations(text) {
   const found = [];
+  // matchAll starts where the shared regex's lastIndex was left (a DOC.test elsewhere): reset it.
+  DOC.lastIndex = 0;
   for (const m of text.matchAll(DOC)) {
     const doc = m[1];
     let end = m.index + m[0].length;
