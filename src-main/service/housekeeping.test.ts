@@ -27,6 +27,8 @@ const empty = {
   storedTokens: 0,
   requestCounters: 0,
   unknownEmails: 0,
+  logs: 0,
+  audits: 0,
 };
 
 /** One row of every kind, made at the clock's current instant. */

@@ -1,4 +1,5 @@
 import type { Service } from './service.js';
+import { pruneServiceRecords } from './logs/retention.js';
 
 export const DAY_MS = 24 * 60 * 60_000;
 /** How often the service prunes while it runs (it also prunes once when it starts). */
@@ -14,6 +15,9 @@ export interface PruneCounts {
   storedTokens: number;
   requestCounters: number;
   unknownEmails: number;
+  /** Script run logs and audit entries past the org's retention (issue 41). */
+  logs: number;
+  audits: number;
 }
 
 /**
@@ -33,6 +37,8 @@ export function pruneOnce(svc: Service): PruneCounts {
     storedTokens: svc.issuedTokens.pruneDead(now),
     requestCounters: svc.requestCounters.prune(now),
     unknownEmails: svc.unknownEmails.prune(now),
+    logs: 0,
+    audits: 0,
   };
   for (const org of svc.orgs.list()) {
     // At least a day: no app keeps an idle session alive longer (authDuration ≤ 86400 s), so a live
@@ -40,6 +46,7 @@ export function pruneOnce(svc: Service): PruneCounts {
     const sessionDays = Math.max(1, org.settings.sessionRetentionDays);
     counts.sessions += svc.sessions.prune(org.id, now - sessionDays * DAY_MS);
     counts.outbox += svc.outbox.prune(org.id, now - Math.max(1, org.settings.outboxRetentionDays) * DAY_MS);
+    counts.logs += pruneServiceRecords(svc, org, 'log', now - Math.max(1, org.settings.logRetentionDays) * DAY_MS);
   }
   return counts;
 }

@@ -16,6 +16,7 @@ import {
 } from '../../../src-shared/scopes/index.js';
 import type { ObjectOperation } from '../../../src-shared/scopes/chain.js';
 import type { Json } from '../objects/validate.js';
+import { isServiceWritten } from '../objects/service-written.js';
 import type { Caller } from './caller.js';
 
 /** Identity of a returned object, never stripped: without them the rest cannot be addressed. */
@@ -31,6 +32,10 @@ export function requireScope(
   def: ObjectDef,
   instanceId?: string,
 ): AllowedProperties {
+  // Logs and audit entries are the service's own: no caller writes one, administrators included.
+  if (operation !== 'read' && isServiceWritten(def.name)) {
+    throw fault('accessDenied', 'serviceWritten', { reason: `${def.collection} are written by the service only.` });
+  }
   const { scopes } = caller;
   if (scopes === undefined) return 'all';
   const memo = memoOf(scopes);

@@ -1,6 +1,7 @@
 import type { ObjectDef, PropertyDef } from '../../../src-shared/schema/types.js';
 import { VIEW_DEF } from './view-def.js';
 import { DEPLOYMENT_DEF } from './deployment-def.js';
+import { LOG_DEF } from './log-def.js';
 
 /** Ids of the built-in roles; accounts carry them in `roles`. */
 export const BUILTIN_ROLES = {
@@ -163,5 +164,6 @@ export function initialDefinitions(): ObjectDef[] {
     VIEW_DEF,
     DEPLOYMENT_DEF,
     script,
+    LOG_DEF,
   ]);
 }

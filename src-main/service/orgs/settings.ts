@@ -33,6 +33,12 @@ export interface OrgSettings {
   sessionRetentionDays: number;
   /** Days an outbox message is kept. */
   outboxRetentionDays: number;
+  /** Days a script run's log entry is kept (issue 41; the original keeps 30). */
+  logRetentionDays: number;
+  /** Days an audit entry is kept (issue 41). */
+  auditRetentionDays: number;
+  /** Whether every record write leaves an audit entry too (administrative actions always do). */
+  auditRecordWrites: boolean;
   /** Overrides of the script sandbox limits by name (scripting/limits.ts); absent = the original's defaults. */
   scriptLimits?: Record<string, number>;
   /** Scripts' key/value configuration (`require('config')`, scripting/org-config.ts). */
@@ -57,6 +63,9 @@ export const DEFAULT_ORG_SETTINGS: OrgSettings = {
   sessionRetentionDays: 7,
   outboxRetentionDays: 30,
   scriptHttpEnabled: false,
+  logRetentionDays: 30,
+  auditRetentionDays: 365,
+  auditRecordWrites: false,
 };
 
 type Settable = Exclude<
@@ -78,6 +87,8 @@ export const ORG_NUMBER_RANGES: Readonly<Record<NumberSetting, readonly [number,
   // At least a day: no session stays live longer idle than the largest authDuration (86400 s).
   sessionRetentionDays: [1, 3650],
   outboxRetentionDays: [1, 3650],
+  logRetentionDays: [1, 3650],
+  auditRetentionDays: [1, 3650],
 };
 
 /** The settings an administrator sets: every number and boolean (consoleAppKey is the service's). */

@@ -59,6 +59,7 @@ export function scriptRoutes(svc: Service) {
           readOnly: request.ctx.app?.settings.readOnly === true,
           // The queue's caller is who asked, not the route's principal: anonymous callers by address.
           requester: requestCaller?.accountId ?? `ip:${request.ip}`,
+          log: { type: 'route', scriptId: route._id, path: `${route.config.method} ${route.config.path}` },
         });
         reply.header(SANDBOX_STATS_HEADER, JSON.stringify(result.stats));
         if (!result.ok) throw new FaultError(result.fault as FaultBody);

@@ -9,6 +9,7 @@ import { runScriptFor } from '../scripting/script-host.js';
 import type { RunResult } from '../scripting/run-types.js';
 import type { ScriptRequest } from '../scripting/protocol.js';
 import { answerCursor } from './script-cursor.js';
+import { answerTail, isTail } from './script-tail.js';
 import { CSRF_HEADER } from '../auth/wire-names.js';
 import {
   ACCOUNT_HEADER,
@@ -59,6 +60,9 @@ export function scriptRunnerRoutes(svc: Service) {
         request: scriptRequestOf(request, input.body),
       });
       const answer = presentRun(reply, result);
+      if (result.ok && result.cursor && isTail(result.cursor)) {
+        return answerTail(svc, request.ctx.org, result.cursor, request, reply);
+      }
       if (result.ok && result.cursor) {
         return answerCursor(svc, request.ctx.org, caller, result.cursor, request, reply, logsOf(result));
       }

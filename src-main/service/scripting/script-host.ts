@@ -25,6 +25,7 @@ import { developerHost } from './host-developer.js';
 import { scriptConsts } from './script-consts.js';
 import { compileScript } from './language/compiled-cache.js';
 import { refused } from './run-types.js';
+import { writeRunLog, type RunLogMeta } from '../logs/run-log.js';
 
 export { scriptPrincipal, type ScriptPrincipal } from './script-as.js';
 
@@ -44,6 +45,8 @@ export interface ScriptInvocation {
    * for an anonymous request. Default: the caller's account.
    */
   requester?: string;
+  /** What the run's log entry says of it (logs/run-log.ts); default: an ad-hoc runner run. */
+  log?: Omit<RunLogMeta, 'principalId'>;
 }
 
 export interface ScriptHostOptions {
@@ -88,26 +91,30 @@ export function scriptHost(svc: Service, org: Org, caller: Caller, options: Scri
 }
 
 /**
- * Runs `source` for the invocation's caller with the org's limits. The source is compiled first
- * (ES modules and decorators, language/transpile.ts); a version seen before is in the cache, so a
- * saved script is never transpiled by its runs.
+ * Runs `source` for the invocation's caller with the org's limits, and writes the run's log entry
+ * (every run leaves one, whatever started it, a source that does not compile too). The source is
+ * compiled first (ES modules and decorators, language/transpile.ts); a version seen before is in
+ * the cache, so a saved script is never transpiled by its runs.
  */
 export async function runScriptFor(svc: Service, inv: ScriptInvocation): Promise<RunResult> {
   const { org, caller } = inv;
   const principal = scriptPrincipal(svc, org, caller.accountId);
+  const begin = svc.clock.now();
+  const requester = inv.requester?.startsWith('ip:') ? undefined : inv.requester;
+  const logged = (result: RunResult) => {
+    const meta = { type: 'runner' as const, ...inv.log, principalId: caller.accountId };
+    writeRunLog(svc, org, { ...meta, originalId: inv.log?.originalId ?? requester }, begin, result);
+    return result;
+  };
   const limits = limitsForOrg(org);
   const maxChars = limits.maxScriptChars ?? DEFAULT_SCRIPT_LIMITS.maxScriptChars;
   // The size limit is the source's as written; the compiled form may be a little longer (helpers).
   const compiled = inv.source.length > maxChars ? undefined : compileScript(inv.source);
   if (compiled && !compiled.ok) {
-    return refused(
-      makeFault('invalidArgument', 'script', {
-        message: compiled.message,
-        reason: `Line ${compiled.line}, column ${compiled.column}: ${compiled.message}`,
-      }),
-    );
+    const reason = `Line ${compiled.line}, column ${compiled.column}: ${compiled.message}`;
+    return logged(refused(makeFault('invalidArgument', 'script', { message: compiled.message, reason })));
   }
-  return svc.scripts.run({
+  const result = await svc.scripts.run({
     source: compiled ? compiled.code : inv.source,
     context: {
       consts: scriptConsts(svc, org),
@@ -123,4 +130,5 @@ export async function runScriptFor(svc: Service, inv: ScriptInvocation): Promise
     limits: compiled ? { ...limits, maxScriptChars: Math.max(maxChars, compiled.code.length) } : limits,
     queue: { org: String(org.id), caller: inv.requester ?? caller.accountId },
   });
+  return logged(result);
 }
