@@ -13,6 +13,8 @@ import { inheritedRoleDerivations } from './access/inherited-roles.js';
 import { registerViewRecordRules } from './views/view-rules.js';
 import { registerDeploymentRecordRules } from './environment/deployment-record-rules.js';
 import { registerScriptRecordRules } from './scripting/script-rules.js';
+import { watchScriptWrites } from './scripting/script-generation.js';
+import { registerTriggerRules } from './triggers/trigger-rules.js';
 
 export interface OpenServiceOptions {
   dataDir: string;
@@ -58,6 +60,9 @@ export function openService(opts: OpenServiceOptions): Service {
   registerViewRecordRules(svc);
   registerDeploymentRecordRules(svc);
   registerScriptRecordRules(svc);
+  registerTriggerRules(svc);
+  // The trigger and job tables are rebuilt when script records change, not on every write.
+  watchScriptWrites(svc);
   addMissingBuiltinDefinitions(svc);
   return svc;
 }

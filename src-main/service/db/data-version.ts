@@ -9,6 +9,8 @@ export class DataVersion {
   private readonly statement: Database.Statement;
   /** Moves on every change seen; a number, so the caches' per-lookup check allocates nothing. */
   private generation = 0;
+  /** Moves only when another connection committed (never on `bump()`). */
+  private externalGeneration = 0;
   private lastRead: { value: number; at: number } | undefined;
 
   /**
@@ -36,7 +38,10 @@ export class DataVersion {
     const at = this.now();
     if (this.lastRead === undefined || at - this.lastRead.at >= this.maxStalenessMs) {
       const value = this.statement.get() as number;
-      if (this.lastRead !== undefined && value !== this.lastRead.value) this.generation++;
+      if (this.lastRead !== undefined && value !== this.lastRead.value) {
+        this.generation++;
+        this.externalGeneration++;
+      }
       this.lastRead = { value, at };
     }
     return this.generation;
@@ -44,6 +49,16 @@ export class DataVersion {
 
   bump(): void {
     this.generation++;
+  }
+
+  /**
+   * Changes another connection committed (another process on the data folder, the admin CLI), read
+   * as `current()` reads them. Caches of things this process tells apart itself (its own writes of
+   * script records) key on it, so this connection's other writes do not empty them.
+   */
+  externalChanges(): number {
+    this.current();
+    return this.externalGeneration;
   }
 }
 

@@ -114,6 +114,9 @@ const patientfile: ObjectDef = {
   ],
 };
 
+/** What a script record is (issue 41 added triggers). */
+export const SCRIPT_TYPES = ['route', 'library', 'job', 'trigger'] as const;
+
 /**
  * Scripts of the org (issue 16, original-clients.md §C): library code, jobs, and route handlers
  * under `/routes/<path>`. No create ACL: only org administrators create them.
@@ -127,7 +130,7 @@ const script: ObjectDef = {
     str('label', { maxLength: 200 }),
     str('name', { indexed: true, maxLength: 100 }),
     str('description', { maxLength: 2000 }),
-    str('type', { indexed: true, required: true, enum: ['route', 'library', 'job'] }),
+    str('type', { indexed: true, required: true, enum: [...SCRIPT_TYPES] }),
     { name: 'active', type: 'Boolean', indexed: true },
     str('script', { required: true, maxLength: 50_000 }),
     {
@@ -147,6 +150,12 @@ const script: ObjectDef = {
         str('export', { maxLength: 100 }),
         { name: 'plainText', type: 'Boolean' },
         { name: 'urlEncoded', type: 'Boolean' },
+        // Issue 41: a trigger's object type and event (`create.before`, …) and whether an after
+        // trigger is awaited; a job's schedule (5-field cron).
+        str('object', { maxLength: 64 }),
+        str('event', { maxLength: 64 }),
+        { name: 'inline', type: 'Boolean' },
+        str('cron', { maxLength: 200 }),
       ],
     },
     { name: 'weight', type: 'Number' },

@@ -1,6 +1,7 @@
 import type { Service } from '../service.js';
 import type { ObjectDef } from '../../../src-shared/schema/types.js';
 import { initialDefinitions } from './builtin-defs.js';
+import { withBuiltinScriptShape } from './builtin-script-upgrade.js';
 
 /**
  * Built-in types added after an org was created (e.g. `view`) are added to it when the service
@@ -22,6 +23,9 @@ export function addMissingBuiltinDefinitions(svc: Service): void {
         const base = nested ?? existing;
         svc.defs.save(org.id, { ...base, properties: [...base.properties, ...missing] });
       }
+      // The script type's enum gains what was added since (issue 41's trigger).
+      const script = withBuiltinScriptShape(def, svc.defs.byName(org.id, def.name) ?? existing);
+      if (script) svc.defs.save(org.id, script);
     }
     const account = svc.defs.byName(org.id, 'account');
     if (account) {

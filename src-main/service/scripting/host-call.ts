@@ -6,6 +6,7 @@
 import { FaultError, makeFault, type FaultBody } from '../../../src-shared/faults.js';
 import type { HostCallMessage, HostReplyMessage } from './protocol.js';
 import type { HostCallContext, RunRequest, RunResult } from './run-types.js';
+import { withHostCall } from './host-call-context.js';
 
 /** The run a host call belongs to, as the runner knows it. */
 export interface HostCallRun {
@@ -35,7 +36,7 @@ export async function answerHostCall(
       context: active.request.context ?? {},
       runNested: (req) => run({ ...req, depth: active.depth + 1 }),
     };
-    const value = await fn.apply(ctx, args);
+    const value = await withHostCall(ctx, () => fn.apply(ctx, args));
     const valueJson = JSON.stringify(value === undefined ? null : value) ?? 'null';
     return { type: 'reply', seq: m.seq, ok: true, valueJson };
   } catch (e) {

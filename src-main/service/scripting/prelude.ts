@@ -15,6 +15,7 @@
 import { FAULT_SOURCE } from './prelude/fault-consts.js';
 import { HOST_CORE_SOURCE } from './prelude/host-modules.js';
 import { REQUIRE_SOURCE, SCRIPT_GLOBALS } from './prelude/require.js';
+import { TRIGGER_PRELUDE } from './prelude-trigger.js';
 
 export const PRELUDE_FILENAME = 'prelude';
 
@@ -282,6 +283,7 @@ export const PRELUDE_SOURCE =
   function readOnly(name, value) {
     defineProperty(script, name, { value: value, enumerable: true, writable: false, configurable: false });
   }
+${TRIGGER_PRELUDE}
   readOnly('arguments', ctx.arguments);
   defineProperty(script, 'principal', { get: function () { return principal; }, enumerable: true, configurable: false });
   readOnly('env', freeze(ctx.env || {}));

@@ -22,6 +22,17 @@ export interface ScriptContext {
   consts?: Record<string, unknown>;
   /** `require('http')` is on for the org (the host checks it again on every call). */
   httpEnabled?: boolean;
+  /** A trigger run (issue 41): the record it runs for and how (prelude-trigger.ts). */
+  trigger?: TriggerRunContext;
+}
+
+export interface TriggerRunContext {
+  event: string;
+  op: 'create' | 'update' | 'delete';
+  /** Whether the run may change the record (before triggers). */
+  inline: boolean;
+  /** The record as the trigger sees it: `script.context`. */
+  subject: Record<string, unknown>;
 }
 
 export interface ScriptRequest {

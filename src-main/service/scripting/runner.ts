@@ -10,6 +10,7 @@
  * its run), host-call.ts (answering a script's host call), run-queue.ts (who waits, who goes next:
  * fair between orgs and callers, bounded), engine-memory.ts (each run's share of engine memory).
  */
+import { AsyncResource } from 'node:async_hooks';
 import { makeFault } from '../../../src-shared/faults.js';
 import { limitFault } from './script-faults.js';
 import { mergeLimits, type ScriptLimits } from './limits.js';
@@ -63,6 +64,8 @@ export class ScriptRunner {
   private waitTimer?: NodeJS.Timeout;
   private nextRunId = 1;
   private closed = false;
+  /** Each run's async context where it was asked for: its host calls are answered in it. */
+  private readonly scopes = new WeakMap<RunRequest, AsyncResource>();
   /** Workers that died before loading the engine, in a row: past 3 the pool stops respawning. */
   private startFailures = 0;
   /** What the runner does with its workers' events (set before the constructor spawns any). */
@@ -75,7 +78,9 @@ export class ScriptRunner {
       // A run a host call starts is its parent's org's and caller's.
       const parent = slot.active;
       const nested = (r: RunRequest) => this.run({ ...r, queue: r.queue ?? parent?.request.queue });
-      void answerHostCall(parent, m, nested).then((r) => postReply(slot, r));
+      const answer = () => answerHostCall(parent, m, nested);
+      const scope = parent && this.scopes.get(parent.request);
+      void (scope ? scope.runInAsyncScope(answer) : answer()).then((r) => postReply(slot, r));
     },
     crashed: (slot, e) => this.onCrash(slot, e),
   };
@@ -118,6 +123,7 @@ export class ScriptRunner {
     const depth = request.depth ?? 0;
     const invalid = refusal(request, limits, depth);
     if (invalid) return Promise.resolve(refused(invalid));
+    this.scopes.set(request, new AsyncResource('ScriptRun'));
     return new Promise<RunResult>((resolve) => {
       if (depth > 0) {
         // A nested run's parent holds a worker while it waits; queueing could deadlock the pool.

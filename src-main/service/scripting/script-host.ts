@@ -10,7 +10,7 @@ import type { Org } from '../orgs/orgs.js';
 import type { Caller } from '../access/caller.js';
 import { orgAudience } from '../auth/tokens/token-claims.js';
 import type { HostCallContext, HostFunctions, RunResult } from './run-types.js';
-import type { ScriptRequest } from './protocol.js';
+import type { ScriptRequest, TriggerRunContext } from './protocol.js';
 import { limitsForOrg } from './org-limits.js';
 import { DEFAULT_SCRIPT_LIMITS } from './limits.js';
 import { requestHost, tokenHost } from './host-tokens.js';
@@ -26,6 +26,7 @@ import { scriptConsts } from './script-consts.js';
 import { compileScript } from './language/compiled-cache.js';
 import { refused } from './run-types.js';
 import { writeRunLog, type RunLogMeta } from '../logs/run-log.js';
+import { currentHostCall } from './host-call-context.js';
 
 export { scriptPrincipal, type ScriptPrincipal } from './script-as.js';
 
@@ -45,6 +46,8 @@ export interface ScriptInvocation {
    * for an anonymous request. Default: the caller's account.
    */
   requester?: string;
+  /** A trigger run: its record and event (scripting/prelude-trigger.ts). */
+  trigger?: TriggerRunContext;
   /** What the run's log entry says of it (logs/run-log.ts); default: an ad-hoc runner run. */
   log?: Omit<RunLogMeta, 'principalId'>;
 }
@@ -114,7 +117,11 @@ export async function runScriptFor(svc: Service, inv: ScriptInvocation): Promise
     const reason = `Line ${compiled.line}, column ${compiled.column}: ${compiled.message}`;
     return logged(refused(makeFault('invalidArgument', 'script', { message: compiled.message, reason })));
   }
-  const result = await svc.scripts.run({
+  // A run started inside a script's host call (a trigger of a write the script made) is nested in
+  // that run: it shares its org's share of the workers instead of queueing behind it.
+  const parent = currentHostCall();
+  const run = parent ? parent.runNested.bind(parent) : svc.scripts.run.bind(svc.scripts);
+  const result = await run({
     source: compiled ? compiled.code : inv.source,
     context: {
       consts: scriptConsts(svc, org),
@@ -125,6 +132,7 @@ export async function runScriptFor(svc: Service, inv: ScriptInvocation): Promise
       env: { url: orgAudience(org.code, requestHost(inv.request)), name: 'development' },
       org: { _id: String(org.id), code: org.code },
       ...(inv.request ? { request: inv.request } : {}),
+      ...(inv.trigger ? { trigger: inv.trigger } : {}),
     },
     host: scriptHost(svc, org, caller, { extra: inv.extraHost, readOnly: inv.readOnly }),
     limits: compiled ? { ...limits, maxScriptChars: Math.max(maxChars, compiled.code.length) } : limits,
