@@ -29,6 +29,7 @@ const empty = {
   unknownEmails: 0,
   logs: 0,
   audits: 0,
+  jobRuns: 0,
 };
 
 /** One row of every kind, made at the clock's current instant. */

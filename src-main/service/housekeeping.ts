@@ -18,6 +18,8 @@ export interface PruneCounts {
   /** Script run logs and audit entries past the org's retention (issue 41). */
   logs: number;
   audits: number;
+  /** Job runs kept as long as logs (`logRetentionDays`). */
+  jobRuns: number;
 }
 
 /**
@@ -39,6 +41,7 @@ export function pruneOnce(svc: Service): PruneCounts {
     unknownEmails: svc.unknownEmails.prune(now),
     logs: 0,
     audits: 0,
+    jobRuns: 0,
   };
   for (const org of svc.orgs.list()) {
     // At least a day: no app keeps an idle session alive longer (authDuration ≤ 86400 s), so a live
@@ -46,7 +49,9 @@ export function pruneOnce(svc: Service): PruneCounts {
     const sessionDays = Math.max(1, org.settings.sessionRetentionDays);
     counts.sessions += svc.sessions.prune(org.id, now - sessionDays * DAY_MS);
     counts.outbox += svc.outbox.prune(org.id, now - Math.max(1, org.settings.outboxRetentionDays) * DAY_MS);
-    counts.logs += pruneServiceRecords(svc, org, 'log', now - Math.max(1, org.settings.logRetentionDays) * DAY_MS);
+    const logsBefore = now - Math.max(1, org.settings.logRetentionDays) * DAY_MS;
+    counts.logs += pruneServiceRecords(svc, org, 'log', logsBefore);
+    counts.jobRuns += svc.jobRuns.prune(org.id, logsBefore);
   }
   return counts;
 }

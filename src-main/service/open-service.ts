@@ -15,6 +15,7 @@ import { registerDeploymentRecordRules } from './environment/deployment-record-r
 import { registerScriptRecordRules } from './scripting/script-rules.js';
 import { watchScriptWrites } from './scripting/script-generation.js';
 import { registerTriggerRules } from './triggers/trigger-rules.js';
+import { registerJobRules } from './jobs/job-rules.js';
 
 export interface OpenServiceOptions {
   dataDir: string;
@@ -61,6 +62,7 @@ export function openService(opts: OpenServiceOptions): Service {
   registerDeploymentRecordRules(svc);
   registerScriptRecordRules(svc);
   registerTriggerRules(svc);
+  registerJobRules(svc);
   // The trigger and job tables are rebuilt when script records change, not on every write.
   watchScriptWrites(svc);
   addMissingBuiltinDefinitions(svc);

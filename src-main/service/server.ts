@@ -46,11 +46,15 @@ import { recordRules } from './records/rules.js';
 import { driverRoutes } from './routes/driver.js';
 import { DirectInstanceReads } from './routes/direct-instance-read.js';
 import { Housekeeping } from './housekeeping.js';
+import { JobScheduler } from './jobs/scheduler.js';
+import { jobRoutes } from './routes/jobs.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
     /** The service's pruning schedule (started when the server is ready, stopped on close). */
     housekeeping: Housekeeping;
+    /** The job scheduler (issue 41; started when the server is ready, stopped on close). */
+    jobScheduler: JobScheduler;
     /**
      * What the HTTP server calls for each request: direct instance reads, then Fastify. Tests
      * inject through it (light-my-request), so they see what a client sees.
@@ -91,6 +95,8 @@ export interface ServerOptions {
   errorLog?: ErrorLogSink;
   /** Pruning of expired and old rows: at start, then every `intervalMs` (default 10 minutes). */
   housekeeping?: { intervalMs?: number };
+  /** The job scheduler's tick (default every second); `enabled: false` runs no scheduled job. */
+  jobs?: { intervalMs?: number; enabled?: boolean };
 }
 
 /**
@@ -179,6 +185,10 @@ export async function buildServer(svc: Service, opts: ServerOptions = {}): Promi
   server.decorate('housekeeping', housekeeping);
   server.addHook('onReady', async () => housekeeping.start(opts.housekeeping?.intervalMs));
   server.addHook('onClose', async () => housekeeping.stop());
+  const jobScheduler = new JobScheduler(svc, (err) => errorLog(`job scheduler: ${String(err)}`));
+  server.decorate('jobScheduler', jobScheduler);
+  if (opts.jobs?.enabled !== false) server.addHook('onReady', async () => jobScheduler.start(opts.jobs?.intervalMs));
+  server.addHook('onClose', async () => jobScheduler.stop());
   installStrictJsonParser(server);
   // Before any route: the description's generator sees each one as it is registered.
   await installApiDescription(server);
@@ -207,6 +217,7 @@ export async function buildServer(svc: Service, opts: ServerOptions = {}): Promi
     orgsAdminRoutes(svc),
     deploymentRoutes(svc),
     scriptRunnerRoutes(svc),
+    jobRoutes(svc, jobScheduler),
     scriptRoutes(svc),
     schemaRoutes(svc),
     driverRoutes(svc),

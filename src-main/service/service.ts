@@ -21,6 +21,7 @@ import { RequestCounterRepository } from './accounts/anonymous-limits.js';
 import { UnknownEmailLockoutRepository } from './auth/sessions/unknown-email-lockout.js';
 import { ScriptRunner } from './scripting/runner.js';
 import { ViewCache } from './views/view-cache.js';
+import { JobRunRepository } from './jobs/job-runs.js';
 
 export interface ServiceDeps {
   db: Db;
@@ -65,6 +66,8 @@ export class Service {
   readonly listQueries = new ParsedListQueries();
   /** Compiled views, one compile per view version (views/view-cache.ts). */
   readonly views = new ViewCache();
+  /** Job runs claimed by the schedulers of every process on the data folder (issue 41). */
+  readonly jobRuns: JobRunRepository;
   /** Whom a signed request acts as, by `<orgId>:<account id or email>`, until the data version moves. */
   readonly signingPrincipals: VersionedCache<string, PrincipalLookup>;
 
@@ -93,6 +96,7 @@ export class Service {
     this.unknownEmails = new UnknownEmailLockoutRepository(this.db);
     this.verifiedTokens = new VerifiedTokenCache(this.versions);
     this.signingPrincipals = new VersionedCache(this.versions, 1000);
+    this.jobRuns = new JobRunRepository(this.db);
   }
 
   /**

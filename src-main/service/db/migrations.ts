@@ -251,4 +251,29 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE deployment_runs ADD COLUMN peer TEXT;
     `,
   },
+  {
+    // Issue 41: job runs, claimed here before they start. The unique key makes a scheduled slot run
+    // once whatever number of service processes share the folder; an unfinished row of a job (no
+    // `ended`) keeps its next slots from overlapping it. Manual runs ("run now") are rows too.
+    version: 11,
+    name: 'job runs',
+    sql: `
+      CREATE TABLE job_runs (
+        id INTEGER PRIMARY KEY,
+        org_id INTEGER NOT NULL REFERENCES orgs(id) ON DELETE CASCADE,
+        job TEXT NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('schedule', 'manual')),
+        slot INTEGER NOT NULL,
+        runner TEXT NOT NULL,
+        started INTEGER NOT NULL,
+        ended INTEGER,
+        outcome TEXT CHECK (outcome IN ('ok', 'fault')),
+        err_code TEXT,
+        log_id TEXT,
+        UNIQUE (org_id, job, kind, slot)
+      );
+      CREATE INDEX job_runs_job ON job_runs(org_id, job, started);
+      CREATE INDEX job_runs_started ON job_runs(started);
+    `,
+  },
 ];

@@ -1,0 +1,65 @@
+/**
+ * What the console's Scripts screen shows of each job: its schedule, whether it is active and
+ * runs, when it runs next (UTC, from the service clock) and its latest runs.
+ */
+import type { Service } from '../service.js';
+import type { Org } from '../orgs/orgs.js';
+import { nextSlot, parseSchedule } from './registry.js';
+
+export interface JobSummary {
+  _id: string;
+  label: string;
+  cron: string;
+  principal: string | null;
+  active: boolean;
+  /** Why the schedule cannot run (a record saved before the schedule rules), or null. */
+  problem: string | null;
+  nextRun: string | null;
+  lastRuns: {
+    kind: 'schedule' | 'manual';
+    started: string;
+    ended: string | null;
+    outcome: 'ok' | 'fault' | null;
+    errCode: string | null;
+  }[];
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+export function jobSummaries(svc: Service, org: Org): JobSummary[] {
+  const def = svc.defs.byName(org.id, 'script');
+  if (!def) return [];
+  const now = svc.clock.now();
+  const out: JobSummary[] = [];
+  for (const record of svc.store.iterate(org.id, def, { sort: [], skip: 0, limit: 0 })) {
+    const doc = record.doc;
+    if (doc.type !== 'job') continue;
+    const c = (doc.configuration ?? {}) as Record<string, unknown>;
+    const active = doc.active !== false;
+    let problem: string | null = null;
+    let nextRun: string | null = null;
+    try {
+      const next = nextSlot(parseSchedule(c.cron), now);
+      if (active && next !== undefined) nextRun = iso(next);
+    } catch (e) {
+      problem = (e as { fault?: { reason?: string } }).fault?.reason ?? 'The schedule cannot be read.';
+    }
+    out.push({
+      _id: record._id,
+      label: [doc.label, doc.name].find((v): v is string => typeof v === 'string' && v !== '') ?? record._id,
+      cron: typeof c.cron === 'string' ? c.cron : '',
+      principal: typeof c.principal === 'string' && c.principal !== '' ? c.principal : null,
+      active,
+      problem,
+      nextRun,
+      lastRuns: svc.jobRuns.recent(org.id, record._id, 5).map((r) => ({
+        kind: r.kind,
+        started: iso(r.started),
+        ended: r.ended === null ? null : iso(r.ended),
+        outcome: r.outcome,
+        errCode: r.errCode,
+      })),
+    });
+  }
+  return out;
+}
