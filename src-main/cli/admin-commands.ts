@@ -1,4 +1,6 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { recordAudit } from '../service/audit/record.js';
+import { CLI_ACTOR } from '../service/audit/actor.js';
 import { FaultError } from '../../src-shared/faults.js';
 import type { Service } from '../service/service.js';
 import type { Org } from '../service/orgs/orgs.js';
@@ -96,7 +98,16 @@ export async function runOrgCommand(svc: Service, org: Org, args: string[]): Pro
     const patch = parseOrgSetting(key, value);
     // Merge into the stored settings, not the caller's copy, which may be stale.
     const current = svc.orgs.byId(org.id) ?? org;
-    return svc.orgs.updateSettings(current, patch).settings;
+    const settings = svc.orgs.updateSettings(current, patch).settings;
+    // Settings are numbers and booleans, none secret: the entry says what they became.
+    recordAudit(svc, org, CLI_ACTOR, {
+      cat: 'settings',
+      sub: 'set',
+      target: { object: 'org', _id: org.code },
+      summary: `Set ${key} to ${JSON.stringify(patch[key as keyof typeof patch])} (command line).`,
+      changes: [key],
+    });
+    return settings;
   });
 }
 

@@ -13,6 +13,8 @@ import { parseManifest } from '../service/environment/manifest.js';
 import { exportDocuments } from '../service/environment/export.js';
 import { readImportStream } from '../service/environment/ndjson-input.js';
 import { importEnvironment } from '../service/environment/import.js';
+import { auditImport } from '../service/audit/record.js';
+import { CLI_ACTOR } from '../service/audit/actor.js';
 import { administratorOf } from '../service/environment/actor.js';
 import { CliError } from './args.js';
 
@@ -73,6 +75,8 @@ export async function runEnvCommand(
         backup: values.backup,
       }),
     );
+    if (!values['dry-run'])
+      auditImport(svc, org, { ...CLI_ACTOR, account: administratorOf(svc, org, values.as) }, result.changes);
     const counts = { added: 0, changed: 0, kept: 0, unchanged: 0 };
     for (const c of result.changes) {
       counts[c.change]++;

@@ -25,7 +25,7 @@ export interface PruneCounts {
 /**
  * Nothing the service keeps grows forever (issue #13 item 9). Each kind is pruned by its own short
  * statement, so no run holds the write lock for long; retention comes from the org's settings
- * (`sessionRetentionDays`, `outboxRetentionDays`), everything else goes once it can no longer
+ * (`sessionRetentionDays`, `outboxRetentionDays`, `logRetentionDays`, `auditRetentionDays`), everything else goes once it can no longer
  * matter. Time is the service clock, so tests prune at exact instants.
  */
 export function pruneOnce(svc: Service): PruneCounts {
@@ -52,6 +52,12 @@ export function pruneOnce(svc: Service): PruneCounts {
     const logsBefore = now - Math.max(1, org.settings.logRetentionDays) * DAY_MS;
     counts.logs += pruneServiceRecords(svc, org, 'log', logsBefore);
     counts.jobRuns += svc.jobRuns.prune(org.id, logsBefore);
+    counts.audits += pruneServiceRecords(
+      svc,
+      org,
+      'audit',
+      now - Math.max(1, org.settings.auditRetentionDays) * DAY_MS,
+    );
   }
   return counts;
 }

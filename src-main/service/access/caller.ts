@@ -35,6 +35,19 @@ export interface Caller {
    * may create nothing, so it reads and writes only what is public to it (issue 38 medium 4).
    */
   anonymous?: true;
+  /**
+   * How the request came, for audit entries of what the caller does (issue 41): set by the HTTP
+   * layer (http/context.ts requireCaller); absent for callers scripts and loads make up.
+   */
+  origin?: CallerOrigin;
+}
+
+/** How a caller's request came (its audit entries name it). */
+export interface CallerOrigin {
+  via: 'session' | 'signature' | 'token' | 'anonymous';
+  app?: string;
+  jti?: string;
+  address?: string;
 }
 
 /** The caller of an anonymous route that runs as no one: no account, no roles, no rights. */

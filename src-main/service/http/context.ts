@@ -57,10 +57,19 @@ export function requirePrincipal(request: Pick<OrgRequest, 'ctx'>): Principal {
 }
 
 /** The caller of a request for the access model; throws as requirePrincipal does without one. */
-export function requireCaller(svc: Service, request: Pick<OrgRequest, 'ctx'>): Caller {
+export function requireCaller(svc: Service, request: Pick<OrgRequest, 'ctx'> & { ip?: string }): Caller {
   const principal = requirePrincipal(request);
-  const exp = request.ctx.claims?.exp;
-  return callerOf(svc, { ...request.ctx, principal, ...(typeof exp === 'number' ? { tokenExpiry: exp } : {}) });
+  const { claims, via, app } = request.ctx;
+  const exp = claims?.exp;
+  const caller = callerOf(svc, { ...request.ctx, principal, ...(typeof exp === 'number' ? { tokenExpiry: exp } : {}) });
+  // Who came and how, for the audit entries of what the caller writes.
+  caller.origin = {
+    via,
+    ...(app ? { app: app.key } : {}),
+    ...(typeof claims?.jti === 'string' ? { jti: claims.jti } : {}),
+    ...(request.ip !== undefined ? { address: request.ip } : {}),
+  };
+  return caller;
 }
 
 export function isOrgAdmin(principal: Principal | undefined): boolean {

@@ -6,7 +6,7 @@
 import { makeFault } from '../../../src-shared/faults.js';
 import type { Service } from '../service.js';
 import type { Org } from '../orgs/orgs.js';
-import { callerOf, type Caller } from '../access/caller.js';
+import { anonymousCaller, callerOf } from '../access/caller.js';
 import { lookupAccountPrincipal } from '../apps/principal.js';
 import { runScriptFor } from '../scripting/script-host.js';
 import { refused, type RunResult } from '../scripting/run-types.js';
@@ -14,18 +14,10 @@ import { writeRunLog } from '../logs/run-log.js';
 import type { JobRun } from './job-runs.js';
 import type { JobDef } from './registry.js';
 
-const anonymous = (): Caller => ({
-  accountId: '',
-  roles: new Set(),
-  orgAdmin: false,
-  skipAcl: false,
-  bypassCreateAcl: false,
-});
-
 export async function runJob(svc: Service, org: Org, job: JobDef, run: JobRun): Promise<RunResult> {
   const begin = svc.clock.now();
   const log = { type: 'job' as const, scriptId: job.scriptId, label: job.label };
-  let caller = anonymous();
+  let caller = anonymousCaller();
   if (job.principal !== undefined) {
     const found = lookupAccountPrincipal(svc, org, job.principal);
     if (!('principal' in found)) {

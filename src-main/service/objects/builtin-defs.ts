@@ -2,6 +2,7 @@ import type { ObjectDef, PropertyDef } from '../../../src-shared/schema/types.js
 import { VIEW_DEF } from './view-def.js';
 import { DEPLOYMENT_DEF } from './deployment-def.js';
 import { LOG_DEF } from './log-def.js';
+import { AUDIT_DEF } from './audit-def.js';
 
 /** Ids of the built-in roles; accounts carry them in `roles`. */
 export const BUILTIN_ROLES = {
@@ -174,5 +175,6 @@ export function initialDefinitions(): ObjectDef[] {
     DEPLOYMENT_DEF,
     script,
     LOG_DEF,
+    AUDIT_DEF,
   ]);
 }

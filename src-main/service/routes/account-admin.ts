@@ -6,6 +6,7 @@ import { unlockAccount } from '../auth/sessions/credential-lockout.js';
 import { TwoFactor } from '../auth/sessions/two-factor.js';
 import { ADMIN_ONLY } from '../http/org-scope.js';
 import { pathParams, type TypedServer } from '../http/route-schemas.js';
+import { auditRequest } from '../http/audit.js';
 
 const account = { ...ADMIN_ONLY, schema: { params: pathParams('id') } };
 const passwordBody = {
@@ -26,6 +27,13 @@ export function accountAdminRoutes(svc: Service) {
       const { org } = request.ctx;
       const accountId = existingAccount(svc, org, request.params.id);
       markVerified(svc, org, accountId);
+      auditRequest(svc, request, {
+        cat: 'account',
+        sub: 'verify',
+        target: { object: 'account', _id: accountId },
+        summary: `Marked account ${accountId} verified.`,
+        changes: ['state'],
+      });
       return presentAccount(svc, org, accountId);
     });
 
@@ -33,6 +41,13 @@ export function accountAdminRoutes(svc: Service) {
       const { org } = request.ctx;
       const accountId = existingAccount(svc, org, request.params.id);
       unlockAccount(svc, org, accountId);
+      auditRequest(svc, request, {
+        cat: 'account',
+        sub: 'unlock',
+        target: { object: 'account', _id: accountId },
+        summary: `Unlocked account ${accountId}.`,
+        changes: ['locked'],
+      });
       return presentAccount(svc, org, accountId);
     });
 
@@ -43,6 +58,13 @@ export function accountAdminRoutes(svc: Service) {
         const { org } = request.ctx;
         const accountId = existingAccount(svc, org, request.params.id);
         await setPasswordByAdmin(svc, org, accountId, request.body.password);
+        auditRequest(svc, request, {
+          cat: 'account',
+          sub: 'setPassword',
+          target: { object: 'account', _id: accountId },
+          summary: `Set the password of account ${accountId}.`,
+          changes: ['password'],
+        });
         return presentAccount(svc, org, accountId);
       },
     );
@@ -51,6 +73,12 @@ export function accountAdminRoutes(svc: Service) {
       const { org } = request.ctx;
       const accountId = existingAccount(svc, org, request.params.id);
       twoFactor.reset(org.id, accountId);
+      auditRequest(svc, request, {
+        cat: 'account',
+        sub: 'resetTwoFactor',
+        target: { object: 'account', _id: accountId },
+        summary: `Reset the second factor of account ${accountId}.`,
+      });
       return presentAccount(svc, org, accountId);
     });
   };

@@ -7,6 +7,10 @@ import type { App, AppKind, AppSettings } from '../apps/apps.js';
 import { validateAppSettings } from '../apps/settings.js';
 import { presentApp } from '../apps/present.js';
 import { lookupAccountPrincipal } from '../apps/principal.js';
+import { auditRequest } from '../http/audit.js';
+
+/** An app as an audit entry's target (its key is no secret: every request carries it). */
+const appTarget = (app: App) => ({ object: 'app', _id: app.key, label: app.settings.label });
 
 const keyParams = {
   type: 'object',
@@ -49,7 +53,16 @@ export function appsRoutes(svc: Service) {
       const target = appOf(svc, request, request.params.key);
       const patch = validateAppSettings(request.body, target.kind);
       checkSettingsAgainstOrg(svc, request, target, patch);
-      return presentApp(svc.apps, svc.apps.update(target, patch));
+      const updated = svc.apps.update(target, patch);
+      const changes = Object.keys(patch);
+      auditRequest(svc, request, {
+        cat: 'app',
+        sub: 'update',
+        target: appTarget(updated),
+        summary: `Changed ${changes.join(', ') || 'nothing'} of app ${updated.settings.label}.`,
+        changes,
+      });
+      return presentApp(svc.apps, updated);
     });
 
     server.delete('/apps/:key', { schema: { params: keyParams } }, async (request) => {
@@ -59,6 +72,12 @@ export function appsRoutes(svc: Service) {
       }
       svc.apps.remove(target);
       svc.replays.forgetApp(target.id);
+      auditRequest(svc, request, {
+        cat: 'app',
+        sub: 'delete',
+        target: appTarget(target),
+        summary: `Deleted app ${target.settings.label}.`,
+      });
       return { object: 'result', data: true };
     });
 
@@ -68,6 +87,12 @@ export function appsRoutes(svc: Service) {
         throw fault('invalidArgument', 'app', { reason: 'Only signing applications have a secret.' });
       }
       const secret = svc.apps.rotateSecret(target);
+      auditRequest(svc, request, {
+        cat: 'app',
+        sub: 'rotateSecret',
+        target: appTarget(target),
+        summary: `Rotated the API secret of app ${target.settings.label}: signed requests need the new one.`,
+      });
       return presentApp(svc.apps, svc.apps.byId(target.id)!, secret);
     });
 
@@ -89,6 +114,13 @@ export function appsRoutes(svc: Service) {
       await svc.apps.regenerateRsa(target, svc.nowIso(), alg);
       // The algorithm is pinned per key pair; the app's setting follows its current pair.
       if (alg !== target.settings.alg) svc.apps.update(target, { alg });
+      auditRequest(svc, request, {
+        cat: 'app',
+        sub: 'regenerateKeys',
+        target: appTarget(target),
+        summary: `Regenerated the RSA key pair (${alg}) of app ${target.settings.label}: its tokens no longer verify.`,
+        changes: ['rsa', ...(alg !== target.settings.alg ? ['alg'] : [])],
+      });
       return presentApp(svc.apps, svc.apps.byId(target.id)!);
     });
   };
@@ -125,6 +157,13 @@ async function createApp(svc: Service, request: FastifyRequest, body: Readonly<R
     settings as Partial<AppSettings> & { label: string },
     svc.nowIso(),
   );
+  auditRequest(svc, request, {
+    cat: 'app',
+    sub: 'create',
+    target: appTarget(created.app),
+    summary: `Created ${kind} app ${created.app.settings.label}.`,
+    changes: Object.keys(settings),
+  });
   return presentApp(svc.apps, created.app, created.secret);
 }
 

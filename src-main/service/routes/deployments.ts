@@ -4,6 +4,7 @@ import { requireCaller, requirePrincipal } from '../http/context.js';
 import { ADMIN_ONLY } from '../http/org-scope.js';
 import { ANY_BODY, isRecord, memberOf, pathParams, type TypedServer } from '../http/route-schemas.js';
 import { deploymentRuns, findDeployment, peerRuns, runDeployment } from '../environment/deployments.js';
+import { auditRequest } from '../http/audit.js';
 
 /**
  * Deployments are records at `/deployments` (object routes: create, list, edit, delete). Here:
@@ -28,7 +29,23 @@ export function deploymentRoutes(svc: Service) {
         throw fault('invalidArgument', 'dryRun', { path: 'dryRun', reason: 'dryRun is true or false.' });
       }
       const caller = requireCaller(svc, request);
-      return runDeployment(svc, request.ctx.org, caller, principal.email, request.params.id, dryRun === true);
+      const run = await runDeployment(
+        svc,
+        request.ctx.org,
+        caller,
+        principal.email,
+        request.params.id,
+        dryRun === true,
+      );
+      if (dryRun !== true) {
+        auditRequest(svc, request, {
+          cat: 'deployment',
+          sub: 'run',
+          target: { object: 'deployment', _id: request.params.id },
+          summary: `Ran deployment ${request.params.id.slice(0, 100)}.`,
+        });
+      }
+      return run;
     });
 
     server.get('/deployments/:id/runs', { ...ADMIN_ONLY, schema: { params } }, async (request) => {

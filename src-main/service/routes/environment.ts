@@ -2,6 +2,8 @@ import { fault } from '../../../src-shared/faults.js';
 import type { Service } from '../service.js';
 import { requirePrincipal } from '../http/context.js';
 import { ADMIN_ONLY } from '../http/org-scope.js';
+import { requestActor } from '../http/audit.js';
+import { auditImport } from '../audit/record.js';
 import { ANY_BODY, ANY_QUERY, memberOf, type TypedServer } from '../http/route-schemas.js';
 import { parseManifest } from '../environment/manifest.js';
 import { exportDocuments } from '../environment/export.js';
@@ -52,6 +54,7 @@ export function environmentRoutes(svc: Service) {
           backup: queryFlag(query, 'backup'),
           dryRun: queryFlag(query, 'dryRun'),
         });
+        if (!queryFlag(query, 'dryRun')) auditImport(svc, request.ctx.org, requestActor(request), result.changes);
         return reply.type('application/x-ndjson').send(ndjson(result.log));
       },
     );

@@ -1,6 +1,7 @@
 import { fault } from '../../../src-shared/faults.js';
 import { propertyPaths, type ObjectDef } from '../../../src-shared/schema/types.js';
 import type { Service } from '../service.js';
+import { auditRequest } from '../http/audit.js';
 import type { Org } from '../orgs/orgs.js';
 import { requirePrincipal } from '../http/context.js';
 import { checkAclInput, createAcl, defaultAcl, type AclFields } from '../access/levels.js';
@@ -172,6 +173,13 @@ export function schemaRoutes(svc: Service) {
         svc.defs.save(org.id, def);
         svc.store.ensureCollection(org.id, def);
       });
+      auditRequest(svc, request, {
+        cat: 'object',
+        sub: 'create',
+        target: { object: 'object', _id: def.name, label: def.label },
+        summary: `Created object ${def.name} with ${def.properties.length} properties.`,
+        changes: def.properties.map((p) => p.name),
+      });
       return presentSchema(def);
     });
 
@@ -188,6 +196,13 @@ export function schemaRoutes(svc: Service) {
           svc.defs.save(org.id, next);
           svc.store.ensureCollection(org.id, next); // builds the new property's index
           return next;
+        });
+        auditRequest(svc, request, {
+          cat: 'object',
+          sub: 'addProperty',
+          target: { object: 'object', _id: def.name, label: def.label },
+          summary: `Added property ${prop.name} (${prop.type}) to object ${def.name}.`,
+          changes: [prop.name],
         });
         return presentSchema(def);
       },
@@ -207,6 +222,13 @@ export function schemaRoutes(svc: Service) {
           svc.store.applyDefinition(org.id, next);
           return next;
         });
+        auditRequest(svc, request, {
+          cat: 'object',
+          sub: 'update',
+          target: { object: 'object', _id: def.name, label: def.label },
+          summary: `Changed the definition of object ${def.name}.`,
+          changes: Object.keys(body as object),
+        });
         return presentSchema(def);
       },
     );
@@ -218,6 +240,12 @@ export function schemaRoutes(svc: Service) {
         if (!def.custom) throw fault('accessDenied', 'object', { reason: 'Built-in objects cannot be deleted.' });
         svc.defs.remove(org.id, def.name);
         svc.store.dropCollection(org.id, def);
+      });
+      auditRequest(svc, request, {
+        cat: 'object',
+        sub: 'delete',
+        target: { object: 'object', _id: request.params.name },
+        summary: `Deleted object ${request.params.name} and its records.`,
       });
       return { object: 'result', data: true };
     });

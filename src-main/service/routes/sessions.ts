@@ -4,6 +4,7 @@ import { ADMIN_ONLY } from '../http/org-scope.js';
 import { pageArgs } from '../http/page-args.js';
 import { pathParams, type TypedServer } from '../http/route-schemas.js';
 import { endLiveSession, liveSessions } from '../auth/sessions/live-sessions.js';
+import { auditRequest } from '../http/audit.js';
 
 /** The org's live sessions, for administrators: list them and end one. */
 export function sessionsRoutes(svc: Service) {
@@ -25,6 +26,12 @@ export function sessionsRoutes(svc: Service) {
       if (!endLiveSession(svc, request.ctx.org, request.params.id, 'revoked')) {
         throw fault('notFound', 'session', { reason: 'No live session has this id.' });
       }
+      auditRequest(svc, request, {
+        cat: 'session',
+        sub: 'end',
+        target: { object: 'session', _id: request.params.id },
+        summary: 'Ended a live session.',
+      });
       return { object: 'result', data: true };
     });
   };

@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { fault } from '../../../src-shared/faults.js';
 import type { Service } from '../service.js';
 import type { Caller } from '../access/caller.js';
+import { callerActor } from '../audit/actor.js';
 import { requireCaller } from '../http/context.js';
 import { ANY_BODY, pathParams, type TypedServer } from '../http/route-schemas.js';
 import { minterOf } from '../auth/tokens/mint-rights.js';
@@ -36,7 +37,15 @@ export function tokensRoutes(svc: Service) {
       const minter = minterOf(caller, caller.tokenExpiry);
       return {
         object: 'result',
-        data: await issueSubjectToken(svc, org, accountId, request.body, minter, request.headers.host),
+        data: await issueSubjectToken(
+          svc,
+          org,
+          accountId,
+          request.body,
+          minter,
+          request.headers.host,
+          callerActor(caller),
+        ),
       };
     });
 
@@ -51,7 +60,7 @@ export function tokensRoutes(svc: Service) {
       const { org } = request.ctx;
       const caller = authorize(svc, request, 'update', true, request.params.id);
       const accountId = subjectId(svc, org, caller, request.params.id);
-      if (!revokeSubjectToken(svc, org, accountId, request.params.jti)) {
+      if (!revokeSubjectToken(svc, org, accountId, request.params.jti, callerActor(caller))) {
         throw fault('notFound', 'instance', { reason: 'The account has no such unrevoked token.' });
       }
       return { object: 'result', data: true };
@@ -61,7 +70,10 @@ export function tokensRoutes(svc: Service) {
       const { org } = request.ctx;
       const caller = authorize(svc, request, 'update', true, request.params.id);
       const accountId = subjectId(svc, org, caller, request.params.id);
-      return { object: 'result', data: revokeAllSubjectTokens(svc, org, request.query.app, accountId) };
+      return {
+        object: 'result',
+        data: revokeAllSubjectTokens(svc, org, request.query.app, accountId, callerActor(caller)),
+      };
     });
   };
 }

@@ -6,6 +6,7 @@
  * within its own scopes, roles, grant, skipAcl and lifetime, with `aud` the org's URL as called.
  */
 import { fault } from '../../../src-shared/faults.js';
+import { callerActor } from '../audit/actor.js';
 import type { Service } from '../service.js';
 import type { Org } from '../orgs/orgs.js';
 import type { Caller } from '../access/caller.js';
@@ -99,7 +100,8 @@ export function tokenHost(
       const accountId = subjectFor(caller, subject, 'update', false);
       const opts = typeof options === 'object' && options !== null && !Array.isArray(options) ? options : {};
       const host = requestHost(this.context.request);
-      return issueSubjectToken(svc, org, accountId, { ...opts, app: apiKey }, minterFor(base, caller), host);
+      const minter = minterFor(base, caller);
+      return issueSubjectToken(svc, org, accountId, { ...opts, app: apiKey }, minter, host, callerActor(caller));
     },
     'tokens.list'(this: HostCallContext, apiKey: unknown, subject: unknown) {
       const caller = callerFor(this);
@@ -111,11 +113,11 @@ export function tokenHost(
       const row = svc.issuedTokens.byJti(jti);
       const accountId = row && row.org_id === org.id ? row.account_id : caller.accountId;
       authorizeTokenAdmin(caller, 'update', accountId === caller.accountId);
-      return revokeSubjectToken(svc, org, accountId, jti);
+      return revokeSubjectToken(svc, org, accountId, jti, callerActor(caller));
     },
     'tokens.revokeSubject'(this: HostCallContext, apiKey: unknown, subject: unknown) {
       const caller = callerFor(this);
-      return revokeAllSubjectTokens(svc, org, apiKey, subjectFor(caller, subject, 'update', true));
+      return revokeAllSubjectTokens(svc, org, apiKey, subjectFor(caller, subject, 'update', true), callerActor(caller));
     },
   };
 }

@@ -27,6 +27,7 @@ import { compileScript } from './language/compiled-cache.js';
 import { refused } from './run-types.js';
 import { writeRunLog, type RunLogMeta } from '../logs/run-log.js';
 import { currentHostCall } from './host-call-context.js';
+import { asScript } from '../audit/actor.js';
 
 export { scriptPrincipal, type ScriptPrincipal } from './script-as.js';
 
@@ -120,7 +121,10 @@ export async function runScriptFor(svc: Service, inv: ScriptInvocation): Promise
   // A run started inside a script's host call (a trigger of a write the script made) is nested in
   // that run: it shares its org's share of the workers instead of queueing behind it.
   const parent = currentHostCall();
-  const run = parent ? parent.runNested.bind(parent) : svc.scripts.run.bind(svc.scripts);
+  const start = parent ? parent.runNested.bind(parent) : svc.scripts.run.bind(svc.scripts);
+  // What the run's host calls write is audited as this script's (audit/actor.ts).
+  const audited = { scriptType: inv.log?.type ?? 'runner', ...(inv.log?.scriptId ? { script: inv.log.scriptId } : {}) };
+  const run: typeof start = (request) => asScript(audited, () => start(request));
   const result = await run({
     source: compiled ? compiled.code : inv.source,
     context: {

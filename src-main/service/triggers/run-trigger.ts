@@ -12,7 +12,7 @@ import type { Service } from '../service.js';
 import type { Org } from '../orgs/orgs.js';
 import type { Doc } from '../objects/validate.js';
 import { presentRecord } from '../objects/present.js';
-import { callerOf, type Caller } from '../access/caller.js';
+import { anonymousCaller, callerOf, type Caller } from '../access/caller.js';
 import { ACCESS } from '../access/levels.js';
 import { lookupAccountPrincipal } from '../apps/principal.js';
 import { runScriptFor } from '../scripting/script-host.js';
@@ -42,14 +42,6 @@ export interface TriggeredWrite {
   dryRun: boolean;
 }
 
-const anonymous = (): Caller => ({
-  accountId: '',
-  roles: new Set(),
-  orgAdmin: false,
-  skipAcl: false,
-  bypassCreateAcl: false,
-});
-
 /** Whom a trigger runs as; a principal that names no usable account is the trigger's fault. */
 export function triggerCaller(svc: Service, trigger: TriggerDef, write: TriggeredWrite): Caller {
   const { org } = write;
@@ -67,7 +59,7 @@ export function triggerCaller(svc: Service, trigger: TriggerDef, write: Triggere
     const found = lookupAccountPrincipal(svc, org, write.actorId);
     if ('principal' in found) return callerOf(svc, { org, principal: found.principal });
   }
-  return anonymous();
+  return anonymousCaller();
 }
 
 const present = (write: TriggeredWrite, doc: Doc | undefined) =>

@@ -5,6 +5,8 @@
  */
 import { fault } from '../../../../src-shared/faults.js';
 import { checkScope } from '../../../../src-shared/scopes/index.js';
+import type { AuditActor } from '../../audit/actor.js';
+import { recordAudit } from '../../audit/record.js';
 import type { Service } from '../../service.js';
 import type { Org } from '../../orgs/orgs.js';
 import type { App } from '../../apps/apps.js';
@@ -72,6 +74,8 @@ export async function issueSubjectToken(
   minter: MinterRights,
   /** The request's `Host` header: `aud` is the org's base URL as called (token-claims.ts). */
   host?: string,
+  /** Who mints it, for the audit entry (issue 41). */
+  actor?: AuditActor,
 ): Promise<string> {
   const body = parseTokenRequest(raw);
   assertScopesExist(svc, org.id, body.scope);
@@ -82,7 +86,20 @@ export async function issueSubjectToken(
   if (unknownRole !== -1) {
     throw fault('invalidArgument', undefined, { path: `roles[${unknownRole}]`, reason: 'No such role in this org.' });
   }
-  const { jwt } = await mintToken(svc, org, issuer, accountId, body, minter, host);
+  const { jwt, jti } = await mintToken(svc, org, issuer, accountId, body, minter, host);
+  if (actor) {
+    const kind = body.permanent
+      ? 'permanent'
+      : body.maxUses !== undefined
+        ? `limited-use (${body.maxUses})`
+        : 'expiring';
+    recordAudit(svc, org, actor, {
+      cat: 'token',
+      sub: 'mint',
+      target: { object: 'account', _id: accountId },
+      summary: `Minted a ${kind} token${jti ? ` (jti ${jti})` : ''} for account ${accountId} through app ${issuer.key}, scope ${body.scope.join(' ') || '(none)'}.`,
+    });
+  }
   return jwt;
 }
 
@@ -96,13 +113,43 @@ export function listSubjectTokens(svc: Service, org: Org, appKey: unknown, accou
   return rows.map(presentToken);
 }
 
-export function revokeSubjectToken(svc: Service, org: Org, accountId: string, jti: string): boolean {
-  return svc.issuedTokens.revoke(org.id, accountId, jti);
+export function revokeSubjectToken(
+  svc: Service,
+  org: Org,
+  accountId: string,
+  jti: string,
+  actor?: AuditActor,
+): boolean {
+  const revoked = svc.issuedTokens.revoke(org.id, accountId, jti);
+  if (revoked && actor) {
+    recordAudit(svc, org, actor, {
+      cat: 'token',
+      sub: 'revoke',
+      target: { object: 'account', _id: accountId },
+      summary: `Revoked token ${jti.slice(0, 64)} of account ${accountId}.`,
+    });
+  }
+  return revoked;
 }
 
-export function revokeAllSubjectTokens(svc: Service, org: Org, appKey: unknown, accountId: string): number {
+export function revokeAllSubjectTokens(
+  svc: Service,
+  org: Org,
+  appKey: unknown,
+  accountId: string,
+  actor?: AuditActor,
+): number {
   const issuer = tokenApp(svc, org, appKey, false);
-  return svc.issuedTokens.revokeAll({ orgId: org.id, appId: issuer.id, accountId });
+  const count = svc.issuedTokens.revokeAll({ orgId: org.id, appId: issuer.id, accountId });
+  if (actor) {
+    recordAudit(svc, org, actor, {
+      cat: 'token',
+      sub: 'revokeSubject',
+      target: { object: 'account', _id: accountId },
+      summary: `Revoked ${count} token(s) of account ${accountId} through app ${issuer.key}.`,
+    });
+  }
+  return count;
 }
 
 // A stored time outside the JS date range (written before validAt was bounded) shows as null, never a 500.
