@@ -43,6 +43,7 @@ import { sessionsRoutes } from './routes/sessions.js';
 import { scriptRunnerRoutes } from './routes/script-runner.js';
 import { scriptRoutes } from './routes/script-routes.js';
 import { recordRules } from './records/rules.js';
+import { installTriggers } from './triggers/install.js';
 import { driverRoutes } from './routes/driver.js';
 import { DirectInstanceReads } from './routes/direct-instance-read.js';
 import { Housekeeping } from './housekeeping.js';
@@ -196,6 +197,9 @@ export async function buildServer(svc: Service, opts: ServerOptions = {}): Promi
   server.addHook('onRoute', dropTypeOnlySchemas);
   // Record rules (registered at open) are ready before requests: the script checker's engine loads.
   await recordRules(svc).prepare();
+  // Triggers run around every caller write (records/write-hooks.ts): installed here, so the write
+  // path needs no import of the engine, which runs scripts that write through it.
+  installTriggers(svc);
   await server.register(fastifyCookie);
   await server.register(serviceInfoRoutes(svc, opts.defaultOrg));
   await server.register(consoleStatic, { dir: opts.consoleDir });

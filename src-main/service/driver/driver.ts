@@ -21,9 +21,7 @@ import { levelOf } from '../access/acl.js';
 import { ACCESS } from '../access/levels.js';
 import { objectDef } from '../records/object-def.js';
 import { countRecords } from '../records/list.js';
-import { createRecord } from '../records/create.js';
-import { patchRecord } from '../records/patch.js';
-import { deleteRecord } from '../records/delete.js';
+import { createTriggered, deleteTriggered, patchTriggered } from '../records/triggered-writes.js';
 import { deleteMany, patchMany } from '../records/many.js';
 import { presentFor } from '../records/presentation.js';
 import {
@@ -84,7 +82,7 @@ export async function runDriverOperation(
     case 'readOne':
       return readOne(svc, org, who, def, opts);
     case 'insertOne': {
-      const record = await createRecord(svc, org, who, def, opts.document, { dryRun });
+      const record = await createTriggered(svc, org, who, def, opts.document, { dryRun });
       const level = dryRun ? ACCESS.admin : levelOf(svc, org, who, def, record);
       const presented = presentFor(who, def, record, level);
       return leanAnswer(presented, opts.lean, Object.keys(opts.document as object));
@@ -95,7 +93,7 @@ export async function runDriverOperation(
     case 'patchOne': {
       const { id, subPath } = matchOne(svc, org, who, def, opts.match, operation === 'patchOne');
       const ops = operation === 'updateOne' ? updateToOps(opts.update) : patchOps(opts.ops, subPath);
-      const { record, modifiedPaths } = patchRecord(svc, org, who, def, id, ops, {
+      const { record, modifiedPaths } = await patchTriggered(svc, org, who, def, id, ops, {
         mergeDocuments: opts.mergeDocuments === true,
         dryRun,
       });
@@ -106,7 +104,7 @@ export async function runDriverOperation(
     case 'patchMany': {
       const ops = operation === 'updateMany' ? updateToOps(opts.update) : patchOps(opts.ops, undefined);
       const ids = matchMany(svc, org, who, def, opts, ACCESS.update);
-      const updatedIds = patchMany(svc, org, who, def, ids, ops, {
+      const updatedIds = await patchMany(svc, org, who, def, ids, ops, {
         mergeDocuments: opts.mergeDocuments === true,
         dryRun,
       });
@@ -114,13 +112,13 @@ export async function runDriverOperation(
     }
     case 'deleteOne': {
       const { id } = matchOne(svc, org, who, def, opts.match, false);
-      deleteRecord(svc, org, who, def, id, { dryRun });
+      await deleteTriggered(svc, org, who, def, id, { dryRun });
       return { kind: 'value', value: true };
     }
     case 'deleteMany':
       return {
         kind: 'value',
-        value: deleteMany(svc, org, who, def, matchMany(svc, org, who, def, opts, ACCESS.delete), { dryRun }),
+        value: await deleteMany(svc, org, who, def, matchMany(svc, org, who, def, opts, ACCESS.delete), { dryRun }),
       };
   }
 }

@@ -23,6 +23,7 @@ import {
 import { assertMayNamePrincipal } from '../access/named-principal.js';
 import { validated } from './validate-write.js';
 import { commitWrite } from './write.js';
+import type { Json } from '../objects/validate.js';
 
 export async function createRecord(
   svc: Service,
@@ -30,7 +31,7 @@ export async function createRecord(
   caller: Caller,
   def: ObjectDef,
   body: unknown,
-  opts: { dryRun?: boolean } = {},
+  opts: { dryRun?: boolean; before?: BeforeCreate } = {},
 ): Promise<StoredRecord> {
   assertWritable(requireScope(caller, 'create', def), body);
   if (!canCreate(caller, def)) {
@@ -39,16 +40,23 @@ export async function createRecord(
   assertAccountPropertiesAllowed(caller, def, body, 'create');
   const dryRun = opts.dryRun === true;
   if (def.name === 'account') return createAccountRecord(svc, org, caller, def, body, dryRun);
-  const values = validated(def, body, 'create');
+  const _id = svc.store.newId();
+  // Before triggers (triggered-writes.ts) see the record with its _id and may change it; what they
+  // change is validated with the rest.
+  const changes = opts.before ? await opts.before(_id, validated(def, body, 'create')) : undefined;
+  const values = validated(def, changes ? { ...(body as object), ...changes } : body, 'create');
   assertMayNamePrincipal(svc, org, caller, def.name, values);
   if (def.name === 'connection') assertConnectionAllowed(svc, org, caller, values);
   values.owner = reference('account', caller.accountId);
   const event = { op: 'create', org, def, values, actorId: caller.accountId, caller, dryRun } as const;
   return commitWrite(svc, event, () => {
-    if (dryRun) return { _id: svc.store.newId(), doc: values };
-    return svc.store.insert(org.id, def, values, { updaterId: caller.accountId });
+    if (dryRun) return { _id, doc: values };
+    return svc.store.insert(org.id, def, values, { updaterId: caller.accountId, _id });
   });
 }
+
+/** Runs the before triggers of a create: answers the values they change. */
+export type BeforeCreate = (id: string, values: Record<string, Json>) => Promise<Record<string, Json> | undefined>;
 
 /** An account and its credentials (accounts/accounts.ts), the password hashed before the write. */
 async function createAccountRecord(

@@ -9,9 +9,7 @@ import type { Service } from '../service.js';
 import type { Org } from '../orgs/orgs.js';
 import type { PatchOp } from '../objects/patch-ops.js';
 import type { Caller } from '../access/caller.js';
-import { createRecord } from './create.js';
-import { patchRecord } from './patch.js';
-import { deleteRecord } from './delete.js';
+import { createTriggered, deleteTriggered, patchTriggered } from './triggered-writes.js';
 
 /** Creates each document on its own: a refused one is a write error at its index, the rest go in. */
 export async function createMany(
@@ -26,7 +24,7 @@ export async function createMany(
   const writeErrors: (FaultBody & { index: number })[] = [];
   for (const [index, doc] of docs.entries()) {
     try {
-      const record = await createRecord(svc, org, caller, def, doc, opts);
+      const record = await createTriggered(svc, org, caller, def, doc, opts);
       insertedIds.push({ _id: record._id, index });
     } catch (e) {
       if (!(e instanceof FaultError)) throw e;
@@ -37,7 +35,7 @@ export async function createMany(
 }
 
 /** Applies the same operations to each record; the first refusal stops the rest. The ids changed. */
-export function patchMany(
+export async function patchMany(
   svc: Service,
   org: Org,
   caller: Caller,
@@ -45,10 +43,10 @@ export function patchMany(
   ids: readonly string[],
   ops: readonly PatchOp[],
   opts: { mergeDocuments?: boolean; dryRun?: boolean } = {},
-): string[] {
+): Promise<string[]> {
   const updated: string[] = [];
   for (const id of ids) {
-    patchRecord(svc, org, caller, def, id, ops, opts);
+    await patchTriggered(svc, org, caller, def, id, ops, opts);
     updated.push(id);
   }
   return updated;
@@ -58,15 +56,15 @@ export function patchMany(
  * Deletes each record; the first refusal stops the rest. Never the caller's own account: deleting
  * it alone is refused, and a match should not trip over it. The number deleted.
  */
-export function deleteMany(
+export async function deleteMany(
   svc: Service,
   org: Org,
   caller: Caller,
   def: ObjectDef,
   ids: readonly string[],
   opts: { dryRun?: boolean } = {},
-): number {
+): Promise<number> {
   const targets = ids.filter((id) => !(def.name === 'account' && id === caller.accountId));
-  for (const id of targets) deleteRecord(svc, org, caller, def, id, opts);
+  for (const id of targets) await deleteTriggered(svc, org, caller, def, id, opts);
   return targets.length;
 }

@@ -28,12 +28,25 @@ import { denied, notFoundInstance } from './object-def.js';
 import { assertNotSystemProperty, assertRequiredKept, validated } from './validate-write.js';
 import { commitWrite, writeTransaction } from './write.js';
 import { afterUpdate } from './consequences.js';
+import { fault } from '../../../src-shared/faults.js';
 
 export interface PatchOutcome {
   record: StoredRecord;
   /** Dotted paths the operations changed. */
   modifiedPaths: string[];
+  /** The validated top-level values written (or, for a dry run, that would be). */
+  values: Record<string, Json>;
 }
+
+/** What before triggers add to a patch: their values, written only over the record they saw. */
+export interface TriggerChanges {
+  values: Record<string, Json>;
+  /** The `updated` of the record the triggers saw: another write since makes this one retry. */
+  seenUpdated: unknown;
+}
+
+const staleFault = () =>
+  fault('conflict', 'sequencing', { reason: 'The record changed while its triggers ran; try again.' });
 
 export function patchRecord(
   svc: Service,
@@ -42,7 +55,7 @@ export function patchRecord(
   def: ObjectDef,
   id: string,
   ops: readonly PatchOp[],
-  opts: { mergeDocuments?: boolean; dryRun?: boolean } = {},
+  opts: { mergeDocuments?: boolean; dryRun?: boolean; triggered?: TriggerChanges } = {},
 ): PatchOutcome {
   const allowed = requireScope(caller, 'update', def, id);
   assertWritable(allowed, Object.fromEntries(ops.map((op) => [op.path[0] ?? '', true])));
@@ -51,6 +64,7 @@ export function patchRecord(
     const level = current ? levelOf(svc, org, caller, def, current) : 0;
     if (!current || level < REQUIRED.read) throw notFoundInstance(def, id);
     if (level < REQUIRED.update) throw denied(def, 'update', level);
+    if (opts.triggered && current.doc.updated !== opts.triggered.seenUpdated) throw staleFault();
     const { doc: next, modifiedPaths } = applyPatch(current.doc as JsonObject, ops, {
       mergeDocuments: opts.mergeDocuments === true,
     });
@@ -62,7 +76,7 @@ export function patchRecord(
     }
     assertWritable(allowed, changed);
     assertAccountPropertiesAllowed(caller, def, changed, 'update');
-    const values = validated(def, changed, 'update');
+    const values = validated(def, { ...changed, ...opts.triggered?.values }, 'update');
     assertRequiredKept(def, changed, values);
     assertMayNamePrincipal(svc, org, caller, def.name, { ...current.doc, ...values });
     if (def.name === 'connection') {
@@ -77,6 +91,6 @@ export function patchRecord(
       afterUpdate(svc, org, def, id, values, stored);
       return stored;
     });
-    return { record, modifiedPaths };
+    return { record, modifiedPaths, values };
   });
 }

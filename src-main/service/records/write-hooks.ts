@@ -10,7 +10,7 @@
 import type { Service } from '../service.js';
 import type { Org } from '../orgs/orgs.js';
 import type { ObjectDef } from '../../../src-shared/schema/types.js';
-import type { Json } from '../objects/validate.js';
+import type { Doc, Json } from '../objects/validate.js';
 import type { StoredRecord } from '../objects/stored-record.js';
 import type { Caller } from '../access/caller.js';
 
@@ -34,11 +34,35 @@ export interface WriteEvent {
   record?: StoredRecord;
 }
 
+/** A caller's write as its triggers see it (triggered-writes.ts, triggers/run-trigger.ts). */
+export interface HookedWrite {
+  org: Org;
+  def: ObjectDef;
+  op: WriteEvent['op'];
+  id: string;
+  next?: Doc;
+  old?: Doc;
+  modified: string[];
+  caller?: Caller;
+  actorId?: string;
+  dryRun: boolean;
+}
+
 export interface WriteHooks {
   /** Inside the write's transaction: may change `event.values`; a fault it throws refuses the write. */
   beforeWrite?(event: WriteEvent): void;
   /** After the commit: the write stands whatever this does (an error it throws reaches the writer). */
   afterCommit?(event: WriteEvent): void;
+  /**
+   * The trigger phase (issue 41, triggers/install.ts) of a caller's write (REST, the driver API,
+   * scripts; triggered-writes.ts): a trigger is a script run, which is asynchronous and is never
+   * held inside a transaction, so `before` runs ahead of the write's transaction (answering the
+   * values it changes, or throwing the refusal) and `after` once it committed (never rejects).
+   * `has` answers from memory whether a write of this kind has any.
+   */
+  has?(svc: Service, write: Pick<HookedWrite, 'org' | 'def' | 'op'>, phase: 'before' | 'after'): boolean;
+  before?(svc: Service, write: HookedWrite): Promise<Record<string, Json> | undefined>;
+  after?(svc: Service, write: HookedWrite): Promise<void>;
 }
 
 const NO_HOOKS: WriteHooks = Object.freeze({});

@@ -11,9 +11,7 @@ import { collectionDef, instanceId } from '../records/object-def.js';
 import { COLLECTION_LIST, listFromArgs } from '../records/list-from-args.js';
 import { readInstance as readRecordInstance } from '../records/read.js';
 import { presentFor } from '../records/presentation.js';
-import { createRecord } from '../records/create.js';
-import { patchRecord } from '../records/patch.js';
-import { deleteRecord } from '../records/delete.js';
+import { createTriggered, deleteTriggered, patchTriggered } from '../records/triggered-writes.js';
 
 const collection = { params: pathParams('collection') };
 const instance = { params: pathParams('collection', 'id') };
@@ -54,7 +52,7 @@ export function objectRoutes(svc: Service) {
       const { org } = request.ctx;
       const caller = requireCaller(svc, request);
       const def = collectionDef(svc, org, request.params.collection);
-      const record = await createRecord(svc, org, caller, def, request.body);
+      const record = await createTriggered(svc, org, caller, def, request.body);
       return present(svc, org, caller, def, record);
     });
 
@@ -68,7 +66,7 @@ export function objectRoutes(svc: Service) {
         const def = collectionDef(svc, org, request.params.collection);
         const id = instanceId(request.params.id);
         const ops = toOps(request.body, subPath === '' ? undefined : subPath);
-        const { record } = patchRecord(svc, org, caller, def, id, ops);
+        const { record } = await patchTriggered(svc, org, caller, def, id, ops);
         return answer === 'result' ? { object: 'result', data: true } : present(svc, org, caller, def, record);
       };
     const patchBody = (body: unknown, subPath?: string) => parsePatchBody(body === undefined ? {} : body, subPath);
@@ -90,7 +88,7 @@ export function objectRoutes(svc: Service) {
       const caller = requireCaller(svc, request);
       const def = collectionDef(svc, org, request.params.collection);
       const id = instanceId(request.params.id);
-      deleteRecord(svc, org, caller, def, id);
+      await deleteTriggered(svc, org, caller, def, id);
       return { object: 'result', data: true };
     });
   };
