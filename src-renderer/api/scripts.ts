@@ -8,7 +8,8 @@ import type { ListEnvelope } from './types';
 /** The runner's statistics header (original-clients.md §B). */
 export const SANDBOX_STATS_HEADER = 'Service-Sandbox-Stats';
 
-export type ScriptType = 'route' | 'library' | 'job';
+export type ScriptType = 'route' | 'library' | 'job' | 'trigger';
+/** The types the Save panel offers (triggers are saved with their object and event over the API). */
 export const SCRIPT_TYPES: readonly ScriptType[] = ['library', 'route', 'job'];
 export const ROUTE_METHODS = ['*', 'get', 'post', 'put', 'patch', 'delete'] as const;
 export type RouteMethod = (typeof ROUTE_METHODS)[number];
@@ -24,6 +25,11 @@ export interface ScriptConfiguration {
   principal?: string;
   /** A library's module name: `require('<export>')` (issue 40). */
   export?: string;
+  /** Triggers (issue 41): the object type and event; jobs: the schedule. */
+  object?: string;
+  event?: string;
+  inline?: boolean;
+  cron?: string;
 }
 
 /** A script of the library (`/scripts`); only the fields the console reads are typed. */

@@ -38,6 +38,10 @@ import { connectionsBridge } from '../api/desktop-connections';
 import { ConfigurationScreen } from '../features/configuration/ConfigurationScreen';
 import { parseConfigurationParams, writeConfigurationParams } from '../features/configuration/configuration-route';
 import { TokenLabScreen } from '../features/tokens/TokenLabScreen';
+import { LogsScreen } from '../features/logs/LogsScreen';
+import { parseLogsParams, writeLogsParams } from '../features/logs/logs-route';
+import { AuditScreen } from '../features/audit/AuditScreen';
+import { parseAuditParams, writeAuditParams } from '../features/audit/audit-route';
 import { ApiReferenceScreen } from '../features/api-reference/ApiReferenceScreen';
 import { parseApiReferenceParams, writeApiReferenceParams } from '../features/api-reference/api-reference-route';
 import { parseTokensParams, writeTokensParams } from '../features/tokens/tokens-route';
@@ -109,6 +113,20 @@ export const SCREENS: ScreenTable = {
     parse: parseScriptsParams,
     write: writeScriptsParams,
     Component: ScriptsScreen,
+  },
+  logs: {
+    label: 'Logs',
+    section: 'Model',
+    parse: parseLogsParams,
+    write: writeLogsParams,
+    Component: LogsScreen,
+  },
+  audit: {
+    label: 'Audit',
+    section: 'Model',
+    parse: parseAuditParams,
+    write: writeAuditParams,
+    Component: AuditScreen,
   },
   configuration: {
     label: 'Configuration',

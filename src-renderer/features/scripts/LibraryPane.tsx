@@ -96,6 +96,8 @@ export function LibraryPane({
                 <span className={`script-type script-type--${s.type}`}>
                   {s.type}
                   {s.type === 'route' && s.configuration?.path ? ` /${s.configuration.path}` : ''}
+                  {s.type === 'trigger' ? ` ${s.configuration?.event ?? ''} ${s.configuration?.object ?? ''}` : ''}
+                  {s.type === 'job' && s.configuration?.cron ? ` ${s.configuration.cron}` : ''}
                   {s.active === false ? ' · inactive' : ''}
                 </span>
               </button>

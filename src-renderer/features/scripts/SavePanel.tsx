@@ -21,7 +21,12 @@ interface SavePanelProps {
   onSaved: (record: ScriptRecord) => void;
 }
 
-const TYPE_WORDS: Readonly<Record<ScriptType, string>> = { library: 'Library', route: 'Route', job: 'Job' };
+const TYPE_WORDS: Readonly<Record<ScriptType, string>> = {
+  library: 'Library',
+  route: 'Route',
+  job: 'Job',
+  trigger: 'Trigger',
+};
 
 /**
  * Save as a library, route or job script, with every setting the service keeps; the heading

@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useReducer, useRef, useState } from 'react';
+import { useEffect, useReducer, useRef, useState } from 'react';
 import { faultOf } from '../../api/api-error';
 import { useServiceOrigin } from '../../api/desktop-connections';
 import type { OrgClient } from '../../api/org-client';
@@ -29,6 +29,7 @@ import { ScriptEditor, type ScriptEditorHandle } from './ScriptEditor';
 import { useScriptDocument } from './use-script-document';
 import { libraryExportsOf, ScriptApiPanel } from './ScriptApiPanel';
 import { wrapKeepingImports } from './module-lines';
+import { TriggerJobPanel } from './TriggerJobPanel';
 
 interface ScriptsScreenProps {
   orgClient: OrgClient;
@@ -72,8 +73,14 @@ export function ScriptsScreen({ orgClient, route, navigate }: ScriptsScreenProps
   const args = checkArguments(argsText);
   const running = runningRun(history);
   const shown = history.runs.find((run) => run.id === shownId) ?? history.runs[0];
-  const errorLine =
+  const runLine =
     shown?.state === 'failed' && shown.script === text ? faultLine(shown.fault?.trace, lineCount(text)) : null;
+  // A log entry's fault opens its script at the line (route.line) while its saved text is shown.
+  const errorLine = runLine ?? (open && text === open.script ? (route.line ?? null) : null);
+  const wantedLine = open && text === open.script ? route.line : undefined;
+  useEffect(() => {
+    if (wantedLine !== undefined) editor.current?.goToLine(wantedLine);
+  }, [wantedLine]);
 
   const run = async () => {
     if (abort.current !== null || !args.ok) return;
@@ -117,6 +124,7 @@ export function ScriptsScreen({ orgClient, route, navigate }: ScriptsScreenProps
   /** Another script: its draft (or saved text) opens; this one's draft stays where it is. */
   const openScript = (id: string | undefined) => {
     const next: ScriptsRoute = { ...route };
+    delete next.line;
     if (id === undefined) delete next.id;
     else next.id = id;
     navigate(next);
@@ -196,6 +204,9 @@ export function ScriptsScreen({ orgClient, route, navigate }: ScriptsScreenProps
           api={<ScriptApiPanel orgClient={orgClient} library={library.data} />}
         />
         <div className="scripts__main">
+          {open && (open.type === 'trigger' || open.type === 'job') && (
+            <TriggerJobPanel orgClient={orgClient} script={open} />
+          )}
           <div className="scripts__toolbar">
             {running ? (
               <button type="button" className="button button--secondary" data-testid="run-cancel" onClick={cancel}>
