@@ -143,6 +143,8 @@ for (const theme of THEMES) {
       ['views', '#/views', 'Views'],
       ['schemas: account', '#/schemas?name=account', 'Schemas'],
       ['scripts', '#/scripts', 'Scripts'],
+      ['logs', '#/logs', 'Logs'],
+      ['audit', '#/audit', 'Audit'],
       ['configuration: export', '#/configuration', 'Configuration'],
       ['configuration: import', '#/configuration?tab=import', 'Configuration'],
       ['configuration: deployments', '#/configuration?tab=deployments', 'Configuration'],
