@@ -8,7 +8,7 @@ import { createHarness, listQuery, TestClient, type Harness } from '../testing/h
 import { BearerClient, createUser, mint } from '../testing/token-testing.js';
 import { DAY_MS, pruneOnce } from '../housekeeping.js';
 import { auditCategoryOf, auditRecordWrite } from './record-writes.js';
-import { auditDocument } from './record.js';
+import { auditDocument, recordAudit } from './record.js';
 
 let h: Harness;
 let admin: TestClient;
@@ -83,6 +83,14 @@ describe('administrative actions over HTTP', () => {
     expect(res.statusCode, res.body).toBe(200);
     const [entry] = await audits({ cat: 'token', sub: 'mint' });
     expect(entry).toMatchObject({ actor: { type: 'script', scriptType: 'runner', account: adminId } });
+  });
+
+  it('an entry leaves the caches warm: it does not move the data version they follow', () => {
+    const org = h.svc.orgs.byCode(h.org)!;
+    const version = h.svc.versions.current();
+    const entry = recordAudit(h.svc, org, { type: 'system' }, { cat: 'settings', sub: 'set', summary: 'warm' });
+    expect(entry?._id).toBeDefined();
+    expect(h.svc.versions.current()).toBe(version);
   });
 
   it('nobody writes, changes or removes an entry', async () => {

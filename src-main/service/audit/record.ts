@@ -62,7 +62,7 @@ export function recordAudit(svc: Service, org: Org, actor: AuditActor, event: Au
   try {
     const def = svc.defs.byName(org.id, 'audit');
     if (!def) return undefined;
-    return svc.store.insert(org.id, def, auditDocument(withRunningScript(actor), event));
+    return svc.store.insert(org.id, def, auditDocument(withRunningScript(actor), event), { uncached: true });
   } catch {
     return undefined;
   }

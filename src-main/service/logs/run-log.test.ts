@@ -135,6 +135,23 @@ describe('GET /logs', () => {
     expect(entry).toMatchObject({ stp: 'route', pid: adminId, oid: bobId, dat: { path: 'get /hello' } });
   });
 
+  it("leaves the caches warm: writing a run's entry does not move the data version they follow", async () => {
+    const made = await admin.post('/scripts', {
+      label: 'warm route',
+      type: 'route',
+      active: true,
+      script: 'console.log("warm"); return 1',
+      configuration: { method: 'get', path: '/warm', acl: ['account.public'] },
+    });
+    expect(made.statusCode, made.body).toBe(200);
+    await admin.get('/routes/warm'); // the first run may create what later ones find
+    const version = h.svc.versions.current();
+    expect((await admin.get('/routes/warm')).json()).toMatchObject({ data: 1 });
+    expect((await run('console.log("warm"); return 2')).json()).toMatchObject({ data: 2 });
+    expect(h.svc.versions.current()).toBe(version);
+    expect(await logs({ sid: made.json()._id })).toHaveLength(2);
+  });
+
   it('filters, sorts, pages and picks paths like any list', async () => {
     for (let i = 0; i < 3; i++) await run(`return ${i}`);
     const page = await admin.get(

@@ -182,7 +182,9 @@ export function writeRunLog(
   try {
     const def = svc.defs.byName(org.id, 'log');
     if (!def) return undefined;
-    const record = svc.store.insert(org.id, def, logDocument(meta, begin, svc.clock.now(), outcome));
+    const record = svc.store.insert(org.id, def, logDocument(meta, begin, svc.clock.now(), outcome), {
+      uncached: true,
+    });
     for (const listener of listeners.get(svc) ?? []) listener(org.id);
     return record;
   } catch {

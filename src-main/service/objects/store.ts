@@ -111,7 +111,7 @@ export class ObjectStore {
     };
     if (meta.updaterId) doc.updater = reference('account', meta.updaterId);
     this.derivations?.derive(orgId, def, doc);
-    this.run(`INSERT INTO "${table}" (_id, doc) VALUES (?, ?)`, [_id, JSON.stringify(doc)]);
+    this.run(`INSERT INTO "${table}" (_id, doc) VALUES (?, ?)`, [_id, JSON.stringify(doc)], !meta.uncached);
     this.derivations?.afterWrite(orgId, def);
     return { _id, doc };
   }
@@ -321,8 +321,8 @@ export class ObjectStore {
     })();
   }
 
-  private run(sql: string, params: unknown[]) {
-    this.versions?.bump(); // caches of records (roles) must not outlive a write
+  private run(sql: string, params: unknown[], bump = true) {
+    if (bump) this.versions?.bump(); // caches of records (roles) must not outlive a write
     return this.translate(() => this.statements.dynamic(sql).run(...params));
   }
 

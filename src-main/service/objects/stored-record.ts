@@ -51,6 +51,13 @@ export interface WriteMeta {
   _id?: string;
   created?: string;
   updated?: string;
+  /**
+   * The record is one no in-memory cache holds and changes nothing a cache holds (a script run's
+   * log entry, an audit entry): the insert leaves the data version where it is, so a run (each
+   * writes its log entry) does not make the next request reload the orgs, apps, sessions,
+   * definitions and roles the caches keep (db/data-version.ts).
+   */
+  uncached?: boolean;
 }
 
 /**
