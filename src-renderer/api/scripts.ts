@@ -7,6 +7,8 @@ import type { ListEnvelope } from './types';
 
 /** The runner's statistics header (original-clients.md §B). */
 export const SANDBOX_STATS_HEADER = 'Service-Sandbox-Stats';
+/** The `_id` of the run's log entry (issue 41): `GET /logs/<_id>` has its console output. */
+export const SCRIPT_LOG_HEADER = 'Service-Script-Log';
 
 export type ScriptType = 'route' | 'library' | 'job' | 'trigger';
 /** The types the Save panel offers (triggers are saved with their object and event over the API). */
@@ -84,16 +86,28 @@ export async function runScript(orgClient: OrgClient, request: RunRequest, signa
     // Console output, where the service sends it, rides on the envelope (a returned object is the body itself).
     const enveloped =
       (data as { object?: unknown }).object === 'result' || (data as { object?: unknown }).object === 'list';
-    return {
-      ok: true,
-      value: data,
-      logs: enveloped ? data.logs : undefined,
-      statsHeader: headers.get(SANDBOX_STATS_HEADER),
-    };
+    const logs = enveloped && data.logs !== undefined ? data.logs : await loggedConsole(orgClient, headers, signal);
+    return { ok: true, value: data, logs, statsHeader: headers.get(SANDBOX_STATS_HEADER) };
   } catch (error) {
     const apiError = toApiError(error);
     if (apiError.errCode === 'console.network.aborted') throw apiError;
     return { ok: false, fault: apiError.fault, statsHeader: apiError.headers?.get(SANDBOX_STATS_HEADER) ?? null };
+  }
+}
+
+const LOG_ID = /^[0-9a-f]{24}$/;
+
+/**
+ * The console output of a run that did not carry it (a returned object, a cursor, `script.exit`):
+ * read from the run's log entry named by the answer's header. Absent when there is none to read.
+ */
+async function loggedConsole(orgClient: OrgClient, headers: Headers, signal: AbortSignal): Promise<unknown> {
+  const id = headers.get(SCRIPT_LOG_HEADER);
+  if (id === null || !LOG_ID.test(id)) return undefined;
+  try {
+    return (await orgClient.get<{ console?: unknown }>(`logs/${id}`, { signal })).console;
+  } catch {
+    return undefined;
   }
 }
 

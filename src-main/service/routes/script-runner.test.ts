@@ -51,6 +51,24 @@ describe('POST /sys/script_runner', () => {
     expect(failed.json()).toMatchObject({ object: 'fault', logs: [{ level: 'warn', message: 'before' }] });
   });
 
+  it("names the run's log entry in a header whatever it answered, so its console output can be read", async () => {
+    const shapes = [
+      "console.log('shape'); return { a: 1 }", // a returned object is the body itself: no logs on it
+      "console.log('shape'); script.exit('early')",
+      "console.log('shape'); return org.objects.accounts.find().limit(1)", // a cursor
+      "console.log('shape'); throw new Error('boom')",
+      "console.log('shape'); return 1",
+    ];
+    for (const script of shapes) {
+      const res = await run(script);
+      const id = String(res.headers['service-script-log']);
+      expect(id, script).toMatch(/^[0-9a-f]{24}$/);
+      expect(res.headers['access-control-expose-headers']).toContain('Service-Script-Log');
+      const entry = await admin.get(`/logs/${id}`);
+      expect(entry.json(), script).toMatchObject({ _id: id, console: [{ level: 'log', message: 'shape' }] });
+    }
+  });
+
   it('turns a script error into a fault with a trace naming the line, not a server error', async () => {
     const res = await run('var a = 1;\nvar b = 2;\nthrow new Error("boom");');
     expect(res.statusCode).toBe(400);

@@ -5,7 +5,7 @@ import type { Service } from '../service.js';
 import type { Caller } from '../access/caller.js';
 import { requireCaller } from '../http/context.js';
 import { ANY_BODY, isRecord, type TypedServer } from '../http/route-schemas.js';
-import { runScriptFor } from '../scripting/script-host.js';
+import { runScriptFor, type LoggedRun } from '../scripting/script-host.js';
 import type { RunResult } from '../scripting/run-types.js';
 import type { ScriptRequest } from '../scripting/protocol.js';
 import { answerCursor } from './script-cursor.js';
@@ -20,6 +20,11 @@ import {
 } from '../auth/signatures/signature-auth.js';
 
 export const SANDBOX_STATS_HEADER = 'Service-Sandbox-Stats';
+/**
+ * The `_id` of the run's log entry (issue 41): `GET /logs/<_id>` has its console output whatever
+ * the run answered (a returned object, a cursor, `script.exit`, a fault).
+ */
+export const SCRIPT_LOG_HEADER = 'Service-Script-Log';
 
 const RUNNER_KEYS = new Set(['script', 'language', 'specification', 'optimize', 'arguments', 'body']);
 
@@ -129,9 +134,10 @@ export function scriptRequestOf(
  * §B: primitives `{object:"result", data}`, arrays as a list, objects as they are; faults with
  * `trace`. A returned cursor is answered by `answerCursor` (the caller checks `result.cursor`).
  */
-export function presentRun(reply: FastifyReply, result: RunResult): unknown {
+export function presentRun(reply: FastifyReply, result: LoggedRun): unknown {
   reply.header(SANDBOX_STATS_HEADER, JSON.stringify(result.stats));
-  reply.header('Access-Control-Expose-Headers', SANDBOX_STATS_HEADER);
+  if (result.logId !== undefined) reply.header(SCRIPT_LOG_HEADER, result.logId);
+  reply.header('Access-Control-Expose-Headers', `${SANDBOX_STATS_HEADER}, ${SCRIPT_LOG_HEADER}`);
   // Captured console output travels with the answer (the console shows it beside the result).
   const logs = logsOf(result);
   if (!result.ok) throw new FaultError({ ...(result.fault as FaultBody), ...logs });

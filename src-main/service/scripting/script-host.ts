@@ -31,6 +31,9 @@ import { asScript } from '../audit/actor.js';
 
 export { scriptPrincipal, type ScriptPrincipal } from './script-as.js';
 
+/** A run's answer with the `_id` of the log entry it left (absent when none could be written). */
+export type LoggedRun = RunResult & { logId?: string };
+
 export interface ScriptInvocation {
   org: Org;
   /** Who runs the script (the caller, or a route's configured principal). */
@@ -100,15 +103,15 @@ export function scriptHost(svc: Service, org: Org, caller: Caller, options: Scri
  * compiled first (ES modules and decorators, language/transpile.ts); a version seen before is in
  * the cache, so a saved script is never transpiled by its runs.
  */
-export async function runScriptFor(svc: Service, inv: ScriptInvocation): Promise<RunResult> {
+export async function runScriptFor(svc: Service, inv: ScriptInvocation): Promise<LoggedRun> {
   const { org, caller } = inv;
   const principal = scriptPrincipal(svc, org, caller.accountId);
   const begin = svc.clock.now();
   const requester = inv.requester?.startsWith('ip:') ? undefined : inv.requester;
-  const logged = (result: RunResult) => {
+  const logged = (result: RunResult): LoggedRun => {
     const meta = { type: 'runner' as const, ...inv.log, principalId: caller.accountId };
-    writeRunLog(svc, org, { ...meta, originalId: inv.log?.originalId ?? requester }, begin, result);
-    return result;
+    const entry = writeRunLog(svc, org, { ...meta, originalId: inv.log?.originalId ?? requester }, begin, result);
+    return entry ? { ...result, logId: entry._id } : result;
   };
   const limits = limitsForOrg(org);
   const maxChars = limits.maxScriptChars ?? DEFAULT_SCRIPT_LIMITS.maxScriptChars;

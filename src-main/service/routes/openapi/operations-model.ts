@@ -43,14 +43,15 @@ const RUNNER_BODY: JsonSchema = {
   },
 };
 
-const SCRIPT_ANSWER = {
+export const SCRIPT_ANSWER = {
   description:
     'What the script returned: a primitive as {object:"result", data}, an array as a list, an object as it is; ' +
-    "console output as logs. The Service-Sandbox-Stats header carries the run's CPU and memory.",
+    "console output as logs. The Service-Sandbox-Stats header carries the run's CPU and memory; " +
+    'Service-Script-Log the _id of its log entry (GET /logs/<_id> has its console output whatever it returned).',
   schema: {},
 } as const;
 
-const SCRIPT_FAULTS = {
+export const SCRIPT_FAULTS = {
   400: 'invalidArgument: the body or a runner option is not valid; a script fault thrown by the script (its trace attached).',
   403: 'accessDenied: not an org administrator, or the token lacks script.execute.runner (scope).',
   429: 'throttled: too many scripts are waiting to run.',

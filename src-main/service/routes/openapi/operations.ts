@@ -2,6 +2,7 @@ import type { OperationTable } from './operation-doc.js';
 import { ACCOUNT_OPERATIONS } from './operations-accounts.js';
 import { APP_OPERATIONS } from './operations-apps.js';
 import { MODEL_OPERATIONS } from './operations-model.js';
+import { JOB_OPERATIONS } from './operations-jobs.js';
 import { RECORD_OPERATIONS } from './operations-records.js';
 import { SERVICE_OPERATIONS } from './operations-service.js';
 
@@ -12,4 +13,5 @@ export const OPERATIONS: OperationTable = {
   ...APP_OPERATIONS,
   ...RECORD_OPERATIONS,
   ...MODEL_OPERATIONS,
+  ...JOB_OPERATIONS,
 };
