@@ -55,7 +55,8 @@ export const MODULE_TABLE: readonly ModuleDescription[] = [
     status: 'partial',
     summary: "trace/debug/info/warn/error/log to the run's console.",
     exports: ['trace', 'debug', 'info', 'warn', 'error', 'log'],
-    reason: 'Lines go to the run’s console output; a kept log stream is issue 41.',
+    reason:
+      "Lines go to the run’s console output, kept in its log entry (GET /logs, sys.tail('console')); the original's separate logger source is not kept apart.",
   },
   {
     name: 'cache',
@@ -210,7 +211,12 @@ export const GLOBAL_TABLE: readonly GlobalDescription[] = [
   { name: 'require', summary: 'Modules and library scripts by export name.' },
   { name: 'console', summary: 'log, info, warn, error, debug (captured with the run).' },
   { name: 'global', summary: 'The global object: global.org, global.script, …' },
-  { name: 'sys', summary: 'sys.tail(source): refused until script logs are kept (issue 41).', members: ['tail'] },
+  {
+    name: 'sys',
+    summary:
+      "sys.tail(source): 'console' (default) or 'logs'; the runner streams what scripts log from then on (NDJSON).",
+    members: ['tail'],
+  },
   { name: 'ServiceObject', summary: 'Base class of object models (the original’s CortexObject).' },
   { name: 'CortexObject', summary: 'The original’s name for ServiceObject.' },
 ];

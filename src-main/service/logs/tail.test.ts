@@ -2,10 +2,9 @@
  * `sys.tail` (mdctl `tail`): what scripts log from now on, streamed as NDJSON by the runner until
  * the client goes away; entries from before the tail started are not replayed.
  */
-import { request as httpRequest } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, TestClient, type Harness } from '../testing/harness.js';
+import { firstNdjsonLines } from '../testing/ndjson-stream.js';
 import { followLogs, tailDocuments, tailSource } from './tail.js';
 
 let h: Harness;
@@ -19,8 +18,8 @@ beforeAll(async () => {
 afterAll(async () => h.close());
 
 const run = (script: string) => admin.post('/sys/script_runner', { script });
-/** What mdctl's tail posts, until the sandbox's `sys` lands here: a logs cursor carrying `tail`. */
-const TAIL_SCRIPT = "var c = org.objects.logs.find(); c._opts.tail = 'console'; return c";
+/** What mdctl's tail posts (its tasks/tail.js), with Accept: application/x-ndjson. */
+const TAIL_SCRIPT = "return sys.tail('console')";
 
 describe('tail documents', () => {
   it('are the console lines of a run, then one error line for a failed run', () => {
@@ -83,56 +82,16 @@ describe('followLogs', () => {
 
 describe('the runner streams a returned tail', () => {
   it('as NDJSON lines while scripts log, until the client disconnects', async () => {
-    await h.server.listen({ port: 0, host: '127.0.0.1' });
-    const { port } = h.server.server.address() as AddressInfo;
-    const lines: Record<string, unknown>[] = [];
-    const cookie = (
-      await admin.post('/accounts/login', { email: 'admin@example.test', password: 'correct horse battery' })
-    ).headers['set-cookie'];
-    const cookies = (Array.isArray(cookie) ? cookie : [String(cookie)]).map((c) => c.split(';')[0]).join('; ');
-    const got = new Promise<void>((resolve, reject) => {
-      const req = httpRequest(
-        {
-          host: '127.0.0.1',
-          port,
-          method: 'POST',
-          path: '/demo/v2/sys/script_runner',
-          headers: {
-            accept: 'application/x-ndjson',
-            'content-type': 'application/json',
-            'service-client-key': h.consoleAppKey,
-            'service-csrf-token': admin.csrf ?? '',
-            cookie: cookies,
-          },
-        },
-        (res) => {
-          expect(res.statusCode).toBe(200);
-          expect(res.headers['content-type']).toContain('application/x-ndjson');
-          let buffer = '';
-          res.on('data', (chunk: Buffer) => {
-            buffer += chunk.toString('utf8');
-            let nl;
-            while ((nl = buffer.indexOf('\n')) !== -1) {
-              lines.push(JSON.parse(buffer.slice(0, nl)) as Record<string, unknown>);
-              buffer = buffer.slice(nl + 1);
-            }
-            if (lines.length >= 2) {
-              req.destroy();
-              resolve();
-            }
-          });
-          res.on('error', () => undefined);
-        },
-      );
-      req.on('error', (e) => (lines.length >= 2 ? resolve() : reject(e)));
-      req.end(JSON.stringify({ script: TAIL_SCRIPT }));
-    });
     // The tail's own run is logged before it streams; what follows is what the next runs print.
-    for (let i = 0; i < 50 && lines.length < 2; i++) {
-      await run(`console.log("streamed ${i}")`);
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    await got;
+    const { status, contentType, lines } = await firstNdjsonLines(
+      h,
+      admin,
+      '/sys/script_runner',
+      { script: TAIL_SCRIPT },
+      { count: 2, poke: async (i) => void (await run(`console.log("streamed ${i}")`)) },
+    );
+    expect(status).toBe(200);
+    expect(contentType).toContain('application/x-ndjson');
     expect(lines[0]).toMatchObject({ object: 'console', level: 'log', stp: 'runner' });
     expect(String(lines[0]!.message)).toMatch(/^streamed \d+$/);
   });

@@ -109,6 +109,11 @@ export class TestClient {
     return res;
   }
 
+  /** The session cookie as a `cookie` header, for a request made over a socket (a stream). */
+  cookieHeader(): string {
+    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+  }
+
   private remember(res: LightMyRequestResponse): void {
     for (const c of res.cookies) {
       if (c.value === '' || (c.expires && c.expires.getTime() < Date.now())) this.cookies.delete(c.name);

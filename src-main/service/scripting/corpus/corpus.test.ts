@@ -10,6 +10,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { firstNdjsonLines } from '../../testing/ndjson-stream.js';
 import { createHarness, TestClient, type Harness } from '../../testing/harness.js';
 import { BUILTIN_ROLES } from '../../objects/builtin-defs.js';
 
@@ -122,9 +123,21 @@ describe('runner scripts of clients and editor plugins', () => {
       expect(r.body).toMatchObject({ errCode: 'service.invalidArgument.authScope', path: 'scope[0]' });
     },
   );
-  differs('mdctl tail', 'script logs are not kept yet (issue 41)', async () => {
-    const r = await runner('mdctl-tail.js');
-    expect(r.body).toMatchObject({ errCode: 'service.notImplemented.sys.tail', status: 501 });
+  original('mdctl tail', async () => {
+    // As mdctl posts it (Accept: application/x-ndjson): the console lines of later runs stream.
+    const { status, lines } = await firstNdjsonLines(
+      h,
+      admin,
+      '/sys/script_runner',
+      { script: source('mdctl-tail.js') },
+      {
+        count: 1,
+        poke: async (i) => void (await admin.post('/sys/script_runner', { script: `console.log('tailed ${i}')` })),
+      },
+    );
+    expect(status).toBe(200);
+    expect(lines[0]).toMatchObject({ object: 'console', level: 'log' });
+    expect(String(lines[0]!.message)).toMatch(/^tailed \d+$/);
   });
   original('Atom dev tools wrapped find, as its route', async () => {
     const saved = await admin.post('/scripts', {

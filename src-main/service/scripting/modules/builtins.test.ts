@@ -172,8 +172,10 @@ describe('config, cache, counters, crypto, notifications, sys', () => {
     expect(JSON.stringify(outbox.json())).toContain('someone@example.test');
   });
 
-  it('sys.tail is refused until script logs are kept; CortexObject reaches org.objects', async () => {
-    expect(await run("return sys.tail('console')")).toMatchObject({ errCode: 'service.notImplemented.sys.tail' });
+  it('sys.tail answers a tail, which the runner streams only as NDJSON; CortexObject reaches org.objects', async () => {
+    // The stream itself: logs/tail.test.ts. Without Accept: application/x-ndjson it says how to ask.
+    expect(await run("return sys.tail('console')")).toMatchObject({ errCode: 'service.invalidArgument.tail' });
+    expect(await run("return sys.tail('syslog')")).toMatchObject({ errCode: 'service.invalidArgument.tail' });
     expect(
       (
         await run(

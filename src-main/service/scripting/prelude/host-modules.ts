@@ -24,9 +24,14 @@ export const HOST_CORE_SOURCE = String.raw`
     configurable: true
   });
 
+  // sys.tail(source) (mdctl's tail: 'return sys.tail("console")' with Accept: application/x-ndjson):
+  // a cursor over the org's log entries carrying the source; the runner streams what scripts log
+  // from then on (logs/tail.ts, routes/script-tail.ts), and checks the source.
   var sys = freeze({
     tail: function (source) {
-      throw Fault.create('service.notImplemented.sys.tail', { reason: 'sys.tail(' + stringify(String(source === undefined ? 'console' : source)) + '): script logs are not kept yet, so there is nothing to tail; a run\'s console output is in its answer.' });
+      var cursor = objects.logs.find();
+      cursor._opts.tail = source === undefined || source === null ? 'console' : source;
+      return cursor;
     }
   });
 
