@@ -112,10 +112,10 @@ export const MODULE_TABLE: readonly ModuleDescription[] = [
   {
     name: 'decorators',
     status: 'partial',
-    summary: '@route (served), @trigger and @job (recorded at save), @log, @as, @policy, @transform.',
+    summary: '@route (served), @trigger and @job (run as trigger and job records), @log, @as, @policy, @transform.',
     exports: ['route', 'trigger', 'job', 'log', 'as', 'policy', 'transform'],
     reason:
-      'A library with @policy is refused on save (policies are not enforced here); triggers and jobs run with issue 41.',
+      "A library with @policy is refused on save (policies are not enforced here); a @trigger's if option is not evaluated.",
   },
   {
     name: 'decorators-transform',

@@ -16,7 +16,12 @@ import type { JobDef } from './registry.js';
 
 export async function runJob(svc: Service, org: Org, job: JobDef, run: JobRun): Promise<RunResult> {
   const begin = svc.clock.now();
-  const log = { type: 'job' as const, scriptId: job.scriptId, label: job.label };
+  const log = {
+    type: 'job' as const,
+    scriptId: job.scriptId,
+    label: job.label,
+    ...(job.handler ? { resource: job.handler } : {}),
+  };
   let caller = anonymousCaller();
   if (job.principal !== undefined) {
     const found = lookupAccountPrincipal(svc, org, job.principal);

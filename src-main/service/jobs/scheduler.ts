@@ -20,6 +20,7 @@ import { DEFAULT_SCRIPT_LIMITS } from '../scripting/limits.js';
 import type { RunResult } from '../scripting/run-types.js';
 import { jobOfRecord, nextSlot, orgJobs, type JobDef } from './registry.js';
 import { runJob } from './run-job.js';
+import { decoratedJobs } from './decorated.js';
 import type { JobRunKind } from './job-runs.js';
 
 const MINUTE = 60_000;
@@ -108,10 +109,15 @@ export class JobScheduler {
    * "Run now": the job script `scriptId` of the org, whether or not it is active or due; refused
    * while a run of it has not ended.
    */
-  runNow(org: Org, scriptId: string): Promise<RunResult> {
+  runNow(org: Org, scriptId: string, handler?: string): Promise<RunResult> {
     const def = this.svc.defs.byName(org.id, 'script');
     const record = def ? this.svc.store.get(org.id, def, scriptId) : undefined;
-    const job = record ? jobOfRecord(record._id, { ...record.doc, active: true }) : undefined;
+    const job =
+      record?.doc.type === 'library'
+        ? libraryJob(this.svc, org, scriptId, handler)
+        : record
+          ? jobOfRecord(record._id, { ...record.doc, active: true })
+          : undefined;
     if (!job) {
       throw fault('notFound', 'job', { reason: `No job script ${scriptId.slice(0, 64)} with a valid schedule.` });
     }
@@ -133,4 +139,11 @@ export class JobScheduler {
     void run.finally(() => this.running.delete(run));
     return run;
   }
+}
+
+/** A library's `@job` by its method (`Class.method`); without one, the library's only job. */
+function libraryJob(svc: Service, org: Org, libraryId: string, handler: string | undefined): JobDef | undefined {
+  const jobs = decoratedJobs(svc, org).filter((j) => j.scriptId === libraryId);
+  if (handler !== undefined) return jobs.find((j) => j.handler === handler);
+  return jobs.length === 1 ? jobs[0] : undefined;
 }

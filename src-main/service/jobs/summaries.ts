@@ -1,13 +1,18 @@
 /**
- * What the console's Scripts screen shows of each job: its schedule, whether it is active and
- * runs, when it runs next (UTC, from the service clock) and its latest runs.
+ * What the console's Scripts screen shows of each job (records, and libraries' `@job` methods): its
+ * schedule, whether it is active and runs, when it runs next (UTC, from the service clock) and its
+ * latest runs.
  */
 import type { Service } from '../service.js';
 import type { Org } from '../orgs/orgs.js';
-import { nextSlot, parseSchedule } from './registry.js';
+import { nextSlot, parseSchedule } from './job-def.js';
+import { decoratedJobs } from './decorated.js';
 
 export interface JobSummary {
+  /** The script record's `_id` (a library's, for its `@job` methods). */
   _id: string;
+  /** A library's decorated method (`Class.method`); absent for job records. */
+  handler?: string;
   label: string;
   cron: string;
   principal: string | null;
@@ -52,14 +57,32 @@ export function jobSummaries(svc: Service, org: Org): JobSummary[] {
       active,
       problem,
       nextRun,
-      lastRuns: svc.jobRuns.recent(org.id, record._id, 5).map((r) => ({
-        kind: r.kind,
-        started: iso(r.started),
-        ended: r.ended === null ? null : iso(r.ended),
-        outcome: r.outcome,
-        errCode: r.errCode,
-      })),
+      lastRuns: lastRuns(svc, org, record._id),
+    });
+  }
+  for (const job of decoratedJobs(svc, org)) {
+    const next = job.active ? nextSlot(job.schedule, now) : undefined;
+    out.push({
+      _id: job.scriptId,
+      ...(job.handler ? { handler: job.handler } : {}),
+      label: job.label,
+      cron: job.cron,
+      principal: job.principal ?? null,
+      active: job.active,
+      problem: null,
+      nextRun: next === undefined ? null : iso(next),
+      lastRuns: lastRuns(svc, org, job.key),
     });
   }
   return out;
+}
+
+function lastRuns(svc: Service, org: Org, key: string): JobSummary['lastRuns'] {
+  return svc.jobRuns.recent(org.id, key, 5).map((r) => ({
+    kind: r.kind,
+    started: iso(r.started),
+    ended: r.ended === null ? null : iso(r.ended),
+    outcome: r.outcome,
+    errCode: r.errCode,
+  }));
 }

@@ -91,11 +91,13 @@ export async function patchTriggered(
 ): Promise<PatchOutcome> {
   const dryRun = opts.dryRun === true;
   let out: PatchOutcome | undefined;
+  // The record before the write, for after triggers (`script.arguments.old`); read only for them.
+  let old = hasTriggers(svc, { org, def, op: 'update' }, 'after') ? svc.store.get(org.id, def, id)?.doc : undefined;
   if (!hasTriggers(svc, { org, def, op: 'update' }, 'before')) out = patchRecord(svc, org, caller, def, id, ops, opts);
   for (let attempt = 0; out === undefined; attempt++) {
     const preview = patchRecord(svc, org, caller, def, id, ops, { ...opts, dryRun: true });
     if (preview.modifiedPaths.length === 0) return preview;
-    const old = preview.record.doc;
+    old = preview.record.doc;
     const values = await runBeforeTriggers(svc, {
       org,
       def,
@@ -119,7 +121,8 @@ export async function patchTriggered(
   const changed = Object.keys(out.values);
   auditRecordWrite(svc, { org, def, op: 'update', id, changed, label: labelOf(out.record.doc), caller });
   const modified = out.modifiedPaths;
-  await runAfterTriggers(svc, { org, def, op: 'update', id, next: out.record.doc, modified, caller, dryRun });
+  const next = out.record.doc;
+  await runAfterTriggers(svc, { org, def, op: 'update', id, next, ...(old ? { old } : {}), modified, caller, dryRun });
   return out;
 }
 

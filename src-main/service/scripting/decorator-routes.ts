@@ -42,8 +42,11 @@ function routeConfig(reg: ScriptRegistration): RouteConfig {
   };
 }
 
-/** The run of a decorated route: evaluate the library, call its method (prelude decorator-modules.ts). */
-function dispatchSource(lib: LibraryScript, reg: ScriptRegistration): string {
+/**
+ * The run of a decorated handler: evaluate the library, call its method (prelude
+ * decorator-modules.ts `runtime.route`, `runtime.trigger`, `runtime.job`, by the registration's type).
+ */
+export function dispatchSource(lib: LibraryScript, reg: ScriptRegistration): string {
   const spec = {
     id: lib._id,
     className: reg.metadata.className,
@@ -51,7 +54,7 @@ function dispatchSource(lib: LibraryScript, reg: ScriptRegistration): string {
     static: reg.metadata.static,
     runtime: { name: reg.name ?? null, weight: reg.weight, configuration: reg.configuration, metadata: reg.metadata },
   };
-  return `return require('runtime.route').run(${JSON.stringify(spec)})`;
+  return `return require('runtime.${reg.type}').run(${JSON.stringify(spec)})`;
 }
 
 export function routesOfLibrary(lib: LibraryScript, registrations = libraryRegistrations(lib)): RouteScript[] {

@@ -1,6 +1,7 @@
 /**
  * The org's trigger table: every active trigger, from script records of `type: "trigger"`
- * (`configuration: {object, event, principal, inline}`, `weight`), ordered by weight (highest
+ * (`configuration: {object, event, principal, inline}`, `weight`) and from active libraries'
+ * `@trigger` methods (decorated.ts), ordered by weight (highest
  * first, then `_id`). Built once and kept until the org's script records change
  * (scripting/script-generation.ts), so a write looks its triggers up in memory: a write with no
  * trigger on its object costs one map lookup, never a query.
@@ -9,49 +10,24 @@ import type { Service } from '../service.js';
 import type { Org } from '../orgs/orgs.js';
 import type { Doc } from '../objects/validate.js';
 import { scriptGeneration } from '../scripting/script-generation.js';
+import { isTriggerEvent, UNTRIGGERED_TYPES, type TriggerDef, type TriggerEvent } from './trigger-def.js';
+import { decoratedTriggers, triggerObject } from './decorated.js';
 
-export const TRIGGER_EVENTS = [
-  'create.before',
-  'create.after',
-  'update.before',
-  'update.after',
-  'delete.before',
-  'delete.after',
-] as const;
-export type TriggerEvent = (typeof TRIGGER_EVENTS)[number];
-
-/**
- * Types no trigger fires for: the service's own records, and configuration (the original fires
- * none on scripts, views and objects unless an org asks for "configuration triggers"; here a
- * trigger that saves a script could otherwise fire itself).
- */
-export const UNTRIGGERED_TYPES: ReadonlySet<string> = new Set(['log', 'audit', 'script', 'view', 'deployment']);
-
-export interface TriggerDef {
-  scriptId: string;
-  label: string;
-  /** An object type name, or `*` for every type. */
-  object: string;
-  event: TriggerEvent;
-  weight: number;
-  /** Run as this account (`_id` or email); absent: as the account that writes. */
-  principal?: string;
-  /** Before triggers always; an after trigger when its configuration says so. */
-  inline: boolean;
-  source: string;
-}
-
-export const isTriggerEvent = (value: unknown): value is TriggerEvent =>
-  typeof value === 'string' && (TRIGGER_EVENTS as readonly string[]).includes(value);
+export {
+  isTriggerEvent,
+  TRIGGER_EVENTS,
+  UNTRIGGERED_TYPES,
+  type TriggerDef,
+  type TriggerEvent,
+} from './trigger-def.js';
 
 /** A trigger record's definition, or undefined when it is not an active, well-formed trigger. */
 export function triggerOfRecord(svc: Service, org: Org, _id: string, doc: Doc): TriggerDef | undefined {
   if (doc.type !== 'trigger' || doc.active === false || typeof doc.script !== 'string') return undefined;
   const c = (doc.configuration ?? {}) as Record<string, unknown>;
-  if (!isTriggerEvent(c.event) || typeof c.object !== 'string' || c.object === '') return undefined;
+  if (!isTriggerEvent(c.event)) return undefined;
   // A collection name (`c_things`) stands for its type, as object names do everywhere else.
-  const object =
-    c.object === '*' ? '*' : (svc.defs.byName(org.id, c.object) ?? svc.defs.byCollection(org.id, c.object))?.name;
+  const object = triggerObject(svc, org, c.object);
   if (!object) return undefined;
   const label = [doc.label, doc.name].find((v): v is string => typeof v === 'string' && v !== '') ?? _id;
   return {
@@ -84,6 +60,7 @@ function build(svc: Service, org: Org, generation: string): Table {
       if (trigger) triggers.push(trigger);
     }
   }
+  triggers.push(...decoratedTriggers(svc, org));
   triggers.sort((a, b) => b.weight - a.weight || (a.scriptId < b.scriptId ? -1 : a.scriptId > b.scriptId ? 1 : 0));
   return { generation, triggers, lookups: new Map() };
 }

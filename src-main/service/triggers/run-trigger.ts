@@ -106,6 +106,7 @@ export function runTrigger(
       event: trigger.event,
       object: write.def.name,
       target: write.id,
+      ...(trigger.handler ? { resource: trigger.handler } : {}),
       ...(caller.accountId !== (write.caller?.accountId ?? write.actorId)
         ? { originalId: write.caller?.accountId ?? write.actorId }
         : {}),

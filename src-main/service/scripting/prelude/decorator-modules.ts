@@ -94,19 +94,50 @@ export const DECORATOR_GROUP_BODY = String.raw`
     return freeze({ Transform: Transform, Runtime: freeze({ createDecorator: function () { return passThrough; } }) });
   });
 
-  // A decorator-registered route (routes/script-routes.ts): evaluate its library, find the method
-  // its @route decorated, call it as the original does with {req, res, body, next, runtime}.
+  // The method a library's @route/@trigger/@job decorated: evaluate the library (its decorators
+  // record their methods in runtimeRegistry), find the method, and the object to call it on.
+  function registered(type, spec) {
+    loadLibrary('id', spec.id);
+    var found = runtimeRegistry.filter(function (r) {
+      return r.type === type && r.methodName === spec.methodName && r.isStatic === spec.static && r.Class.name === spec.className;
+    })[0];
+    if (!found) throw Fault.create('service.notFound.' + type, { reason: 'The library no longer registers ' + spec.className + '.' + spec.methodName + '.' });
+    return { target: found.isStatic ? found.Class : new found.Class(), methodName: found.methodName };
+  }
+
+  // A decorator-registered route (routes/script-routes.ts): called as the original does with
+  // {req, res, body, next, runtime}.
   builtin('runtime.route', function () {
     return freeze({ run: function (spec) {
-      loadLibrary('id', spec.id);
-      var found = runtimeRegistry.filter(function (r) {
-        return r.type === 'route' && r.methodName === spec.methodName && r.isStatic === spec.static && r.Class.name === spec.className;
-      })[0];
-      if (!found) throw Fault.create('service.notFound.route', { reason: 'The library no longer registers ' + spec.className + '.' + spec.methodName + '.' });
+      var m = registered('route', spec);
       var req = require('request'), res = require('response');
       var body = accessor(req.body);
-      var target = found.isStatic ? found.Class : new found.Class();
-      return target[found.methodName]({ req: req, res: res, body: body, next: res.next, runtime: spec.runtime || {} });
+      return m.target[m.methodName]({ req: req, res: res, body: body, next: res.next, runtime: spec.runtime || {} });
+    } });
+  });
+
+  // A decorator-registered trigger (issue 41, triggers/decorated.ts): called with what a trigger
+  // script reads from script.arguments and script.context, and the original's body(path) /
+  // body(path, value) accessor of the record (a write changes it, before triggers only); returning
+  // false cancels, as there.
+  builtin('runtime.trigger', function () {
+    return freeze({ run: function (spec) {
+      var m = registered('trigger', spec);
+      var a = script.arguments || {}, context = script.context;
+      function body(path, value) {
+        if (arguments.length > 1) { context.update(path, value); return value; }
+        return context.read(path);
+      }
+      return m.target[m.methodName]({ context: context, new: a.new, old: a.old, modified: a.modified,
+        event: a.event, dryRun: a.dryRun, body: body, runtime: spec.runtime || {} });
+    } });
+  });
+
+  // A decorator-registered job (issue 41, jobs/registry.ts): called with {runtime}.
+  builtin('runtime.job', function () {
+    return freeze({ run: function (spec) {
+      var m = registered('job', spec);
+      return m.target[m.methodName]({ runtime: spec.runtime || {} });
     } });
   });
 `;
