@@ -11,16 +11,7 @@ import '../../styles/scripts.css';
 import { ConfirmDialog, type Confirmation } from './ConfirmDialog';
 import { emptyHistory, historyReducer, runningRun, type RunEntry } from './history';
 import { LibraryPane } from './LibraryPane';
-import {
-  carryConsole,
-  checkArguments,
-  faultLine,
-  lineCount,
-  parseLogs,
-  parseStats,
-  runValueOf,
-  withPrincipal,
-} from './run-output';
+import { checkArguments, faultLine, lineCount, parseLogs, parseStats, runValueOf } from './run-output';
 import { RunInputs } from './RunInputs';
 import { RunOutput } from './RunOutput';
 import { SavePanel } from './SavePanel';
@@ -28,7 +19,7 @@ import { draftScope } from './script-drafts';
 import { ScriptEditor, type ScriptEditorHandle } from './ScriptEditor';
 import { useScriptDocument } from './use-script-document';
 import { libraryExportsOf, ScriptApiPanel } from './ScriptApiPanel';
-import { wrapKeepingImports } from './module-lines';
+import { runnerScript } from './module-lines';
 import { TriggerJobPanel } from './TriggerJobPanel';
 
 interface ScriptsScreenProps {
@@ -92,11 +83,7 @@ export function ScriptsScreen({ orgClient, route, navigate }: ScriptsScreenProps
     try {
       const answer = await runScript(
         orgClient,
-        // Imports stay at the top, outside the console's wrappers (module-lines.ts).
-        {
-          script: wrapKeepingImports(text, (body) => carryConsole(withPrincipal(body, principal))),
-          arguments: args.value,
-        },
+        { script: runnerScript(text, principal), arguments: args.value },
         controller.signal,
       );
       const stats = parseStats(answer.statsHeader);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { moduleLines, wrapKeepingImports } from './module-lines';
+import { moduleLines, runnerScript, wrapKeepingImports } from './module-lines';
 
 describe('moduleLines', () => {
   it('moves top-level imports to the first line and keeps every other line where it was', () => {
@@ -20,5 +20,19 @@ describe('moduleLines', () => {
       wrap("// import the data\nreturn 'export'"),
     );
     expect(wrapKeepingImports('export const x = 1', wrap)).toBe('export const x = 1');
+  });
+});
+
+describe('runnerScript', () => {
+  it('sends the editor text unwrapped (console output comes from the answer or its log entry)', () => {
+    const text = "import a from 'a'\nconsole.log(a)\nreturn { a }";
+    expect(runnerScript(text, '')).toBe(text);
+    expect(runnerScript(text, '  ')).toBe(text);
+  });
+
+  it('runs as another principal through script.as, imports first, lines kept', () => {
+    const sent = runnerScript("import a from 'a'\nreturn a", 'ann@demo.test');
+    expect(sent.startsWith('import a from \'a\'; return script.as("ann@demo.test"')).toBe(true);
+    expect(sent.split('\n')[1]).toBe('return a');
   });
 });

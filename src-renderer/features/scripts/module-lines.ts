@@ -1,11 +1,12 @@
 /**
- * The console wraps what it runs in functions (run-output.ts `withPrincipal`, `carryConsole`), but
- * `import` must stay at the top of a script (issue 40). This takes a script's top-level import
+ * The console wraps what it runs as another principal in a function (run-output.ts
+ * `withPrincipal`), but `import` must stay at the top of a script (issue 40). This takes a script's top-level import
  * declarations out of its body and puts them first, on the wrapper's first line; each one leaves
  * blank lines of its own height behind, so every other statement keeps its line (and traces and
  * the marked fault line stay the editor's). A script with `export` is not wrapped at all.
  */
 import { javascriptLanguage } from '@codemirror/lang-javascript';
+import { withPrincipal } from './run-output';
 
 export interface ModuleLines {
   /** The import declarations, joined on one line (empty when there are none). */
@@ -41,4 +42,14 @@ export function wrapKeepingImports(script: string, wrap: (body: string) => strin
   if (lines.exports) return script;
   if (lines.imports === '') return wrap(script);
   return `${lines.imports} ${wrap(lines.body)}`;
+}
+
+/**
+ * What the Scripts screen sends the runner: the editor's text as it is, or, to run it as another
+ * principal, wrapped in `script.as` with its imports kept first. Console output needs no wrapper:
+ * it comes on the answer's envelope or, beside a returned object, from the run's log entry named
+ * by `Service-Script-Log` (api/scripts.ts `runScript`).
+ */
+export function runnerScript(text: string, principal: string): string {
+  return principal.trim() === '' ? text : wrapKeepingImports(text, (body) => withPrincipal(body, principal));
 }

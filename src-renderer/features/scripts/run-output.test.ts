@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import {
-  carryConsole,
   checkArguments,
   lineCount,
   faultLine,
@@ -133,29 +132,10 @@ describe('runValueOf', () => {
   });
 });
 
-describe('carryConsole', () => {
-  // The wrapper is plain JavaScript: run it here as the sandbox would run the script's body.
-  const run = (source: string) => new Function(carryConsole(source))() as unknown;
-
-  it('returns a plain object inside the result envelope (which carries the logs), and runValueOf unwraps it', () => {
-    expect(run('return { a: 1 }')).toEqual({ object: 'result', data: { a: 1 } });
-    expect(runValueOf(run('return { a: 1 }'))).toEqual({ a: 1 });
-    // A script's own {object:"result"} object comes back as itself, not as its data.
-    expect(runValueOf(run("return { object: 'result', data: 2 }"))).toEqual({ object: 'result', data: 2 });
-  });
-
-  it('leaves primitives, arrays, null and cursors as they are (a cursor still streams)', () => {
-    expect(run('return 4')).toBe(4);
-    expect(run('return [1]')).toEqual([1]);
-    expect(run('return null')).toBeNull();
-    expect(run('')).toBeUndefined();
-    const cursor = run('return { hasNext: function () { return false; } }') as { hasNext?: unknown };
-    expect(typeof cursor.hasNext).toBe('function');
-  });
-
+describe('the trace of a script run as another principal', () => {
   it('keeps the script on its own lines, and the trace reader drops the frame of the wrapper', () => {
     const script = 'const a = 1;\nthrow new Error(a);';
-    const wrapped = carryConsole(script);
+    const wrapped = withPrincipal(script, 'ann@demo.test');
     expect(wrapped.split('\n')[1]).toBe('throw new Error(a);');
     expect(lineCount(wrapped)).toBe(lineCount(script) + 1);
     const trace = 'Error: 1\n\tmain Script:2\n\tmain Script:3';

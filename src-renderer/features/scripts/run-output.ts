@@ -22,7 +22,7 @@ const FRAME = /^\s*(?:at\s+)?([^\s]*)\s*\(?Script:(\d{1,7})(?::\d+)?\)?\s*$/;
 
 /**
  * The trace's head and frames. With `lines` (the script's line count as the editor shows it),
- * frames past it are dropped: they are the console's own wrapper (`carryConsole`), not the script.
+ * frames past it are dropped: they are the console's own wrapper (`withPrincipal`), not the script.
  */
 export function parseTrace(trace: unknown, scriptLines = Infinity): ParsedTrace | null {
   if (typeof trace !== 'string' || trace.trim() === '') return null;
@@ -144,23 +144,6 @@ export function withPrincipal(script: string, principal: string): string {
   const who = principal.trim();
   if (who === '') return script;
   return `return script.as(${JSON.stringify(who)}, {}, function () { ${script}\n});`;
-}
-
-/**
- * The service sends a run's console output on the `{object:"result"|"list"}` envelope only, not
- * beside a returned object (which is the body itself, §B). So the console wraps what it runs: a
- * returned plain object comes back as `{object:"result", data}`, which carries the logs, and
- * `runValueOf` unwraps it. Cursors, arrays and primitives pass unchanged (a cursor still streams).
- * The wrapper opens on the first line and closes on a line after the script, so line numbers in
- * traces stay the editor's; `parseTrace(trace, lineCount(script))` drops the wrapper's frame.
- * A value given to `script.exit` bypasses it (its logs stay unseen, as before).
- */
-export function carryConsole(script: string): string {
-  return (
-    "return (function (v) { return v !== null && typeof v === 'object' && !Array.isArray(v) && " +
-    "typeof v.hasNext !== 'function' ? { object: 'result', data: v } : v; })((function () { " +
-    `${script}\n}).call(this));`
-  );
 }
 
 /**
