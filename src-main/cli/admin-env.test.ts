@@ -87,3 +87,48 @@ describe('env export / import', () => {
     expect(statRows()).toBe(svc.store.count(demo.id, roleDef));
   });
 });
+
+describe('env import of trigger and job scripts (issue 41)', () => {
+  it('carries them to another org, and refuses one whose event or schedule would never run', async () => {
+    const scriptDef = svc.defs.byName(demo.id, 'script')!;
+    const trigger = { object: 'c_conversation', event: 'update.after' };
+    svc.store.insert(demo.id, scriptDef, {
+      name: 'c_watch',
+      label: 'Watch',
+      type: 'trigger',
+      active: true,
+      script: 'return true',
+      configuration: trigger,
+    });
+    svc.store.insert(demo.id, scriptDef, {
+      name: 'c_hourly',
+      label: 'Hourly',
+      type: 'job',
+      active: true,
+      script: 'return 1',
+      configuration: { cron: '0 * * * *' },
+    });
+    const manifest = join(dataDir, 'm.json');
+    writeFileSync(manifest, JSON.stringify({ scripts: { includes: ['c_watch', 'c_hourly'] } }));
+    const out = join(dataDir, 'demo.ndjson');
+    await runEnvCommand(svc, demo, ['export', '--manifest', manifest, '--out', out]);
+    await runOrgCreate(svc, ['--code', 'clinic', ...create]);
+    const clinic = svc.orgs.byCode('clinic')!;
+    const spoiled = join(dataDir, 'spoiled.ndjson');
+    writeFileSync(spoiled, readFileSync(out, 'utf8').replace('"update.after"', '"update.later"'));
+    const refused: unknown = await runEnvCommand(svc, clinic, ['import', '--in', spoiled], () => undefined).catch(
+      (e: unknown) => e,
+    );
+    expect(String(refused)).toMatch(/A trigger's event is one of/);
+    expect(await runEnvCommand(svc, clinic, ['import', '--in', out], () => undefined)).toMatchObject({ added: 2 });
+    const stored = [
+      ...svc.store.iterate(clinic.id, svc.defs.byName(clinic.id, 'script')!, { sort: [], skip: 0, limit: 10 }),
+    ];
+    expect(stored.map((r) => [r.doc.name, r.doc.configuration])).toEqual(
+      expect.arrayContaining([
+        ['c_watch', trigger],
+        ['c_hourly', { cron: '0 * * * *' }],
+      ]),
+    );
+  });
+});
