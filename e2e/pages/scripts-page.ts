@@ -62,11 +62,24 @@ export class ScriptsPage {
     return this.page.getByTestId('script-editor').locator('.cm-activeLine');
   }
 
-  async saveAs(fields: { type: 'library' | 'route' | 'job'; name: string; method?: string; path?: string }) {
+  async saveAs(fields: {
+    type: 'library' | 'route' | 'trigger' | 'job';
+    name: string;
+    label?: string;
+    method?: string;
+    path?: string;
+    object?: string;
+    event?: string;
+    cron?: string;
+  }) {
     await this.page.getByTestId('save-type').selectOption(fields.type);
     await this.page.getByTestId('save-name').fill(fields.name);
+    if (fields.label !== undefined) await this.page.getByTestId('save-label').fill(fields.label);
     if (fields.method) await this.page.getByTestId('save-method').selectOption(fields.method);
     if (fields.path !== undefined) await this.page.getByTestId('save-path').fill(fields.path);
+    if (fields.object !== undefined) await this.page.getByTestId('save-object').selectOption(fields.object);
+    if (fields.event !== undefined) await this.page.getByTestId('save-event').selectOption(fields.event);
+    if (fields.cron !== undefined) await this.page.getByTestId('save-cron').fill(fields.cron);
     await this.page.getByTestId('save-submit').click();
     await expect(this.page.getByTestId('save-done')).toBeVisible();
   }

@@ -1,8 +1,8 @@
 import { expect, test } from '@playwright/test';
 import { startHeadlessService, type HeadlessService } from '../fixtures/headless-service';
 import { ConsolePage } from '../pages/console-page';
-import { objectsApi } from '../pages/objects-api';
 import { RecordsPage } from '../pages/records-page';
+import { ScriptsPage } from '../pages/scripts-page';
 
 const EMAIL = 'admin@demo.test';
 const PASSWORD = 'a strong password';
@@ -24,19 +24,27 @@ test('a trigger refuses a create in Browse with its fault; the run is in Logs an
 }) => {
   test.setTimeout(180_000);
   service = await startHeadlessService(['--admin-email', EMAIL, '--admin-password', PASSWORD]);
-  const api = await objectsApi(service.url, EMAIL, PASSWORD);
-  const saved = await api.send<{ _id: string }>('POST', 'scripts', {
-    label: 'No x in titles',
-    type: 'trigger',
-    script: NO_X,
-    configuration: { object: 'c_conversation', event: 'create.before' },
-  });
-  expect(saved.status).toBe(200);
-
   const console_ = new ConsolePage(page);
   await page.setViewportSize({ width: 1440, height: 900 });
-  await console_.open(`${service.consoleUrl}#/browse?c=c_conversations&limit=25`);
+  await console_.open(`${service.consoleUrl}#/scripts`);
   await console_.login(EMAIL, PASSWORD);
+
+  // The trigger is written and saved in the Scripts screen: its type, object and event.
+  const scripts = new ScriptsPage(page);
+  await expect(scripts.editor()).toBeVisible();
+  await scripts.write(NO_X);
+  await scripts.saveAs({
+    type: 'trigger',
+    name: 'c_no_x',
+    label: 'No x in titles',
+    object: 'c_conversation',
+    event: 'create.before',
+  });
+  await expect(page.getByTestId('trigger-event')).toHaveText('create.before');
+  await expect(scripts.libraryItem('c_no_x')).toContainText('trigger create.before c_conversation');
+  await console_.screenshots('scripts-trigger-saved');
+
+  await page.goto(`${service.consoleUrl}#/browse?c=c_conversations&limit=25`);
   const records = new RecordsPage(page);
   await expect(page.getByTestId('result-empty')).toBeVisible();
 
@@ -82,4 +90,15 @@ test('a trigger refuses a create in Browse with its fault; the run is in Logs an
   await console_.screenshots('audit');
   await audit.getByTestId('audit-open-target').click();
   await expect(page.locator('h1.screen__title')).toHaveText('Scripts');
+
+  // A job saved in the Scripts screen shows its schedule and next run, and runs by hand.
+  await page.getByTestId('script-new').click();
+  await scripts.write("console.log('nightly');\nreturn org.objects.c_conversations.find().count()");
+  await scripts.saveAs({ type: 'job', name: 'c_nightly', label: 'Nightly count', cron: '0 3 * * *' });
+  await expect(page.getByTestId('job-cron')).toHaveText('0 3 * * *');
+  await expect(page.getByTestId('job-next')).toContainText('03:00');
+  await page.getByTestId('job-run-now').click();
+  await expect(page.getByTestId('job-runs')).toContainText('(by hand)');
+  await expect(scripts.libraryItem('c_nightly')).toContainText('job 0 3 * * *');
+  await console_.screenshots('scripts-job');
 });

@@ -11,8 +11,18 @@ export const SANDBOX_STATS_HEADER = 'Service-Sandbox-Stats';
 export const SCRIPT_LOG_HEADER = 'Service-Script-Log';
 
 export type ScriptType = 'route' | 'library' | 'job' | 'trigger';
-/** The types the Save panel offers (triggers are saved with their object and event over the API). */
-export const SCRIPT_TYPES: readonly ScriptType[] = ['library', 'route', 'job'];
+/** The types the Save panel offers. */
+export const SCRIPT_TYPES: readonly ScriptType[] = ['library', 'route', 'trigger', 'job'];
+/** When a trigger runs (issue 41, docs/scripting.md#triggers): before or after a record is written. */
+export const TRIGGER_EVENTS = [
+  'create.before',
+  'create.after',
+  'update.before',
+  'update.after',
+  'delete.before',
+  'delete.after',
+] as const;
+export type TriggerEvent = (typeof TRIGGER_EVENTS)[number];
 export const ROUTE_METHODS = ['*', 'get', 'post', 'put', 'patch', 'delete'] as const;
 export type RouteMethod = (typeof ROUTE_METHODS)[number];
 

@@ -1,12 +1,14 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { faultOf } from '../../api/api-error';
+import { jobKeys } from '../../api/jobs';
 import type { OrgClient } from '../../api/org-client';
 import { SCRIPT_TYPES, saveScript, scriptKeys, type ScriptRecord, type ScriptType } from '../../api/scripts';
 import { Field, FieldType } from '../../components/Field';
 import { FaultMessage } from '../../components/FaultMessage';
 import { RouteSettings } from './RouteSettings';
 import { RouteTry } from './RouteTry';
+import { TriggerJobSettings } from './TriggerJobSettings';
 import { checkSave, fieldsOf, type SaveFields } from './save-draft';
 
 interface SavePanelProps {
@@ -29,7 +31,7 @@ const TYPE_WORDS: Readonly<Record<ScriptType, string>> = {
 };
 
 /**
- * Save as a library, route or job script, with every setting the service keeps; the heading
+ * Save as a library, route, trigger or job script, with every setting the service keeps; the heading
  * names what is open and whether it has unsaved changes, and "Saved" shows only while it is true.
  */
 export function SavePanel({ orgClient, script, fields, onFields, saved, dirty, onSaved }: SavePanelProps) {
@@ -45,6 +47,8 @@ export function SavePanel({ orgClient, script, fields, onFields, saved, dirty, o
     onSuccess: (record) => {
       onSaved(record);
       void queryClient.invalidateQueries({ queryKey: scriptKeys.all(orgClient.org) });
+      // A job's schedule and next run (TriggerJobPanel) follow its saved configuration.
+      if (record.type === 'job') void queryClient.invalidateQueries({ queryKey: jobKeys.all(orgClient.org) });
     },
   });
   const savedRoute = saved?.type === 'route' ? saved.configuration : undefined;
@@ -135,6 +139,9 @@ export function SavePanel({ orgClient, script, fields, onFields, saved, dirty, o
       </Field>
       {fields.type === 'route' && (
         <RouteSettings orgClient={orgClient} fields={fields} change={change} errors={errors} touched={touched} />
+      )}
+      {(fields.type === 'trigger' || fields.type === 'job') && (
+        <TriggerJobSettings orgClient={orgClient} fields={fields} change={change} errors={errors} touched={touched} />
       )}
       {save.isError && <FaultMessage fault={faultOf(save.error)} compact />}
       <div className="form__actions">

@@ -121,6 +121,59 @@ describe('checkSave', () => {
     expect(check.ok && check.draft.configuration).toEqual({ export: 'c_other' });
   });
 
+  it('builds a trigger record: object, event, weight, principal, inline for after triggers only', () => {
+    const fields = {
+      ...emptySaveFields,
+      type: 'trigger' as const,
+      name: 'c_no_x',
+      object: 'c_conversation',
+      event: 'create.before' as const,
+      weight: '10',
+      principal: 'ann@demo.test',
+      inline: true,
+    };
+    const check = checkSave(fields, 'return true');
+    expect(check.ok && check.draft).toMatchObject({
+      type: 'trigger',
+      weight: 10,
+      configuration: { object: 'c_conversation', event: 'create.before', principal: 'ann@demo.test' },
+    });
+    expect(check.ok && check.draft.configuration).not.toHaveProperty('inline');
+    const after = checkSave({ ...fields, event: 'update.after' }, 's');
+    expect(after.ok && after.draft.configuration).toMatchObject({ event: 'update.after', inline: true });
+    if (!check.ok) return;
+    const back = fieldsOf({
+      _id: 'x',
+      ...check.draft,
+      description: undefined,
+      configuration: check.draft.configuration ?? undefined,
+      weight: 10,
+    });
+    expect(sameFields(back, { ...fields, label: 'c_no_x', inline: false })).toBe(true);
+  });
+
+  it('refuses a trigger without an object, and an event it does not know', () => {
+    const check = checkSave(
+      { ...emptySaveFields, type: 'trigger', name: 't', event: 'create.later' as 'create.before' },
+      's',
+    );
+    expect(check.ok ? null : Object.keys(check.errors).sort()).toEqual(['event', 'object']);
+  });
+
+  it('builds a job record with its five-field schedule, and refuses another', () => {
+    const check = checkSave({ ...emptySaveFields, type: 'job', name: 'c_nightly', cron: ' 0 3 * * * ' }, 's');
+    expect(check.ok && check.draft.configuration).toEqual({ cron: '0 3 * * *' });
+    expect(fieldsOf({ _id: 'x', type: 'job', name: 'j', script: '', configuration: { cron: '0 3 * * *' } }).cron).toBe(
+      '0 3 * * *',
+    );
+    const bad = checkSave({ ...emptySaveFields, type: 'job', name: 'j', cron: 'every day' }, 's');
+    expect(bad.ok ? null : Object.keys(bad.errors)).toEqual(['cron']);
+    // A route turned job: the route's settings and weight go.
+    const editing = { ...emptySaveFields, type: 'route' as const, name: 'r', path: 'r', weight: '3' };
+    const job = checkSave({ ...editing, type: 'job', cron: '*/5 * * * *' }, 's', editing);
+    expect(job.ok && job.draft).toMatchObject({ configuration: { cron: '*/5 * * * *' }, weight: null });
+  });
+
   it('compares forms field by field, acl order included', () => {
     expect(sameFields(emptySaveFields, { ...emptySaveFields, acl: [] })).toBe(true);
     expect(sameFields({ ...emptySaveFields, acl: ['a', 'b'] }, { ...emptySaveFields, acl: ['b', 'a'] })).toBe(false);

@@ -1,4 +1,12 @@
-import type { RouteMethod, ScriptConfiguration, ScriptDraft, ScriptRecord, ScriptType } from '../../api/scripts';
+import {
+  TRIGGER_EVENTS,
+  type RouteMethod,
+  type ScriptConfiguration,
+  type ScriptDraft,
+  type ScriptRecord,
+  type ScriptType,
+  type TriggerEvent,
+} from '../../api/scripts';
 
 /** How a route script takes the request's credentials (README "Route settings"). */
 export type AuthValidation = '' | 'legacy' | 'all' | 'none';
@@ -24,6 +32,13 @@ export interface SaveFields {
   principal: string;
   /** A library's module name (`configuration.export`, issue 40); '' = its name. */
   exportName: string;
+  /** A trigger's object type (name, or `*` for every type) and event (issue 41). */
+  object: string;
+  event: TriggerEvent;
+  /** An after trigger the writer waits for. */
+  inline: boolean;
+  /** A job's five-field UTC schedule. */
+  cron: string;
 }
 
 export const emptySaveFields: SaveFields = {
@@ -41,6 +56,10 @@ export const emptySaveFields: SaveFields = {
   apiKey: '',
   principal: '',
   exportName: '',
+  object: '',
+  event: 'create.before',
+  inline: false,
+  cron: '',
 };
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
@@ -62,14 +81,20 @@ export function checkSave(fields: SaveFields, script: string, editing?: SaveFiel
   const name = fields.name.trim();
   if (!NAME.test(name)) errors.name = 'Letters, digits and _ only, starting with a letter or _.';
   const route = fields.type === 'route';
+  const trigger = fields.type === 'trigger';
   const path = normalizeRoutePath(fields.path);
   if (route && !ROUTE_PATH.test(path)) errors.path = 'A path such as hello or patients/:id.';
   if (route && fields.priority.trim() !== '' && !NUMBER.test(fields.priority.trim()))
     errors.priority = 'A number; higher is tried first.';
-  if (route && fields.weight.trim() !== '' && !NUMBER.test(fields.weight.trim()))
-    errors.weight = 'A number; among equal priorities, higher is tried first.';
+  if ((route || trigger) && fields.weight.trim() !== '' && !NUMBER.test(fields.weight.trim()))
+    errors.weight = route ? 'A number; among equal priorities, higher is tried first.' : 'A number; higher runs first.';
   const badAcl = fields.acl.find((entry) => !ACL_ENTRY.test(entry));
   if (route && badAcl !== undefined) errors.acl = `“${badAcl}” is not an acl entry.`;
+  if (trigger && fields.object.trim() === '')
+    errors.object = 'The object type whose writes run it (or * for every type).';
+  if (trigger && !TRIGGER_EVENTS.includes(fields.event)) errors.event = 'One of the six events.';
+  if (fields.type === 'job' && !CRON.test(fields.cron.trim()))
+    errors.cron = 'Five fields, UTC: minute hour day-of-month month day-of-week, e.g. */5 * * * *.';
   if (Object.keys(errors).length > 0) return { ok: false, errors };
   const draft: ScriptDraft = {
     label: fields.label.trim() === '' ? name : fields.label.trim(),
@@ -81,20 +106,31 @@ export function checkSave(fields: SaveFields, script: string, editing?: SaveFiel
   const description = fields.description.trim();
   if (description !== '') draft.description = description;
   else if (editing && editing.description !== '') draft.description = null;
-  if (route) {
-    draft.configuration = routeConfiguration(fields, path);
-    const weight = fields.weight.trim();
-    if (weight !== '') draft.weight = Number(weight);
-    else if (editing && editing.weight !== '') draft.weight = null;
-  } else if (fields.type === 'library') {
-    // A library is required by its export name (issue 40): the one it has, else its name.
-    draft.configuration = { export: fields.exportName.trim() || name };
-    if (editing?.type === 'route' && editing.weight !== '') draft.weight = null;
-  } else if (editing?.type === 'route') {
-    draft.configuration = null;
-    if (editing.weight !== '') draft.weight = null;
-  }
+  // Routes and triggers are ordered by weight; a type without one clears a weight it had.
+  const weight = fields.weight.trim();
+  if ((route || trigger) && weight !== '') draft.weight = Number(weight);
+  else if (editing && editing.weight !== '') draft.weight = null;
+  // A PATCH replaces configuration as a whole: each type writes all of its own.
+  if (route) draft.configuration = routeConfiguration(fields, path);
+  else if (trigger) draft.configuration = triggerConfiguration(fields);
+  else if (fields.type === 'job') draft.configuration = withPrincipal({ cron: fields.cron.trim() }, fields);
+  // A library is required by its export name (issue 40): the one it has, else its name.
+  else draft.configuration = { export: fields.exportName.trim() || name };
   return { ok: true, draft };
+}
+
+/** Five whitespace-separated fields; the service checks each one (croner) on save. */
+const CRON = /^\S+(\s+\S+){4}$/;
+
+function withPrincipal(configuration: ScriptConfiguration, fields: SaveFields): ScriptConfiguration {
+  return fields.principal.trim() === '' ? configuration : { ...configuration, principal: fields.principal.trim() };
+}
+
+function triggerConfiguration(fields: SaveFields): ScriptConfiguration {
+  const configuration: ScriptConfiguration = { object: fields.object.trim(), event: fields.event };
+  // Before triggers always run in the write; `inline` means something for after triggers only.
+  if (fields.inline && fields.event.endsWith('.after')) configuration.inline = true;
+  return withPrincipal(configuration, fields);
 }
 
 function routeConfiguration(fields: SaveFields, path: string): ScriptConfiguration {
@@ -134,6 +170,10 @@ export function fieldsOf(record: ScriptRecord): SaveFields {
     apiKey: text(c.apiKey),
     principal: text(c.principal),
     exportName: text(c.export),
+    object: text(c.object),
+    event: TRIGGER_EVENTS.find((event) => event === c.event) ?? 'create.before',
+    inline: c.inline === true,
+    cron: text(c.cron),
   };
 }
 
