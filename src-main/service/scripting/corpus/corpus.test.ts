@@ -350,6 +350,21 @@ describe('idioms of published libraries', () => {
   });
 });
 
+describe("libraries' triggers run on writes (issue 41)", () => {
+  original('before triggers change a create, counters count every event (CTXAPI-489, CTXAPI-1565)', async () => {
+    const count = async (event: string) =>
+      (await admin.post('/sys/script_runner', { script: `return require('counters').get('c_corpus_${event}')` })).json()
+        .data as number | null;
+    const before = { create: await count('create.before'), after: await count('create.after') };
+    const made = await admin.post('/c_conversations', { c_title: 'Danger' });
+    expect(made.statusCode, made.body).toBe(200);
+    expect(made.json().c_title).toBe('Safe');
+    // The after handler is inline: it has counted by the time the create answers.
+    expect(await count('create.before')).toBe((before.create ?? 0) + 1);
+    expect(await count('create.after')).toBe((before.after ?? 0) + 1);
+  });
+});
+
 afterAll(() => {
   const behaving = results.filter((r) => r.behaves).length;
   console.info(`script corpus: ${behaving} of ${results.length} behave as the original`);
