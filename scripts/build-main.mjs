@@ -34,6 +34,7 @@ await Promise.all([
       'bench/framework-ladder': 'src-main/bench/framework-ladder.ts',
       'bench/framework-ladder-server': 'src-main/bench/framework-ladder-server.ts',
       'bench/profile-layers': 'src-main/bench/profile-layers.ts',
+      'bench/triggers': 'src-main/bench/triggers.ts',
       'bench/scripts': 'src-main/bench/scripts.ts',
       'bench/sandbox-timing': 'src-main/bench/sandbox-timing.ts',
       'bench/views': 'src-main/bench/views.ts',
