@@ -4,7 +4,8 @@
  * states so the machine's load hits each alike: no trigger script at all, a trivial before
  * trigger on another type (the write's lookup finds none for its own), and a trivial before
  * trigger on `c_conversation` (one sandbox run per write). Reports the p50 and p90 of each and
- * the p50 differences; docs/scripting.md#triggers states the expectation (a few ms p50).
+ * the p50 differences, and a trivial runner script's p50 beside them (what any sandbox run
+ * costs); docs/scripting.md#triggers states the expectation (a few ms p50).
  *
  *   npm run bench:triggers [-- --writes 300 --rounds 3]
  */
@@ -72,6 +73,14 @@ for (let round = 0; round < ROUNDS + 1; round++) {
   }
 }
 
+// For reference: the same trivial script run by the runner, with nothing written.
+const runnerTimes: number[] = [];
+for (let i = 0; i < WRITES * ROUNDS; i++) {
+  const started = performance.now();
+  await request('POST', 'sys/script_runner', { script: 'return 1', language: 'javascript' });
+  runnerTimes.push(performance.now() - started);
+}
+
 const pct = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b);
   return Math.round((sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0) * 100) / 100;
@@ -80,6 +89,7 @@ const p50 = (state: State) => pct(times[state], 50);
 const report = {
   writesPerState: times.none.length,
   latencyMs: Object.fromEntries(STATES.map((s) => [s, { p50: p50(s), p90: pct(times[s], 90) }])),
+  runnerTrivialScriptMs: { p50: pct(runnerTimes, 50), p90: pct(runnerTimes, 90) },
   p50DeltaMs: {
     triggerOnAnotherType: Math.round((p50('otherType') - p50('none')) * 100) / 100,
     trivialBeforeTrigger: Math.round((p50('thisType') - p50('none')) * 100) / 100,
