@@ -3,7 +3,7 @@ import type { OrgClient } from '../../api/org-client';
 import { schemasQuery } from '../../api/schemas';
 import { TRIGGER_EVENTS, type TriggerEvent } from '../../api/scripts';
 import { Field, FieldType } from '../../components/Field';
-import { AccountCombobox } from './AccountCombobox';
+import { AccountCombobox } from '../../components/AccountCombobox';
 import type { SaveErrors, SaveFields } from './save-draft';
 
 interface TriggerJobSettingsProps {
@@ -66,8 +66,8 @@ export function TriggerJobSettings({ orgClient, fields, change, errors, touched 
               orgClient={orgClient}
               id={id}
               describedBy={describedBy}
-              value={fields.principal}
-              onChange={(principal) => change({ principal })}
+              text={fields.principal}
+              onText={(principal) => change({ principal })}
               onPick={(account) => change({ principal: account.email })}
               testId="save-principal"
               placeholder={trigger ? 'the writer' : 'anonymous'}
