@@ -26,11 +26,14 @@ export const FOLDERS = {
       'access',
       'accounts',
       'apps',
+      'audit',
       'auth',
       'demo',
       'driver',
       'environment',
       'http',
+      'jobs',
+      'logs',
       'objects',
       'orgs',
       'records',
@@ -40,15 +43,36 @@ export const FOLDERS = {
   },
   http: {
     what: 'request → plain values, RequestContext, cookies, requireX helpers, faults',
-    imports: ['access', 'apps', 'auth', 'objects', 'orgs'],
+    imports: ['access', 'apps', 'audit', 'auth', 'objects', 'orgs'],
   },
   environment: {
     what: 'configuration as files: manifests, export, import (one transaction), lock, deployments',
     imports: ['access', 'apps', 'auth', 'crypto', 'db', 'objects', 'orgs', 'records', 'views'],
   },
+  triggers: {
+    what: 'triggers (issue 41): the org’s trigger table, before and after runs around a caller’s write (the records service’s hooks), depth',
+    imports: ['access', 'apps', 'logs', 'objects', 'orgs', 'records', 'scripting'],
+  },
+  jobs: {
+    what: 'jobs (issue 41): the org’s job table, the scheduler (one run per slot across processes), runs by hand',
+    imports: ['access', 'apps', 'db', 'logs', 'objects', 'orgs', 'records', 'scripting'],
+  },
   scripting: {
     what: 'the script sandbox: worker pool, one QuickJS run, host functions (file map: scripting/README.md)',
-    imports: ['access', 'accounts', 'apps', 'auth', 'driver', 'environment', 'objects', 'orgs', 'records', 'workers'],
+    imports: [
+      'access',
+      'accounts',
+      'apps',
+      'audit',
+      'auth',
+      'driver',
+      'environment',
+      'logs',
+      'objects',
+      'orgs',
+      'records',
+      'workers',
+    ],
   },
   driver: {
     what: 'the driver API (cursor, readOne, insert/update/patch/delete One and Many, bulk) over the records service',
@@ -60,11 +84,19 @@ export const FOLDERS = {
   },
   records: {
     what: 'the records service: list, read, count, create, patch, delete and loads for every caller; record rules, the write path and its hooks',
-    imports: ['access', 'accounts', 'db', 'objects', 'orgs', 'query'],
+    imports: ['access', 'accounts', 'audit', 'db', 'objects', 'orgs', 'query'],
+  },
+  logs: {
+    what: 'a log entry per script run (bounded), GET /logs and the tail, retention',
+    imports: ['db', 'objects', 'orgs', 'query'],
+  },
+  audit: {
+    what: 'the audit trail: who did what administrative action or record write, from where',
+    imports: ['access', 'objects', 'orgs'],
   },
   auth: {
     what: 'who is calling: sessions, tokens, signatures (answers an Authentication)',
-    imports: ['access', 'accounts', 'apps', 'crypto', 'db', 'objects', 'orgs'],
+    imports: ['access', 'accounts', 'apps', 'audit', 'crypto', 'db', 'objects', 'orgs'],
   },
   apps: {
     what: 'API client applications and their key pairs',
