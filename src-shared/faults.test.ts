@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FAULT_CATEGORIES, makeFault, OWN_FAULT_CODES, type FaultCategory } from './faults.js';
 
-describe('fault codes (original-clients.md §G)', () => {
+describe('fault codes (docs/compatibility.md#requests-cookies-and-fault-codes)', () => {
   it.each([
     ['accessDenied', 'notLoggedIn', 'kNotLoggedIn', 403, 'error'],
     ['accessDenied', 'sessionExpired', 'kSessionExpired', 403, 'sessions'],

@@ -1,9 +1,9 @@
 /**
- * Fault contract shared by the service and the console (decisions.md §2).
+ * Fault contract shared by the service and the console (docs/faults.md).
  * Every error the service answers is a `FaultBody`; the console renders them in plain words.
  */
 
-/** Category → code → HTTP status, exactly as decisions.md §2 fixes them. */
+/** Category → code → HTTP status, exactly as docs/faults.md fixes them. */
 export const FAULT_CATEGORIES = {
   invalidArgument: { code: 'kInvalidArgument', status: 400 },
   validation: { code: 'kValidationError', status: 400 },
@@ -23,7 +23,7 @@ export const FAULT_CATEGORIES = {
 export type FaultCategory = keyof typeof FAULT_CATEGORIES;
 
 /**
- * errCodes that carry a code of their own instead of their category's (original-clients.md §G):
+ * errCodes that carry a code of their own instead of their category's (docs/compatibility.md#requests-cookies-and-fault-codes):
  * the original system's clients switch on these codes (re-login on kSessionExpired, and so on).
  * Keyed by `<category>.<detail>`; `name` overrides the fault's name where §G fixes one.
  */

@@ -60,7 +60,7 @@ export class AccountsAdminPage {
 
 /**
  * An API client for checks made beside the console. The service ends an account's other sessions
- * at login (decisions.md §5), so it signs in as a second administrator, created for the purpose,
+ * at login (docs/sessions.md), so it signs in as a second administrator, created for the purpose,
  * and the console's own session stays valid.
  */
 export async function checkerApi(baseUrl: string, email: string, password: string): Promise<ObjectsApi> {

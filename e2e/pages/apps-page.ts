@@ -90,12 +90,12 @@ export async function bearerGet(
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
 
-/** The built-in role of org administrators (decisions.md §7). */
+/** The built-in role of org administrators (docs/scopes.md). */
 export const ORG_ADMIN_ROLE = '000000000000000000000004';
 
 /**
  * A Node-side API client signed in as a second administrator. The console's admin cannot share
- * its account with it: a new login ends the account's other sessions (decisions.md §5).
+ * its account with it: a new login ends the account's other sessions (docs/sessions.md).
  * Call before the console signs in (the first admin's API session is ended by that sign-in).
  */
 export async function secondAdminApi(baseUrl: string, email: string, password: string): Promise<ObjectsApi> {

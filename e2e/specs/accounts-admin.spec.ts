@@ -95,7 +95,7 @@ test('locking an account makes its login fail; unlocking lets it in again', asyn
   await expect(admin.detail().getByTestId('account-locked')).toBeVisible();
   await admin.screenshot('accounts-admin-locked');
   const refused = await loginStatus('locked@demo.test', 'staple horse 42');
-  // original-clients.md §G: a locked account answers accountLocked at top level, right password or not
+  // docs/compatibility.md#requests-cookies-and-fault-codes: a locked account answers accountLocked at top level, right password or not
   expect(refused).toEqual({ status: 403, errCode: 'service.accessDenied.accountLocked' });
 
   await admin.action('account-unlock');

@@ -34,7 +34,7 @@ test('a signed request from the composer succeeds and its replay is refused', as
   const composer = new SignedRequestsPage(page);
   await composer.open();
   await expect(page.getByTestId('signed-empty')).toBeVisible();
-  // The subtitle states what the page signs: version 2 (decisions.md §4), not version 1.
+  // The subtitle states what the page signs: version 2 (docs/signing.md), not version 1.
   await expect(page.getByTestId('signed-formula')).toHaveText(
     'HMAC-SHA256(key + secret, command;METHOD;timestamp;nonce;canonical query;hex sha256(body))',
   );
@@ -50,7 +50,7 @@ test('a signed request from the composer succeeds and its replay is refused', as
   const body = JSON.parse((await page.getByTestId('signed-body').textContent()) ?? '{}') as { email: string };
   expect(body.email).toBe(EMAIL);
 
-  // What the page shows is the algorithm of decisions.md §4, recomputed here independently.
+  // What the page shows is the algorithm of docs/signing.md, recomputed here independently.
   await expect(composer.value('command')).toHaveText('/accounts/me');
   const timestamp = ((await composer.value('timestamp').textContent()) ?? '').split(' ')[0] ?? '';
   await expect(composer.value('nonce')).toHaveText(/^[a-z0-9]{16}$/i);

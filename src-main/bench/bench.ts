@@ -112,7 +112,7 @@ async function benchDataset(ds: Dataset, withPaths: boolean): Promise<SizeReport
       progress(`[${label}] preparing ${way.name}`);
       const creds = await way.prepare(setup);
       credentials.push(creds);
-      // A signed way is judged against the floor that also verifies and records (decisions §11).
+      // A signed way is judged against the floor that also verifies and records (docs/SPEED.md).
       const own = creds.signing ? `floor-${way.name}` : undefined;
       ways.push(signedTarget(way.name, port, creds, serviceUrls, own));
       if (own) signedFloors.push({ ...signedTarget(own, 0, creds, signedFloorUrls), floor: 'floor' });

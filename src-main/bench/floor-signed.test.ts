@@ -1,5 +1,5 @@
 /**
- * The authenticating floor must do the work decisions §4 requires of a signed request, or the
+ * The authenticating floor must do the work docs/signing.md requires of a signed request, or the
  * ratio against it means nothing: accept the version-1 and version-2 signatures the service
  * accepts, and refuse a replayed nonce (also from a second process on the same nonce store), a wrong
  * signature, a signature over another query (version 2) and a stale timestamp.

@@ -1,6 +1,6 @@
 /**
- * The floor's signed-request check (issue 43, decisions §11): the least code that does the work
- * decisions §4 requires of a signed request before it is answered. It verifies the HMAC-SHA256 of
+ * The floor's signed-request check (issue 43, docs/SPEED.md): the least code that does the work
+ * docs/signing.md requires of a signed request before it is answered. It verifies the HMAC-SHA256 of
  * the version-1 or version-2 message (constant-time compare) and records the nonce in a SQLite
  * table (WAL, one prepared insert, committed before the answer, so a replay is refused after a
  * crash as well). No caches beyond the app's secret, no framework.

@@ -135,13 +135,13 @@ const signed = (name: string, sign: Signer): WayIn => ({
   },
 });
 
-/** Version 1 (decisions §4): HMAC-SHA256 of `command;METHOD;timestampMs`. */
+/** Version 1 (docs/signing.md): HMAC-SHA256 of `command;METHOD;timestampMs`. */
 const signV1: Signer = ({ key, secret, url, method, ts }) => ({
   signature: signRequest({ apiKey: key, apiSecret: secret, url, method, timestampMs: ts }),
 });
 
 /**
- * Version 2 (decisions §4): also nonce, canonical query and body digest. The bench sends no bodies
+ * Version 2 (docs/signing.md): also nonce, canonical query and body digest. The bench sends no bodies
  * on signed ways, so the body digest is of no bytes.
  */
 const signV2: Signer = ({ key, secret, url, method, nonce, ts }) => ({

@@ -114,7 +114,7 @@ export async function buildServer(svc: Service, opts: ServerOptions = {}): Promi
   let closing = false;
   const dispatch = (req: IncomingMessage, res: ServerResponse): void => {
     // A closing server's 503 is written by Fastify's router before any hook (so before the
-    // request guard stamps it); decisions §2 wants Service-Server-Time on every answer.
+    // request guard stamps it); docs/faults.md wants Service-Server-Time on every answer.
     if (closing) {
       res.setHeader(SERVER_TIME_HEADER, String(svc.clock.now()));
       for (const [name, value] of GUARD_HEADERS) res.setHeader(name, value);
@@ -236,7 +236,7 @@ const SLASH = 0x2f;
 
 /**
  * `/demo/v2/accounts/me/` is the same resource as `/demo/v2/accounts/me` (the signed command drops
- * trailing slashes too, decisions §4). Only API paths are rewritten: `/console/` is a folder.
+ * trailing slashes too, docs/signing.md). Only API paths are rewritten: `/console/` is a folder.
  */
 export function withoutApiTrailingSlash(url: string): string {
   const q = url.indexOf('?');

@@ -1,6 +1,6 @@
 /**
  * Account administration: provisioning, verification, lock/unlock, two-factor reset, role
- * assignment and deletion — the admin routes of decisions.md §5 over `/accounts`.
+ * assignment and deletion — the admin routes of docs/sessions.md over `/accounts`.
  */
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import type { OrgClient } from './org-client';

@@ -1,5 +1,5 @@
 /**
- * Configuration as files (original-clients.md §E): export with a manifest, import an NDJSON file
+ * Configuration as files (docs/configuration.md): export with a manifest, import an NDJSON file
  * (gzip allowed) with a dry run first, and deployments (stored exports run into another org).
  */
 import { queryOptions } from '@tanstack/react-query';

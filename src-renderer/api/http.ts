@@ -18,7 +18,7 @@ export interface JsonResponse<T> {
 
 /**
  * Sends one same-origin JSON request and returns the parsed body. Every failure — no connection,
- * a non-JSON body, an error status, or a fault sent with status 200 (decisions.md §2, kNewLocation)
+ * a non-JSON body, an error status, or a fault sent with status 200 (docs/faults.md, kNewLocation)
  * — is thrown as an ApiError. The caller types `T`; the body itself is not validated further.
  */
 export async function sendJson<T>(fetchImpl: FetchLike, request: JsonRequest): Promise<JsonResponse<T>> {

@@ -3,7 +3,7 @@
  * them without importing the request code (which imports the keys).
  */
 
-/** One list request, in the form the service reads (decisions.md §1, §8). */
+/** One list request, in the form the service reads (docs/API.md#addressing-and-envelopes, docs/query-semantics.md). */
 export interface ListRequest {
   where?: Record<string, unknown> | undefined;
   sort?: Record<string, 1 | -1> | undefined;
@@ -15,7 +15,7 @@ export interface ListRequest {
 export interface AccountsPageParams {
   skip: number;
   limit: number;
-  /** A query object (decisions.md §8); sent as URL-encoded JSON. */
+  /** A query object (docs/query-semantics.md); sent as URL-encoded JSON. */
   where?: Record<string, unknown>;
   sort?: Record<string, 1 | -1>;
 }

@@ -1,4 +1,4 @@
-/** A query-string value as the service reads it (decisions.md §1). */
+/** A query-string value as the service reads it (docs/API.md#addressing-and-envelopes). */
 export type QueryValue = string | number | boolean | readonly string[] | object | null | undefined;
 
 /**

@@ -1,6 +1,6 @@
 /**
  * How many records a `where` matches: the driver's count operation
- * (`POST /<org>/v2/<collection>/db/count`, original-clients.md §A), with the same access rules as
+ * (`POST /<org>/v2/<collection>/db/count`, docs/driver.md), with the same access rules as
  * the list. Asked after the rows have shown (never delaying them) and cancellable: on a huge
  * collection a count walks every match.
  */

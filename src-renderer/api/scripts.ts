@@ -5,7 +5,7 @@ import type { HttpMethod } from './http';
 import type { OrgClient } from './org-client';
 import type { ListEnvelope } from './types';
 
-/** The runner's statistics header (original-clients.md §B). */
+/** The runner's statistics header (docs/scripting.md). */
 export const SANDBOX_STATS_HEADER = 'Service-Sandbox-Stats';
 /** The `_id` of the run's log entry (issue 41): `GET /logs/<_id>` has its console output. */
 export const SCRIPT_LOG_HEADER = 'Service-Script-Log';
@@ -79,7 +79,7 @@ export const scriptKeys = {
   all: (org: string) => ['org', org, 'scripts'] as const,
 };
 
-/** `POST /sys/script_runner` with the body the original clients send (original-clients.md §B). */
+/** `POST /sys/script_runner` with the body the original clients send (docs/scripting.md). */
 export async function runScript(orgClient: OrgClient, request: RunRequest, signal: AbortSignal): Promise<RunAnswer> {
   const body: Record<string, unknown> = {
     script: request.script,

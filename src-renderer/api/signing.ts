@@ -1,5 +1,5 @@
 /**
- * Signed requests (decisions.md §4), computed in the browser with WebCrypto. The command and
+ * Signed requests (docs/signing.md), computed in the browser with WebCrypto. The command and
  * message are built by the service's own canonicaliser (src-shared/contracts/signing.ts), so the
  * console's signatures are byte-identical to what the service expects.
  *
@@ -93,7 +93,7 @@ export interface SignedRequestInput {
   apiSecret: string;
   timestampMs: number;
   nonce: string;
-  /** Signature version; the console signs with 2 (decisions §4) unless told otherwise. */
+  /** Signature version; the console signs with 2 (docs/signing.md) unless told otherwise. */
   version?: SignatureVersion;
   /** More request headers (not signed); the signer's own headers always win over these. */
   extraHeaders?: Record<string, string>;

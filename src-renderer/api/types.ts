@@ -1,5 +1,5 @@
 /**
- * Shapes of the service responses the console reads (lead's contract + decisions.md §2).
+ * Shapes of the service responses the console reads (lead's contract + docs/faults.md).
  * Only the fields the console uses are typed; the rest pass through untouched.
  */
 

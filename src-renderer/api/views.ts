@@ -1,5 +1,5 @@
 /**
- * Views (original-clients.md §D): stored queries administered as records at `/views` and run by
+ * Views (docs/views.md): stored queries administered as records at `/views` and run by
  * `GET /<org>/v2/views/<name>`. The console edits the records and runs them like any client.
  */
 import { queryOptions } from '@tanstack/react-query';

@@ -16,7 +16,7 @@ export interface FaultWords {
 }
 
 /**
- * Plain words for the errCodes a console user meets (decisions.md §2 and §5). Console-raised
+ * Plain words for the errCodes a console user meets (docs/faults.md and docs/sessions.md). Console-raised
  * faults (`console.*`) are written in plain words already and need no entry.
  */
 const ERRCODE_WORDS: Readonly<Record<string, string>> = {

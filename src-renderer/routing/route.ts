@@ -24,7 +24,7 @@ export interface NavigateOptions {
 export const PAGE_SIZES = [25, 50, 100] as const;
 export type PageSize = (typeof PAGE_SIZES)[number];
 export const DEFAULT_PAGE_SIZE: PageSize = 25;
-/** The service rejects a larger skip (decisions.md §8). */
+/** The service rejects a larger skip (docs/query-semantics.md). */
 export const MAX_SKIP = 500_000;
 
 const ORG_CODE = /^[a-z0-9-]+$/;

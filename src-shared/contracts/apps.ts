@@ -1,11 +1,11 @@
 /**
- * The application contract (decisions.md §3, §6) shared by the service, which stores and presents
+ * The application contract (docs/orgs-and-apps.md#applications, docs/tokens.md) shared by the service, which stores and presents
  * apps, and the console, which edits them: one definition, so the two cannot drift.
  */
 
 export type AppKind = 'session' | 'signing';
 
-/** The token algorithm pinned to an app's key pair; PS512 by default (decisions §6). */
+/** The token algorithm pinned to an app's key pair; PS512 by default (docs/tokens.md). */
 export type SigningAlg = 'PS512' | 'RS512';
 export const SIGNING_ALGS: readonly SigningAlg[] = ['PS512', 'RS512'];
 

@@ -1,10 +1,10 @@
-/** Header and cookie names of the wire protocol (decisions §4, §5), one spelling for both sides. */
+/** Header and cookie names of the wire protocol (docs/signing.md, docs/sessions.md), one spelling for both sides. */
 
 export const CLIENT_KEY_HEADER = 'Service-Client-Key';
 export const SIGNATURE_HEADER = 'Service-Client-Signature';
 export const TIMESTAMP_HEADER = 'Service-Client-Timestamp';
 export const NONCE_HEADER = 'Service-Client-Nonce';
-/** Picks the signature version (decisions §4); absent means version 1. */
+/** Picks the signature version (docs/signing.md); absent means version 1. */
 export const SIGNATURE_VERSION_HEADER = 'Service-Client-Signature-Version';
 /** Principal override of a signed request (apps with principal override only). */
 export const ACCOUNT_HEADER = 'Service-Client-Account';

@@ -1,4 +1,4 @@
-/** DTOs of the outbox and live-session lists (decisions §5), shared by the service and the console. */
+/** DTOs of the outbox and live-session lists (docs/sessions.md), shared by the service and the console. */
 
 /** A message the service would have sent: verification codes, reset links. */
 export interface OutboxMessage {

@@ -1,5 +1,5 @@
 /**
- * The request-signature canonicalisation of decisions §4, shared by the service (which verifies)
+ * The request-signature canonicalisation of docs/signing.md, shared by the service (which verifies)
  * and the console (which signs), so both build the signed message from the same code:
  *
  *   command   = "/" + the path relative to /<org>/v2, query excluded, runs of "/" collapsed,
@@ -7,7 +7,7 @@
  *   message   = command + ";" + METHOD + ";" + timestampMs
  *   signature = lowercase hex HMAC-SHA256(key = apiKey + apiSecret, message)
  *
- * Version 2 (decisions §4, chosen with `Service-Client-Signature-Version: 2`) signs more:
+ * Version 2 (docs/signing.md, chosen with `Service-Client-Signature-Version: 2`) signs more:
  *
  *   message   = command + ";" + METHOD + ";" + timestampMs + ";" + nonce + ";" + canonical query
  *               + ";" + lowercase hex SHA-256 of the body bytes as sent (of no bytes when there is none)

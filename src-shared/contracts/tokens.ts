@@ -1,4 +1,4 @@
-/** JWT claim names and the token DTOs of decisions §6, shared by the service and the console. */
+/** JWT claim names and the token DTOs of docs/tokens.md, shared by the service and the console. */
 
 /** The `service/*` claims of our JWTs. */
 export const CLAIM = {

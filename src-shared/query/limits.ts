@@ -1,4 +1,4 @@
-/** Hard limits of the list-query language (decisions.md §8). Named so faults and docs can cite them. */
+/** Hard limits of the list-query language (docs/query-semantics.md). Named so faults and docs can cite them. */
 
 /** Items in one `$in`, `$nin` or `$all` array. */
 export const MAX_IN_ITEMS = 10_000;

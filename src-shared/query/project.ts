@@ -1,4 +1,4 @@
-/** `paths[]` projection: keeps the named properties plus `_id` and `object` (decisions.md §8). */
+/** `paths[]` projection: keeps the named properties plus `_id` and `object` (docs/query-semantics.md). */
 
 type PathTree = Map<string, PathTree | true>;
 

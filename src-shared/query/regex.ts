@@ -1,7 +1,7 @@
 /**
  * `$regex` support shared by the parser, the evaluator and the SQLite `re_match` function, so all
  * three read a pattern the same way. The engine is re2js (RE2): matching is linear in the input
- * whatever the pattern, so a hostile pattern cannot stall the service (decisions.md §8).
+ * whatever the pattern, so a hostile pattern cannot stall the service (docs/query-semantics.md).
  */
 import { RE2JS } from 're2js';
 import { MAX_REGEX_LENGTH, MIN_REGEX_LENGTH } from './limits.js';

@@ -4,7 +4,7 @@ const MAX_EMAIL_LENGTH = 254;
 const INVISIBLE_OR_SPACE = /[\s\p{Cc}\p{Cf}]/u;
 
 /**
- * Whether `text` is an email address (service-interface.md types an account's email `<EMAIL>`),
+ * Whether `text` is an email address (docs/compatibility.md#records-and-routes-as-the-original-shapes-them types an account's email `<EMAIL>`),
  * for the `format: 'email'` of a property. Pragmatic rather than RFC 5322, whose quoted forms no
  * mail system here needs: after trimming, one `@`, a non-empty name before it, a domain of
  * non-empty dot-separated labels after it (one label too: `admin@localhost` is a fine address on

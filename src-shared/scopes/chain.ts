@@ -1,5 +1,5 @@
 /**
- * The parsed form of a scope chain (service-interface.md "Scoping", decisions.md §7).
+ * The parsed form of a scope chain (docs/scopes.md#scope-chains, docs/scopes.md).
  *
  * Every segment the chain may omit is `null` here, and `null` always means "all": a chain is a
  * path from the general to the particular, and stopping early leaves the rest unrestricted.
@@ -46,7 +46,7 @@ export interface ObjectChain {
 export interface ScriptChain {
   kind: 'script';
   source: string;
-  /** `execute`, `*` (`script.*`, named in original-clients.md §C) or null for a bare `script`; all grant the same. */
+  /** `execute`, `*` (`script.*`, named in docs/scripting.md#script-routes) or null for a bare `script`; all grant the same. */
   action: '*' | 'execute' | null;
   /** `*`, `route` or `runner`; null when omitted, which grants the same as `*`. */
   target: '*' | 'route' | 'runner' | null;

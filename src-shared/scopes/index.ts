@@ -1,4 +1,4 @@
-/** Scope chains (service-interface.md "Scoping"): grammar, parser, matcher. Pure: no Node, no DOM. */
+/** Scope chains (docs/scopes.md#scope-chains): grammar, parser, matcher. Pure: no Node, no DOM. */
 export * from './chain';
 export { parseScopeChain, isValidScopeChain, validateScopes } from './parse';
 export { checkScope, allowedPropertyPaths, NO_SCOPES_EXPLANATION } from './match';

@@ -3,7 +3,7 @@
  * console's scope tester shows it verbatim; the service logs it on `accessDenied.scope`).
  *
  * Chains are additive: the request is allowed when any one chain matches. No chains, or only
- * invalid ones, allow nothing (decisions.md §7). Invalid chains are reported, never matched.
+ * invalid ones, allow nothing (docs/scopes.md). Invalid chains are reported, never matched.
  */
 import type { ObjectOperation, ScopeChain } from './chain';
 import { matchChain, objectTargetMismatch } from './match-chain';

@@ -21,7 +21,7 @@ const IDENTIFIER_EXPECTATION = '*, a 24-character hex id or a code name (letters
 /**
  * `script[.execute[.<* | route | runner>[.<identifier>]]]` and `script.*`. The spec's row reads as a
  * list that narrows: script, script.execute, script.execute.*, then route or runner in place of the
- * `*`, and "an identifier limits use to one route", so only `route` takes one. original-clients.md
+ * `*`, and "an identifier limits use to one route", so only `route` takes one. docs/compatibility.md
  * §C names `script.*` among the prefixes covering a route: it grants what a bare `script` grants.
  */
 export function parseScriptChain(source: string, segments: Segment[]): ParsedChain {

@@ -28,7 +28,7 @@ const object = (fields: Partial<Extract<ScopeChain, { kind: 'object' }>>) => ({
   ...fields,
 });
 
-describe('the spec examples (service-interface.md "Scoping" item 4)', () => {
+describe('the spec examples (docs/scopes.md#scope-chains)', () => {
   it('accepts a read of the name of all accounts', () => {
     expect(chainOf('object.read.account.*.name')).toEqual(
       object({

@@ -3,7 +3,7 @@
  *
  * Trust boundary: chains arrive from token-creation requests, role definitions and JWT claims,
  * all caller-controlled. Nothing here assumes the text is well formed, and nothing is accepted
- * that the spec's table (service-interface.md "Scoping") does not describe.
+ * that the spec's table (docs/scopes.md#scope-chains) does not describe.
  */
 import { fault } from '../faults';
 import type { ParsedChain } from './chain';
@@ -78,7 +78,7 @@ export function isValidScopeChain(text: string): boolean {
 
 /**
  * Checks the `scope` list of a token-creation request and returns it unchanged.
- * Throws `invalidArgument.authScope` (decisions.md §7) for the first problem; `path` names the
+ * Throws `invalidArgument.authScope` (docs/scopes.md) for the first problem; `path` names the
  * entry (`scope[2]`) and `reason` quotes the chain, says what is wrong and where.
  * An empty list is valid: such a token is allowed nothing (unless its roles carry scopes).
  */

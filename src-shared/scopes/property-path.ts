@@ -1,5 +1,5 @@
 /**
- * Property-path arithmetic for property-level scopes (decisions.md §7: properties outside the
+ * Property-path arithmetic for property-level scopes (docs/scopes.md: properties outside the
  * scope are stripped from reads and writes to them are refused).
  */
 

@@ -346,7 +346,7 @@ describe('property-level scopes', () => {
       errCode: 'service.accessDenied.scope',
       path: 'mobile',
     });
-    // PUT is a partial set (original-clients.md §F): judged property by property like PATCH.
+    // PUT is a partial set (docs/compatibility.md#patch-and-put): judged property by property like PATCH.
     expect((await token.put(`/accounts/${aliceId}`, { mobile: '+15555550100' })).json()).toMatchObject({
       errCode: 'service.accessDenied.scope',
       path: 'mobile',

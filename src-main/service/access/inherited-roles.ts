@@ -1,5 +1,5 @@
 /**
- * An account's `inherited_roles` (service-interface.md, Account): the roles it holds through the
+ * An account's `inherited_roles` (docs/compatibility.md#records-and-routes-as-the-original-shapes-them): the roles it holds through the
  * role graph (roles that include other roles), not directly. Derived, never written by callers:
  * filled into every account document the store writes, and re-derived for every account that
  * holds roles whenever a role is written or deleted, in the same transaction. Access decisions

@@ -1,5 +1,5 @@
 /**
- * Access levels and ACL entries (decisions.md §7).
+ * Access levels and ACL entries (docs/scopes.md).
  *
  * An object definition may carry `defaultAcl` (who holds which level on every instance) and
  * `createAcl` (who may create instances). Definitions without them get the fallbacks below, chosen

@@ -1,5 +1,5 @@
 /**
- * The access model of object routes (decisions.md §7), in one place for routes/objects.ts:
+ * The access model of object routes (docs/scopes.md), in one place for routes/objects.ts:
  * who the caller is (access/caller.ts), their level on instances (access/acl.ts, in JS and as
  * SQL), what their token's scopes allow (access/scope-guard.ts), and the rules that belong to
  * particular objects: who may create, which account properties only administrators change, and

@@ -1,5 +1,5 @@
 /**
- * The service operator (decisions §9): whoever owns the data folder. Over HTTP that is an
+ * The service operator (docs/orgs-and-apps.md): whoever owns the data folder. Over HTTP that is an
  * administrator of the operator org — the org created at first start (by the setup form, by
  * `serve --admin-email`, or by the command line), recorded then (orgs.ts `operatorOrgId`). The
  * desktop app's console signs in to that org, so its user is the operator; the command line opens

@@ -1,6 +1,6 @@
 /**
  * Role resolution: a principal's roles, with each role's `include` followed transitively, and the
- * scope chains those roles carry (service-interface.md "Scoping" 1 and 6).
+ * scope chains those roles carry (docs/scopes.md#scope-chains).
  */
 import type { Service } from '../service.js';
 import type { Org } from '../orgs/orgs.js';

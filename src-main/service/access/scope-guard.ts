@@ -1,5 +1,5 @@
 /**
- * Token scopes on object operations (service-interface.md "Scoping", decisions.md §7): every
+ * Token scopes on object operations (docs/scopes.md#scope-chains, docs/scopes.md): every
  * operation of a scope-limited caller is checked with `checkScope`, and property-limited chains
  * strip properties from what is read and refuse writes to anything else.
  * Callers without scopes (sessions, signed requests) pass through: `'all'`.

@@ -25,7 +25,7 @@ export function accountDef(svc: Service, org: Org): ObjectDef {
 }
 
 /**
- * Every account's `key.fingerprint` is a UUID the service generates (service-interface.md, Account:
+ * Every account's `key.fingerprint` is a UUID the service generates (docs/compatibility.md#records-and-routes-as-the-original-shapes-them:
  * "fingerprint (string, UUID form)"); one given is kept and validated like any property. A `key`
  * that is not an object is left for validation to refuse.
  */

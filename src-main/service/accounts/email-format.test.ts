@@ -1,5 +1,5 @@
 /**
- * An account's email is an email address (service-interface.md: `email: <EMAIL>`) however it is
+ * An account's email is an email address (docs/compatibility.md#records-and-routes-as-the-original-shapes-them: `email: <EMAIL>`) however it is
  * set: registration, admin create, PATCH/PUT, the driver API, dry runs included. A malformed one is
  * refused like any invalid account property, and never becomes a login.
  */

@@ -35,7 +35,7 @@ interface OutboxRow {
 }
 
 /**
- * The local outbox (decisions §5): offline, the emails and codes that would be sent are kept here
+ * The local outbox (docs/sessions.md): offline, the emails and codes that would be sent are kept here
  * for an administrator to read in the console. Bodies carry live tokens and codes, so they are
  * encrypted at rest like other secrets: a copy of the database does not yield a reset link.
  */

@@ -97,7 +97,7 @@ export class AppKeyTable {
 
   /**
    * The current key for signing and verifying tokens, with its private half still encrypted
-   * (decisions.md §6: one algorithm pinned per key). Exactly one current key with a pinned
+   * (docs/tokens.md: one algorithm pinned per key). Exactly one current key with a pinned
    * algorithm, or undefined: anything else is treated as no key at all.
    */
   currentSigningKey(appId: number): SealedSigningKey | undefined {

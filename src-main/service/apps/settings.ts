@@ -2,7 +2,7 @@ import { isIP } from 'node:net';
 import { fault, makeFault, type FaultBody } from '../../../src-shared/faults.js';
 import type { AppKind, AppSettings } from './apps.js';
 
-/** Limits of decisions §3, and list sizes that keep a settings record small. */
+/** Limits of docs/orgs-and-apps.md#applications, and list sizes that keep a settings record small. */
 export const AUTH_DURATION_RANGE = { min: 60, max: 86_400 } as const;
 export const MAX_TOKENS_RANGE = { min: 0, max: 100 } as const;
 export const MAX_LABEL_LENGTH = 100;

@@ -236,7 +236,7 @@ export const MIGRATIONS: readonly Migration[] = [
     `,
   },
   {
-    // decisions §9: the operator is the administrators of the org created at first start, recorded
+    // docs/orgs-and-apps.md: the operator is the administrators of the org created at first start, recorded
     // once (never inferred again); runs of other orgs' deployments are logged in the org they
     // read or wrote too, with who ran them from where (\`peer\`, JSON; NULL for the org's own runs).
     version: 10,

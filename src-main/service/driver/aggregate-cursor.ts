@@ -2,7 +2,7 @@
  * The driver's aggregations and selections: a `cursor` with `pipeline` (what mdctl's
  * `org.objects.x.aggregate([...])` sends) or `group`, paged or streamed; `expand`, `include` and
  * `paths` into references on any read. `nativePipeline` and `map` are refused by name; `unindexed`
- * is privileged like `skipAcl` (original-clients.md §A: dropped unless the caller holds it).
+ * is privileged like `skipAcl` (docs/driver.md: dropped unless the caller holds it).
  */
 import { fault } from '../../../src-shared/faults.js';
 import type { ObjectDef } from '../../../src-shared/schema/types.js';

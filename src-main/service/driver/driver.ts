@@ -1,5 +1,5 @@
 /**
- * The driver API (original-clients.md §A): twelve operations on the records of one object, with
+ * The driver API (docs/driver.md): twelve operations on the records of one object, with
  * the options the original's clients send. `runDriverOperation` is the one entry; the HTTP route
  * (`POST /<org>/v2/<object>/db/<operation>`, routes/driver.ts) and the script host's `driver`
  * function (scripting/host-driver.ts) both call it, so the two cannot disagree.

@@ -1,5 +1,5 @@
 /**
- * What a driver operation takes and answers (original-clients.md §A): the twelve operation
+ * What a driver operation takes and answers (docs/driver.md): the twelve operation
  * names, the limits on many-record writes and bulks, the context a route or script passes, and
  * the result before presentation. Shared by every part of the driver, so it imports none of them.
  */

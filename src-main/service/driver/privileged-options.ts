@@ -1,6 +1,6 @@
 /**
  * The privileged driver options — `skipAcl`, `grant` and `roles` — and the caller they leave:
- * honoured only where the caller already holds that privilege (original-clients.md §A).
+ * honoured only where the caller already holds that privilege (docs/driver.md).
  */
 import type { Service } from '../service.js';
 import type { Org } from '../orgs/orgs.js';

@@ -6,7 +6,7 @@ import { BUILTIN_ROLES } from '../objects/builtin-defs.js';
 
 /**
  * The account a command-line import writes as: the given administrator (by email, looked up in
- * this org only — an email names an account within its org, decisions §9), else the org's first
+ * this org only — an email names an account within its org, docs/orgs-and-apps.md), else the org's first
  * administrator. Deployments never use it: another org is written as the account its credential
  * names (deployment-access.ts).
  */

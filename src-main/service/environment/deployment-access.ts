@@ -1,5 +1,5 @@
 /**
- * Who a deployment may read and write (decisions §9), checked when it is saved (by any write path:
+ * Who a deployment may read and write (docs/orgs-and-apps.md), checked when it is saved (by any write path:
  * a record rule, deployment-record-rules.ts) and again at every run (deployments.ts), since
  * credentials can be revoked and rights lost after saving:
  *   - the org holding the deployment is the caller's own (its administrators make and run them);

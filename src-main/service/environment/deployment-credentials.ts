@@ -1,5 +1,5 @@
 /**
- * The credentials a deployment holds for the other side (decisions §9): an org never reads or
+ * The credentials a deployment holds for the other side (docs/orgs-and-apps.md): an org never reads or
  * writes another org, of this data folder or another, on the strength of being an administrator
  * of its own, nor of an email (an email names an account within its org only). The other side
  * issues a credential and can revoke it:

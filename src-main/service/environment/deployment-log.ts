@@ -1,7 +1,7 @@
 /**
  * The deployment run log (table `deployment_runs`). Every run is logged in the org holding the
  * deployment; a run that read or wrote another org with that org's credential is logged there
- * too (decisions §9: "recorded in the other side's log"), with `from` saying which deployment of
+ * too (docs/orgs-and-apps.md: "recorded in the other side's log"), with `from` saying which deployment of
  * which org ran, who ran it there, and by which credential — so an org sees every run that
  * reached it, and can revoke the credential it issued.
  */

@@ -6,7 +6,7 @@ import type { ResourceDoc } from './resources.js';
 
 /**
  * `kept`: in the target and selected by the manifest, but not in the source. Imports never delete
- * (original-clients.md §E: an import ingests and applies the documents it is given, and says
+ * (docs/configuration.md: an import ingests and applies the documents it is given, and says
  * nothing of removing others), so such a resource stays as it is and the diff says so rather than
  * claiming a removal that would not happen.
  */

@@ -1,5 +1,5 @@
 /**
- * Environment import (original-clients.md §E): validate every resource, then apply them all in
+ * Environment import (docs/configuration.md): validate every resource, then apply them all in
  * one transaction, or nothing. Order: read the stream (all of it parses, and it is complete), take
  * the org's import lock (a database row, so other processes see it), prepare key pairs for new
  * apps, optionally back the database up, then apply every changed resource inside one

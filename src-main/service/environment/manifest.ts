@@ -1,5 +1,5 @@
 /**
- * Export manifests (original-clients.md §E): which resources an export holds. A manifest names
+ * Export manifests (docs/configuration.md): which resources an export holds. A manifest names
  * sections, each selecting names by `includes` / `excludes` (a name, `*`, or `/regex/flags`):
  *
  *   { "objects": {"includes": ["*"]}, "roles": {"includes": ["*"], "excludes": ["administrator"]},
@@ -101,7 +101,7 @@ function matcher(text: string): Matcher {
   if (text === '*') return () => true;
   const re = /^\/(.*)\/([a-z]*)$/s.exec(text);
   if (re) {
-    // RE2, as for $regex (decisions §8): matching is linear in the name whatever the pattern, so a
+    // RE2, as for $regex (docs/query-semantics.md): matching is linear in the name whatever the pattern, so a
     // selector such as /^(a+)+$/ against a long role code cannot stall the service. `g` and `y`
     // mean nothing for a yes/no match; `u` is how RE2 reads patterns anyway.
     const flags = re[2]!.replace(/[gyu]/g, '');

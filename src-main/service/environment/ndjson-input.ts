@@ -86,7 +86,7 @@ interface Reading {
  *   `manifest`, `manifest-dependencies` and `manifest-exports` listing exactly the resources it
  *   holds, so a file cut anywhere before its end is refused as a whole rather than half imported
  *   (cut right after `manifest`, it still holds every resource);
- * - **a folder of files** (mdctl's `env import`, original-clients.md §E): the `manifest` and one
+ * - **a folder of files** (mdctl's `env import`, docs/configuration.md): the `manifest` and one
  *   document per file, without `resource` (mdctl's file tree drops it when writing) and without
  *   `manifest-dependencies` or `manifest-exports` (mdctl keeps them in `dependencies.json` and
  *   `exports.json`, which its import does not send). Each document is named from its own fields

@@ -1,6 +1,6 @@
 /**
  * A URL deployment target: the other service's `POST /<org>/v2/developer/environment/import`,
- * signed (decisions §4, version 2) with the stored app key and secret; that service checks the
+ * signed (docs/signing.md, version 2) with the stored app key and secret; that service checks the
  * signature and its app's principal itself.
  *
  * Trust boundary: the address is an org administrator's choice and the answer comes from whatever

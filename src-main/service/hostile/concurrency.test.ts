@@ -67,7 +67,7 @@ describe('two processes, one data dir', () => {
     const minted = await onA.post(`/accounts/${adminId}/tokens`, { app: onA.appKey, scope: ['*'], maxUses: 7 });
     expect(minted.status).toBe(200);
     const token = ((await minted.json()) as { data: string }).data;
-    // The token's aud is A's base URL (port included, decisions §6): B is reached under A's Host
+    // The token's aud is A's base URL (port included, docs/tokens.md): B is reached under A's Host
     // header, as behind one address, so both processes accept the same token.
     const audienceHost = new URL(a.base).host;
     const results = await race(60, (t) => getWithHost(`${t.base}/demo/v2/accounts/me`, audienceHost, token));

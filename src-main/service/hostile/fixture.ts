@@ -77,7 +77,7 @@ export async function hostileWorld(): Promise<HostileWorld> {
   };
 }
 
-/** A fault of decisions §2 with a 4xx status (never a 5xx, never an HTML page or a stack). */
+/** A fault of docs/faults.md with a 4xx status (never a 5xx, never an HTML page or a stack). */
 export function expectClientFault(res: LightMyRequestResponse, context = ''): void {
   const where = `${context} → ${res.statusCode} ${res.body.slice(0, 300)}`;
   expect(res.statusCode, where).toBeGreaterThanOrEqual(400);

@@ -32,7 +32,7 @@ function login(password: string): Promise<Answer> {
   }).then(async (r) => ({ status: r.status, body: (await r.json()) as Answer['body'] }));
 }
 
-// An attempt on an account already locked is answered top-level accountLocked (original-clients §G).
+// An attempt on an account already locked is answered top-level accountLocked (docs/compatibility.md#requests-cookies-and-fault-codes).
 const refusedUnevaluated = (a: Answer) => a.body.errCode === 'service.accessDenied.accountLocked';
 const evaluatedWrong = (a: Answer) => a.body.errCode === 'service.accessDenied.invalidCredentials';
 

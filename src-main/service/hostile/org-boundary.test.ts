@@ -4,7 +4,7 @@
  * account there with the email of `demo`'s administrator and tries to read demo (step 1), to plant
  * an anonymous route script in demo running as demo's administrator (step 2), and to read and
  * write another service's data folder (step 3), and to create orgs. Being an administrator of one
- * org says nothing about another (decisions §9): every attempt is refused and leaves no trace of
+ * org says nothing about another (docs/orgs-and-apps.md): every attempt is refused and leaves no trace of
  * the other side in any answer. Then the legitimate way: demo issues a credential, the deployment
  * runs, both orgs log it, and once demo revokes it the next run is refused.
  */

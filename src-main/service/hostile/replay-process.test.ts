@@ -1,5 +1,5 @@
 /**
- * The replay guarantee of signed requests held by a real service process (decisions §4, issue
+ * The replay guarantee of signed requests held by a real service process (docs/signing.md, issue
  * #14): identical signed requests sent in parallel pass exactly once; nonces answered just before
  * a SIGKILL are still refused after the restart (the journal reached the OS before each answer);
  * and a second service on the same data dir refuses signed requests, whose replays it could not

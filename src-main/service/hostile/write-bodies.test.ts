@@ -85,7 +85,7 @@ describe.each(Object.entries(TARGETS))('%s', (name, target) => {
     );
   });
 
-  // For PATCH an array is an operation list (original-clients.md §F): `[]` is a valid empty one.
+  // For PATCH an array is an operation list (docs/compatibility.md#patch-and-put): `[]` is a valid empty one.
   const nonObjects = ['null', '[]', '[{}]', '"text"', '42', 'true'].filter(
     (p) => !(p === '[]' && name.startsWith('PATCH')),
   );

@@ -16,7 +16,7 @@ const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /**
  * POSTs a read-only app still answers, matched on the whole path (never the query, which is the
  * caller's to write): session bookkeeping (logging in and out does not change data) and the
- * driver's reads, the way the original's clients read (original-clients.md §A). Any other
+ * driver's reads, the way the original's clients read (docs/driver.md). Any other
  * spelling of these paths is refused, which is the safe side: the router would not reach a read.
  */
 const READS_BY_POST = /^\/[^/?]+\/v2\/(accounts\/(login|me\/logout)|[^/?]+\/db\/(cursor|count|readOne))\/?$/;

@@ -1,6 +1,6 @@
 /**
  * The original's clients send `Content-Type: application/json` on every call, DELETE included
- * (original-clients.md §G): an empty body under that header is a request with no body.
+ * (docs/compatibility.md#requests-cookies-and-fault-codes): an empty body under that header is a request with no body.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createHarness, TestClient, type Harness } from '../testing/harness.js';

@@ -27,7 +27,7 @@ export const GUARD_HEADERS = [
 ] as const;
 
 /**
- * Sets the headers every answer carries (decisions §2: clients sync their signing clock from
+ * Sets the headers every answer carries (docs/faults.md: clients sync their signing clock from
  * `Service-Server-Time` on any answer, faults included). Shared by the request guard and the
  * answers Fastify gives before any hook runs (router errors, server.ts), so no path forgets one.
  */
@@ -41,7 +41,7 @@ export function sendFault(reply: FastifyReply, body: FaultBody): FastifyReply {
 }
 
 /**
- * Makes every answer of the service either a success or a fault of decisions §2: unknown routes,
+ * Makes every answer of the service either a success or a fault of docs/faults.md: unknown routes,
  * malformed bodies, oversized bodies and unexpected exceptions included. Stack traces and internal
  * messages never leave the process.
  */

@@ -9,11 +9,11 @@ import { requirePrincipal, type Principal } from './context.js';
 
 /*
  * Starting a session on a browser "location" (its `service.fingerprint` cookie), shared by login,
- * registration and password changes (decisions §5). It sets cookies and headers, so it lives on
+ * registration and password changes (docs/sessions.md). It sets cookies and headers, so it lives on
  * the HTTP side of login; the session store itself is auth/sessions/.
  */
 
-/** Session routes need `Service-Client-Key` naming a session app (decisions §5). */
+/** Session routes need `Service-Client-Key` naming a session app (docs/sessions.md). */
 export function requireSessionApp(request: FastifyRequest): App {
   const { app } = request.ctx;
   if (!app) throw fault('notFound', 'app', { reason: 'Send the session application key in Service-Client-Key.' });
@@ -43,7 +43,7 @@ function cookieOptions(request: FastifyRequest, org: Org) {
 export function setFingerprintCookie(request: FastifyRequest, reply: FastifyReply, fingerprint: string): void {
   reply.setCookie(FINGERPRINT_COOKIE, fingerprint, {
     ...cookieOptions(request, request.ctx.org),
-    // Path=/ (original-clients.md §G): the original's clients keep the fingerprint only at `/`. It
+    // Path=/ (docs/compatibility.md#requests-cookies-and-fault-codes): the original's clients keep the fingerprint only at `/`. It
     // names a device, not an org, so every org on this service sees the same one.
     path: '/',
     maxAge: 400 * 24 * 3600,

@@ -28,7 +28,7 @@ export function installStrictJsonParser(server: FastifyInstance): void {
   server.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body: Buffer, done) => {
     rawBodies.set(request, body);
     // The original's clients send `Content-Type: application/json` on every call, DELETE included
-    // (original-clients.md §G): an empty body under that header is a request with no body.
+    // (docs/compatibility.md#requests-cookies-and-fault-codes): an empty body under that header is a request with no body.
     if (body.length === 0) {
       done(null, undefined);
       return;
@@ -47,7 +47,7 @@ export function installStrictJsonParser(server: FastifyInstance): void {
 /**
  * Errors Node's HTTP parser raises before Fastify routes anything (a request line or headers over
  * `maxHeaderSize`, malformed framing). Fastify's default answers these with its own JSON shape;
- * this one answers with a fault of decisions §2, so even these refusals read like every other,
+ * this one answers with a fault of docs/faults.md, so even these refusals read like every other,
  * `Service-Server-Time` included (clients sync their signing clock from it on any answer).
  */
 export function clientErrorHandlerFor(clock: Clock): (err: NodeJS.ErrnoException, socket: Socket) => void {

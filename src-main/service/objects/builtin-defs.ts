@@ -119,7 +119,7 @@ const patientfile: ObjectDef = {
 export const SCRIPT_TYPES = ['route', 'library', 'job', 'trigger'] as const;
 
 /**
- * Scripts of the org (issue 16, original-clients.md §C): library code, jobs, and route handlers
+ * Scripts of the org (issue 16, docs/scripting.md#script-routes): library code, jobs, and route handlers
  * under `/routes/<path>`. No create ACL: only org administrators create them.
  */
 const script: ObjectDef = {

@@ -9,7 +9,7 @@ export type DeploymentTargetKind = (typeof DEPLOYMENT_TARGET_KINDS)[number];
  * built-in type with no ACL fallback, so only org administrators (or tokens with
  * `object.create.deployment` of one) make them; `deployment.execute.<_id>` runs one.
  *
- * Another org is never read or written on the strength of an administrator here (decisions §9,
+ * Another org is never read or written on the strength of an administrator here (docs/orgs-and-apps.md,
  * environment/deployment-access.ts): a `sourceOrg` other than the org holding the deployment needs
  * `sourceToken`, a token that org minted (scope `deployment.execute`) for one of its administrators;
  * a target org other than this one needs `targetToken`, or `targetAppKey` / `targetSecret` of a
@@ -18,7 +18,7 @@ export type DeploymentTargetKind = (typeof DEPLOYMENT_TARGET_KINDS)[number];
  * Targets (`targetKind`, default `org`): `targetOrg` always names the org written to —
  *   org:    an org of this data folder;
  *   folder: an org of the data folder at `targetDataDir` (opened for the run; the operator only);
- *   url:    an org of the service at `targetUrl`, reached with requests signed (decisions §4,
+ *   url:    an org of the service at `targetUrl`, reached with requests signed (docs/signing.md,
  *           version 2) by the signing app `targetAppKey` / `targetSecret` of that org, whose
  *           principal must be an administrator there.
  * Tokens and secrets are encrypted at rest like app secrets and never returned (`hidden`).

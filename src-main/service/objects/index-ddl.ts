@@ -1,6 +1,6 @@
 /**
  * The index DDL of collection tables (the indexes query/indexes.ts derives from a definition), and
- * SQLite's UNIQUE failures read as faults that name the property (decisions.md §2: user input
+ * SQLite's UNIQUE failures read as faults that name the property (docs/faults.md: user input
  * never answers a 500).
  */
 import type { Db } from '../db/open.js';

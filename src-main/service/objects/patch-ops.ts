@@ -1,5 +1,5 @@
 /**
- * PATCH operations (original-clients.md §F) in their wire forms — an operation array, a
+ * PATCH operations (docs/compatibility.md#patch-and-put) in their wire forms — an operation array, a
  * plain-object merge, PUT, sub-path routes, the driver's `$set`/`$push`/… update documents —
  * parsed into one normalised list. patch-apply.ts applies that list to a record.
  *

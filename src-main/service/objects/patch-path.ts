@@ -1,5 +1,5 @@
 /**
- * The paths PATCH operations address (original-clients.md §F) and the JSON they work on: `a.b`,
+ * The paths PATCH operations address (docs/compatibility.md#patch-and-put) and the JSON they work on: `a.b`,
  * `a/b` or `/a/b` as segments, with prototype segments and over-deep paths refused, and the
  * fault every malformed operation answers with. Shared by the parsing (patch-ops.ts) and the
  * applying (patch-apply.ts) of operations.

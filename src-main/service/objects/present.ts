@@ -17,9 +17,9 @@ function hiddenProperties(def: ObjectDef): Set<string> {
 const levelKeyByDef = new WeakMap<ObjectDef, string>();
 
 /**
- * The key of the caller's level in a presented record: `access` (decisions §7), except on objects
+ * The key of the caller's level in a presented record: `access` (docs/scopes.md), except on objects
  * that store a property of that name themselves: a connection's `access` is the level it grants
- * (service-interface.md, "Other objects seen"; clients create connections with it), so there the
+ * (docs/compatibility.md#records-and-routes-as-the-original-shapes-them; clients create connections with it), so there the
  * caller's own level is `accessLevel`. One key each, never the same key twice in one object.
  */
 export function levelKey(def: ObjectDef): string {

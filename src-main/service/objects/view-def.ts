@@ -11,11 +11,11 @@ const aclEntry: PropertyDef[] = [
   int('allow'),
 ];
 
-/** The query components a view may carry (original-clients.md §D); map, group and pipeline are refused on save. */
+/** The query components a view may carry (docs/views.md); map, group and pipeline are refused on save. */
 export const VIEW_QUERY_COMPONENTS = ['where', 'sort', 'map', 'group', 'pipeline'] as const;
 
 /**
- * A view (original-clients.md §D): a stored, named query over one object type, run by
+ * A view (docs/views.md): a stored, named query over one object type, run by
  * `GET /<org>/v2/views/<name>`. A built-in type with no ACL fallback, so only org administrators
  * read and write the records at `/views`.
  */

@@ -33,7 +33,7 @@ describe('org settings', () => {
   });
 });
 
-describe('the operator org (decisions §9)', () => {
+describe('the operator org (docs/orgs-and-apps.md)', () => {
   it('is the org created first, whichever orgs come after', async () => {
     const demo = h.svc.orgs.byCode('demo')!;
     expect(h.svc.orgs.operatorOrgId()).toBe(demo.id);

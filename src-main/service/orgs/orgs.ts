@@ -59,7 +59,7 @@ export class OrgRepository {
           .fixed('INSERT INTO orgs (code, name, settings, created) VALUES (?, ?, ?, ?)')
           .run(code, name, JSON.stringify(DEFAULT_ORG_SETTINGS), created);
         const id = Number(info.lastInsertRowid);
-        // The first org of a data folder is the operator's (decisions §9), whoever made it: the
+        // The first org of a data folder is the operator's (docs/orgs-and-apps.md), whoever made it: the
         // setup form, `serve --admin-email`, or the command line. Later orgs never take its place.
         this.sql.fixed("INSERT OR IGNORE INTO service_settings (key, value) VALUES ('operatorOrg', ?)").run(String(id));
         return this.byId(id)!;
@@ -68,7 +68,7 @@ export class OrgRepository {
   }
 
   /**
-   * The id of the org whose administrators are the service operator (decisions §9; access/operator.ts):
+   * The id of the org whose administrators are the service operator (docs/orgs-and-apps.md; access/operator.ts):
    * the org created at first start, as recorded then. Undefined before any org exists.
    */
   operatorOrgId(): number | undefined {

@@ -12,12 +12,12 @@ export interface OrgSettings {
   /** Minutes; 0 = until an administrator unlocks. */
   lockDuration: number;
   allowSimultaneousLogins: boolean;
-  /** Operators that can be turned off per org (decisions §8). */
+  /** Operators that can be turned off per org (docs/query-semantics.md). */
   disableNegation: boolean;
-  /** Whether `POST /accounts/register` is open (decisions §5). */
+  /** Whether `POST /accounts/register` is open (docs/sessions.md). */
   registrationEnabled: boolean;
   /**
-   * Two-factor by new-location verification (decisions §5). Off by default: the codes go to the
+   * Two-factor by new-location verification (docs/sessions.md). Off by default: the codes go to the
    * local outbox, which only an administrator can read in the console, so with this on the org's
    * first administrator could not log in from a new browser — offline there is no mailbox to
    * receive the code. Turn it on once a second administrator or TOTP is set up.

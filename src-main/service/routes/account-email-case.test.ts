@@ -1,4 +1,4 @@
-/** An account email is unique whatever its letter case (decisions §9). */
+/** An account email is unique whatever its letter case (docs/orgs-and-apps.md). */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createHarness, TestClient, type Harness } from '../testing/harness.js';
 import { createUser } from '../testing/token-testing.js';

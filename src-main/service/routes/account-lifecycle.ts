@@ -24,7 +24,7 @@ const requestResetBody = {
 const resetBody = { type: 'object', required: ['token', 'password'], properties: { token, password } } as const;
 
 /**
- * The owner's side of an account's life after login (decisions §5): email verification, password
+ * The owner's side of an account's life after login (docs/sessions.md): email verification, password
  * change and reset. The workflows live in auth/sessions/ (email-verification.ts,
  * password-changes.ts); the authenticator routes are in account-authenticator.ts and the
  * administrators' in account-admin.ts. A password change works only in a logged-in session (not

@@ -58,7 +58,7 @@ describe('login', () => {
     for (let i = 0; i < 5; i++) await c.post('/accounts/login', { email: ADMIN_EMAIL, password: 'nope nope' });
     const locked = await c.post('/accounts/login', { email: ADMIN_EMAIL, password: ADMIN_PASSWORD });
     expect(locked.statusCode).toBe(403);
-    // Already locked: top-level accountLocked, even for the right password (original-clients §G).
+    // Already locked: top-level accountLocked, even for the right password (docs/compatibility.md#requests-cookies-and-fault-codes).
     expect(locked.json()).toMatchObject({ errCode: 'service.accessDenied.accountLocked', code: 'kAccountLocked' });
     h.clock.advance(15 * 60_000 - 1);
     expect((await c.post('/accounts/login', { email: ADMIN_EMAIL, password: ADMIN_PASSWORD })).statusCode).toBe(403);

@@ -59,7 +59,7 @@ const registerBody = {
 } as const;
 
 /**
- * Session routes of decisions §5 for session apps: login, register, logout, me, status. The
+ * Session routes of docs/sessions.md for session apps: login, register, logout, me, status. The
  * credential checks live in auth/sessions/login.ts and registration.ts; here the session's cookies
  * are set and cleared.
  */
@@ -129,7 +129,7 @@ export function accountSessionRoutes(svc: Service) {
       if (!principal) return { object: 'result', data: { loggedin: false } };
       const def = accountDef(svc, org);
       const caller = requireCaller(svc, request);
-      // Whether the caller is the service operator (decisions §9): the console offers "New org" then.
+      // Whether the caller is the service operator (docs/orgs-and-apps.md): the console offers "New org" then.
       const operator = isOperator(svc, org, caller);
       if (!scopeAllows(caller, 'read', def, principal.accountId)) {
         return { object: 'result', data: { loggedin: true, operator } };

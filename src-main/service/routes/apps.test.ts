@@ -159,7 +159,7 @@ describe('create and read', () => {
 });
 
 describe('update', () => {
-  it('applies every setting of decisions §3', async () => {
+  it('applies every setting of docs/orgs-and-apps.md#applications', async () => {
     const { key } = await createApp();
     const admins = h.svc.credentials.byEmail(org().id, 'admin@example.test')!;
     const patch = {

@@ -20,7 +20,7 @@ const keyParams = {
 const objectBody = { type: 'object' } as const;
 
 /**
- * Admin routes for applications (decisions §3), org administrators only:
+ * Admin routes for applications (docs/orgs-and-apps.md#applications), org administrators only:
  *   GET    /apps                        list envelope of apps (secrets masked)
  *   POST   /apps                        {label, kind, ...settings} → the app, secret in full (once)
  *   GET    /apps/:key                   the app

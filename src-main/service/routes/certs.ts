@@ -27,7 +27,7 @@ const toPublicPem = (key: ExposedKey): string =>
   createPublicKey(key.publicPem).export({ type: 'spki', format: 'pem' }).toString();
 
 /**
- * Public keys of the org's apps with Expose Keys (decisions §6), for verifiers of our tokens. No
+ * Public keys of the org's apps with Expose Keys (docs/tokens.md), for verifiers of our tokens. No
  * authentication: these are public keys. Only current keys of enabled apps are listed; a rotated
  * key disappears at once, so clients must not cache for long.
  *   GET /auth/certs/jwk → {keys:[{kty, n, e, use:"sig", alg, kid}]}

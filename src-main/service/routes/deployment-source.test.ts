@@ -1,7 +1,7 @@
 /**
  * A deployment's source org is read for whoever runs it (a dry run answers its documents, a run
  * copies them). Another org than the one holding the deployment lets it read only with a
- * credential that org issued (decisions §9) — never because an account there has the caller's
+ * credential that org issued (docs/orgs-and-apps.md) — never because an account there has the caller's
  * email — checked on save by any write path and again at every run, and logged in that org too.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-/** The driver API over HTTP: POST /<org>/v2/<object>/db/<operation> (original-clients.md §A). */
+/** The driver API over HTTP: POST /<org>/v2/<object>/db/<operation> (docs/driver.md). */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createHarness, TestClient, type Harness } from '../testing/harness.js';
 import { createUser, USER_PASSWORD } from '../testing/token-testing.js';

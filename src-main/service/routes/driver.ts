@@ -9,7 +9,7 @@ import { ANY_BODY, pathParams, type TypedServer } from '../http/route-schemas.js
 export const NDJSON = 'application/x-ndjson';
 
 /**
- * The driver API (original-clients.md §A): `POST /<org>/v2/<object>/db/<operation>`, the options
+ * The driver API (docs/driver.md): `POST /<org>/v2/<object>/db/<operation>`, the options
  * in the JSON body. Answers the list envelope / `{object:"result"}` / the record; with
  * `Accept: application/x-ndjson`, `cursor` and `bulk` stream one item per line, pulled from the
  * domain's iterator as the socket drains (constant memory). A fault after the first line ends the

@@ -1,4 +1,4 @@
-/** Environment export and import (original-clients.md §E). */
+/** Environment export and import (docs/configuration.md). */
 import { gzipSync } from 'node:zlib';
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';

@@ -13,7 +13,7 @@ import { importEnvironment } from '../environment/import.js';
 const ndjson = (docs: unknown[]) => docs.map((d) => JSON.stringify(d)).join('\n') + '\n';
 
 /**
- * Configuration as files (original-clients.md §E), org administrators only:
+ * Configuration as files (docs/configuration.md), org administrators only:
  *   POST /developer/environment/export  {manifest}       → NDJSON: resources, manifest, manifest-dependencies, manifest-exports
  *   POST /developer/environment/import  NDJSON (gzip ok) → NDJSON manifest.log, ending with stage complete
  *        ?backup=true keeps a copy of the database first; ?dryRun=true validates and reports, writes nothing

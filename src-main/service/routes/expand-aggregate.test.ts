@@ -224,7 +224,7 @@ describe('list properties (connections) take the same arguments, prefixed', () =
     const expanded = await ok(admin.get(`/c_patientfiles/${file}?connections.expand[]=target&connections.limit=1`));
     const first = (expanded.connections as { data: Record<string, unknown>[] }).data[0]!;
     expect(first.target).toMatchObject({ _id: ids.user, email: 'reader@example.test', object: 'account' });
-    // The list property by its own path takes the list arguments unprefixed (original-clients.md §I).
+    // The list property by its own path takes the list arguments unprefixed (docs/compatibility.md#not-yet).
     const byPath = await ok(
       admin.get(`/c_patientfiles/${file}/connections?pipeline=${q([{ $match: { access: 4 } }, { $count: 'n' }])}`),
     );

@@ -32,7 +32,7 @@ beforeEach(async () => {
 });
 afterEach(async () => h.close());
 
-describe('PATCH operations (original-clients.md §F)', () => {
+describe('PATCH operations (docs/compatibility.md#patch-and-put)', () => {
   it('applies set, push, remove, pull and unset in order', async () => {
     const res = await admin.patch(`/c_notes/${id}`, [
       { op: 'set', path: 'c_title', value: 'New' },

@@ -6,7 +6,7 @@ import { collectionDef, instanceId } from '../records/object-def.js';
 import { listPropertyFromArgs } from '../records/read.js';
 
 /**
- * `GET /<collection>/<_id>/<path>`: the value at one property path of a record (original-clients.md
+ * `GET /<collection>/<_id>/<path>`: the value at one property path of a record (docs/compatibility.md
  * §A reads `"<_id>/<path>"`, §F writes the same sub-paths), answered `{object:"result", data}`.
  * It is the driver's `readOne` with `where: "<_id>/<path>"`, so the scopes, the caller's level on
  * the record, the property scopes that strip what a token may not read, and the faults

@@ -48,7 +48,7 @@ describe('records', () => {
     const patched = (await admin.patch(`/c_conversations/${conv._id}`, { c_status: 'closed' })).json();
     expect(patched).toMatchObject({ c_title: 'Hello', c_status: 'closed', created: conv.created });
     expect(patched.updated).not.toBe(conv.created);
-    // PUT sets only the given properties (original-clients.md §F); it no longer replaces the record.
+    // PUT sets only the given properties (docs/compatibility.md#patch-and-put); it no longer replaces the record.
     const replaced = (await admin.put(`/c_conversations/${conv._id}`, { c_title: 'Only' })).json();
     expect(replaced.c_status).toBe('closed');
     expect(replaced.c_title).toBe('Only');

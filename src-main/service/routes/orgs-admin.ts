@@ -6,7 +6,7 @@ import { createOrg } from '../orgs/create-org.js';
 import { isOperator, requireOperator } from '../access/operator.js';
 
 /**
- * Orgs of this data folder (decisions §9: each org is a tenant of its own; the operator owns the
+ * Orgs of this data folder (docs/orgs-and-apps.md: each org is a tenant of its own; the operator owns the
  * folder, access/operator.ts):
  *   GET  /developer/orgs   → list of {code, name, created}: every org for the operator, the caller's
  *        own org for any other administrator (administering one org says nothing about another)

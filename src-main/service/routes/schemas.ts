@@ -146,7 +146,7 @@ export function schemaRoutes(svc: Service) {
   };
 
   return async (server: TypedServer) => {
-    // A list like every other (service-interface.md "All list endpoints accept the query
+    // A list like every other (docs/query-semantics.md "All list endpoints accept the query
     // arguments"): where, sort, skip, limit and paths[] over the presented schemas, in memory (an
     // org has few definitions), with the same parser, limits and faults as record lists.
     server.get('/schemas', { schema: { querystring: ANY_QUERY } }, async (request) => {

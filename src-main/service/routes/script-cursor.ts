@@ -8,7 +8,7 @@ import type { ReturnedCursor } from '../scripting/runner.js';
 import { NDJSON, ndjsonLines } from './driver.js';
 
 /**
- * A cursor a script returned, answered "like `cursor`" (original-clients.md §B, §A): with
+ * A cursor a script returned, answered "like `cursor`" (docs/scripting.md, docs/driver.md): with
  * `Accept: application/x-ndjson` one raw record per line, pulled as the socket drains (constant
  * memory, a fault ends the stream as its last line); otherwise the list envelope of one page with
  * `hasMore`. First the records the cursor had fetched but not handed out, then the rest of its

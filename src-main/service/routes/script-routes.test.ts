@@ -1,4 +1,4 @@
-/** The script library (/scripts) and script routes ALL /routes/<path> (original-clients.md §C). */
+/** The script library (/scripts) and script routes ALL /routes/<path> (docs/scripting.md#script-routes). */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, TestClient, type Harness } from '../testing/harness.js';
 import { BearerClient, createUser, mint, USER_PASSWORD } from '../testing/token-testing.js';

@@ -17,7 +17,7 @@ import { SANDBOX_STATS_HEADER, envelope, requireScriptScope, scriptRequestOf } f
 const FORBIDDEN_HEADERS = new Set(['set-cookie', 'content-length', 'transfer-encoding', 'connection', 'content-type']);
 
 /**
- * `ALL /<org>/v2/routes/<path>` (original-clients.md §C): the org's active route scripts matching
+ * `ALL /<org>/v2/routes/<path>` (docs/scripting.md#script-routes): the org's active route scripts matching
  * method and path, tried by priority then weight. A handler returns a value (enveloped like the
  * runner's) or shapes the answer with `require('response')` (`setStatusCode`, `setHeader`,
  * `write`), and `require('response').next()` passes to the next match.

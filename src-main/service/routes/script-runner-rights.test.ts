@@ -1,5 +1,5 @@
 /**
- * The rights a script acts with (decisions.md §6, §7; original-clients.md §B): `script.as` and
+ * The rights a script acts with (docs/tokens.md, docs/scopes.md; docs/scripting.md): `script.as` and
  * `createAuthToken` in the runner give a token-authenticated caller nothing its REST calls lack.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-/** POST /sys/script_runner (original-clients.md §B) and the script host functions behind it. */
+/** POST /sys/script_runner (docs/scripting.md) and the script host functions behind it. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeJwt } from 'jose';
 import { createHarness, TestClient, ADMIN_EMAIL, type Harness } from '../testing/harness.js';
@@ -119,7 +119,7 @@ describe('POST /sys/script_runner', () => {
     expect(v.p).toMatchObject({ email: ADMIN_EMAIL });
     expect(v.p._id).toMatch(/^[0-9a-f]{24}$/);
     expect(Array.isArray(v.p.roles)).toBe(true);
-    // the base URL as called, port included (decisions §6, like a token's aud)
+    // the base URL as called, port included (docs/tokens.md, like a token's aud)
     expect(v.env).toEqual({ url: 'http://127.0.0.1:7788/demo/v2', name: 'development' });
     expect(v.org).toBe('demo');
     expect(v.key).toBe(h.consoleAppKey);

@@ -45,7 +45,7 @@ const CREDENTIAL_HEADERS = new Set([
 ]);
 
 /**
- * `POST /<org>/v2/sys/script_runner` (original-clients.md §B): org administrators run a script
+ * `POST /<org>/v2/sys/script_runner` (docs/scripting.md): org administrators run a script
  * ad hoc; a scope-limited caller needs `script.execute.runner`. The script's `require('request')`
  * sees this request's headers, method, path and query, and the posted `body` field as its body.
  */

@@ -6,7 +6,7 @@ import type { TypedServer } from '../http/route-schemas.js';
 export const SERVICE_VERSION = '0.1.0';
 
 /**
- * Unversioned, service-wide routes (decisions §1): health, what the console needs to start, and
+ * Unversioned, service-wide routes (docs/API.md#addressing-and-envelopes): health, what the console needs to start, and
  * the first-run setup that is open only while no org exists.
  */
 export function serviceInfoRoutes(svc: Service, defaultOrg?: string) {

@@ -18,41 +18,49 @@ describe('the spec route by route: implemented, or kNotImplemented', () => {
   );
   /** Every route the three spec documents name, with where it is named. */
   const AUDIT: [method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: string, source: string][] = [
-    ['GET', '/accounts', 'service-interface Endpoints'],
-    ['GET', '/c_conversations', 'service-interface Endpoints'],
-    ['GET', `/c_patientfiles/${id}?connections.limit=5`, 'service-interface Endpoints'],
-    ['GET', '/schemas', 'service-interface Endpoints'],
-    ['GET', '/auth/certs/jwk', 'service-interface Endpoints'],
-    ['GET', '/auth/certs/pem', 'service-interface Endpoints'],
-    ['GET', '/apps', 'decisions §3'],
-    ['POST', '/accounts/register', 'decisions §5'],
-    ['POST', '/accounts/login', 'decisions §5'],
-    ['POST', '/accounts/me/logout', 'decisions §5'],
-    ['GET', '/accounts/me', 'decisions §5'],
-    ['GET', '/accounts/status', 'decisions §5'],
-    ['POST', '/accounts/me/update-password', 'decisions §5'],
-    ['POST', '/accounts/request-password-reset', 'decisions §5'],
-    ['POST', '/accounts/reset-password', 'decisions §5'],
-    ['POST', `/accounts/${id}/tokens`, 'decisions §6'],
-    ['GET', `/accounts/${id}/tokens?app=x`, 'decisions §6'],
-    ['DELETE', `/accounts/${id}/tokens/${id}`, 'decisions §6'],
-    ['DELETE', `/accounts/${id}/tokens?app=x`, 'decisions §6'],
-    ...DRIVER_OPERATIONS.map((op): ['POST', string, string] => ['POST', `/accounts/db/${op}`, 'original-clients §A']),
-    ['POST', '/sys/script_runner', 'original-clients §B'],
-    ['GET', '/routes/some/path', 'original-clients §C'],
-    ['POST', '/routes/some/path', 'original-clients §C'],
-    ['GET', '/views/c_open', 'original-clients §D'],
-    ['POST', '/developer/environment/export', 'original-clients §E'],
-    ['POST', '/developer/environment/import', 'original-clients §E'],
-    ['PATCH', `/c_conversations/${id}`, 'original-clients §F'],
-    ['PUT', `/c_conversations/${id}`, 'original-clients §F'],
-    ['PATCH', `/c_conversations/${id}/c_title`, 'original-clients §F'],
-    ['PUT', `/c_conversations/${id}/c_title`, 'original-clients §F'],
-    ['POST', `/c_conversations/${id}/c_participants`, 'original-clients §F'],
-    ['DELETE', `/c_conversations/${id}/c_title`, 'original-clients §F'],
-    ['DELETE', `/c_conversations/${id}`, 'original-clients §F'],
-    ['GET', `/c_conversations/${id}/c_title`, 'original-clients §A/§F: a property path of a record'],
-    ['GET', `/accounts/${id}/name/first`, 'original-clients §A/§F: a property path of a record'],
+    ['GET', '/accounts', 'docs/API.md'],
+    ['GET', '/c_conversations', 'docs/API.md'],
+    ['GET', `/c_patientfiles/${id}?connections.limit=5`, 'docs/API.md'],
+    ['GET', '/schemas', 'docs/API.md'],
+    ['GET', '/auth/certs/jwk', 'docs/API.md'],
+    ['GET', '/auth/certs/pem', 'docs/API.md'],
+    ['GET', '/apps', 'docs/orgs-and-apps.md#applications'],
+    ['POST', '/accounts/register', 'docs/sessions.md'],
+    ['POST', '/accounts/login', 'docs/sessions.md'],
+    ['POST', '/accounts/me/logout', 'docs/sessions.md'],
+    ['GET', '/accounts/me', 'docs/sessions.md'],
+    ['GET', '/accounts/status', 'docs/sessions.md'],
+    ['POST', '/accounts/me/update-password', 'docs/sessions.md'],
+    ['POST', '/accounts/request-password-reset', 'docs/sessions.md'],
+    ['POST', '/accounts/reset-password', 'docs/sessions.md'],
+    ['POST', `/accounts/${id}/tokens`, 'docs/tokens.md'],
+    ['GET', `/accounts/${id}/tokens?app=x`, 'docs/tokens.md'],
+    ['DELETE', `/accounts/${id}/tokens/${id}`, 'docs/tokens.md'],
+    ['DELETE', `/accounts/${id}/tokens?app=x`, 'docs/tokens.md'],
+    ...DRIVER_OPERATIONS.map((op): ['POST', string, string] => ['POST', `/accounts/db/${op}`, 'docs/driver.md']),
+    ['POST', '/sys/script_runner', 'docs/scripting.md'],
+    ['GET', '/routes/some/path', 'docs/scripting.md#script-routes'],
+    ['POST', '/routes/some/path', 'docs/scripting.md#script-routes'],
+    ['GET', '/views/c_open', 'docs/views.md'],
+    ['POST', '/developer/environment/export', 'docs/configuration.md'],
+    ['POST', '/developer/environment/import', 'docs/configuration.md'],
+    ['PATCH', `/c_conversations/${id}`, 'docs/compatibility.md#patch-and-put'],
+    ['PUT', `/c_conversations/${id}`, 'docs/compatibility.md#patch-and-put'],
+    ['PATCH', `/c_conversations/${id}/c_title`, 'docs/compatibility.md#patch-and-put'],
+    ['PUT', `/c_conversations/${id}/c_title`, 'docs/compatibility.md#patch-and-put'],
+    ['POST', `/c_conversations/${id}/c_participants`, 'docs/compatibility.md#patch-and-put'],
+    ['DELETE', `/c_conversations/${id}/c_title`, 'docs/compatibility.md#patch-and-put'],
+    ['DELETE', `/c_conversations/${id}`, 'docs/compatibility.md#patch-and-put'],
+    [
+      'GET',
+      `/c_conversations/${id}/c_title`,
+      'docs/driver.md/docs/compatibility.md#patch-and-put: a property path of a record',
+    ],
+    [
+      'GET',
+      `/accounts/${id}/name/first`,
+      'docs/driver.md/docs/compatibility.md#patch-and-put: a property path of a record',
+    ],
   ];
 
   it('every route the spec names is registered (never notFound.route)', async () => {
@@ -60,7 +68,7 @@ describe('the spec route by route: implemented, or kNotImplemented', () => {
     for (const [method, path, source] of AUDIT) {
       const res = await anonymous.request(method, path, method === 'GET' || method === 'DELETE' ? undefined : {});
       // The unrouted answer (http/faults-plugin.ts); script routes answer notFound.route themselves
-      // when no script handles the path (original-clients.md §C), with their own reason.
+      // when no script handles the path (docs/scripting.md#script-routes), with their own reason.
       const { errCode, reason } = res.json() as { errCode?: string; reason?: string };
       const unrouted = errCode === 'service.notFound.route' && String(reason).startsWith('No route for ');
       expect(unrouted, `${method} ${path} (${source}): ${res.body}`).toBe(false);

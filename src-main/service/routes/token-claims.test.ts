@@ -14,7 +14,7 @@ beforeEach(async () => {
 });
 afterEach(async () => h.close());
 
-describe('token claims for the original clients (decisions §6)', () => {
+describe('token claims for the original clients (docs/tokens.md)', () => {
   it('includeEmail adds service/eml; aud is the base URL as called, port included; iss the app key', async () => {
     const jwt = await mint(admin, aliceId, { app: h.consoleAppKey, scope: ['*'], includeEmail: true });
     const claims = decodeJwt(jwt);

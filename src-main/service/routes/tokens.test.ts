@@ -1,4 +1,4 @@
-/** Minting, listing and revoking tokens: POST/GET/DELETE /accounts/:id/tokens (decisions.md §6). */
+/** Minting, listing and revoking tokens: POST/GET/DELETE /accounts/:id/tokens (docs/tokens.md). */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { createHarness, TestClient, type Harness } from '../testing/harness.js';

@@ -20,7 +20,7 @@ const account = pathParams('id');
 const appQuery = { type: 'object', properties: { app: {} } } as const;
 
 /**
- * Tokens of an account (decisions.md §6):
+ * Tokens of an account (docs/tokens.md):
  *   POST   /accounts/:id/tokens          mint → {object:'result', data:'<jwt>'}
  *   GET    /accounts/:id/tokens?app=KEY  stored (permanent/limited-use) live tokens → list envelope
  *   DELETE /accounts/:id/tokens/:jti     revoke one → {object:'result', data:true}

@@ -1,4 +1,4 @@
-/** Views (original-clients.md §D): records at /views for administrators, run by GET /views/<name>. */
+/** Views (docs/views.md): records at /views for administrators, run by GET /views/<name>. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ADMIN_EMAIL, createHarness, TestClient, type Harness } from '../testing/harness.js';
 import type { App } from '../apps/apps.js';

@@ -4,7 +4,7 @@ import { ANY_QUERY, pathParams, type TypedServer } from '../http/route-schemas.j
 import { presentViewPage, runView } from '../views/run-view.js';
 
 /**
- * `GET /views/<name | _id>` runs a view (original-clients.md §D): the list envelope, or one record
+ * `GET /views/<name | _id>` runs a view (docs/views.md): the list envelope, or one record
  * per line with `Accept: application/x-ndjson`. The view records themselves are administered at
  * `/views` through the object routes (list, create, PATCH/PUT/DELETE `/views/<_id>`).
  */

@@ -1,6 +1,6 @@
 /**
  * `org.objects.accounts.createAuthToken / getSubjectTokens / revokeAuthToken / revokeSubjectTokens`
- * (original-clients.md §B): the same workflows as the REST token routes (auth/tokens/subject-tokens.ts),
+ * (docs/scripting.md): the same workflows as the REST token routes (auth/tokens/subject-tokens.ts),
  * under the same rules: administrators mint and manage any account's tokens (a token-authenticated
  * caller needs `admin.update`), an account may list and revoke its own, and a token mints only
  * within its own scopes, roles, grant, skipAcl and lifetime, with `aud` the org's URL as called.

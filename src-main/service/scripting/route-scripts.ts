@@ -1,6 +1,6 @@
 /**
  * Route scripts (records of the built-in object `script` whose type is `route`): their
- * configuration, and matching them to requests at `/<org>/v2/routes/<path>` (original-clients.md
+ * configuration, and matching them to requests at `/<org>/v2/routes/<path>` (docs/compatibility.md
  * §C). What a script record must meet to be saved is script-rules.ts.
  */
 import type { Service } from '../service.js';

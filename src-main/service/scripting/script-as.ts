@@ -1,5 +1,5 @@
 /**
- * `script.as(principal, options, fn)` (original-clients.md §B; issue 38, Medium 6): host calls
+ * `script.as(principal, options, fn)` (docs/scripting.md; issue 38, Medium 6): host calls
  * made inside `fn` act as another account of the org. Only an org administrator may switch (a
  * token needs `admin.update`), and every option only narrows what the calls may do — relative to
  * the account switched to, to the run's caller (its token's scopes, flags and lifetime) and to an

@@ -2,7 +2,7 @@
  * What a script record must meet to be written, by any writer (REST `/scripts`, the driver API,
  * scripts' `org.objects.scripts`, environment import and deployments, the CLI): its source
  * compiles, and a route script has a valid path, an `apiKey` of an app of the org and a method and
- * path no other route script has (original-clients.md §C). Registered as record rules of the one
+ * path no other route script has (docs/scripting.md#script-routes). Registered as record rules of the one
  * write path (records/rules.ts) when a service opens.
  */
 import { fault, FaultError } from '../../../src-shared/faults.js';

@@ -1,5 +1,5 @@
 /**
- * Deployment credentials for tests (decisions §9): the token an org mints for one of its
+ * Deployment credentials for tests (docs/orgs-and-apps.md): the token an org mints for one of its
  * administrators so that a deployment of another org may read or write it. Tests only.
  */
 import { expect } from 'vitest';

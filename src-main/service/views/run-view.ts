@@ -1,5 +1,5 @@
 /**
- * Running a view (original-clients.md §D): the caller needs `view.execute.<name>` or
+ * Running a view (docs/views.md): the caller needs `view.execute.<name>` or
  * `view.execute.<_id>` and nothing else, since the view, not the caller's token, decides what is
  * read; the view's acl decides who may run it; the query runs as the view's principal (or the
  * caller) with the caller's grant and skipAcl claims on top.

@@ -1,5 +1,5 @@
 /**
- * A view's `group` and `pipeline` components (original-clients.md §D): the view aggregates over
+ * A view's `group` and `pipeline` components (docs/views.md): the view aggregates over
  * its source as it lists it, with the same variables. `pipeline` stands alone (where and sort are
  * refused beside it, as the original's parser refuses them); `group` takes the view's `where`
  * before it and a `sort` that may name its outputs. `map` stays refused.

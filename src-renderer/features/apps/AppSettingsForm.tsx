@@ -32,7 +32,7 @@ interface AppSettingsFormProps {
   onCancel?: () => void;
 }
 
-/** Every app setting (decisions.md §3), checked as typed; the service's faults shown per field. */
+/** Every app setting (docs/orgs-and-apps.md#applications), checked as typed; the service's faults shown per field. */
 export function AppSettingsForm(props: AppSettingsFormProps) {
   const { kind, mode } = props;
   const [draft, setDraft] = useState(props.initial);

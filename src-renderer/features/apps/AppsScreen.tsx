@@ -24,7 +24,7 @@ interface Revealed {
   secret: string;
 }
 
-/** Applications and their keys (decisions.md §3, §6): a list, and the selected app in tabs. */
+/** Applications and their keys (docs/orgs-and-apps.md#applications, docs/tokens.md): a list, and the selected app in tabs. */
 export function AppsScreen({ orgClient, route, navigate }: AppsScreenProps) {
   const apps = useQuery(appsQuery(orgClient));
   const [creating, setCreating] = useState(false);

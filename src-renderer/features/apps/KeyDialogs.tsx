@@ -117,7 +117,7 @@ export function RotateSecretDialog(props: ConfirmProps & { onConfirm: () => void
 }
 
 /**
- * Regenerating the RSA pair invalidates every token of the app (spec, decisions.md §3): the
+ * Regenerating the RSA pair invalidates every token of the app (spec, docs/orgs-and-apps.md#applications): the
  * dialog shows the counts and asks for the app's label, typed, before it is allowed.
  */
 export function RegenerateRsaDialog(props: ConfirmProps & { onConfirm: (alg: TokenAlg) => void }) {

@@ -1,5 +1,5 @@
 /**
- * The app settings form as pure functions: a text draft of every setting (decisions.md §3), the
+ * The app settings form as pure functions: a text draft of every setting (docs/orgs-and-apps.md#applications), the
  * same checks the service makes (so most mistakes show before sending), the PATCH of what changed,
  * and the service's child faults mapped back onto fields.
  */

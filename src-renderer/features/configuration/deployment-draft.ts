@@ -33,7 +33,7 @@ export const EMPTY_DEPLOYMENT_FORM: DeploymentForm = {
 };
 
 /**
- * Which credentials the form must ask for (decisions §9): another source org than this one needs a
+ * Which credentials the form must ask for (docs/orgs-and-apps.md): another source org than this one needs a
  * token of its own; any target other than this org needs one of the target's (a URL target, the
  * key and secret of one of its signing apps).
  */

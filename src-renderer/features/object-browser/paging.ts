@@ -1,5 +1,5 @@
 /**
- * Turns the browser's state into the list request for one page (service-interface.md, Paging):
+ * Turns the browser's state into the list request for one page (docs/query-semantics.md#paging):
  * keyset paging when the order is by `_id` alone (the default order is `_id` descending), with
  * `where` AND-ed with `_id $gt/$lt` the last/first id; skip paging for any other order.
  */

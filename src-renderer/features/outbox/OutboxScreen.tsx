@@ -24,7 +24,7 @@ const KIND_WORDS: Record<string, string> = {
   registrationAttempt: 'sign-up with a taken email',
 };
 
-/** The local outbox (decisions.md §5), newest first, and the org's live sessions. */
+/** The local outbox (docs/sessions.md), newest first, and the org's live sessions. */
 export function OutboxScreen({ orgClient, route, navigate }: OutboxScreenProps) {
   return (
     <section className="screen" aria-labelledby="outbox-title">

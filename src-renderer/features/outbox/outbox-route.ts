@@ -8,7 +8,7 @@
 import type { ScreenRoute } from '../../routing/route';
 export const OUTBOX_PAGE_SIZES = [25, 50, 100] as const;
 export type OutboxPageSize = (typeof OUTBOX_PAGE_SIZES)[number];
-/** The service refuses a larger skip (decisions.md §8). */
+/** The service refuses a larger skip (docs/query-semantics.md). */
 const MAX_SKIP = 500_000;
 
 export interface OutboxState {

@@ -2,7 +2,7 @@ import type { ScopeSchemaType } from '../../../src-shared/scopes';
 import { describeChain } from '../../components/chain-segments';
 import { Field } from '../../components/Field';
 
-/** The spec's examples (service-interface.md "Scoping" 4): three valid chains, two invalid ones. */
+/** The spec's examples (docs/scopes.md#scope-chains): three valid chains, two invalid ones. */
 const EXAMPLES = [
   'object.read.account.*.name',
   'script.execute',

@@ -30,7 +30,7 @@ interface SignedRequestsScreenProps {
   navigate: (route: Route, options?: NavigateOptions) => void;
 }
 
-/** Compose, sign (WebCrypto HMAC-SHA256, decisions.md §4), send and replay a signed request. */
+/** Compose, sign (WebCrypto HMAC-SHA256, docs/signing.md), send and replay a signed request. */
 export function SignedRequestsScreen({ orgClient, route, navigate }: SignedRequestsScreenProps) {
   const apps = useQuery(signingAppsQuery(orgClient));
   // The secret is shown once by the service and pasted here: component state only.

@@ -27,7 +27,7 @@ interface TokenLabScreenProps {
 const PANE_LABELS: Record<TokenPane, string> = { mint: 'Mint', decode: 'Decode', verify: 'Verify' };
 
 /**
- * Mint, decode and verify tokens (decisions.md §6), and manage an account's stored tokens. The
+ * Mint, decode and verify tokens (docs/tokens.md), and manage an account's stored tokens. The
  * account, app and pane are in the URL; the token being worked on is held in memory only.
  */
 export function TokenLabScreen({ orgClient, route, navigate }: TokenLabScreenProps) {

@@ -1,6 +1,6 @@
 /**
  * Reading a JWT without trusting it: split and base64url-decode header and payload, and put every
- * claim into words (service-interface.md "JWT claims", decisions.md §6). Nothing here verifies a
+ * claim into words (docs/tokens.md#claims, docs/tokens.md). Nothing here verifies a
  * signature; that is the Verify pane's job.
  */
 import { CLAIM } from '../../../src-shared/contracts/tokens';
@@ -61,7 +61,7 @@ export function normalizeToken(text: string): string {
   return text.trim().replace(/^Bearer\s+/i, '');
 }
 
-/** Access levels (decisions.md §7). */
+/** Access levels (docs/scopes.md). */
 export const ACCESS_LEVELS: Readonly<Record<number, string>> = {
   1: 'public',
   2: 'connected',

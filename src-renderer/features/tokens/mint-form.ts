@@ -1,5 +1,5 @@
 /**
- * The mint form as pure functions: the options of `POST /accounts/:id/tokens` (decisions.md §6)
+ * The mint form as pure functions: the options of `POST /accounts/:id/tokens` (docs/tokens.md)
  * with live scope-chain validation (the shared parser the service uses) and the exclusions the
  * service enforces — `activatesIn` and `validAt` exclude each other and `permanent`, and a
  * permanent token has no `expiresIn` — made impossible in the form rather than reported after.

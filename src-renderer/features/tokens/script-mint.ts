@@ -1,7 +1,7 @@
 import type { MintRequest } from '../../api/tokens';
 
 /**
- * Minting through the ad-hoc runner, as the original system's client does (original-clients.md §B):
+ * Minting through the ad-hoc runner, as the original system's client does (docs/scripting.md):
  * the runner runs a script that returns `org.objects.accounts.createAuthToken(key, subject, options)`.
  * The app key, subject and options travel as `script.arguments`, never spliced into the source, so
  * no field of the form can change what the script does.

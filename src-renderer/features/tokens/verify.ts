@@ -34,7 +34,7 @@ export interface VerifyReport {
 }
 
 /**
- * The org's base URL as this console calls it (port included, decisions §6); the service also
+ * The org's base URL as this console calls it (port included, docs/tokens.md); the service also
  * accepts the port-less form of tokens minted before it named the port.
  */
 export const expectedAudience = (org: string, origin: string = consoleOrigin()) => `${origin}/${org}/v2`;

@@ -39,7 +39,7 @@ interface KeyState {
 }
 
 /**
- * Per-process admission to the lock-out's slots (decisions §5). The slots themselves are counted in
+ * Per-process admission to the lock-out's slots (docs/sessions.md). The slots themselves are counted in
  * the database, so other processes respect them; this only decides what an attempt that finds them
  * all held does: it waits — bounded in time and in number — instead of being answered "locked" while
  * the account is not (a correct password must never be refused as locked).

@@ -1,5 +1,5 @@
 /**
- * Lock-out with logins sent at once over real sockets (decisions §5, original-clients §G): right
+ * Lock-out with logins sent at once over real sockets (docs/sessions.md, docs/compatibility.md#requests-cookies-and-fault-codes): right
  * passwords are never answered "locked" while the account is not; wrong ones never exceed
  * `lockAttempts`; an account already locked answers top-level accountLocked.
  */

@@ -8,7 +8,7 @@ import { attemptQueueOf, type Admission } from './attempt-queue.js';
 const LOCKED_FOREVER = Number.MAX_SAFE_INTEGER;
 
 /*
- * Lock-out (decisions §5), shared by every check of a credential: passwords at login and at a
+ * Lock-out (docs/sessions.md), shared by every check of a credential: passwords at login and at a
  * password change, and authenticator codes at login and when removing the authenticator.
  *
  * `failed_attempts` counts, across processes, the guesses that failed plus those still being
@@ -96,7 +96,7 @@ export class CredentialAttempt {
 }
 
 /**
- * Reserves a slot for one guess before it is evaluated (decisions §5: at most `lockAttempts`
+ * Reserves a slot for one guess before it is evaluated (docs/sessions.md: at most `lockAttempts`
  * guesses are ever evaluated per window, however many arrive at once). The check and the
  * reservation run in one immediate transaction — the write lock, so other requests and other
  * processes on the data folder wait. Returns undefined when the account is locked: the caller
@@ -136,7 +136,7 @@ function lockNow(svc: Service, org: Org, accountId: string): void {
   const until = org.settings.lockDuration === 0 ? LOCKED_FOREVER : now + org.settings.lockDuration * 60_000;
   svc.credentials.lock(org.id, accountId, until);
   svc.store.update(org.id, accountDef(svc, org), accountId, { locked: true });
-  // Locking takes effect now (decisions §5): the account's sessions end with it.
+  // Locking takes effect now (docs/sessions.md): the account's sessions end with it.
   svc.sessions.endForAccount(org.id, accountId, 'locked');
 }
 
@@ -151,8 +151,8 @@ export function lockedNow(svc: Service, org: Org, accountId: string): boolean {
 
 /**
  * The answer to any use of an account that is already locked — a login, even with the right
- * password, included: top-level `accountLocked` (original-clients.md §G, "top-level once locked",
- * which wins over the child form of decisions §2).
+ * password, included: top-level `accountLocked` (docs/compatibility.md#requests-cookies-and-fault-codes, "top-level once locked",
+ * which wins over the child form of docs/faults.md).
  */
 export const accountLockedFault = () =>
   fault('accessDenied', 'accountLocked', { reason: 'The account is locked; an administrator can unlock it.' });
@@ -183,7 +183,7 @@ export function unlockAccount(svc: Service, org: Org, accountId: string): void {
 
 /**
  * The one fault for a wrong email, password or code: it never says which part was wrong. The
- * wrong guess that leaves the account locked says so in a child `accountLocked` (decisions §2);
+ * wrong guess that leaves the account locked says so in a child `accountLocked` (docs/faults.md);
  * later attempts get the top-level `accountLockedFault`.
  */
 export const invalidCredentials = (reason = 'Invalid email/password combination.', locked = false) =>

@@ -2,7 +2,7 @@ import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto
 import type { Db } from '../../db/open.js';
 import { statements, type Statements } from '../../db/statements.js';
 
-/** A new-location code lives ten minutes and allows five tries (decisions §5, two-factor (a)). */
+/** A new-location code lives ten minutes and allows five tries (docs/sessions.md, two-factor (a)). */
 export const LOCATION_CODE_TTL_MS = 10 * 60_000;
 export const LOCATION_CODE_MAX_ATTEMPTS = 5;
 

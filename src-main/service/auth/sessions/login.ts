@@ -32,7 +32,7 @@ export type LoginOutcome =
   { kind: 'ok'; accountId: string; account: ReturnType<typeof presentAsOwnSession> } | { kind: 'newLocation' };
 
 /**
- * The credential checks of a login (decisions §5). It never says whether the email exists, and a
+ * The credential checks of a login (docs/sessions.md). It never says whether the email exists, and a
  * wrong email costs a hash like a wrong password.
  */
 export async function checkLogin(svc: Service, org: Org, input: LoginInput): Promise<LoginOutcome> {

@@ -27,7 +27,7 @@ export type Registration =
   | { kind: 'taken'; account: ReturnType<typeof presentRecord> };
 
 /**
- * Registration (decisions §5) that never tells an anonymous caller whether an email is taken
+ * Registration (docs/sessions.md) that never tells an anonymous caller whether an email is taken
  * (issue #13 item 7): a taken email is answered exactly as a new one — the same status, an account
  * of the same shape (with an id that names nothing) and session cookies — after the same slow hash,
  * and the existing owner is told through the outbox instead. The cookies of that answer name no

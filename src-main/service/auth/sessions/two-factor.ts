@@ -26,7 +26,7 @@ export interface SecondFactorInput {
   fingerprint: string;
 }
 
-/** The answer to a login from an unknown location: a fault with HTTP status 200 (decisions §2). */
+/** The answer to a login from an unknown location: a fault with HTTP status 200 (docs/faults.md). */
 export function newLocationFault(): FaultBody {
   return {
     object: 'fault',
@@ -40,7 +40,7 @@ export function newLocationFault(): FaultBody {
 }
 
 /**
- * Two-factor authentication (decisions §5): an authenticator (TOTP) when the account enrolled one,
+ * Two-factor authentication (docs/sessions.md): an authenticator (TOTP) when the account enrolled one,
  * otherwise new-location verification when the org turns it on. An account with an active
  * authenticator is not asked for location codes as well: TOTP is the stronger second factor, and
  * asking for both would burn the TOTP step on the first try (each step is accepted once).

@@ -39,7 +39,7 @@ const JOURNAL_RETRY_MS = 1000;
 
 /**
  * Remembers the nonce of every accepted signed request, per app, until the request could no longer
- * pass the timestamp check (decisions §4). Only nonces: a version-1 signature covers just path,
+ * pass the timestamp check (docs/signing.md). Only nonces: a version-1 signature covers just path,
  * method and millisecond, so two different legitimate requests can share one.
  *
  * The verdict is decided in memory, which is exact within one process (requests are handled one

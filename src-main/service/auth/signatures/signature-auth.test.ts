@@ -385,7 +385,7 @@ describe('replay', () => {
   });
 });
 
-describe('version 2 (decisions §4)', () => {
+describe('version 2 (docs/signing.md)', () => {
   it('accepts a v2 GET with a query and a v2 POST with a body', async () => {
     const creds = await signingApp({ principalId: adminId() });
     const get = await send(creds, { version: 2, path: '/accounts/status?b=2&a=x+y&a=1' });

@@ -31,7 +31,7 @@ function single(request: RequestInput, name: string): string | undefined {
 }
 
 /**
- * Trust boundary: signed requests (decisions §4). Returns undefined when no signature is needed
+ * Trust boundary: signed requests (docs/signing.md). Returns undefined when no signature is needed
  * (no signature header, and the app is a session app or a signing app with allowUnsigned); throws
  * a fault when a signature is required, malformed, stale, wrong or replayed, or when the principal
  * it asks for is not allowed. Checks run cheapest first; the replay store only records requests

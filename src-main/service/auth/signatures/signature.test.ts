@@ -13,7 +13,7 @@ import {
 } from './signature.js';
 
 /**
- * TEST VECTORS for client authors (decisions §4). Check your implementation against these.
+ * TEST VECTORS for client authors (docs/signing.md). Check your implementation against these.
  *
  *   apiKey     abcdefghijklmnopqrstuv
  *   apiSecret  0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz01   (64 chars)

@@ -1,7 +1,7 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 
 /**
- * The request-signature algorithm of decisions §4, with no I/O: the service verifies with it and
+ * The request-signature algorithm of docs/signing.md, with no I/O: the service verifies with it and
  * tests (and client authors) sign with it.
  *
  *   command   = "/" + the path relative to /<org>/v2, query excluded, runs of "/" collapsed,

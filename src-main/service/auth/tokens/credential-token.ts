@@ -1,6 +1,6 @@
 /**
  * A token handed over as a credential rather than presented on a request: a deployment's source
- * or target token (decisions §9), which an org issued so that a deployment of another org (or of
+ * or target token (docs/orgs-and-apps.md), which an org issued so that a deployment of another org (or of
  * another data folder) may read or write it.
  *
  * Trust boundary: the text comes from whoever saved the deployment. It is verified exactly as a

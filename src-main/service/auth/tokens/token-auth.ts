@@ -1,5 +1,5 @@
 /**
- * Using a token: `Authorization: Bearer <jwt>` (decisions.md §6, RFC 8725).
+ * Using a token: `Authorization: Bearer <jwt>` (docs/tokens.md, RFC 8725).
  *
  * Nothing in the token is trusted before its signature checks out. The unverified payload is read
  * for one thing only — `iss`, to find the app — and the app then dictates everything else: its

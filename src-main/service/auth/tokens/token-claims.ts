@@ -1,5 +1,5 @@
 /**
- * The claims of our JWTs (service-interface.md "JWT claims", decisions.md §6) and the one place
+ * The claims of our JWTs (docs/tokens.md#claims, docs/tokens.md) and the one place
  * that reads the `service/*` claims back out of a verified payload.
  */
 import { fault } from '../../../../src-shared/faults.js';
@@ -15,14 +15,14 @@ export const CLAIM = {
   email: 'service/eml',
 } as const;
 
-/** `service/gnt` never reaches admin (8): only org administrators hold that (decisions.md §7). */
+/** `service/gnt` never reaches admin (8): only org administrators hold that (docs/scopes.md). */
 export const MAX_GRANT = 7;
 
 /** Loopback hosts as a `Host` header names them, with an optional port. */
 const LOOPBACK_HOST = /^(127\.0\.0\.1|localhost|\[::1\])(:\d{1,5})?$/i;
 
 /**
- * The audience of an org's tokens (decisions.md §6): the org's base URL exactly as the client
+ * The audience of an org's tokens (docs/tokens.md): the org's base URL exactly as the client
  * called it, port included (`http://127.0.0.1:7788/demo/v2`), so jose's and PyJWT's audience checks
  * against the base URL pass. `host` is the request's `Host` header; only a loopback host is taken
  * (the service listens on loopback only; any other name is a rebinding attempt), otherwise the

@@ -1,5 +1,5 @@
 /**
- * The app's current RSA key, as `AppRepository` reads it from `app_keys` (decisions.md §6: one algorithm pinned
+ * The app's current RSA key, as `AppRepository` reads it from `app_keys` (docs/tokens.md: one algorithm pinned
  * per key; only the current key signs and verifies, so rotating the pair or deleting the app kills
  * every token at once). Imported keys are cached by kid: a kid is the thumbprint of the public key,
  * so a cached entry can never stand for a different key.

@@ -1,5 +1,5 @@
 /**
- * Trust boundary: the body of `POST /accounts/:id/tokens` (decisions.md §6). Everything is checked
+ * Trust boundary: the body of `POST /accounts/:id/tokens` (docs/tokens.md). Everything is checked
  * here, before any key is touched; the route's JSON schema only guards types and unknown keys.
  */
 import { fault } from '../../../../src-shared/faults.js';

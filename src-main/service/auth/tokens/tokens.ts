@@ -1,5 +1,5 @@
 /**
- * Minting tokens (decisions.md §6): claims from a checked request, signed with the app's current
+ * Minting tokens (docs/tokens.md): claims from a checked request, signed with the app's current
  * private key under its pinned algorithm, `kid` = the key's RFC 7638 thumbprint.
  */
 import { randomBytes } from 'node:crypto';

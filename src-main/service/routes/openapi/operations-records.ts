@@ -48,7 +48,7 @@ const PATCH_BODY: JsonSchema = {
 
 const ANSWER_RECORD = { description: 'The record as the caller may now read it.', schema: RECORD } as const;
 
-/** The sub-path routes (PATCH, PUT, POST, DELETE below a record: original-clients.md §F). */
+/** The sub-path routes (PATCH, PUT, POST, DELETE below a record: docs/compatibility.md#patch-and-put). */
 function subPath(
   method: string,
   summary: string,

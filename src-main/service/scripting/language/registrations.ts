@@ -1,6 +1,6 @@
 /**
  * What a library script registers with the original's `@route`, `@trigger`, `@job` and `@policy` decorators
- * (original-clients.md §H), read from its syntax tree at save time: no script runs on save. The
+ * (docs/scripting.md#decorator-registrations), read from its syntax tree at save time: no script runs on save. The
  * decorators must come from the `decorators` module (`import { route } from 'decorators'`,
  * `const { route } = require('decorators')` or `const d = require('decorators')` then
  * `@d.route(...)`) and take literal options, as every published script does.

@@ -1,6 +1,6 @@
 /**
  * The original system's published client (`@medable/mdctl-api` with its `-secrets` signer), made to
- * talk to this service with ONLY the vendor word changed (issue #15, original-clients.md): header
+ * talk to this service with ONLY the vendor word changed (issue #15, docs/compatibility.md): header
  * names `medable-…` → `service-…`, the claim `cortex/eml` → `service/eml`, cookie names `md.…` →
  * `service.…`. The installed packages are copied into a temporary folder and rewritten there; the
  * installed copy and every other line of the client stay untouched.

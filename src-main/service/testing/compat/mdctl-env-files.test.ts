@@ -1,5 +1,5 @@
 /**
- * `mdctl env export` to a folder, then `mdctl env import` of that folder (original-clients.md §E),
+ * `mdctl env export` to a folder, then `mdctl env import` of that folder (docs/configuration.md),
  * against this service. The original client's own `ExportStream` and `ExportSection` (installed
  * `@medable/mdctl-core`) decide which documents are kept and the file each one is written to; the
  * two file-tree adapters around them (`mdctl-export-adapter-tree`, `mdctl-import-adapter`, not

@@ -1,5 +1,5 @@
 /**
- * The original client's own token minting, end to end (original-clients.md §B, issue #16): a
+ * The original client's own token minting, end to end (docs/scripting.md, issue #16): a
  * session login, a runner call with the client's script (app key from the `service-client-key`
  * header, `createAuthToken(..., {permanent, scope:['*'], includeEmail})`), logout, then the
  * client's token credentials (which refuse a JWT without `service/eml` or with an `iss` that is not

@@ -1,5 +1,5 @@
 /**
- * Which paths a query may name and which operators fit each one (decisions.md §8,
+ * Which paths a query may name and which operators fit each one (docs/query-semantics.md,
  * docs/query-semantics.md). The lists are what the builder offers; the shared parser remains the
  * judge of what the service accepts.
  */

@@ -31,7 +31,7 @@ export function tokenCurlCommand(url: string, appKey: string): string {
 }
 
 /**
- * A shell snippet that signs the same GET with signature version 2 (decisions §4) from an app's
+ * A shell snippet that signs the same GET with signature version 2 (docs/signing.md) from an app's
  * `$API_KEY` and `$API_SECRET`, acting as `$ACCOUNT` when set. The signed command and canonical
  * query come from the shared canonicaliser, the very code the service verifies with; the shell
  * adds timestamp, nonce and the HMAC (openssl), so the command is fresh each time it runs.
@@ -76,7 +76,7 @@ function aggregateScript(body: Record<string, unknown>, collection: string): str
 }
 
 /**
- * The page's list request as a driver call (`POST …/<collection>/db/cursor`, original-clients.md
+ * The page's list request as a driver call (`POST …/<collection>/db/cursor`, docs/compatibility.md
  * §A) with where, sort, skip, limit and paths as a JSON body, read back from the list URL so the
  * two always describe the same request. A POST with a session needs the CSRF token: the command
  * takes it from `$CSRF` (the `Service-Csrf-Token` header of the curl login's answer).

@@ -8,7 +8,7 @@ import { Cell, cellTitle } from '../../../components/result-grid/Cell';
 import { allColumns, defaultColumnPaths } from '../../../components/result-grid/columns';
 import { valueAt } from '../../../components/result-grid/encode';
 
-/** The arguments of one list property, sent prefixed (`connections.where`, decisions.md §8). */
+/** The arguments of one list property, sent prefixed (`connections.where`, docs/query-semantics.md). */
 export interface ListPropertyArgs {
   where: string;
   sort: string;
