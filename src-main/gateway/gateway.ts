@@ -11,7 +11,7 @@
  * (DNS rebinding). A page in the user's own browser has neither, so it cannot borrow the
  * credentials.
  *
- * Plain Node: no Electron, no service internals (import boundaries in eslint.config.mjs).
+ * Plain Node: no Electron, no service internals (import boundaries in eslint.config.js).
  */
 import { createHash, createHmac, randomInt, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
