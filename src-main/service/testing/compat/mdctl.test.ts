@@ -255,6 +255,39 @@ describe("driver API (§A) through the client's post", () => {
   });
 });
 
+describe("aggregation through the client's post (what mdctl's driver aggregate() sends)", () => {
+  it('a cursor with a pipeline answers grouped results; an NDJSON one streams them', async () => {
+    const client = sessionClient();
+    await login(client);
+    for (const c_status of ['open', 'open', 'closed']) {
+      await client.post('c_conversation/db/insertOne', { document: { c_title: 'agg', c_status } });
+    }
+    const pipeline = [
+      { $match: { c_title: 'agg' } },
+      { $group: { _id: 'c_status', n: { $count: '_id' } } },
+      { $sort: { _id: 1 } },
+    ];
+    expect(await client.post('c_conversations/db/cursor', { pipeline })).toMatchObject({
+      object: 'list',
+      data: [
+        { _id: 'closed', n: 1 },
+        { _id: 'open', n: 2 },
+      ],
+      hasMore: false,
+    });
+    const streamed = (await client.post(
+      'c_conversations/db/cursor',
+      { pipeline, limit: false },
+      { json: false, requestOptions: { headers: { Accept: 'application/x-ndjson' } } },
+    )) as List<{ _id: string; n: number }>;
+    expect(streamed.data.map((d) => [d._id, d.n])).toEqual([
+      ['closed', 1],
+      ['open', 2],
+    ]);
+    await client.post('c_conversations/db/deleteMany', { match: { c_title: 'agg' } });
+  });
+});
+
 describe('token credentials', () => {
   /** Minted through the REST route for now (the runner's token functions belong to the scripts work). */
   async function mintWithEmail(app = live.consoleAppKey): Promise<string> {
