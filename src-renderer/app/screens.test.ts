@@ -39,13 +39,15 @@ describe('screen registry', () => {
     }
   });
 
-  it('keeps the sidebar order the console has always had', () => {
+  it('keeps the sidebar order the console has always had (Logs and Audit follow Scripts)', () => {
     expect(SCREEN_IDS).toEqual([
       'accounts',
       'browse',
       'views',
       'schemas',
       'scripts',
+      'logs',
+      'audit',
       'configuration',
       'demo-data',
       'apps',
