@@ -1,24 +1,9 @@
 import { queryOptions } from '@tanstack/react-query';
 import type { OrgClient } from './org-client';
 import type { ListEnvelope } from './types';
+import type { JobSummary } from '../../src-shared/contracts/jobs';
 
-/** A job script as `GET /jobs` shows it (issue 41). */
-export interface JobSummary {
-  _id: string;
-  label: string;
-  cron: string;
-  principal: string | null;
-  active: boolean;
-  problem: string | null;
-  nextRun: string | null;
-  lastRuns: {
-    kind: 'schedule' | 'manual';
-    started: string;
-    ended: string | null;
-    outcome: 'ok' | 'fault' | null;
-    errCode: string | null;
-  }[];
-}
+export type { JobSummary } from '../../src-shared/contracts/jobs';
 
 export const jobKeys = { all: (org: string) => ['org', org, 'jobs'] as const };
 

@@ -7,27 +7,9 @@ import type { Service } from '../service.js';
 import type { Org } from '../orgs/orgs.js';
 import { nextSlot, parseSchedule } from './job-def.js';
 import { decoratedJobs } from './decorated.js';
+import type { JobSummary } from '../../../src-shared/contracts/jobs.js';
 
-export interface JobSummary {
-  /** The script record's `_id` (a library's, for its `@job` methods). */
-  _id: string;
-  /** A library's decorated method (`Class.method`); absent for job records. */
-  handler?: string;
-  label: string;
-  cron: string;
-  principal: string | null;
-  active: boolean;
-  /** Why the schedule cannot run (a record saved before the schedule rules), or null. */
-  problem: string | null;
-  nextRun: string | null;
-  lastRuns: {
-    kind: 'schedule' | 'manual';
-    started: string;
-    ended: string | null;
-    outcome: 'ok' | 'fault' | null;
-    errCode: string | null;
-  }[];
-}
+export type { JobSummary } from '../../../src-shared/contracts/jobs.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
