@@ -20,6 +20,7 @@ import { clientErrorHandlerFor, frameworkFault, installStrictJsonParser } from '
 import { consoleStatic } from './http/console-static.js';
 import { orgScope } from './http/org-scope.js';
 import { dropTypeOnlySchemas } from './http/type-only-schemas.js';
+import { lazyValidators } from './http/lazy-validators.js';
 import { serviceInfoRoutes } from './routes/service-info.js';
 import { installApiDescription } from './routes/openapi/install.js';
 import { apiReferenceRoutes } from './routes/openapi/reference-routes.js';
@@ -61,6 +62,8 @@ declare module 'fastify' {
      * inject through it (light-my-request), so they see what a client sees.
      */
     dispatch: (req: IncomingMessage, res: ServerResponse) => void;
+    /** Compiles every route's request validator now (they are compiled on first use otherwise). */
+    compileValidators: () => number;
   }
 }
 
@@ -121,6 +124,7 @@ export async function buildServer(svc: Service, opts: ServerOptions = {}): Promi
     }
     if (direct === undefined || !direct.handle(req, res)) fastifyHandler(req, res);
   };
+  const validators = lazyValidators();
   const server = Fastify({
     // The server Fastify would make (fastify/lib/server.js: options.http, the timeouts), with
     // direct instance reads in front of Fastify's handler.
@@ -160,12 +164,15 @@ export async function buildServer(svc: Service, opts: ServerOptions = {}): Promi
     // `additionalProperties: false` for; a body with unknown keys is refused instead (issue #8).
     // Nor are values coerced: `["x"]` or `1` where a string is declared is a fault, not a string.
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false } },
+    // Each route's validator is compiled on its first request, not at start-up (lazy-validators.ts).
+    schemaController: { compilersFactory: { buildValidator: validators.buildValidator } },
     // Unknown or hostile JSON keys such as __proto__ are refused by the parser.
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
   });
   installFaultHandling(server, svc.clock, errorLog);
   server.decorate('dispatch', dispatch);
+  server.decorate('compileValidators', validators.compileAll);
   // Fastify's router starts refusing (503) just before the preClose hooks run.
   server.addHook('preClose', (done) => {
     closing = true;
