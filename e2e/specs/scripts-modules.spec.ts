@@ -57,8 +57,8 @@ test('a library saved with @route: its export and route listed, require complete
   await expect(page.locator('.cm-lintRange-warning')).toHaveCount(1);
 
   // Hovering a module name says what it is here (a refused one, why).
-  await scripts.write("const w = require('api')");
-  await page.locator('.cm-line span', { hasText: "'api'" }).hover();
+  await scripts.write("const w = require('db')");
+  await page.locator('.cm-line span', { hasText: "'db'" }).hover();
   await expect(page.locator('.cm-script-hover')).toContainText('refused here');
 
   // An import of the library runs.

@@ -132,9 +132,18 @@ export const MODULE_TABLE: readonly ModuleDescription[] = [
     reason: 'Environment-transform pipelines are not run.',
   },
   { name: 'should', status: 'bundled', summary: 'should.js 13 assertions (Object.prototype.should).' },
-  { name: 'moment', status: 'bundled', summary: 'moment 2 dates (no locales, no timezones).' },
+  { name: 'moment', status: 'bundled', summary: 'moment 2 dates (no locales; zones with moment.timezone).' },
   { name: 'underscore', status: 'bundled', summary: 'underscore 1.13.' },
   { name: 'lodash', status: 'bundled', summary: 'lodash 4.' },
+  { name: 'bignumber', status: 'bundled', summary: 'bignumber.js 11: arbitrary-precision decimals (BigNumber).' },
+  { name: 'decimal', status: 'bundled', summary: 'decimal.js 10: arbitrary-precision decimals (Decimal).' },
+  {
+    name: 'moment.timezone',
+    status: 'bundled',
+    summary: 'moment-timezone 0.6: moment with tz(), zone data 1970–2030.',
+  },
+  { name: 'underscore.string', status: 'bundled', summary: 'underscore.string 3: string helpers (s.capitalize, …).' },
+  { name: 'later', status: 'bundled', summary: 'later (the @breejs/later fork, 4.2): recurring schedules.' },
   {
     name: 'http',
     status: 'partial',
@@ -153,10 +162,12 @@ export const MODULE_TABLE: readonly ModuleDescription[] = [
   },
   {
     name: 'api',
-    status: 'refused',
-    summary: "The original's cluster and server internals (its tests call currentActivity()).",
+    status: 'partial',
+    summary:
+      "currentActivity() → the org's {requests, scripts, workers} now; principal.create(_id | email | {_id}) → a principal; logs({where, sort, skip, limit}) → the run logs (a list).",
+    exports: ['currentActivity', 'principal', 'logs', 'stats', 'closeOutputStream'],
     reason:
-      "the server's own activity and internal calls are not a script's business here (one process, no cluster); scripts call org.objects and the modules here.",
+      "One process, not a cluster: the activity is this service's script pool, and requests are those whose scripts run. Activity and others' principals are administrators'. stats and closeOutputStream are refused (notImplemented.api): nothing keeps them.",
   },
   {
     name: 'wrapped',
@@ -173,12 +184,6 @@ export const MODULE_TABLE: readonly ModuleDescription[] = [
     summary: "The original's low-level driver.",
     reason: 'use org.objects; records are reached only through the access layer.',
   },
-  ...['bignumber', 'decimal', 'moment.timezone', 'underscore.string', 'later'].map((name): ModuleDescription => ({
-    name,
-    status: 'refused',
-    summary: 'A library the original bundles.',
-    reason: 'not bundled here yet; should, moment, underscore and lodash are.',
-  })),
   ...['posts', 'comments', 'connections', 'views', 'debug', 'ftp', 'runtime.script'].map((name): ModuleDescription => ({
     name,
     status: 'refused',

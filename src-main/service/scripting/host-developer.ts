@@ -21,10 +21,9 @@ import type { HostCallContext } from './run-types.js';
 /** Documents one import from a script may hold (the REST route's stream is bounded by bytes and lines). */
 const MAX_IMPORT_DOCS = 10_000;
 
-function requireAdmin(caller: Caller, action: 'read' | 'update', what: string): void {
-  if (!caller.orgAdmin) {
-    throw fault('accessDenied', 'principal', { reason: `Only org administrators ${what} the environment.` });
-  }
+/** Org administrators only, and a scoped token of one needs admin `action` (also host-api.ts). */
+export function requireAdmin(caller: Caller, action: 'read' | 'update', reason: string): void {
+  if (!caller.orgAdmin) throw fault('accessDenied', 'principal', { reason });
   if (caller.scopes !== undefined) {
     const decision = checkScope(caller.scopes, { kind: 'admin', action });
     if (!decision.allowed) throw fault('accessDenied', 'scope', { reason: decision.explanation });
@@ -44,13 +43,13 @@ function flag(options: Record<string, unknown>, name: string): boolean {
 export function developerHost(svc: Service, org: Org, callerFor: (call: HostCallContext) => Caller) {
   return {
     'developer.export'(this: HostCallContext, options: unknown) {
-      requireAdmin(callerFor(this), 'read', 'export');
+      requireAdmin(callerFor(this), 'read', 'Only org administrators export the environment.');
       const o = typeof options === 'object' && options !== null ? (options as Record<string, unknown>) : {};
       return exportDocuments(svc, org, parseManifest(o.manifest ?? { includes: ['*'] }));
     },
     async 'developer.import'(this: HostCallContext, docs: unknown, options: unknown) {
       const caller = callerFor(this);
-      requireAdmin(caller, 'update', 'import');
+      requireAdmin(caller, 'update', 'Only org administrators import the environment.');
       if (!Array.isArray(docs)) {
         throw fault('invalidArgument', 'cursorOrArrayExpected', {
           reason: 'environment.import takes the documents of an export: an array or a cursor.',

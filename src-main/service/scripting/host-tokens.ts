@@ -47,7 +47,7 @@ function minterFor(base: Caller, current: Caller): MinterRights {
  * The subject account's _id from what the original's clients pass: an `_id`, an email, or a
  * principal object (`{_id}` or `{email}`). An email is looked up in this org only.
  */
-const subjectOf = (svc: Service, org: Org, subject: unknown): string => {
+export const subjectOf = (svc: Service, org: Org, subject: unknown): string => {
   const given =
     typeof subject === 'object' && subject !== null
       ? ((subject as { _id?: unknown })._id ?? (subject as { email?: unknown }).email)

@@ -29,6 +29,8 @@ export const HOST_READS = new Set([
   'crypto.uuid',
   'org.read',
   'developer.export',
+  'api.activity',
+  'api.principal',
 ]);
 
 const refused = () =>

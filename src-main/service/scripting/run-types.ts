@@ -61,6 +61,12 @@ export type RunResult =
     }
   | { ok: false; fault: ScriptFault; logs: LogLine[]; stats: RunStats };
 
+/** One org's share of the pool now (ScriptRunner.activity). */
+export interface RunActivity {
+  runs: { runId: number; depth: number; ms: number; request: RunRequest }[];
+  workers: { busy: boolean; borrowed: boolean }[];
+}
+
 export interface ScriptRunnerOptions {
   /** Worker threads kept ready (default 2). Nested runs borrow extra workers when all are busy. */
   poolSize?: number;

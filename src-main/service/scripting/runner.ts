@@ -19,6 +19,7 @@ import {
   EMPTY_STATS,
   refused,
   refusal,
+  type RunActivity,
   type RunRequest,
   type RunResult,
   type ScriptRunnerOptions,
@@ -115,6 +116,20 @@ export class ScriptRunner {
   /** Engine memory of each live worker, bytes, as last reported (what the process holds for scripts). */
   engineMemory(): number[] {
     return this.slots.filter((s) => !s.dead).map((s) => s.engineBytes);
+  }
+
+  /**
+   * What the pool is doing for `org` (the original's `api.currentActivity`): that org's runs on
+   * workers now, and every live worker as busy or not (another org's run is counted, not described).
+   */
+  activity(org: string): RunActivity {
+    const live = this.slots.filter((s) => !s.dead);
+    const mine = live.flatMap((s) => (s.active && s.active.org === org ? [s.active] : []));
+    const now = performance.now();
+    return {
+      runs: mine.map((a) => ({ runId: a.runId, depth: a.depth, ms: Math.round(now - a.started), request: a.request })),
+      workers: live.map((s) => ({ busy: s.active !== undefined, borrowed: s.overflow })),
+    };
   }
 
   run(request: RunRequest): Promise<RunResult> {

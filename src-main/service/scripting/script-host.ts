@@ -22,6 +22,7 @@ import { extraHost } from './host-extras.js';
 import { moduleHost } from './host-modules.js';
 import { httpHost } from './host-http.js';
 import { developerHost } from './host-developer.js';
+import { apiHost } from './host-api.js';
 import { scriptConsts } from './script-consts.js';
 import { compileScript } from './language/compiled-cache.js';
 import { refused } from './run-types.js';
@@ -86,6 +87,7 @@ export function scriptHost(svc: Service, org: Org, caller: Caller, options: Scri
     ...moduleHost(svc, org),
     ...httpHost(org),
     ...developerHost(svc, org, callerFor),
+    ...apiHost(svc, org, callerFor),
     as(this: HostCallContext, who: unknown, opts: unknown) {
       return as.enter(this, who, opts);
     },

@@ -9,7 +9,8 @@ describe('script completion', () => {
     const imp = completeScript("import { route } from 'dec", 26, []);
     expect(imp?.from).toBe(23);
     expect(imp?.options.find((o) => o.label === 'http')?.detail).toBe('module (in part)');
-    expect(imp?.options.find((o) => o.label === 'api')?.detail).toBe('refused here');
+    expect(imp?.options.find((o) => o.label === 'db')?.detail).toBe('refused here');
+    expect(imp?.options.find((o) => o.label === 'api')?.detail).toBe('module (in part)');
     expect(imp?.options.find((o) => o.label === 'wrapped')?.detail).not.toBe('refused here');
   });
 
@@ -33,7 +34,7 @@ describe('hover', () => {
   it('explains globals and module names, refused ones with why', async () => {
     const { hoverInfo } = await import('./script-completion');
     expect(hoverInfo('return script.principal', 9)?.text).toMatch(/^script: /);
-    expect(hoverInfo("const w = require('api')", 19)?.text).toMatch(/^api \(refused here\).*scripts call org.objects/);
+    expect(hoverInfo("const w = require('db')", 19)?.text).toMatch(/^db \(refused here\).*use org.objects/);
     expect(hoverInfo("require('c_unknown')", 10)).toBeNull();
     expect(hoverInfo('const a = 1', 7)).toBeNull();
   });

@@ -59,6 +59,27 @@ describe('modules', () => {
     expect(r.json().data).toEqual([[1], [[1, 2], [3]], '1970']);
   });
 
+  it("loads the original's other bundled libraries by its names (bignumber, decimal, moment.timezone, …)", async () => {
+    const r = await run(
+      "const BigNumber = require('bignumber'); const Decimal = require('decimal');\n" +
+        "const moment = require('moment.timezone'); const s = require('underscore.string'); const later = require('later');\n" +
+        "const every = later.parse.text('every 15 min'); const next = later.schedule(every).next(1, new Date(Date.UTC(2026, 0, 1, 10, 7)));\n" +
+        "return [new BigNumber('0.1').plus('0.2').toString(), new Decimal(1).dividedBy(3).toSignificantDigits(5).toString(),\n" +
+        "  moment.tz('2026-07-01T12:00:00Z', 'America/New_York').format('HH:mm Z'), require('moment').tz === moment.tz,\n" +
+        "  s.capitalize('hello'), s.numberFormat(1234567.891, 2), next.toISOString()]",
+    );
+    expect(r.statusCode, r.body).toBe(200);
+    expect(r.json().data).toEqual([
+      '0.3',
+      '0.33333',
+      '08:00 -04:00',
+      true,
+      'Hello',
+      '1,234,567.89',
+      '2026-01-01T10:15:00.000Z',
+    ]);
+  });
+
   it('serves a route a library registers with @route', async () => {
     await library(
       'c_routes_lib',

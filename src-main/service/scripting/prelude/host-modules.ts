@@ -132,6 +132,25 @@ export const HOST_GROUP_BODY = String.raw`
     };
   });
 
+  // The original's view of the org's server (host-api.ts): activity and principals from the host,
+  // logs through org.objects (the driver's rules, as GET /logs); what nothing keeps here is refused.
+  builtin('api', function () {
+    function refuse(name, why) {
+      return function () { throw Fault.create('service.notImplemented.api', { path: 'api.' + name, reason: why }); };
+    }
+    return freeze({
+      currentActivity: function () { return call('api.activity'); },
+      principal: freeze({ create: function (subject) { return call('api.principal', subject === undefined ? null : subject); } }),
+      logs: function (options) {
+        var o = options || {}, c = objects.logs.find(o.where === undefined || o.where === null ? {} : o.where);
+        ['sort', 'skip', 'limit'].forEach(function (k) { if (o[k] !== undefined && o[k] !== null) c[k](o[k]); });
+        return c.toList();
+      },
+      stats: refuse('stats', 'This service keeps no usage statistics; read the run logs with api.logs().'),
+      closeOutputStream: refuse('closeOutputStream', 'Requests here keep no output streams a script could close.')
+    });
+  });
+
   builtin('notifications', function () {
     return freeze({
       send: function (name, variables, options) {

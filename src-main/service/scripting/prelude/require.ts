@@ -1,7 +1,7 @@
 /**
  * The sandbox's module system (JavaScript evaluated inside the prelude's closure). `require(name)`
  * resolves, in order: a built-in module of the original (BUILTINS, defined by the other prelude
- * parts), a bundled library (`should`, `moment`, `underscore`, `lodash`: their published builds,
+ * parts), a bundled library (`should`, `moment`, `lodash`, `bignumber`, …: their published builds,
  * evaluated on first use in the run), a module the original has and this service deliberately
  * lacks (`service.notImplemented.module`, naming it and why), then a library script of the org
  * by its export name (`configuration.export`), fetched compiled from the host. Each is evaluated
@@ -67,9 +67,10 @@ export const REQUIRE_SOURCE =
   function loadBundled(name) {
     var text = builtinNative(name);
     if (typeof text !== 'string') throw Fault.create('service.error.module', { reason: 'The bundled module ' + name + ' is missing from this build.' });
-    var fn = compileNative('(function (module, exports, global, define) {' + text + '\n})', 'lib.' + name);
+    // require: a UMD build that needs another module (moment-timezone needs moment) gets the run's.
+    var fn = compileNative('(function (module, exports, global, define, require) {' + text + '\n})', 'lib.' + name);
     var module = { exports: {} };
-    fn.call(module.exports, module, module.exports, g, undefined);
+    fn.call(module.exports, module, module.exports, g, undefined, require);
     return module.exports;
   }
 
