@@ -242,3 +242,46 @@ test('tabs: the selection survives leaving and returning; sessions show where fr
   await apps.tab('settings');
   await console_.screenshots('apps-settings-tab');
 });
+
+test('name and name mapping: a bad name is marked as typed, a taken one gets the service’s fault on its field, a cleared one is removed', async ({
+  page,
+}) => {
+  const { console_, apps, api } = await signIn(page);
+  const taken = await api.send('POST', 'apps', { label: 'Web', kind: 'session', name: 'c_taken_app' });
+  expect(taken.status).toBe(200);
+  await apps.startCreate('session', 'Patients');
+  await apps.save();
+  await expect(page.getByTestId('app-title')).toHaveText('Patients');
+  const app = await appByLabel(api, 'Patients');
+
+  // The form's own check, as typed: the service's rule (a letter first, never shaped like a key).
+  await page.getByTestId('app-name').fill('1 patients');
+  await apps.save();
+  await expect(apps.fieldError('app-name')).toContainText('A letter');
+  // A name only the service can refuse (another app has it) lands on the name field.
+  await page.getByTestId('app-name').fill('c_taken_app');
+  await page.getByTestId('app-allowNameMapping').check();
+  await apps.save();
+  await expect(apps.fieldError('app-name')).toContainText('Another application');
+  await page.getByTestId('app-name').scrollIntoViewIfNeeded();
+  await console_.screenshots('apps-name-fault');
+
+  await page.getByTestId('app-name').fill('c_patient_app');
+  await apps.save();
+  await expect(page.getByTestId('app-saved')).toBeVisible();
+  await expect(page.getByTestId('app-name-note')).toHaveText('c_patient_app');
+  const named = await api.get<{ name?: string; allowNameMapping?: boolean }>(`apps/${app.key}`);
+  expect(named.body).toMatchObject({ name: 'c_patient_app', allowNameMapping: true });
+  await expect(page.getByTestId('app-name')).toHaveValue('c_patient_app');
+  await expect(page.getByTestId('app-allowNameMapping')).toBeChecked();
+  await console_.screenshots('apps-name-saved');
+
+  // Cleared and saved: the service drops the name (PATCH name: null).
+  await page.getByTestId('app-name').fill('');
+  await page.getByTestId('app-allowNameMapping').uncheck();
+  await apps.save();
+  await expect(page.getByTestId('app-name-note')).toHaveCount(0);
+  const cleared = await api.get<{ name?: string; allowNameMapping?: boolean }>(`apps/${app.key}`);
+  expect(cleared.body.name).toBeUndefined();
+  expect(cleared.body.allowNameMapping).toBe(false);
+});

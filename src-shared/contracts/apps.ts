@@ -35,7 +35,7 @@ export interface AppSettings {
    * where they send the key (`Service-Client-Key`, `createAuthToken(name, …)`), as the original's do.
    */
   name?: string;
-  /** Absent means false (apps made before it, and the console, which does not edit it). */
+  /** Absent means false (apps made before it). */
   allowNameMapping?: boolean;
 }
 

@@ -42,6 +42,13 @@ export function AppDetail({
           </h2>
           <p className="keys-note">
             {app.kind === 'session' ? 'Session app' : 'Signing app'}
+            {app.name && (
+              <>
+                {' · named '}
+                <code data-testid="app-name-note">{app.name}</code>
+                {app.allowNameMapping ? ', which clients may send for the key' : ''}
+              </>
+            )}
             {consoleApp && ' · the console signs in with this app'}
             {!app.enabled && ' · disabled'}
           </p>

@@ -85,6 +85,27 @@ export function AppSettingsForm(props: AppSettingsFormProps) {
           )}
         </Field>
         <Field
+          label="Name"
+          hint="With name mapping on, clients may send it in place of the key. Empty: none."
+          error={errorOf('name')}
+          errorTestId="field-error"
+        >
+          {(id, describedBy) => (
+            <input
+              id={id}
+              className="input input--mono"
+              data-testid="app-name"
+              value={draft.name}
+              maxLength={200}
+              spellCheck={false}
+              placeholder="c_patient_app"
+              aria-describedby={describedBy}
+              aria-invalid={errorOf('name') ? true : undefined}
+              onChange={(e) => set('name', e.target.value)}
+            />
+          )}
+        </Field>
+        <Field
           label="Session / token lifetime (seconds)"
           hint={`Inactivity timeout and default token lifetime, ${AUTH_DURATION.min}–${AUTH_DURATION.max.toLocaleString('en')}.`}
           error={errorOf('authDuration')}
@@ -213,6 +234,13 @@ export function AppSettingsForm(props: AppSettingsFormProps) {
             error={errorOf('csrf')}
             testId="app-csrf"
             onChange={(v) => set('csrf', v)}
+          />
+          <Check
+            label="Name mapping (the name is accepted where clients send the key)"
+            checked={draft.allowNameMapping}
+            error={errorOf('allowNameMapping')}
+            testId="app-allowNameMapping"
+            onChange={(v) => set('allowNameMapping', v)}
           />
           {mode === 'create' && (
             // Editing: the one Expose keys control is on the Keys tab, beside what it publishes.

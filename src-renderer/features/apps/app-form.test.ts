@@ -145,6 +145,46 @@ describe('settingsPatch', () => {
   });
 });
 
+describe('app name and name mapping', () => {
+  const valid = { ...emptyDraft(), label: 'Patients' };
+  it('checks the name as the service does: an identifier, never key-shaped', () => {
+    expect(validateAppDraft({ ...valid, name: 'c_patient_app' }, 'session')).toEqual({});
+    expect(validateAppDraft({ ...valid, name: '' }, 'session')).toEqual({});
+    expect(validateAppDraft({ ...valid, name: '1abc' }, 'session').name).toMatch(/^A letter/);
+    expect(validateAppDraft({ ...valid, name: 'has space' }, 'session').name).toMatch(/^A letter/);
+    expect(validateAppDraft({ ...valid, name: 'K2QivOVnvfmngPYlza97Jy' }, 'session').name).toMatch(/key/);
+  });
+
+  it('sends a new name and the mapping, and removes a cleared name with null', () => {
+    const unnamed = app();
+    expect(draftFromApp(unnamed)).toMatchObject({ name: '', allowNameMapping: false });
+    const named = { ...draftFromApp(unnamed), name: ' c_patient_app ', allowNameMapping: true };
+    expect(settingsPatch(unnamed, draftToSettings(named, 'signing'))).toEqual({
+      name: 'c_patient_app',
+      allowNameMapping: true,
+    });
+    const current = app({ name: 'c_patient_app', allowNameMapping: true });
+    expect(settingsPatch(current, draftToSettings(draftFromApp(current), 'signing'))).toEqual({});
+    expect(settingsPatch(current, draftToSettings({ ...draftFromApp(current), name: '' }, 'signing'))).toEqual({
+      name: null,
+    });
+  });
+
+  it("puts the service's name conflict on the name field", () => {
+    const conflict = {
+      object: 'fault' as const,
+      name: 'validation',
+      code: 'kValidationError',
+      errCode: 'service.validation.conflict',
+      status: 400,
+      message: 'Another application of the org is named c_x.',
+      reason: 'Another application of the org is named c_x.',
+      path: 'name',
+    };
+    expect(faultsByField(conflict as never)).toEqual({ fields: { name: conflict.reason }, unplaced: false });
+  });
+});
+
 describe('faultsByField', () => {
   it('puts child faults on their fields', () => {
     const child = (path: string, reason: string) => ({

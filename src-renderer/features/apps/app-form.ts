@@ -35,6 +35,9 @@ export interface AppDraft {
   corsOrigins: string;
   ipAllow: string;
   ipDeny: string;
+  /** The original's app name, or '' for none (docs/orgs-and-apps.md#applications). */
+  name: string;
+  allowNameMapping: boolean;
 }
 
 export type AppField = keyof AppDraft;
@@ -61,6 +64,8 @@ export function emptyDraft(): AppDraft {
     corsOrigins: '',
     ipAllow: '',
     ipDeny: '',
+    name: '',
+    allowNameMapping: false,
   };
 }
 
@@ -82,6 +87,8 @@ export function draftFromApp(app: ServiceApp): AppDraft {
     corsOrigins: app.corsOrigins.join('\n'),
     ipAllow: app.ipAllow.join('\n'),
     ipDeny: app.ipDeny.join('\n'),
+    name: app.name ?? '',
+    allowNameMapping: app.allowNameMapping ?? false,
   };
 }
 
@@ -93,6 +100,9 @@ export function splitLines(text: string): string[] {
 }
 
 const OBJECT_ID = /^[0-9a-f]{24}$/;
+/** The service's app name rule (apps/settings.ts): an identifier, never shaped like a key. */
+const APP_NAME = /^[A-Za-z][A-Za-z0-9_.-]{0,99}$/;
+const KEY_SHAPED = /^[A-Za-z0-9]{22}$/;
 const IPV4 = /^(25[0-5]|2[0-4]\d|1?\d?\d)(\.(25[0-5]|2[0-4]\d|1?\d?\d)){3}$/;
 const IPV6 = /^[0-9a-f:]+(:(25[0-5]|2[0-4]\d|1?\d?\d)(\.(25[0-5]|2[0-4]\d|1?\d?\d)){3})?$/i;
 
@@ -149,6 +159,12 @@ export function validateAppDraft(draft: AppDraft, kind: AppKind): FieldErrors {
   if (principal !== '' && !OBJECT_ID.test(principal)) {
     errors.principalId = 'An account id: 24 lower-case hex characters (empty for anonymous).';
   }
+  const name = draft.name.trim();
+  if (name !== '' && !APP_NAME.test(name)) {
+    errors.name = 'A letter, then up to 99 letters, digits, _ . or - (e.g. c_patient_app).';
+  } else if (KEY_SHAPED.test(name)) {
+    errors.name = 'Shaped like an app key (22 letters and digits): add a _ . or - so the two cannot be mixed up.';
+  }
   if (kind === 'session') {
     for (const field of SIGNING_ONLY) if (draft[field] === true) errors[field] = 'Signing apps only.';
   }
@@ -180,6 +196,8 @@ export function draftToSettings(draft: AppDraft, kind: AppKind): AppSettings {
     corsOrigins: [...new Set(splitLines(draft.corsOrigins))],
     ipAllow: [...new Set(splitLines(draft.ipAllow))],
     ipDeny: [...new Set(splitLines(draft.ipDeny))],
+    ...(draft.name.trim() === '' ? {} : { name: draft.name.trim() }),
+    allowNameMapping: draft.allowNameMapping,
   };
 }
 
@@ -188,12 +206,19 @@ const sameValue = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringi
 /**
  * The PATCH body: only settings that differ from the app. `alg` is left out — it is pinned to the
  * key pair and changes only by regenerating the pair. `expires` compares by the minute, the
- * precision of the input, so an untouched seconds part is not sent back as a change.
+ * precision of the input, so an untouched seconds part is not sent back as a change. A name the
+ * draft clears is sent as `null` (the service's way to remove it); an absent one is ''.
  */
 export function settingsPatch(app: ServiceApp, settings: AppSettings): Partial<AppSettings> {
   const patch: Record<string, unknown> = {};
   for (const name of Object.keys(settings) as (keyof AppSettings)[]) {
     if (name === 'alg') continue;
+    if (name === 'name') continue;
+    if (name === 'allowNameMapping') {
+      if ((app.allowNameMapping ?? false) !== settings.allowNameMapping)
+        patch.allowNameMapping = settings.allowNameMapping;
+      continue;
+    }
     if (name === 'expires') {
       const before = app.expires === null ? '' : toUtcInput(app.expires);
       const after = settings.expires === null ? '' : toUtcInput(settings.expires);
@@ -202,6 +227,7 @@ export function settingsPatch(app: ServiceApp, settings: AppSettings): Partial<A
     }
     if (!sameValue(app[name], settings[name])) patch[name] = settings[name];
   }
+  if ((app.name ?? '') !== (settings.name ?? '')) patch.name = settings.name ?? null;
   return patch as Partial<AppSettings>;
 }
 
