@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { MODULE_TABLE } from '../../../../src-shared/scripting/api-description.js';
 import { PRELUDE_SOURCE } from '../prelude.js';
-import { BUNDLED_FILES } from '../bundled-libraries.js';
+import { BUNDLED_FILES, bundledSource } from '../bundled-libraries.js';
 import { MODULE_GROUP_OF, moduleGroupSource } from './module-groups.js';
 
 describe('module groups', () => {
@@ -12,6 +12,15 @@ describe('module groups', () => {
     }
     expect(() => new Function(`return ${PRELUDE_SOURCE}`)).not.toThrow();
     expect(moduleGroupSource('nothing')).toBeUndefined();
+  });
+
+  it('keeps the bundled libraries out of the prelude: a run that requires none compiles none', () => {
+    for (const name of Object.keys(BUNDLED_FILES)) {
+      const text = bundledSource(name) ?? '';
+      expect(text.length, name).toBeGreaterThan(5000);
+      expect(PRELUDE_SOURCE.includes(text.slice(1000, 1200)), name).toBe(false);
+    }
+    expect(PRELUDE_SOURCE.length).toBeLessThan(60_000);
   });
 
   it('every module the description offers is built in, bundled or in the prelude', () => {
