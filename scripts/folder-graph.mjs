@@ -36,6 +36,7 @@ export const FOLDERS = {
       'logs',
       'objects',
       'orgs',
+      'policies',
       'records',
       'scripting',
       'views',
@@ -48,6 +49,10 @@ export const FOLDERS = {
   environment: {
     what: 'configuration as files: manifests, export, import (one transaction), lock, deployments',
     imports: ['access', 'apps', 'auth', 'crypto', 'db', 'objects', 'orgs', 'records', 'views'],
+  },
+  policies: {
+    what: 'request policies (issue 40): the org’s @policy table, matching, Deny/Allow/Redirect/Script actions, rate limits',
+    imports: ['access', 'orgs', 'records', 'scripting'],
   },
   triggers: {
     what: 'triggers (issue 41): the org’s trigger table, before and after runs around a caller’s write (the records service’s hooks), depth',

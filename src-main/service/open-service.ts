@@ -13,6 +13,7 @@ import { inheritedRoleDerivations } from './access/inherited-roles.js';
 import { registerViewRecordRules } from './views/view-rules.js';
 import { registerDeploymentRecordRules } from './environment/deployment-record-rules.js';
 import { registerScriptRecordRules } from './scripting/script-rules.js';
+import { registerPolicyRules } from './policies/policy-rules.js';
 import { watchScriptWrites } from './scripting/script-generation.js';
 import { registerTriggerRules } from './triggers/trigger-rules.js';
 import { registerJobRules } from './jobs/job-rules.js';
@@ -61,6 +62,7 @@ export function openService(opts: OpenServiceOptions): Service {
   registerViewRecordRules(svc);
   registerDeploymentRecordRules(svc);
   registerScriptRecordRules(svc);
+  registerPolicyRules(svc);
   registerTriggerRules(svc);
   registerJobRules(svc);
   // The trigger and job tables are rebuilt when script records change, not on every write.

@@ -43,6 +43,7 @@ import { outboxRoutes } from './routes/outbox.js';
 import { sessionsRoutes } from './routes/sessions.js';
 import { scriptRunnerRoutes } from './routes/script-runner.js';
 import { scriptRoutes } from './routes/script-routes.js';
+import { policyGate } from './routes/policy-gate.js';
 import { recordRules } from './records/rules.js';
 import { installTriggers } from './triggers/install.js';
 import { driverRoutes } from './routes/driver.js';
@@ -235,7 +236,7 @@ export async function buildServer(svc: Service, opts: ServerOptions = {}): Promi
     objectRoutes(svc),
     objectPathRoutes(svc),
   ];
-  await server.register(orgScope(svc, orgRoutes), { prefix: '/:org/v2' });
+  await server.register(orgScope(svc, orgRoutes, policyGate(svc)), { prefix: '/:org/v2' });
   return server;
 }
 

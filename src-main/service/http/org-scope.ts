@@ -32,19 +32,38 @@ export function adminOnlyRoute(route: RouteOptions): void {
 }
 
 /**
+ * What runs once the org and the caller are resolved, before any route (server.ts passes the org's
+ * request policies, routes/policy-gate.ts): undefined to go on at once, or a promise of whether
+ * it answered the request itself.
+ */
+export type OrgGate = (request: FastifyRequest, reply: FastifyReply) => undefined | Promise<boolean>;
+
+/**
  * Everything under `/<org>/v2`: resolves the org, then authenticates the caller before any route
- * handler runs. Routes marked `config: { admin: true }` (see `ADMIN_ONLY`) get the administrators'
+ * handler runs, then `gate`. Routes marked `config: { admin: true }` (see `ADMIN_ONLY`) get the administrators'
  * check as their own preHandler; other routes decide themselves whether they need a principal.
  */
-export function orgScope(svc: Service, routes: RoutePlugin[]) {
+export function orgScope(svc: Service, routes: RoutePlugin[], gate?: OrgGate) {
   return async (server: FastifyInstance) => {
     server.decorateRequest('ctx', null as never);
     // Callback style: most requests authenticate synchronously, and every request runs this.
     server.addHook('preHandler', (request, reply, done) => {
       const sent = isRecord(request.params) ? request.params.org : undefined;
       const entered = enterOrg(svc, typeof sent === 'string' ? sent : '', request, reply);
-      if (entered instanceof Promise) entered.then(() => done(), done);
-      else done();
+      // A gate that answered sent the reply: the route does not run (done is not called).
+      const gated = () => {
+        let answered: ReturnType<OrgGate>;
+        try {
+          answered = gate?.(request, reply);
+        } catch (error) {
+          done(error as Error);
+          return;
+        }
+        if (answered === undefined) done();
+        else answered.then((sentReply) => (sentReply ? undefined : done()), done);
+      };
+      if (entered instanceof Promise) entered.then(gated, done);
+      else gated();
     });
     server.options('/*', async (request, reply) => {
       preflight(svc, request.ctx.org, request, reply);

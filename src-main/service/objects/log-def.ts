@@ -7,7 +7,7 @@ const str = (name: string, extra: Partial<PropertyDef> = {}): PropertyDef =>
 const int = (name: string, extra: Partial<PropertyDef> = {}): PropertyDef => ro({ name, type: 'Integer', ...extra });
 
 /** What kind of run a log entry is for (`stp`, the original's script type). */
-export const LOG_SCRIPT_TYPES = ['runner', 'route', 'trigger', 'job'] as const;
+export const LOG_SCRIPT_TYPES = ['runner', 'route', 'trigger', 'job', 'policy'] as const;
 export type LogScriptType = (typeof LOG_SCRIPT_TYPES)[number];
 export const LOG_LEVELS = ['info', 'warn', 'error'] as const;
 

@@ -7,6 +7,7 @@ import type { Service } from '../service.js';
 import type { ErrorLogSink } from '../http/server-error-log.js';
 import type { HeaderSink, OrgRequest, RequestContext } from '../http/context.js';
 import { enterOrg } from '../http/enter-org.js';
+import { orgPolicies } from '../policies/policy-table.js';
 import { faultAnswering, GUARD_HEADERS, hostIsLoopback, SERVER_TIME_HEADER } from '../http/faults-plugin.js';
 import { hasRepeatedHost } from '../http/single-host.js';
 import { readInstance } from './objects.js';
@@ -75,6 +76,9 @@ export class DirectInstanceReads {
     const { headers } = req;
     if (!hostIsLoopback(headers.host) || hasRepeatedHost(req.rawHeaders) || hasBody(req)) return false;
     const { org = '', collection = '', id = '' } = found.params;
+    // An org with request policies: Fastify's path applies them (policy-gate.ts) before any read.
+    const known = this.svc.orgs.byCode(org);
+    if (known && orgPolicies(this.svc, known).length > 0) return false;
     this.answer(req, res, org, collection, id);
     return true;
   }

@@ -8,13 +8,8 @@ import { pathParams, type TypedServer } from '../http/route-schemas.js';
 import { matchRoutes, type RouteScript } from '../scripting/route-scripts.js';
 import { runScriptFor } from '../scripting/script-host.js';
 import { answerCursor } from './script-cursor.js';
-import { SANDBOX_STATS_HEADER, envelope, requireScriptScope, scriptRequestOf } from './script-runner.js';
-
-/**
- * Headers a route script may not set. `content-type` among them: what `write` sends is JSON, and
- * this origin also serves the console, so a script must not make it serve HTML.
- */
-const FORBIDDEN_HEADERS = new Set(['set-cookie', 'content-length', 'transfer-encoding', 'connection', 'content-type']);
+import { SANDBOX_STATS_HEADER, requireScriptScope, scriptRequestOf } from './script-runner.js';
+import { envelope, responseHost, type RouteAnswer } from '../scripting/response-host.js';
 
 /**
  * `ALL /<org>/v2/routes/<path>` (docs/scripting.md#script-routes): the org's active route scripts matching
@@ -88,38 +83,6 @@ function routeBody(route: RouteScript, body: unknown, contentType: string | unde
     fields[name] = had === undefined ? value : Array.isArray(had) ? [...had, value] : [had, value];
   }
   return fields;
-}
-
-interface RouteAnswer {
-  status?: number;
-  headers: Record<string, string>;
-  hasBody?: boolean;
-  body?: unknown;
-  next?: boolean;
-}
-
-function responseHost(answer: RouteAnswer) {
-  return {
-    'response.status'(code: unknown) {
-      if (typeof code !== 'number' || !Number.isInteger(code) || code < 200 || code > 599)
-        throw fault('invalidArgument', undefined, { path: 'status', reason: 'A status code from 200 to 599.' });
-      answer.status = code;
-    },
-    'response.header'(name: unknown, value: unknown) {
-      if (typeof name !== 'string' || !/^[A-Za-z0-9-]{1,100}$/.test(name) || FORBIDDEN_HEADERS.has(name.toLowerCase()))
-        throw fault('invalidArgument', undefined, { path: 'header', reason: 'Not a header a script may set.' });
-      if (typeof value !== 'string' || value.length > 8192 || /[\r\n]/.test(value))
-        throw fault('invalidArgument', undefined, { path: 'header', reason: 'Header values are single-line strings.' });
-      answer.headers[name] = value;
-    },
-    'response.body'(body: unknown) {
-      answer.hasBody = true;
-      answer.body = body;
-    },
-    'route.next'() {
-      answer.next = true;
-    },
-  };
 }
 
 /** `apiKey` (§C "app restriction"): only requests made through that app (client key or token issuer). */

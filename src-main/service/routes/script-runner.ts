@@ -8,6 +8,7 @@ import { ANY_BODY, isRecord, type TypedServer } from '../http/route-schemas.js';
 import { runScriptFor, type LoggedRun } from '../scripting/script-host.js';
 import type { RunResult } from '../scripting/run-types.js';
 import type { ScriptRequest } from '../scripting/protocol.js';
+import { envelope } from '../scripting/response-host.js';
 import { answerCursor } from './script-cursor.js';
 import { answerTail, isTail } from './script-tail.js';
 import { CSRF_HEADER } from '../auth/wire-names.js';
@@ -151,9 +152,3 @@ function logsOf(result: RunResult): { logs?: RunResult['logs'] } {
   return result.logs.length > 0 ? { logs: result.logs } : {};
 }
 
-export function envelope(value: unknown): unknown {
-  if (Array.isArray(value)) return { object: 'list', data: value, hasMore: false };
-  if (value === null || value === undefined || typeof value !== 'object')
-    return { object: 'result', data: value ?? null };
-  return value;
-}

@@ -47,10 +47,8 @@ export function assertScriptCompiles(values: Record<string, unknown>): void {
       reason: `Line ${transpiled.line}, column ${transpiled.column}: ${transpiled.message}`,
     });
   }
-  if (transpiled?.ok) {
-    assertNoPolicies(transpiled.registrations);
-    assertRouteAcls(transpiled.registrations);
-  }
+  // A library's @policy options are checked by the policies' own record rule (policies/policy-rules.ts).
+  if (transpiled?.ok) assertRouteAcls(transpiled.registrations);
   const check = transpiled ? checkSyntaxSync(transpiled.code, Infinity) : checkSyntaxSync(values.script);
   if (check === null) {
     throw fault('error', 'script.syntaxCheck', { reason: 'The script checker is not loaded yet; try again.' });
@@ -61,24 +59,6 @@ export function assertScriptCompiles(values: Record<string, unknown>): void {
       reason: `Line ${check.line}, column ${check.column}: ${check.message}`,
     });
   }
-}
-
-/**
- * The original enforces a library's `@policy` on the requests it matches (methods, paths, an `if`
- * expression; actions such as Script and Transform). This service has no policy engine: saving one
- * would look like protection and be none, so the save is refused and the fault names the line
- * (docs/scripting.md#not-done-or-not-the-originals-issue-40).
- */
-function assertNoPolicies(registrations: ScriptRegistration[]): void {
-  const policy = registrations.find((r) => r.type === 'policy');
-  if (!policy) return;
-  const { className, methodName, loc } = policy.metadata;
-  throw fault('validation', 'script', {
-    path: 'script',
-    reason:
-      `Line ${loc.line}, column ${loc.column}: @policy ${className}.${methodName} would not be enforced: this service ` +
-      'has no request policies. Remove it, and enforce the rule in the route itself (its acl, principal, apiKey, or a check that throws a fault).',
-  });
 }
 
 /** Each `@route`'s acl reads as this service's entries (src-shared/schema/acl-entry.ts), else the save names the line. */

@@ -20,7 +20,14 @@ export interface ScriptRegistration {
   configuration: Record<string, StaticValue>;
   name?: string;
   weight: number;
-  metadata: { className: string; methodName: string; static: boolean; loc: { line: number; column: number } };
+  metadata: {
+    className: string;
+    methodName: string;
+    static: boolean;
+    loc: { line: number; column: number };
+    /** A `@policy` on a class field (`@policy static p = {…}`): options only, no method to run. */
+    field?: true;
+  };
 }
 
 export class RegistrationError extends Error {
@@ -136,8 +143,8 @@ function classRegistrations(cls: BabelNode, b: Bindings, dynamic: (n: BabelNode)
           : kind === 'policy' && member.value
             ? [staticValue(member.value as BabelNode, 0, dynamic)]
             : [];
-      // A policy is only found (the record rules refuse to save it: it is not enforced); its
-      // options never fail a run of a library saved before that rule.
+      // A policy's options are read by policies/policy-def.ts (checked at save by its record
+      // rule); they never fail a run of the library.
       if (kind === 'policy') {
         const options = args.find((a) => a !== DYNAMIC && typeof a === 'object' && a !== null && !Array.isArray(a));
         out.push({
@@ -149,6 +156,7 @@ function classRegistrations(cls: BabelNode, b: Bindings, dynamic: (n: BabelNode)
             methodName,
             static: member.static === true,
             loc: { line: loc.line, column: loc.column + 1 },
+            ...(member.type === 'ClassProperty' ? { field: true as const } : {}),
           },
         });
         continue;

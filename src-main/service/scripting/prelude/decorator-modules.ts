@@ -6,8 +6,9 @@
  * `@route`/`@trigger`/`@job` are read at save time from the syntax tree (language/registrations.ts)
  * and, when the library is evaluated in a run, record the decorated method here so that the run a
  * route dispatches (`require('runtime.route').run(...)`) can call it. `@log` times the method and
- * writes one console line. `@policy` and `@transform` keep the class usable: policies and
- * environment-transform pipelines are not run by this service (docs/scripting.md).
+ * writes one console line. `@policy` records its method for `runtime.policy` (the request
+ * policies, policies/ and docs/scripting.md#policies); `@transform` keeps the class usable:
+ * environment-transform pipelines are not run by this service.
  */
 export const DECORATOR_GROUP_BODY = String.raw`
   var accessor = require('util.paths.accessor');
@@ -85,7 +86,7 @@ export const DECORATOR_GROUP_BODY = String.raw`
 
   builtin('decorators', function () {
     return freeze({ route: registering('route'), trigger: registering('trigger'), job: registering('job'),
-      log: logDecorator, as: asDecorator, policy: passThrough, transform: passThrough, object: passThrough, acl: passThrough });
+      log: logDecorator, as: asDecorator, policy: registering('policy'), transform: passThrough, object: passThrough, acl: passThrough });
   });
   builtin('decorators-transform', function () {
     return freeze({ transform: passThrough, error: passThrough, beforeAll: passThrough, before: passThrough, each: passThrough, after: passThrough, afterAll: passThrough });
@@ -130,6 +131,29 @@ export const DECORATOR_GROUP_BODY = String.raw`
       }
       return m.target[m.methodName]({ context: context, new: a.new, old: a.old, modified: a.modified,
         event: a.event, dryRun: a.dryRun, body: body, runtime: spec.runtime || {} });
+    } });
+  });
+
+  // A library's @policy method with the Script action (policies/run-policy.ts): called as the
+  // original does with {req, res, body, halt, runtime}. body(path, value) changes the body the
+  // route reads; halt() ends the evaluation of the org's policies and lets the request go on.
+  builtin('runtime.policy', function () {
+    return freeze({ run: function (spec) {
+      var m = registered('policy', spec);
+      var req = require('request'), res = require('response');
+      var current = req.body === undefined || req.body === null ? null : JSON.parse(stringify(req.body));
+      var read = accessor(current);
+      function body(path, value) {
+        if (arguments.length > 1) {
+          if (current === null || typeof current !== 'object') { current = {}; read = accessor(current); }
+          read(path, value);
+          call('policy.body', current);
+          return value;
+        }
+        return arguments.length === 0 ? read() : read(path);
+      }
+      function halt() { call('policy.halt'); }
+      return m.target[m.methodName]({ req: req, res: res, body: body, halt: halt, runtime: spec.runtime || {} });
     } });
   });
 
