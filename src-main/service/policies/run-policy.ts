@@ -136,16 +136,22 @@ async function runPolicyScript(
 }
 
 /**
- * The fault a failed policy run refuses the request with: the script's own fault when it chose a
- * refusal (a 4xx, `Fault.create('service.accessDenied.policy', …)`), else `accessDenied.policy`
- * naming the policy and what went wrong — never a 5xx for the org's own code failing.
+ * The fault a failed policy run refuses the request with: the fault the method chose to throw
+ * (`Fault.create('service.accessDenied.policy', …)`, a host call's refusal), else — a plain error,
+ * a limit reached, a library that no longer loads — `accessDenied.policy` naming the policy and
+ * what went wrong: the org's own code failing is never answered as a 5xx, and never lets the
+ * request through.
  */
 function refusal(policy: PolicyDef, f: FaultBody): FaultBody {
-  if (f.status >= 400 && f.status < 500) return f;
+  const failed = f.status >= 500 || f.status < 400 || RUN_FAILURES.test(f.errCode);
+  if (!failed) return f;
   return makeFault('accessDenied', 'policy', {
     reason: `The policy ${policy.label} failed, so the request is refused: ${(f.reason ?? f.message).slice(0, 1000)}`,
   });
 }
+
+/** The runner's faults for a script that failed rather than refused (scripting/script-faults.ts, limits.ts). */
+const RUN_FAILURES = /^service\.(invalidArgument\.script|invalidArgument\.scriptCompilation|tooLarge\.script|timeout|notFound\.policy|notImplemented\.script)/;
 
 /** A request's facts for the matchers; `acl` role names are resolved only if a policy asks. */
 export function requestFacts(

@@ -178,21 +178,21 @@ describe('@policy', () => {
       configuration: { export: name },
     });
 
-  it('refuses to save a library whose @policy would not be enforced, naming the line', async () => {
+  it('refuses to save a @policy option this service does not apply, naming the line and the option', async () => {
     const method = await save(
       'c_policy_method',
-      "const { policy, route } = require('decorators')\nclass P {\n  @route('GET c_policy_ok')\n  static ok() { return 1 }\n  @policy({ methods: ['get'], paths: '/routes/c_policy_ok', action: 'Script' })\n  static deny() { throw Fault.create('service.accessDenied.unspecified') }\n}\nmodule.exports = P",
+      "const { policy, route } = require('decorators')\nclass P {\n  @route('GET c_policy_ok')\n  static ok() { return 1 }\n  @policy({ methods: ['get'], paths: '/routes/c_policy_ok', action: 'Script', if: { $eq: [1, 1] } })\n  static deny() { throw Fault.create('service.accessDenied.unspecified') }\n}\nmodule.exports = P",
     );
     expect(method.statusCode).toBe(400);
     expect(method.json()).toMatchObject({ errCode: 'service.validation.script', path: 'script' });
-    expect(method.json().reason).toMatch(/^Line 5, column 3: @policy P\.deny would not be enforced/);
+    expect(method.json().reason).toMatch(/^Line 5, column 3: @policy P\.deny: the option if is not supported/);
     // The class-field form the original's libraries use too.
     const field = await save(
       'c_policy_field',
-      "import { policy } from 'decorators'\nexport class Q {\n  @policy\n  static p = { methods: 'post', paths: '/routes/x', action: 'Deny' }\n}",
+      "import { policy } from 'decorators'\nexport class Q {\n  @policy\n  static p = { methods: 'get', paths: '/routes/x', action: 'Transform', transform: 'c_t' }\n}",
     );
     expect(field.statusCode).toBe(400);
-    expect(field.json().reason).toMatch(/^Line 3, column 3: @policy Q\.p would not be enforced/);
+    expect(field.json().reason).toMatch(/^Line 3, column 3: @policy Q\.p: the option transform is not supported/);
     // The route it guarded was not registered either.
     expect((await admin.get('/routes/c_policy_ok')).json()).toMatchObject({ errCode: 'service.notFound.route' });
   });
