@@ -63,6 +63,7 @@ beforeAll(async () => {
     ['c_transform_each', 'lib-transform-each.js'],
     ['c_triggers_route_policy', 'lib-triggers-route-policy.js'],
     ['c_route_policy', 'lib-route-policy.js'],
+    ['c_request_policies', 'lib-request-policies.js'],
     ['c_trigger_counters', 'lib-trigger-counters.js'],
     ['c_visits', 'app-visits-lib.js'],
     ['c_corpus_linked_fields', 'lib-linked-fields.js'],
@@ -255,7 +256,7 @@ describe('library and route scripts with decorators', () => {
       data: 'The get request was executed!',
     });
   });
-  differs('a library of @policy Script policies', 'policies are not enforced, so the save is refused', async () => {
+  differs('a library of @policy Script policies with if expressions', 'if expressions are not evaluated, so the save is refused naming the option', async () => {
     const res = await admin.post('/scripts', {
       label: 'c_runtime_policy',
       name: 'c_runtime_policy',
@@ -264,7 +265,34 @@ describe('library and route scripts with decorators', () => {
       configuration: { export: 'c_runtime_policy' },
     });
     expect(res.json()).toMatchObject({ errCode: 'service.validation.script', path: 'script' });
-    expect(res.json().reason).toContain('@policy RuntimePolicies.policyGet would not be enforced');
+    expect(res.json().reason).toContain('@policy RuntimePolicies.policyGet: the option if is not supported');
+  });
+  original('a Redirect policy', async () => {
+    const res = await admin.get('/routes/corpus-policy-moved');
+    expect(res.statusCode).toBe(307);
+    expect(res.headers.location).toBe('/demo/v2/routes/corpus-policy-target');
+  });
+  original('a Script policy ends the request with what it returns', async () => {
+    expect((await admin.post('/routes/corpus-policy-route', { end: true })).json()).toEqual({
+      object: 'result',
+      data: 'ended!',
+    });
+  });
+  original('a Script policy refuses with the fault it throws', async () => {
+    const res = await admin.post('/routes/corpus-policy-route', { end_throw: true });
+    expect(res.statusCode).toBe(403);
+    expect(res.json()).toMatchObject({ code: 'kAccessDenied', reason: 'Because!' });
+  });
+  original('a Script policy changes the body the route reads', async () => {
+    expect((await admin.post('/routes/corpus-policy-route', { end: false })).json()).toMatchObject({
+      text: 'Hi!',
+      param: 'this is a param from policy',
+    });
+  });
+  original('halt() in a policy: the policies after it do not run, the route does', async () => {
+    const res = await admin.get('/routes/corpus-policy-halt');
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ object: 'result', data: 'Hello!' });
   });
   original('route by options object, instance method, body()', async () => {
     expect((await admin.post('/routes/c_corpus_post', { theNumber: 42 })).json()).toEqual({
