@@ -112,10 +112,11 @@ export const MODULE_TABLE: readonly ModuleDescription[] = [
   {
     name: 'decorators',
     status: 'partial',
-    summary: '@route (served), @trigger and @job (run as trigger and job records), @log, @as, @policy, @transform.',
+    summary:
+      '@route (served), @trigger and @job (run as trigger and job records), @policy (applied to the org’s requests), @log, @as, @transform.',
     exports: ['route', 'trigger', 'job', 'log', 'as', 'policy', 'transform'],
     reason:
-      "A library with @policy is refused on save (policies are not enforced here); a @trigger's if option is not evaluated.",
+      "@policy's if, pipeline and transform options and its Transform and Pipeline actions are refused on save (not applied here); a @trigger's if option is not evaluated.",
   },
   {
     name: 'decorators-transform',

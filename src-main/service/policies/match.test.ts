@@ -9,7 +9,13 @@ const reg = (configuration: Record<string, StaticValue>, field = false): ScriptR
   type: 'policy',
   configuration,
   weight: 0,
-  metadata: { className: 'P', methodName: 'm', static: true, loc: { line: 3, column: 5 }, ...(field ? { field: true as const } : {}) },
+  metadata: {
+    className: 'P',
+    methodName: 'm',
+    static: true,
+    loc: { line: 3, column: 5 },
+    ...(field ? { field: true as const } : {}),
+  },
 });
 const policy = (c: Record<string, StaticValue>, field = true): PolicyDef => policyOf('lib1', reg(c, field));
 const facts = (over: Partial<RequestFacts> = {}): RequestFacts => ({
@@ -76,10 +82,17 @@ describe('policyOf', () => {
   it("has the original's defaults: a field denies with accessDenied.policy, a method is a Script", () => {
     const field = policy({ paths: '/routes/x' });
     expect(field).toMatchObject({ action: 'Deny', priority: 0, halt: false, condition: 'and', active: true });
-    expect(field.fault).toEqual({ category: 'accessDenied', detail: 'policy', status: 403, reason: 'Access denied by policy.' });
+    expect(field.fault).toEqual({
+      category: 'accessDenied',
+      detail: 'policy',
+      status: 403,
+      reason: 'Access denied by policy.',
+    });
     expect(policy({ paths: '/x' }, false).action).toBe('Script');
     const custom = policy({ faultCode: 'service.notFound.thing', faultStatusCode: 404, faultReason: 'Gone.' });
     expect(custom.fault).toEqual({ category: 'notFound', detail: 'thing', status: 404, reason: 'Gone.' });
+    // mdctl's policy template names the code rather than the errCode.
+    expect(policy({ faultCode: 'kAccessDenied' }).fault).toMatchObject({ category: 'accessDenied' });
   });
 
   it('refuses what it would not apply, naming the option', () => {
@@ -89,9 +102,14 @@ describe('policyOf', () => {
     expect(() => policy({ action: 'Script' })).toThrow(/a Script policy decorates a method/);
     expect(() => policy({ methods: ['options'] })).toThrow(/methods are among get, patch, post, put, delete/);
     expect(() => policy({ faultStatusCode: 500 })).toThrow(/faultStatusCode is one of/);
-    expect(() => policy({ faultCode: 'service.nonsense.x' })).toThrow(/faultCode service\.nonsense\.x is not a fault code/);
+    expect(() => policy({ faultCode: 'service.nonsense.x' })).toThrow(
+      /faultCode service\.nonsense\.x is not a fault code/,
+    );
     expect(() => policy({ action: 'Redirect', redirectUrl: 'http://example.test/' })).toThrow(/redirectUrl/);
     expect(() => policy({ colour: 'red' })).toThrow(/the option colour is not one of the original's/);
-    expect(policy({ action: 'Redirect', redirectUrl: '/routes/y' }).redirect).toEqual({ url: '/routes/y', status: 307 });
+    expect(policy({ action: 'Redirect', redirectUrl: '/routes/y' }).redirect).toEqual({
+      url: '/routes/y',
+      status: 307,
+    });
   });
 });

@@ -52,4 +52,3 @@ export function compilePaths(paths: PathEntry[]): RegExp {
   // test() remember where it stopped.
   return new RegExp(parts.join('|'), 'i');
 }
-

@@ -57,7 +57,14 @@ class Guard {
 module.exports = Guard`;
 
 async function save(client: TestClient, name: string, script: string) {
-  return client.post('/scripts', { label: name, name, type: 'library', active: true, script, configuration: { export: name } });
+  return client.post('/scripts', {
+    label: name,
+    name,
+    type: 'library',
+    active: true,
+    script,
+    configuration: { export: name },
+  });
 }
 
 beforeAll(async () => {
@@ -65,7 +72,11 @@ beforeAll(async () => {
   admin = new TestClient(h);
   await admin.login();
   adminId = (await admin.get('/accounts/me')).json()._id as string;
-  const second = await bootstrapOrg(h.svc, { code: 'other', adminEmail: 'admin@other.test', adminPassword: ADMIN_PASSWORD });
+  const second = await bootstrapOrg(h.svc, {
+    code: 'other',
+    adminEmail: 'admin@other.test',
+    adminPassword: ADMIN_PASSWORD,
+  });
   other = new TestClient({ ...h, org: 'other', consoleAppKey: second.consoleAppKey });
   await other.login('admin@other.test');
   await h.svc.scripts.run({ source: 'return 1' });
@@ -84,7 +95,11 @@ describe('Deny', () => {
   it('refuses with the configured reason before the route runs', async () => {
     const res = await admin.get('/routes/c_secret');
     expect(res.statusCode).toBe(403);
-    expect(res.json()).toMatchObject({ errCode: 'service.accessDenied.policy', code: 'kAccessDenied', reason: 'No secrets.' });
+    expect(res.json()).toMatchObject({
+      errCode: 'service.accessDenied.policy',
+      code: 'kAccessDenied',
+      reason: 'No secrets.',
+    });
   });
 
   it('is not passed by spelling the path otherwise (percent-encoding, case, a trailing slash)', async () => {
@@ -112,7 +127,11 @@ describe('Script', () => {
   it('refuses with the fault the method throws', async () => {
     const res = await admin.post('/routes/c_echo', { deny: true });
     expect(res.statusCode).toBe(403);
-    expect(res.json()).toMatchObject({ code: 'kAccessDenied', errCode: 'service.accessDenied.policy', reason: 'Because!' });
+    expect(res.json()).toMatchObject({
+      code: 'kAccessDenied',
+      errCode: 'service.accessDenied.policy',
+      reason: 'Because!',
+    });
   });
 
   it('changes the body the route reads, then lets it run', async () => {

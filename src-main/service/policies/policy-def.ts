@@ -96,14 +96,18 @@ export function policyOf(libraryId: string, reg: ScriptRegistration): PolicyDef 
   const { className, methodName, loc, field } = reg.metadata;
   const label = `${className}.${methodName}`;
   const fail = (reason: string) =>
-    fault('validation', 'script', { path: 'script', reason: `Line ${loc.line}, column ${loc.column}: @policy ${label}: ${reason}` });
+    fault('validation', 'script', {
+      path: 'script',
+      reason: `Line ${loc.line}, column ${loc.column}: @policy ${label}: ${reason}`,
+    });
   const c = reg.configuration;
   for (const key of Object.keys(c)) {
     if (Object.hasOwn(REFUSED, key)) throw fail(`the option ${key} is not supported: ${REFUSED[key]}.`);
     if (!KNOWN.has(key)) throw fail(`the option ${key} is not one of the original's policy options.`);
   }
   const action = str(c.action) ?? (field ? 'Deny' : 'Script');
-  if (Object.hasOwn(REFUSED_ACTIONS, action)) throw fail(`the action ${action} is not supported: ${REFUSED_ACTIONS[action]}.`);
+  if (Object.hasOwn(REFUSED_ACTIONS, action))
+    throw fail(`the action ${action} is not supported: ${REFUSED_ACTIONS[action]}.`);
   if (!ACTIONS.includes(action)) throw fail(`action is one of ${ACTIONS.join(', ')}.`);
   if (action === 'Script' && field) throw fail('a Script policy decorates a method (the method is the script).');
   const list = (key: string): string[] => {
@@ -183,7 +187,10 @@ export function policyOf(libraryId: string, reg: ScriptRegistration): PolicyDef 
 
 /** `faultCode` (the original's `cortex.accessDenied.policy`, here `service.…`), status and reason. */
 function policyFault(c: Record<string, StaticValue>, fail: (r: string) => Error): PolicyDef['fault'] {
-  const code = str(c.faultCode) ?? 'service.accessDenied.policy';
+  const given = str(c.faultCode) ?? 'service.accessDenied.policy';
+  // mdctl's policy template writes the code (`kAccessDenied`): it stands for its category.
+  const byCode = Object.entries(FAULT_CATEGORIES).find(([, v]) => v.code === given)?.[0];
+  const code = byCode ?? given;
   const [category, ...rest] = code.replace(/^service\./, '').split('.');
   if (!category || !Object.hasOwn(FAULT_CATEGORIES, category) || code.length > 100 || rest.some((p) => !/^[A-Za-z0-9_]+$/.test(p)))
     throw fail(`faultCode ${code.slice(0, 100)} is not a fault code (service.<category>.<detail>, a category of docs/faults.md).`); // prettier-ignore
@@ -192,20 +199,21 @@ function policyFault(c: Record<string, StaticValue>, fail: (r: string) => Error)
     throw fail(`faultStatusCode is one of ${FAULT_STATUSES.join(', ')}.`);
   const reason = str(c.faultReason) ?? 'Access denied by policy.';
   if (reason.length > 100) throw fail('faultReason has at most 100 characters.');
-  return { category: category as FaultCategory, ...(rest.length > 0 ? { detail: rest.join('.') } : {}), status, reason };
+  return {
+    category: category as FaultCategory,
+    ...(rest.length > 0 ? { detail: rest.join('.') } : {}),
+    status,
+    reason,
+  };
 }
 
 /** An API path of the org (`/routes/x`) or an `https://` URL, as the original takes. */
 function redirectOf(c: Record<string, StaticValue>, fail: (r: string) => Error): PolicyDef['redirect'] {
   const url = str(c.redirectUrl) ?? '';
   const api = /^\/[^/\\]/.test(url) && !/[\s\r\n]/.test(url);
-  let https = false;
-  try {
-    https = new URL(url).protocol === 'https:' && !/[\s\r\n]/.test(url);
-  } catch {
-    https = false;
-  }
-  if (url.length > 100 || (!api && !https)) throw fail('a Redirect policy needs redirectUrl: an API path (/routes/x) or an https:// URL.');
+  const https = URL.canParse(url) && new URL(url).protocol === 'https:' && !/[\s\r\n]/.test(url);
+  if (url.length > 100 || (!api && !https))
+    throw fail('a Redirect policy needs redirectUrl: an API path (/routes/x) or an https:// URL.');
   const status = c.redirectStatusCode ?? 307;
   if (typeof status !== 'number' || !REDIRECT_STATUSES.includes(status))
     throw fail(`redirectStatusCode is one of ${REDIRECT_STATUSES.join(', ')}.`);
@@ -219,7 +227,8 @@ function rateLimitOf(c: Record<string, StaticValue>, fail: (r: string) => Error)
     throw fail('rateLimitCount is at least 1, rateLimitWindow 1 to 86400 seconds.');
   const raw = c.rateLimitElements ?? ['ip'];
   const elements = (Array.isArray(raw) ? raw : [raw]).map(String).sort();
-  if (elements.some((e) => !RATE_ELEMENTS.includes(e))) throw fail(`rateLimitElements are among ${RATE_ELEMENTS.join(', ')}.`);
+  if (elements.some((e) => !RATE_ELEMENTS.includes(e)))
+    throw fail(`rateLimitElements are among ${RATE_ELEMENTS.join(', ')}.`);
   const reason = str(c.rateLimitReason) ?? 'Too many requests.';
   return { count, windowSeconds, elements: [...new Set(elements)], reason: reason.slice(0, 100) };
 }

@@ -44,7 +44,10 @@ function build(svc: Service, org: Org): PolicyEntry[] {
         if (def.active && def.environment !== 'production') found.push({ entry: def, order });
       } catch (e) {
         const reason = e instanceof FaultError ? (e.fault.reason ?? e.message) : String(e);
-        found.push({ entry: { broken: true, label: `${reg.metadata.className}.${reg.metadata.methodName}`, reason }, order });
+        found.push({
+          entry: { broken: true, label: `${reg.metadata.className}.${reg.metadata.methodName}`, reason },
+          order,
+        });
       }
     }
   }

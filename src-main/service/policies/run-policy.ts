@@ -120,7 +120,12 @@ async function runPolicyScript(
     },
     readOnly: req.readOnly,
     requester: req.requester,
-    log: { type: 'policy', scriptId: policy.libraryId, resource: policy.label, path: `${req.facts.method} ${req.facts.path}` },
+    log: {
+      type: 'policy',
+      scriptId: policy.libraryId,
+      resource: policy.label,
+      path: `${req.facts.method} ${req.facts.path}`,
+    },
   });
   if (!result.ok) throw new FaultError(refusal(policy, result.fault));
   const value = result.cursor ? { object: 'list', data: result.cursor.buffered, hasMore: result.cursor.options !== null } : result.value; // prettier-ignore
@@ -151,7 +156,8 @@ function refusal(policy: PolicyDef, f: FaultBody): FaultBody {
 }
 
 /** The runner's faults for a script that failed rather than refused (scripting/script-faults.ts, limits.ts). */
-const RUN_FAILURES = /^service\.(invalidArgument\.script|invalidArgument\.scriptCompilation|tooLarge\.script|timeout|notFound\.policy|notImplemented\.script)/;
+const RUN_FAILURES =
+  /^service\.(invalidArgument\.script|invalidArgument\.scriptCompilation|tooLarge\.script|timeout|notFound\.policy|notImplemented\.script)/;
 
 /** A request's facts for the matchers; `acl` role names are resolved only if a policy asks. */
 export function requestFacts(

@@ -151,4 +151,3 @@ export function presentRun(reply: FastifyReply, result: LoggedRun): unknown {
 function logsOf(result: RunResult): { logs?: RunResult['logs'] } {
   return result.logs.length > 0 ? { logs: result.logs } : {};
 }
-

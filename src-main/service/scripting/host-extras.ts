@@ -57,7 +57,13 @@ function definitions(svc: Service, org: Org, operation: string, options: unknown
 }
 
 function runtime(svc: Service, org: Org) {
-  const out = { routes: [] as unknown[], triggers: [] as unknown[], jobs: [] as unknown[], objects: [] as unknown[] };
+  const out = {
+    routes: [] as unknown[],
+    triggers: [] as unknown[],
+    jobs: [] as unknown[],
+    policies: [] as unknown[],
+    objects: [] as unknown[],
+  };
   for (const lib of libraryScripts(svc, org)) {
     if (!lib.active) continue;
     for (const reg of libraryRegistrations(lib)) {
@@ -65,8 +71,8 @@ function runtime(svc: Service, org: Org) {
         ...reg,
         metadata: { ...reg.metadata, resource: `script#type(library).name(${lib.exportName ?? lib._id})` },
       };
-      // Policies are refused on save (script-rules): a library saved before that lists none here.
-      if (reg.type !== 'policy') out[`${reg.type}s` as 'routes' | 'triggers' | 'jobs'].push(entry);
+      // As the original's runtime: its policies too (applied by policies/, docs/scripting.md#policies).
+      out[reg.type === 'policy' ? 'policies' : (`${reg.type}s` as 'routes' | 'triggers' | 'jobs')].push(entry);
     }
   }
   return out;

@@ -256,17 +256,21 @@ describe('library and route scripts with decorators', () => {
       data: 'The get request was executed!',
     });
   });
-  differs('a library of @policy Script policies with if expressions', 'if expressions are not evaluated, so the save is refused naming the option', async () => {
-    const res = await admin.post('/scripts', {
-      label: 'c_runtime_policy',
-      name: 'c_runtime_policy',
-      type: 'library',
-      script: source('lib-runtime-policy.js'),
-      configuration: { export: 'c_runtime_policy' },
-    });
-    expect(res.json()).toMatchObject({ errCode: 'service.validation.script', path: 'script' });
-    expect(res.json().reason).toContain('@policy RuntimePolicies.policyGet: the option if is not supported');
-  });
+  differs(
+    'a library of @policy Script policies with if expressions',
+    'if expressions are not evaluated, so the save is refused naming the option',
+    async () => {
+      const res = await admin.post('/scripts', {
+        label: 'c_runtime_policy',
+        name: 'c_runtime_policy',
+        type: 'library',
+        script: source('lib-runtime-policy.js'),
+        configuration: { export: 'c_runtime_policy' },
+      });
+      expect(res.json()).toMatchObject({ errCode: 'service.validation.script', path: 'script' });
+      expect(res.json().reason).toContain('@policy RuntimePolicies.policyGet: the option if is not supported');
+    },
+  );
   original('a Redirect policy', async () => {
     const res = await admin.get('/routes/corpus-policy-moved');
     expect(res.statusCode).toBe(307);
