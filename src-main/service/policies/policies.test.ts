@@ -51,6 +51,9 @@ class Guard {
   @policy
   static noDirectReads = { methods: 'get', paths: '/c_gadgets/:id', action: 'Deny', faultStatusCode: 404, faultCode: 'service.notFound.gadget' }
 
+  @policy({ methods: ['post'], paths: '/c_gadgets' })
+  static rewriteRest({ body }) { body('c_name', 'sneaked past the schema') }
+
   @policy
   static limited = { methods: 'get', paths: '/routes/c_limited', action: 'Allow', rateLimit: true, rateLimitCount: 2, rateLimitWindow: 60 }
 }
@@ -136,6 +139,13 @@ describe('Script', () => {
 
   it('changes the body the route reads, then lets it run', async () => {
     expect((await admin.post('/routes/c_echo', { a: 1 })).json()).toEqual({ a: 1, param: 'from policy' });
+  });
+
+  it('a body change reaches script routes only: a service route, whose body was checked already, is refused', async () => {
+    const res = await admin.post('/c_gadgets', { c_name: 'x' });
+    expect(res.statusCode).toBe(501);
+    expect(res.json()).toMatchObject({ errCode: 'service.notImplemented.policy' });
+    expect(res.json().reason).toMatch(/only script routes/);
   });
 
   it('a method that fails (a plain error, a timeout) refuses the request: never a 500, never a hang', async () => {

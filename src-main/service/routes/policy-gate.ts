@@ -7,6 +7,7 @@
  * Cost: an org with no policy pays one lookup of its (empty, kept) policy table, no promise.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { fault } from '../../../src-shared/faults.js';
 import type { Service } from '../service.js';
 import { anonymousCaller } from '../access/caller.js';
 import { requireCaller } from '../http/context.js';
@@ -54,8 +55,7 @@ async function gate(
       headers,
     );
     if (outcome.kind === 'continue') {
-      // A Script policy's body(path, value): the route reads the body the policy left.
-      if (outcome.body) request.body = outcome.body.value;
+      if (outcome.body) changeBody(request, outcome.body.value);
       return false;
     }
     if (outcome.kind === 'redirect') {
@@ -69,6 +69,21 @@ async function gate(
   } finally {
     for (const [name, value] of Object.entries(headers)) reply.header(name, value);
   }
+}
+
+/**
+ * A Script policy's `body(path, value)`: the route reads the body the policy left. Only script
+ * routes (`/routes/…`) read a body as it comes: every other route's body was checked against its
+ * schema before this hook, so a changed one would reach its handler unchecked — refused instead.
+ */
+function changeBody(request: FastifyRequest, value: unknown): void {
+  if (!orgPath(request.url).toLowerCase().startsWith('/routes/')) {
+    throw fault('notImplemented', 'policy', {
+      reason:
+        'A policy changed the body of a request to a service route: only script routes (/routes/…) read a body a policy changed.',
+    });
+  }
+  request.body = value;
 }
 
 /**
