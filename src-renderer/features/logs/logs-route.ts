@@ -8,7 +8,7 @@
 import type { ScreenRoute } from '../../routing/route';
 
 const OBJECT_ID = /^[0-9a-f]{24}$/;
-export const LOG_TYPES = ['runner', 'route', 'trigger', 'job'] as const;
+export const LOG_TYPES = ['runner', 'route', 'trigger', 'job', 'policy'] as const;
 export const LOG_OUTCOMES = ['info', 'error'] as const;
 export const LOGS_PAGE = 50;
 
