@@ -42,6 +42,18 @@ describe('paths', () => {
     expect(policy({ paths: { $expression: '/^\\/routes\\/c_(a|b)$/' } }).paths?.test('/routes/c_b')).toBe(true);
     expect(() => policy({ paths: { $expression: '/(/' } })).toThrow(/Line 3, column 5: @policy P\.m: paths:/);
   });
+
+  it('matches in time linear in the path: a backtracking pattern cannot stall every org (RE2)', () => {
+    // With a backtracking engine, (a+)+$ against 40 a's and a b takes about 2^40 steps.
+    const hostile = policy({ paths: { $expression: '/^\\/(a+)+$/' } });
+    expect(hostile.paths?.test(`/${'a'.repeat(40)}b`)).toBe(false);
+    expect(hostile.paths?.test(`/${'a'.repeat(40)}`)).toBe(true);
+  });
+
+  it('refuses look-around and back-references, which RE2 does not run, naming paths', () => {
+    expect(() => policy({ paths: { $expression: '/^\\/(?!admin)/' } })).toThrow(/@policy P\.m: paths:/);
+    expect(() => policy({ paths: { $expression: '/(a)\\1/' } })).toThrow(/@policy P\.m: paths:/);
+  });
 });
 
 describe('matching', () => {

@@ -3,6 +3,7 @@
  * relies on) and the original's `paths`, read once when the policy table is built.
  */
 import ipaddr from 'ipaddr.js';
+import { RE2JS } from 're2js';
 
 export type IpRange = [ipaddr.IPv4 | ipaddr.IPv6, number];
 
@@ -27,15 +28,25 @@ export function inRanges(ip: string, ranges: IpRange[]): boolean {
 /** A `paths` entry: a path pattern, or a regular expression literal's source and flags. */
 export type PathEntry = string | { regex: string; flags: string };
 
+/** What a policy's `paths` matcher asks of its compiled patterns. */
+export interface PathPattern {
+  test(path: string): boolean;
+}
+
 /**
  * The original's `paths` (path-to-regexp's: `:name` one segment, `*` anything, case-insensitive,
- * an optional trailing slash) and regular expression literals, as one expression. Throws a
- * SyntaxError for a literal that is not a valid expression.
+ * an optional trailing slash) and regular expression literals, as one expression. Throws for a
+ * literal that is not a valid expression.
+ *
+ * Trust boundary: an org administrator writes these patterns and they run on every request of the
+ * org, so they are compiled by RE2 (re2js), whose matching is linear in the path whatever the
+ * pattern: a backtracking pattern such as `/(a+)+$/` cannot stall the process that serves every
+ * org. RE2 has no look-around or back-references; a literal using them is refused at save.
  */
-export function compilePaths(paths: PathEntry[]): RegExp {
+export function compilePaths(paths: PathEntry[]): PathPattern {
   const parts = paths.map((p) => {
     if (typeof p !== 'string') {
-      new RegExp(p.regex, p.flags.replace(/[gy]/g, '')); // validates it as written
+      RE2JS.compile(p.regex); // validates it as written (a SyntaxError-like error names the fault)
       return `(?:${p.regex})`;
     }
     const body = p
@@ -48,7 +59,7 @@ export function compilePaths(paths: PathEntry[]): RegExp {
       .join('');
     return `^${body.replace(/\/$/, '')}\\/?$`;
   });
-  // Case-insensitive throughout, as the original lowercases its paths; flags g and y would make
-  // test() remember where it stopped.
-  return new RegExp(parts.join('|'), 'i');
+  // Case-insensitive throughout, as the original lowercases its paths.
+  const compiled = RE2JS.compile(parts.join('|'), RE2JS.CASE_INSENSITIVE);
+  return { test: (path) => compiled.test(path) };
 }

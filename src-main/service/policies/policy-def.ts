@@ -9,7 +9,7 @@ import { FAULT_CATEGORIES, fault, type FaultCategory } from '../../../src-shared
 import { routeAcl } from '../../../src-shared/schema/acl-entry.js';
 import type { StaticValue } from '../scripting/language/static-value.js';
 import type { ScriptRegistration } from '../scripting/language/registrations.js';
-import { compilePaths, parseRange, type IpRange, type PathEntry } from './patterns.js';
+import { compilePaths, parseRange, type IpRange, type PathEntry, type PathPattern } from './patterns.js';
 
 export type PolicyAction = 'Allow' | 'Deny' | 'Redirect' | 'Script';
 
@@ -28,7 +28,7 @@ export interface PolicyDef {
   environment: string;
   condition: 'and' | 'or';
   methods: string[];
-  paths?: RegExp;
+  paths?: PathPattern;
   ipWhitelist: IpRange[];
   ipBlacklist: IpRange[];
   appWhitelist: string[];
@@ -137,7 +137,7 @@ export function policyOf(libraryId: string, reg: ScriptRegistration): PolicyDef 
   const badMethod = methods.find((m) => !METHODS.includes(m));
   if (badMethod) throw fail(`methods are among ${METHODS.join(', ')} (not ${badMethod}).`);
   const paths = pathEntries();
-  let pathRegExp: RegExp | undefined;
+  let pathRegExp: PathPattern | undefined;
   try {
     pathRegExp = paths.length > 0 ? compilePaths(paths) : undefined;
   } catch (e) {
