@@ -13,7 +13,8 @@ import {
 import type { App, AppSettings } from '../service/apps/apps.js';
 import { validateAppSettings } from '../service/apps/settings.js';
 import { presentApp } from '../service/apps/present.js';
-import { accountDef, createAccount } from '../service/accounts/accounts.js';
+import { accountDef, prepareAccount } from '../service/accounts/accounts.js';
+import { createAccountTriggered } from '../service/records/triggered-writes.js';
 import { presentRecord } from '../service/objects/present.js';
 import { BUILTIN_ROLES } from '../service/objects/builtin-defs.js';
 import { CliError } from './args.js';
@@ -80,13 +81,16 @@ export async function runAccountCommand(svc: Service, org: Org, args: string[]):
     if (!values.email || !values.password) throw new CliError('account create: --email and --password are required');
     const roles = (values.role ?? []).map((r) => roleId(svc, org, r));
     // Created by the operator of the data dir, so already verified.
-    const record = await createAccount(svc, org, {
+    // Through the records service: the account's triggers run and its creation is audited (as the command line).
+    const prepared = prepareAccount(svc, org, {
       email: values.email,
       password: values.password,
       roles: [...new Set(roles)],
       state: 'verified',
     });
-    return presentRecord(accountDef(svc, org), record, 8);
+    const outcome = await createAccountTriggered(svc, org, prepared);
+    if (outcome.kind !== 'created') throw new CliError('account create: the email is taken');
+    return presentRecord(accountDef(svc, org), outcome.record, 8);
   });
 }
 

@@ -6,7 +6,7 @@ import type { Service } from '../service.js';
 import { hashPassword } from './password.js';
 import { passwordProblem } from '../../../src-shared/passwords/strength.js';
 import { validateInput, type Json } from '../objects/validate.js';
-import type { StoredRecord } from '../objects/stored-record.js';
+import type { StoredRecord, WriteMeta } from '../objects/stored-record.js';
 import { normaliseEmail } from './credentials.js';
 
 export interface NewAccount {
@@ -75,35 +75,35 @@ export function prepareAccount(svc: Service, org: Org, input: NewAccount): Prepa
 }
 
 /**
- * Stores a prepared account and its credentials; call inside a write transaction. The email's
- * uniqueness is checked here (`exists.email`), not left to the unique index.
+ * Stores a prepared account and its credentials: the store operation of an account's creation
+ * (records/create-account.ts runs it inside the one write path; `createAccount` below as a system
+ * write). Call inside a write transaction. The email's uniqueness is checked here
+ * (`exists.email`), not left to the unique index.
  */
 export function insertAccount(
   svc: Service,
   org: Org,
   values: PreparedAccount['values'],
   passwordHash: string,
-  updaterId?: string,
+  meta: Pick<WriteMeta, '_id' | 'updaterId'> = {},
 ): StoredRecord {
   if (svc.credentials.byEmail(org.id, values.email)) {
     throw fault('exists', 'email', { path: 'email', reason: 'An account with this email already exists.' });
   }
-  const record = svc.store.insert(org.id, accountDef(svc, org), values, updaterId ? { updaterId } : {});
+  const record = svc.store.insert(org.id, accountDef(svc, org), values, meta);
   svc.credentials.insert(org.id, record._id, values.email, passwordHash);
   return record;
 }
 
 /**
- * Creates an account record and its credentials together. The password is hashed before the
- * transaction so the write lock is never held during the (deliberately slow) hash.
+ * Creates an account as a system write, outside the records service: no caller, no triggers, no
+ * audit entry. Only for the org's first administrator (bootstrap.ts), made with the org itself
+ * before any trigger or audit trail can exist, and for tests' fixtures; every other account is
+ * created through records/create-account.ts. The password is hashed before the transaction so
+ * the write lock is never held during the (deliberately slow) hash.
  */
-export async function createAccount(
-  svc: Service,
-  org: Org,
-  input: NewAccount,
-  updaterId?: string,
-): Promise<StoredRecord> {
+export async function createAccount(svc: Service, org: Org, input: NewAccount): Promise<StoredRecord> {
   const { values, password } = prepareAccount(svc, org, input);
   const hash = await hashPassword(password);
-  return svc.db.transaction(() => insertAccount(svc, org, values, hash, updaterId))();
+  return svc.db.transaction(() => insertAccount(svc, org, values, hash))();
 }

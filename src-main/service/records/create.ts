@@ -9,8 +9,8 @@ import { fault } from '../../../src-shared/faults.js';
 import type { ObjectDef } from '../../../src-shared/schema/types.js';
 import type { Service } from '../service.js';
 import type { Org } from '../orgs/orgs.js';
-import { hashPassword } from '../accounts/password.js';
-import { insertAccount, prepareAccount, type NewAccount } from '../accounts/accounts.js';
+import { prepareAccount, type NewAccount } from '../accounts/accounts.js';
+import { storeNewAccount } from './create-account.js';
 import { reference, type StoredRecord } from '../objects/stored-record.js';
 import {
   assertAccountPropertiesAllowed,
@@ -23,7 +23,7 @@ import {
 import { assertMayNamePrincipal } from '../access/named-principal.js';
 import { validated } from './validate-write.js';
 import { commitWrite } from './write.js';
-import type { Json } from '../objects/validate.js';
+import type { BeforeCreate } from './write-hooks.js';
 
 export async function createRecord(
   svc: Service,
@@ -39,7 +39,7 @@ export async function createRecord(
   }
   assertAccountPropertiesAllowed(caller, def, body, 'create');
   const dryRun = opts.dryRun === true;
-  if (def.name === 'account') return createAccountRecord(svc, org, caller, def, body, dryRun);
+  if (def.name === 'account') return createAccountRecord(svc, org, caller, def, body, opts);
   const _id = svc.store.newId();
   // Before triggers (triggered-writes.ts) see the record with its _id and may change it; what they
   // change is validated with the rest.
@@ -55,25 +55,27 @@ export async function createRecord(
   });
 }
 
-/** Runs the before triggers of a create: answers the values they change. */
-export type BeforeCreate = (id: string, values: Record<string, Json>) => Promise<Record<string, Json> | undefined>;
-
-/** An account and its credentials (accounts/accounts.ts), the password hashed before the write. */
+/** An account and its credentials (create-account.ts), its before triggers included. */
 async function createAccountRecord(
   svc: Service,
   org: Org,
   caller: Caller,
   def: ObjectDef,
   body: unknown,
-  dryRun: boolean,
+  opts: { dryRun?: boolean; before?: BeforeCreate },
 ): Promise<StoredRecord> {
-  if (dryRun) {
+  const { before } = opts;
+  if (opts.dryRun === true) {
+    // Every check but the password's (a dry run stores no credentials); nothing is stored.
     const isObject = typeof body === 'object' && body !== null && !Array.isArray(body);
     const { password: _password, ...rest } = isObject ? (body as Record<string, unknown>) : {};
-    return { _id: svc.store.newId(), doc: validated(def, isObject ? rest : body, 'update') };
+    const values = validated(def, isObject ? rest : body, 'update');
+    const _id = svc.store.newId();
+    const changes = before ? await before(_id, values) : undefined;
+    return { _id, doc: changes ? validated(def, { ...values, ...changes }, 'update') : values };
   }
-  const { values, password } = prepareAccount(svc, org, body as NewAccount);
-  const hash = await hashPassword(password);
-  const event = { op: 'create', org, def, values, actorId: caller.accountId, caller, dryRun } as const;
-  return commitWrite(svc, event, () => insertAccount(svc, org, values, hash, caller.accountId));
+  const prepared = prepareAccount(svc, org, body as NewAccount);
+  const outcome = await storeNewAccount(svc, org, def, prepared, { caller, ...(before ? { before } : {}) });
+  if (outcome.kind !== 'created') throw new Error('an account create without onTaken is never answered taken');
+  return outcome.record;
 }

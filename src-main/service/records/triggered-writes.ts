@@ -18,7 +18,9 @@ import type { Caller } from '../access/caller.js';
 import type { Doc } from '../objects/validate.js';
 import type { PatchOp } from '../objects/patch-ops.js';
 import type { StoredRecord } from '../objects/stored-record.js';
-import { writeHooks, type HookedWrite } from './write-hooks.js';
+import { writeHooks, type BeforeCreate, type HookedWrite } from './write-hooks.js';
+import { accountDef, type PreparedAccount } from '../accounts/accounts.js';
+import { storeNewAccount, type NewAccountOptions, type NewAccountOutcome } from './create-account.js';
 import { auditRecordWrite } from '../audit/record-writes.js';
 import { createRecord } from './create.js';
 import { patchRecord, type PatchOutcome } from './patch.js';
@@ -45,39 +47,64 @@ export async function createTriggered(
   opts: { dryRun?: boolean } = {},
 ): Promise<StoredRecord> {
   const dryRun = opts.dryRun === true;
-  const before = hasTriggers(svc, { org, def, op: 'create' }, 'before');
-  const record = await createRecord(svc, org, caller, def, body, {
-    dryRun,
-    ...(before
-      ? {
-          before: (id, values) =>
-            runBeforeTriggers(svc, {
-              org,
-              def,
-              op: 'create',
-              id,
-              next: values,
-              modified: Object.keys(values),
-              caller,
-              dryRun,
-            }),
-        }
-      : {}),
-  });
-  if (dryRun) return record;
+  const before = beforeCreate(svc, org, def, caller, dryRun);
+  const record = await createRecord(svc, org, caller, def, body, { dryRun, ...(before ? { before } : {}) });
+  if (!dryRun) await afterCreate(svc, org, def, record, caller);
+  return record;
+}
+
+/**
+ * An account created other than by a caller's create (create.ts): self-registration (the
+ * anonymous caller, with its origin) and the command line (no caller). Its triggers and audit
+ * entry are a create's; create-account.ts says what the triggers see and change.
+ */
+export async function createAccountTriggered(
+  svc: Service,
+  org: Org,
+  prepared: PreparedAccount,
+  opts: Omit<NewAccountOptions, 'before'> = {},
+): Promise<NewAccountOutcome> {
+  const def = accountDef(svc, org);
+  const before = beforeCreate(svc, org, def, opts.caller, false);
+  const outcome = await storeNewAccount(svc, org, def, prepared, { ...opts, ...(before ? { before } : {}) });
+  if (outcome.kind === 'created') await afterCreate(svc, org, def, outcome.record, opts.caller);
+  return outcome;
+}
+
+/** A create's before triggers as create.ts calls them (a create's _id is chosen first); none: undefined. */
+function beforeCreate(
+  svc: Service,
+  org: Org,
+  def: ObjectDef,
+  caller: Caller | undefined,
+  dryRun: boolean,
+): BeforeCreate | undefined {
+  if (!hasTriggers(svc, { org, def, op: 'create' }, 'before')) return undefined;
+  return (id, values) =>
+    runBeforeTriggers(svc, { org, def, op: 'create', id, next: values, modified: Object.keys(values), caller, dryRun });
+}
+
+/** Once a create has committed: its audit entry, then its after triggers. */
+async function afterCreate(
+  svc: Service,
+  org: Org,
+  def: ObjectDef,
+  record: StoredRecord,
+  caller: Caller | undefined,
+): Promise<void> {
   const changed = Object.keys(record.doc).filter((k) => !['created', 'updated', 'updater', 'owner'].includes(k));
   auditRecordWrite(svc, { org, def, op: 'create', id: record._id, changed, label: labelOf(record.doc), caller });
+  const next = record.doc;
   await runAfterTriggers(svc, {
     org,
     def,
     op: 'create',
     id: record._id,
-    next: record.doc,
+    next,
     modified: changed,
     caller,
-    dryRun,
+    dryRun: false,
   });
-  return record;
 }
 
 export async function patchTriggered(

@@ -65,6 +65,9 @@ export interface WriteHooks {
   after?(svc: Service, write: HookedWrite): Promise<void>;
 }
 
+/** Runs the before triggers of a create (triggered-writes.ts): answers the values they change. */
+export type BeforeCreate = (id: string, values: Record<string, Json>) => Promise<Record<string, Json> | undefined>;
+
 const NO_HOOKS: WriteHooks = Object.freeze({});
 const installed = new WeakMap<Service, WriteHooks>();
 

@@ -7,6 +7,8 @@ import { accountDef } from '../accounts/accounts.js';
 import { newLocationFault } from '../auth/sessions/two-factor.js';
 import { checkLogin } from '../auth/sessions/login.js';
 import { registerAccount } from '../auth/sessions/registration.js';
+import { anonymousCaller } from '../access/caller.js';
+import { createAccountTriggered } from '../records/triggered-writes.js';
 import { presentRecord } from '../objects/present.js';
 import type { StoredRecord } from '../objects/stored-record.js';
 import { levelOf, readableProperties, requireScope, scopeAllows, stripProperties } from '../access/objects.js';
@@ -88,7 +90,12 @@ export function accountSessionRoutes(svc: Service) {
     server.post('/accounts/register', { schema: { body: registerBody } }, async (request, reply) => {
       const app = requireSessionApp(request);
       const fingerprint = fingerprintOf(request);
-      const registration = await registerAccount(svc, request.ctx.org, request.body, fingerprint);
+      const { org } = request.ctx;
+      // The account's create triggers run as the anonymous caller, its audit entry names the request.
+      const caller = { ...anonymousCaller(), origin: { via: 'anonymous', app: app.key, address: request.ip } as const };
+      const registration = await registerAccount(svc, org, request.body, fingerprint, (prepared, effects) =>
+        createAccountTriggered(svc, org, prepared, { caller, ...effects }),
+      );
       if (registration.kind === 'taken') {
         startDecoySession(svc, request, reply, fingerprint);
         return registration.account;

@@ -12,6 +12,7 @@ import type { Service } from '../service.js';
 import type { Org } from '../orgs/orgs.js';
 import type { Doc } from '../objects/validate.js';
 import { presentRecord } from '../objects/present.js';
+import { withoutSecrets } from '../records/record-secrets.js';
 import { anonymousCaller, callerOf, type Caller } from '../access/caller.js';
 import { ACCESS } from '../access/levels.js';
 import { lookupAccountPrincipal } from '../apps/principal.js';
@@ -62,8 +63,11 @@ export function triggerCaller(svc: Service, trigger: TriggerDef, write: Triggere
   return anonymousCaller();
 }
 
+/** The record as a trigger sees it: presented at the script level, without its secrets. */
 const present = (write: TriggeredWrite, doc: Doc | undefined) =>
-  doc === undefined ? undefined : presentRecord(write.def, { _id: write.id, doc }, ACCESS.script);
+  doc === undefined
+    ? undefined
+    : withoutSecrets(write.def, presentRecord(write.def, { _id: write.id, doc }, ACCESS.script));
 
 /** What `modified` holds (the original adds the bookkeeping paths a write sets). */
 function modifiedPaths(write: TriggeredWrite, event: TriggerEvent): string[] {
