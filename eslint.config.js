@@ -52,16 +52,21 @@ const SERVICE_WEB_FILES = [
   'src-main/service/worker.ts',
 ];
 
-/** SQL text is built only by the query compiler and the repositories (convention 4). */
-const noSqlTemplates = {
-  'no-restricted-syntax': [
-    'error',
-    {
-      selector: 'TemplateLiteral[quasis.0.value.raw=/^\\s*(SELECT|INSERT|UPDATE|DELETE|CREATE|DROP|ALTER)\\b/i]',
-      message: 'Build SQL only in the query compiler or a repository (src-main/service/{query,db,objects,...}).',
-    },
-  ],
+/**
+ * A record is written through the records service (records/), or as a named system write
+ * (objects/system-writes.ts): never by calling the store elsewhere (docs/ARCHITECTURE.md#system-writes).
+ */
+const NO_STORE_WRITES = {
+  selector: "CallExpression[callee.object.property.name='store'][callee.property.name=/^(insert|update|delete)$/]",
+  message: 'Write records through the records service (records/) or objects/system-writes.ts, not the store.',
 };
+
+/** SQL text is built only by the query compiler and the repositories (convention 4). */
+const NO_SQL_TEMPLATES = {
+  selector: 'TemplateLiteral[quasis.0.value.raw=/^\\s*(SELECT|INSERT|UPDATE|DELETE|CREATE|DROP|ALTER)\\b/i]',
+  message: 'Build SQL only in the query compiler or a repository (src-main/service/{query,db,objects,...}).',
+};
+const noSqlTemplates = { 'no-restricted-syntax': ['error', NO_SQL_TEMPLATES] };
 
 /**
  * Console features never import each other (issue 12 §3): `src-renderer/features/X` may import
@@ -187,6 +192,24 @@ export default defineConfig([
       'src-renderer/**/*.{ts,tsx}',
     ],
     rules: noSqlTemplates,
+  },
+  // Store writes only in records/ and objects/ (system-writes.ts), and in insertAccount, the store
+  // operation of an account (its record and credentials) that both of them run. (The web layer's
+  // files keep the SQL rule above as well: a file's last matching block sets the rule.)
+  {
+    files: ['src-main/service/**/*.ts'],
+    ignores: [
+      ...SERVICE_TEST_FILES,
+      'src-main/service/records/**',
+      'src-main/service/objects/**',
+      'src-main/service/accounts/accounts.ts',
+    ],
+    rules: { 'no-restricted-syntax': ['error', NO_STORE_WRITES] },
+  },
+  {
+    files: ['src-main/service/routes/**/*.ts', 'src-main/service/http/**/*.ts'],
+    ignores: SERVICE_TEST_FILES,
+    rules: { 'no-restricted-syntax': ['error', NO_SQL_TEMPLATES, NO_STORE_WRITES] },
   },
   prettier,
 ]);

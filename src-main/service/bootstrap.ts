@@ -2,6 +2,7 @@ import type { Service } from './service.js';
 import type { Org } from './orgs/orgs.js';
 import { initialDefinitions, BUILTIN_ROLES } from './objects/builtin-defs.js';
 import { checkPasswordStrength, createAccount } from './accounts/accounts.js';
+import { systemInsert } from './objects/system-writes.js';
 
 export interface BootstrapInput {
   code: string;
@@ -27,7 +28,9 @@ export async function bootstrapOrg(svc: Service, input: BootstrapInput): Promise
   }
   const roleDef = svc.defs.byName(org.id, 'role')!;
   for (const [name, id] of Object.entries(BUILTIN_ROLES)) {
-    svc.store.insert(
+    systemInsert(
+      svc.store,
+      'bootstrap',
       org.id,
       roleDef,
       { name: name[0]!.toUpperCase() + name.slice(1), code: name, scopes: [] },

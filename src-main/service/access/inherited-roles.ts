@@ -11,6 +11,7 @@ import type { Derivations } from '../objects/stored-record.js';
 import type { Doc } from '../objects/validate.js';
 import { OBJECT_ID_PATTERN } from '../objects/ids.js';
 import { resolveRoles } from './roles.js';
+import { systemUpdate } from '../objects/system-writes.js';
 
 export function inheritedRoleDerivations(svc: Service): Derivations {
   let refreshing = false;
@@ -49,7 +50,7 @@ function refreshAccounts(svc: Service, orgId: number): void {
   for (const account of svc.store.withNonEmptyArrays(orgId, def, ['roles', 'inherited_roles'])) {
     const next = inheritedRoles(svc, orgId, account.doc.roles);
     if (JSON.stringify(next) !== JSON.stringify(account.doc.inherited_roles ?? [])) {
-      svc.store.update(orgId, def, account._id, { inherited_roles: next });
+      systemUpdate(svc.store, 'derivedRoles', orgId, def, account._id, { inherited_roles: next });
     }
   }
 }

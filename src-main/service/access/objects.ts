@@ -16,6 +16,7 @@ import { type StoredRecord } from '../objects/stored-record.js';
 import { parseListQuery } from '../../../src-shared/query/parse.js';
 import { OBJECT_ID_PATTERN } from '../objects/ids.js';
 import type { Json } from '../objects/validate.js';
+import { systemDelete } from '../objects/system-writes.js';
 
 export { ACCESS, REQUIRED } from './levels.js';
 export type { Caller } from './caller.js';
@@ -170,6 +171,8 @@ export function dropConnectionsOfRevokedGranters(svc: Service, org: Org, context
     }
   }
   let dropped = 0;
-  for (const c of rows) if (!valid.has(c._id) && svc.store.delete(org.id, def, c._id)) dropped++;
+  for (const c of rows) {
+    if (!valid.has(c._id) && systemDelete(svc.store, 'connectionCleanup', org.id, def, c._id)) dropped++;
+  }
   return dropped;
 }

@@ -11,6 +11,7 @@ import type { Json } from '../objects/validate.js';
 import type { StoredRecord } from '../objects/stored-record.js';
 import type { AuditCategory } from '../objects/audit-def.js';
 import { withRunningScript, type AuditActor } from './actor.js';
+import { systemInsert } from '../objects/system-writes.js';
 
 export const MAX_AUDIT_CHANGES = 100;
 const OBJECT_ID = /^[0-9a-f]{24}$/;
@@ -62,7 +63,8 @@ export function recordAudit(svc: Service, org: Org, actor: AuditActor, event: Au
   try {
     const def = svc.defs.byName(org.id, 'audit');
     if (!def) return undefined;
-    return svc.store.insert(org.id, def, auditDocument(withRunningScript(actor), event), { uncached: true });
+    const doc = auditDocument(withRunningScript(actor), event);
+    return systemInsert(svc.store, 'auditEntry', org.id, def, doc, { uncached: true });
   } catch {
     return undefined;
   }

@@ -11,6 +11,7 @@ import type { Org } from '../orgs/orgs.js';
 import type { Json } from '../objects/validate.js';
 import type { StoredRecord } from '../objects/stored-record.js';
 import type { LogScriptType } from '../objects/log-def.js';
+import { systemInsert } from '../objects/system-writes.js';
 
 /** Console lines kept per run (the original keeps 100 data items per logger call). */
 export const MAX_LOG_CONSOLE_LINES = 100;
@@ -182,9 +183,8 @@ export function writeRunLog(
   try {
     const def = svc.defs.byName(org.id, 'log');
     if (!def) return undefined;
-    const record = svc.store.insert(org.id, def, logDocument(meta, begin, svc.clock.now(), outcome), {
-      uncached: true,
-    });
+    const doc = logDocument(meta, begin, svc.clock.now(), outcome);
+    const record = systemInsert(svc.store, 'logEntry', org.id, def, doc, { uncached: true });
     for (const listener of listeners.get(svc) ?? []) listener(org.id);
     return record;
   } catch {

@@ -3,9 +3,10 @@
  * REST, the driver API, scripts, environment import and deployments, the CLI's loads — passes
  * `beforeWrite` inside the write's transaction (after the record rules, before the store; it may
  * change `event.values` or throw a fault to refuse the write) and, once the transaction that holds
- * it commits, `afterCommit`. None are installed today: a service's hooks are empty and cost
- * nothing. Bookkeeping writes of the service itself (lock-outs, derived roles, seeding) are not
- * record operations of a caller and do not pass here.
+ * it commits, `afterCommit`; triggers/install.ts installs the trigger phase. Without hooks a write
+ * costs nothing more. Bookkeeping writes of the service itself (lock-outs, verification, derived
+ * roles, connection clean-up, seeding) are not record operations of a caller and do not pass here:
+ * they are named in objects/system-writes.ts.
  */
 import type { Service } from '../service.js';
 import type { Org } from '../orgs/orgs.js';

@@ -3,6 +3,7 @@ import type { Service } from '../../service.js';
 import type { Org } from '../../orgs/orgs.js';
 import { accountDef } from '../../accounts/accounts.js';
 import { attemptQueueOf, type Admission } from './attempt-queue.js';
+import { systemUpdate } from '../../objects/system-writes.js';
 
 /** Locked "until an administrator unlocks" (lockDuration 0). */
 const LOCKED_FOREVER = Number.MAX_SAFE_INTEGER;
@@ -135,7 +136,7 @@ function lockNow(svc: Service, org: Org, accountId: string): void {
   const now = svc.clock.now();
   const until = org.settings.lockDuration === 0 ? LOCKED_FOREVER : now + org.settings.lockDuration * 60_000;
   svc.credentials.lock(org.id, accountId, until);
-  svc.store.update(org.id, accountDef(svc, org), accountId, { locked: true });
+  systemUpdate(svc.store, 'lockout', org.id, accountDef(svc, org), accountId, { locked: true });
   // Locking takes effect now (docs/sessions.md): the account's sessions end with it.
   svc.sessions.endForAccount(org.id, accountId, 'locked');
 }
@@ -177,7 +178,7 @@ export function unlockAccount(svc: Service, org: Org, accountId: string): void {
   svc.credentials.clearFailures(org.id, accountId);
   const def = accountDef(svc, org);
   if (svc.store.get(org.id, def, accountId)?.doc.locked === true) {
-    svc.store.update(org.id, def, accountId, { locked: false });
+    systemUpdate(svc.store, 'lockout', org.id, def, accountId, { locked: false });
   }
 }
 

@@ -3,6 +3,7 @@ import type { Service } from '../../service.js';
 import type { Org } from '../../orgs/orgs.js';
 import { accountDef } from '../../accounts/accounts.js';
 import type { TicketPurpose } from './account-tickets.js';
+import { systemUpdate } from '../../objects/system-writes.js';
 
 /** Uses a ticket; its faults keep the wire's word, "token" (the spec's field and errCodes). */
 export function consumeTicket(svc: Service, purpose: TicketPurpose, org: Org, ticket: string): string {
@@ -20,7 +21,7 @@ export function verifyEmail(svc: Service, org: Org, ticket: string): string {
   return svc.db
     .transaction(() => {
       const id = consumeTicket(svc, 'verify', org, ticket);
-      svc.store.update(org.id, accountDef(svc, org), id, { state: 'verified' });
+      systemUpdate(svc.store, 'verification', org.id, accountDef(svc, org), id, { state: 'verified' });
       return id;
     })
     .immediate();
@@ -28,5 +29,5 @@ export function verifyEmail(svc: Service, org: Org, ticket: string): string {
 
 /** An administrator marks an account verified (no ticket). */
 export function markVerified(svc: Service, org: Org, accountId: string): void {
-  svc.store.update(org.id, accountDef(svc, org), accountId, { state: 'verified' });
+  systemUpdate(svc.store, 'verification', org.id, accountDef(svc, org), accountId, { state: 'verified' });
 }
