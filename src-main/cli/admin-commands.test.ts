@@ -9,6 +9,7 @@ import type { Service } from '../service/service.js';
 import type { Org } from '../service/orgs/orgs.js';
 import { BUILTIN_ROLES } from '../service/objects/builtin-defs.js';
 import { verifyPassword } from '../service/accounts/password.js';
+import { parseListQuery } from '../../src-shared/query/parse.js';
 import { CliError } from './args.js';
 import { runAccountCommand, runAppCommand, runOrgCommand } from './admin-commands.js';
 
@@ -133,6 +134,16 @@ describe('account', () => {
     const cred = svc.credentials.byEmail(org.id, 'dev@example.test')!;
     expect(cred.account_id).toBe(account._id);
     expect(await verifyPassword('a long password 1', cred.password_hash)).toBe(true);
+    // Created through the records service: its audit entry names the command line.
+    const auditDef = svc.defs.byName(org.id, 'audit')!;
+    const audits = svc.store.list(org.id, auditDef, parseListQuery({ limit: '100' }, auditDef)).rows;
+    expect(audits.map((a) => a.doc)).toContainEqual(
+      expect.objectContaining({
+        cat: 'account',
+        sub: 'create',
+        context: expect.objectContaining({ _id: account._id }),
+      }),
+    );
   });
 
   it('accepts a role id of the org, and no role at all', async () => {

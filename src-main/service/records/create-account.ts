@@ -83,7 +83,7 @@ export async function storeNewAccount(
  * The account as its before triggers leave it: what they change is merged and the whole account
  * checked again (`prepareAccount`), so a trigger can give it nothing a caller could not.
  */
-export async function withBeforeTriggers(
+async function withBeforeTriggers(
   svc: Service,
   org: Org,
   id: string,
