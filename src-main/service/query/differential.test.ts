@@ -3,22 +3,16 @@
  * and through the in-memory evaluator; both must return the same _ids in the same order and the
  * same hasMore (CONVENTIONS.md item 5).
  */
-import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { ID_POOL, OID_POOL, openDifferentialDb, recordsOf, type Doc } from '../testing/differential-db.js';
+import { readKeyColumns } from '../objects/key-columns.js';
 import { runListQuery } from '../../../src-shared/query/evaluate.js';
 import { parseListQuery, type RawListArgs } from '../../../src-shared/query/parse.js';
 import { THING_DEF } from '../../../src-shared/query/testing/fixture-def.js';
 import { compileListQuery } from './compile.js';
-import { keyColumnDefinitions, readKeyColumns } from '../objects/key-columns.js';
-import { registerQueryFunctions } from './functions.js';
-import { indexStatements } from './indexes.js';
 
-type Doc = Record<string, unknown> & { _id: string };
 type Where = Record<string, unknown>;
-
-const ID_POOL = Array.from({ length: 40 }, (_, i) => ((i * 2654435761) % 2 ** 32).toString(16).padStart(24, '0'));
-const OID_POOL = ['0123456789abcdef01234567', 'aaaaaaaaaaaaaaaaaaaaaaaa', 'ffffffffffffffffffffff00'];
 
 const wellFormed = (s: string) => !/\p{Cs}/u.test(s);
 const str = fc.oneof(
@@ -85,13 +79,7 @@ const record = fc.record(
   { requiredKeys: [] },
 );
 
-const records = fc
-  .array(record, { maxLength: 25 })
-  .chain((rs) =>
-    fc
-      .uniqueArray(fc.constantFrom(...ID_POOL), { minLength: rs.length, maxLength: rs.length })
-      .map((ids) => rs.map((r, i) => ({ _id: ids[i] as string, ...r }) as Doc)),
-  );
+const records = recordsOf(record);
 
 const REGEX_SOURCES = [
   '^s',
@@ -224,21 +212,6 @@ const listArgs = fc.record({
   limit: fc.option(fc.integer({ min: 1, max: 12 }).map(String), { nil: undefined }),
 });
 
-function openDatabase(docs: Doc[]): Database.Database {
-  const db = new Database(':memory:');
-  registerQueryFunctions(db);
-  // `things` as versions before key columns made tables; `things_k` as tables are made now.
-  db.exec('CREATE TABLE things (_id TEXT NOT NULL UNIQUE, doc TEXT NOT NULL)');
-  for (const statement of indexStatements('things', THING_DEF)) db.exec(statement);
-  db.exec(`CREATE TABLE things_k (_id TEXT NOT NULL UNIQUE, doc TEXT NOT NULL${keyColumnDefinitions(THING_DEF)})`);
-  for (const statement of indexStatements('things_k', THING_DEF, readKeyColumns(db, 'things_k'))) db.exec(statement);
-  for (const table of ['things', 'things_k']) {
-    const insert = db.prepare(`INSERT INTO ${table} (_id, doc) VALUES (?, ?)`);
-    for (const { _id, ...doc } of docs) insert.run(_id, JSON.stringify(doc));
-  }
-  return db;
-}
-
 /** Splits the `limit + 1` rows of a compiled query into the page and `hasMore`. */
 function pageOf<T>(rows: readonly T[], limit: number): { data: T[]; hasMore: boolean } {
   return { data: rows.slice(0, limit), hasMore: rows.length > limit };
@@ -247,7 +220,7 @@ function pageOf<T>(rows: readonly T[], limit: number): { data: T[]; hasMore: boo
 function runBoth(docs: Doc[], args: RawListArgs) {
   // JSON round trip drops the undefined keys fast-check leaves in.
   const query = parseListQuery(JSON.parse(JSON.stringify(args)) as RawListArgs, THING_DEF);
-  const db = openDatabase(docs);
+  const db = openDifferentialDb(docs);
   try {
     const page = (table: string) => {
       const compiled = compileListQuery(query, { table, columns: readKeyColumns(db, table) });

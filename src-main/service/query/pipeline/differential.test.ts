@@ -6,9 +6,10 @@
  * Numbers are drawn from values binary floating point holds exactly (integers, halves, quarters),
  * so sums and averages do not depend on the order of additions: any difference is a semantic one.
  */
-import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { OID_POOL, openDifferentialDb, recordsOf, type Doc } from '../../testing/differential-db.js';
+import { readKeyColumns } from '../../objects/key-columns.js';
 import { parsePipeline } from '../../../../src-shared/query/pipeline/parse-pipeline.js';
 import {
   pipelinePage,
@@ -18,16 +19,9 @@ import {
 import { recordProperties } from '../../../../src-shared/query/pipeline/shape.js';
 import { THING_DEF } from '../../../../src-shared/query/testing/fixture-def.js';
 import type { AllowedProperties } from '../../../../src-shared/scopes/property-path.js';
-import { keyColumnDefinitions, readKeyColumns } from '../../objects/key-columns.js';
-import { registerQueryFunctions } from '../functions.js';
-import { indexStatements } from '../indexes.js';
 import { compilePipeline } from './compile-pipeline.js';
 
-type Doc = Record<string, unknown> & { _id: string };
 type J = unknown;
-
-const ID_POOL = Array.from({ length: 40 }, (_, i) => ((i * 2654435761) % 2 ** 32).toString(16).padStart(24, '0'));
-const OID_POOL = ['0123456789abcdef01234567', 'aaaaaaaaaaaaaaaaaaaaaaaa', 'ffffffffffffffffffffff00'];
 
 const str = fc.constantFrom(
   '',
@@ -80,13 +74,7 @@ const record = fc.record(
   },
   { requiredKeys: [] },
 );
-const records = fc
-  .array(record, { maxLength: 25 })
-  .chain((rs) =>
-    fc
-      .uniqueArray(fc.constantFrom(...ID_POOL), { minLength: rs.length, maxLength: rs.length })
-      .map((ids) => rs.map((r, i) => ({ _id: ids[i] as string, ...r }) as Doc)),
-  );
+const records = recordsOf(record);
 
 // Expressions over the records, by the type they give.
 const numberExpr: fc.Arbitrary<J> = fc.oneof(
@@ -269,20 +257,6 @@ const otherPipeline: fc.Arbitrary<J[]> = fc.oneof<fc.Arbitrary<J[]>[]>(
 
 const pipelines = fc.oneof(groupPipeline, projectPipeline, unwindPipeline, otherPipeline);
 
-function openDatabase(docs: Doc[]): Database.Database {
-  const db = new Database(':memory:');
-  registerQueryFunctions(db);
-  db.exec('CREATE TABLE things (_id TEXT NOT NULL UNIQUE, doc TEXT NOT NULL)');
-  for (const statement of indexStatements('things', THING_DEF)) db.exec(statement);
-  db.exec(`CREATE TABLE things_k (_id TEXT NOT NULL UNIQUE, doc TEXT NOT NULL${keyColumnDefinitions(THING_DEF)})`);
-  for (const statement of indexStatements('things_k', THING_DEF, readKeyColumns(db, 'things_k'))) db.exec(statement);
-  for (const table of ['things', 'things_k']) {
-    const insert = db.prepare(`INSERT INTO ${table} (_id, doc) VALUES (?, ?)`);
-    for (const { _id, ...doc } of docs) insert.run(_id, JSON.stringify(doc));
-  }
-  return db;
-}
-
 /** JSON round trip: -0 and 0 are one number in the API's answers. */
 const normal = (value: unknown) => JSON.parse(JSON.stringify(value)) as unknown;
 
@@ -290,7 +264,7 @@ function runBoth(docs: Doc[], raw: J[], skip: number, limit: number, allowed: Al
   const pipeline = parsePipeline(JSON.parse(JSON.stringify(raw)), THING_DEF, { allowed });
   const properties = recordProperties(THING_DEF, allowed);
   const pruned = allowed !== 'all';
-  const db = openDatabase(docs);
+  const db = openDifferentialDb(docs);
   try {
     const page = (table: string) => {
       const compiled = compilePipeline(pipeline, {
