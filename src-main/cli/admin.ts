@@ -12,6 +12,7 @@ import { progressReporter } from './progress.js';
 import { runAccountCommand, runAppCommand, runOrgCommand } from './admin-commands.js';
 import { backupCommand, restoreCommand } from './backup.js';
 import { runEnvCommand, runOrgCreate } from './admin-env.js';
+import { runPolicyCommand } from './admin-policy.js';
 import { openService } from '../service/open-service.js';
 import { resolve } from 'node:path';
 import { defaultDataDir } from './args.js';
@@ -25,6 +26,7 @@ const USAGE = `usage: npm run admin -- <command> --data-dir DIR --org ORG [optio
   org create --code C --admin-email E --admin-password P [--name N]   (no --org needed)
   env export [--manifest m.json] [--out FILE|DIR]                    configuration as NDJSON
   env import --in FILE [--dry-run] [--backup] [--as ADMIN_EMAIL]     prints added/changed/kept per resource
+  policy list | policy disable --name N | policy enable --name N      the org's request policies (no policy applies here)
   backup  --out FILE [--force]           online, while the service runs (the master key is not included)
   restore --from FILE [--force]          only while no service runs on the data dir`;
 
@@ -80,6 +82,8 @@ export async function adminCommand(argv: string[]): Promise<void> {
         return printJson(await runAccountCommand(svc, org, rest));
       case 'org':
         return printJson(await runOrgCommand(svc, org, rest));
+      case 'policy':
+        return printJson(runPolicyCommand(svc, org, rest));
       case 'env': {
         const printed = await runEnvCommand(svc, org, rest);
         return printed === undefined ? undefined : printJson(printed);

@@ -276,4 +276,25 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX job_runs_started ON job_runs(started);
     `,
   },
+  {
+    // Issue 40: the org's configured request policies (the original's `org.policies`, mdctl's
+    // `env/policies`; policies/policy-store.ts), and the library `@policy` declarations an
+    // operator switched off from the command line (`admin policy disable`: a locked-out
+    // administrator's way back, docs/cli.md).
+    version: 12,
+    name: 'org policies',
+    sql: `
+      CREATE TABLE org_policies (
+        org_id INTEGER NOT NULL REFERENCES orgs(id) ON DELETE CASCADE,
+        name TEXT NOT NULL,
+        doc TEXT NOT NULL,
+        PRIMARY KEY (org_id, name)
+      ) WITHOUT ROWID;
+      CREATE TABLE disabled_policies (
+        org_id INTEGER NOT NULL REFERENCES orgs(id) ON DELETE CASCADE,
+        policy TEXT NOT NULL,
+        PRIMARY KEY (org_id, policy)
+      ) WITHOUT ROWID;
+    `,
+  },
 ];

@@ -28,6 +28,7 @@ import { recordRules } from '../records/rules.js';
 import { VIEW_DEF } from '../objects/view-def.js';
 import { findView } from '../views/run-view.js';
 import { allRecords, roleKey, scriptKey, type ResourceDoc } from './resources.js';
+import { applyPolicy } from './policies-env.js';
 
 export interface ApplyContext {
   svc: Service;
@@ -39,7 +40,7 @@ export interface ApplyContext {
 }
 
 /** Order of kinds: what others refer to comes first. */
-const KIND_ORDER = ['object', 'role', 'env', 'app', 'view', 'script'];
+const KIND_ORDER = ['object', 'role', 'env', 'app', 'view', 'script', 'policy'];
 export const kindRank = (doc: ResourceDoc) => {
   const i = KIND_ORDER.indexOf(doc.object);
   return i === -1 ? KIND_ORDER.length : i;
@@ -60,6 +61,8 @@ export function applyResource(ctx: ApplyContext, doc: ResourceDoc): void {
       return applyView(ctx, doc);
     case 'script':
       return applyScript(ctx, doc);
+    case 'policy':
+      return applyPolicy(ctx.svc, ctx.org, doc);
     default:
       return applyRecord(ctx, doc);
   }

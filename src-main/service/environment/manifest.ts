@@ -15,7 +15,7 @@
 import { fault } from '../../../src-shared/faults.js';
 import { compileRegex } from '../../../src-shared/query/regex.js';
 
-export const CONFIG_SECTIONS = ['objects', 'roles', 'apps', 'views', 'scripts', 'settings'] as const;
+export const CONFIG_SECTIONS = ['objects', 'roles', 'apps', 'views', 'scripts', 'settings', 'policies'] as const;
 export type ConfigSection = (typeof CONFIG_SECTIONS)[number];
 
 export interface Selector {

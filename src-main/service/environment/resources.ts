@@ -244,6 +244,8 @@ export function resourceNameOf(doc: Record<string, unknown>): string | undefined
       return named('app', text(doc.label) ?? text(doc.name));
     case 'script':
       return named('script', text(doc.name) ?? text(doc._id));
+    case 'policy':
+      return named('policy', text(doc.name));
     default:
       return typeof doc.object === 'string' ? named(doc.object, text(doc._id)) : undefined;
   }
@@ -265,7 +267,7 @@ export function dependenciesOf(doc: ResourceDoc): string[] {
       .map((p) => `object.${p.refObject!}`)
       .concat(aclRoleKeys(doc).map((k) => `role.${k}`));
   }
-  if (!['app', 'env', 'script'].includes(doc.object)) return [`object.${doc.object}`];
+  if (!['app', 'env', 'script', 'policy'].includes(doc.object)) return [`object.${doc.object}`];
   return [];
 }
 

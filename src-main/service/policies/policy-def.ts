@@ -1,7 +1,8 @@
 /**
  * One request policy as the original's org policy reads it (docs/scripting.md#policies), from a
- * library's `@policy` registration (scripting/language/registrations.ts): the matchers, the
- * action and its fault, redirect and rate limit. `policyOf` is both the save-time check (a
+ * library's `@policy` registration (scripting/language/registrations.ts) or the org's configuration
+ * (configured-policy.ts; both read by `readPolicy`): the matchers, the action and its fault,
+ * redirect and rate limit. `policyOf` is both the save-time check (a
  * `validation.script` fault naming the line, policy-rules.ts) and what the org's policy table
  * is built from (policy-table.ts), so what is saved is what is enforced.
  */
@@ -14,10 +15,13 @@ import { compilePaths, parseRange, type IpRange, type PathEntry, type PathPatter
 export type PolicyAction = 'Allow' | 'Deny' | 'Redirect' | 'Script';
 
 export interface PolicyDef {
-  /** `<library _id>:<Class>.<member>`: one registration of one library. */
+  /** `<library _id>:<Class>.<member>` (one registration of one library), or `configuration:<name>`. */
   id: string;
+  /** Where it is declared: a library's `@policy`, or the org's configuration (`org.policies`). */
+  source: 'library' | 'configuration';
+  /** The library's `_id`; empty for a configured policy. */
   libraryId: string;
-  /** `Class.member`, as faults and log entries name the policy. */
+  /** `Class.member` or the configured policy's name, as faults and log entries name the policy. */
   label: string;
   name?: string;
   priority: number;
@@ -39,7 +43,10 @@ export interface PolicyDef {
   fault: { category: FaultCategory; detail?: string; status: number; reason: string };
   redirect?: { url: string; status: number };
   rateLimit?: { count: number; windowSeconds: number; elements: string[]; reason: string };
-  registration: ScriptRegistration;
+  /** A library policy's registration: its Script action calls the decorated method. */
+  registration?: ScriptRegistration;
+  /** A configured Script policy's `script`: the source its Script action runs. */
+  script?: string;
 }
 
 const METHODS = ['get', 'patch', 'post', 'put', 'delete'];
@@ -101,15 +108,42 @@ export function policyOf(libraryId: string, reg: ScriptRegistration): PolicyDef 
       reason: `Line ${loc.line}, column ${loc.column}: @policy ${label}: ${reason}`,
     });
   const c = reg.configuration;
+  checkOptionNames(c, fail);
+  const def = readPolicy(c, { id: `${libraryId}:${label}`, label, defaultAction: field ? 'Deny' : 'Script', fail });
+  if (def.action === 'Script' && field) throw fail('a Script policy decorates a method (the method is the script).');
+  return { ...def, source: 'library', libraryId, registration: reg };
+}
+
+/** Refuses an option this service does not apply (REFUSED) or does not know; `extra` are more known names. */
+export function checkOptionNames(
+  c: Record<string, StaticValue>,
+  fail: (r: string) => Error,
+  extra: string[] = [],
+): void {
   for (const key of Object.keys(c)) {
     if (Object.hasOwn(REFUSED, key)) throw fail(`the option ${key} is not supported: ${REFUSED[key]}.`);
-    if (!KNOWN.has(key)) throw fail(`the option ${key} is not one of the original's policy options.`);
+    if (!KNOWN.has(key) && !extra.includes(key))
+      throw fail(`the option ${key} is not one of the original's policy options.`);
   }
-  const action = str(c.action) ?? (field ? 'Deny' : 'Script');
+}
+
+interface ReadSpec {
+  id: string;
+  label: string;
+  defaultAction: PolicyAction;
+  fail: (reason: string) => Error;
+}
+
+/**
+ * The options every policy has, wherever it is declared (the one reading of them: a library's
+ * `@policy` and a configured policy differ only in where they come from and what a Script runs).
+ */
+export function readPolicy(c: Record<string, StaticValue>, spec: ReadSpec): Omit<PolicyDef, 'source' | 'libraryId'> {
+  const { fail, label } = spec;
+  const action = str(c.action) ?? spec.defaultAction;
   if (Object.hasOwn(REFUSED_ACTIONS, action))
     throw fail(`the action ${action} is not supported: ${REFUSED_ACTIONS[action]}.`);
   if (!ACTIONS.includes(action)) throw fail(`action is one of ${ACTIONS.join(', ')}.`);
-  if (action === 'Script' && field) throw fail('a Script policy decorates a method (the method is the script).');
   const list = (key: string): string[] => {
     const v = c[key];
     if (v === undefined || v === null) return [];
@@ -157,9 +191,8 @@ export function policyOf(libraryId: string, reg: ScriptRegistration): PolicyDef 
     throw fail("environment is '*', 'development' or 'production'.");
   const condition = str(c.condition) ?? 'and';
   if (condition !== 'and' && condition !== 'or') throw fail("condition is 'and' or 'or'.");
-  const def: PolicyDef = {
-    id: `${libraryId}:${label}`,
-    libraryId,
+  const def: Omit<PolicyDef, 'source' | 'libraryId'> = {
+    id: spec.id,
     label,
     ...(str(c.name) ? { name: str(c.name) } : {}),
     priority: integer(c.priority, 'priority', fail) ?? 0,
@@ -178,7 +211,6 @@ export function policyOf(libraryId: string, reg: ScriptRegistration): PolicyDef 
     aclBlacklist: acl('aclBlacklist'),
     action: action as PolicyAction,
     fault: policyFault(c, fail),
-    registration: reg,
   };
   if (action === 'Redirect') def.redirect = redirectOf(c, fail);
   if (bool(c.rateLimit, 'rateLimit', fail)) def.rateLimit = rateLimitOf(c, fail);

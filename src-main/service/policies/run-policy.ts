@@ -54,7 +54,7 @@ export async function applyPolicies(
   for (const entry of policies) {
     if ('broken' in entry) {
       throw fault('accessDenied', 'policy', {
-        reason: `The policy ${entry.label} cannot be applied, so every request is refused until its library is fixed: ${entry.reason}`,
+        reason: `The policy ${entry.label} cannot be applied, so every request is refused until it is fixed (or switched off: admin policy disable): ${entry.reason}`,
       });
     }
     const policy = entry;
@@ -107,7 +107,10 @@ async function runPolicyScript(
   const result = await runScriptFor(svc, {
     org,
     caller: req.caller,
-    source: dispatchSource({ _id: policy.libraryId, source: '', active: true }, policy.registration),
+    // A library policy calls its decorated method; a configured one runs its `script` text.
+    source: policy.registration
+      ? dispatchSource({ _id: policy.libraryId, source: '', active: true }, policy.registration)
+      : (policy.script ?? ''),
     request: changed ? { ...req.script, body: changed.value } : req.script,
     extraHost: {
       ...responseHost(answer),
@@ -122,7 +125,7 @@ async function runPolicyScript(
     requester: req.requester,
     log: {
       type: 'policy',
-      scriptId: policy.libraryId,
+      ...(policy.libraryId ? { scriptId: policy.libraryId } : {}),
       resource: policy.label,
       path: `${req.facts.method} ${req.facts.path}`,
     },
