@@ -23,10 +23,10 @@ export const configuredPolicyId = (name: string) => `configuration:${name}`;
 
 /**
  * The policy a `policy` document declares (without `object` and `resource`); throws a
- * `validation.policy` fault naming the option.
+ * `validation.policy` fault naming the option (an import names the resource, `policy.<name>`).
  */
 export function configuredPolicyOf(name: string, doc: Record<string, unknown>): PolicyDef {
-  const fail = (reason: string) => fault('validation', 'policy', { path: name, reason: `policy ${name}: ${reason}` });
+  const fail = (reason: string) => fault('validation', 'policy', { reason });
   if (!POLICY_NAME_PATTERN.test(name)) {
     throw fail('a policy name is letters, digits and _ (c_name or ns__name), starting with a letter, at most 64.');
   }
@@ -58,10 +58,7 @@ export function checkConfiguredPolicy(name: string, doc: Record<string, unknown>
     assertScriptCompiles({ script: def.script });
   } catch (e) {
     if (!(e instanceof FaultError)) throw e;
-    throw fault('validation', 'policy', {
-      path: name,
-      reason: `policy ${name}: script: ${e.fault.reason ?? e.message}`,
-    });
+    throw fault('validation', 'policy', { reason: `script: ${e.fault.reason ?? e.message}` });
   }
   return def;
 }
