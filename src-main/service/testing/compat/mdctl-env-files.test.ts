@@ -44,8 +44,12 @@ const MANIFEST = {
   apps: { includes: ['*'] },
   views: { includes: ['*'] },
   scripts: { includes: ['*'] },
+  policies: { includes: ['*'] },
   c_conversation: { includes: ['*'] },
 };
+
+/** An org configuration policy (docs/scripting.md#policies), on a path the round trip never asks for. */
+const POLICY = { object: 'policy', name: 'c_gate', label: 'Gate', methods: ['get'], paths: ['/routes/c_gated'], action: 'Deny' }; // prettier-ignore
 
 let h: Harness;
 let a: TestClient;
@@ -122,6 +126,8 @@ function importFromFolder(): string {
 
 it('a folder written by mdctl env export imports into another org with mdctl env import, equal to the source', async () => {
   await configureSample(h, a);
+  const manifest = { object: 'manifest', policies: { includes: ['*'] } };
+  expect((await importInto(a, `${JSON.stringify(manifest)}\n${JSON.stringify(POLICY)}`)).statusCode).toBe(200);
   const exported = await exportToFolder(await exportOf(a, MANIFEST));
   expect(exported.complete).toBe(true);
   expect(exported.dropped).toEqual([]);
@@ -136,6 +142,7 @@ it('a folder written by mdctl env export imports into another org with mdctl env
       'env/views/open_convs.json',
       'env/scripts/c_hello.json',
       'env/objects/c_thing.json',
+      'env/policies/c_gate.json',
       'manifest.json',
       'exports.json',
     ]),
@@ -149,4 +156,6 @@ it('a folder written by mdctl env export imports into another org with mdctl env
   expect(ndjsonLines(res.body).at(-1)).toMatchObject({ type: 'status', stage: 'complete' });
   expect(ndjsonLines(await exportOf(b, MANIFEST))).toEqual(ndjsonLines(await exportOf(a, MANIFEST)));
   expect(h.svc.orgs.byCode('other')!.settings.lockAttempts).toBe(7);
+  // The policy came along, and applies in the org it was imported into.
+  expect((await b.get('/routes/c_gated')).json()).toMatchObject({ errCode: 'service.accessDenied.policy' });
 });
