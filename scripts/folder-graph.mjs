@@ -51,8 +51,8 @@ export const FOLDERS = {
     imports: ['access', 'apps', 'auth', 'crypto', 'db', 'objects', 'orgs', 'records', 'views'],
   },
   policies: {
-    what: 'request policies (issue 40): the org’s @policy table, matching, Deny/Allow/Redirect/Script actions, rate limits',
-    imports: ['access', 'orgs', 'records', 'scripting'],
+    what: 'request policies (issue 40): the org’s table of @policy and configured policies (stored here), matching, Deny/Allow/Redirect/Script actions, rate limits',
+    imports: ['access', 'db', 'environment', 'orgs', 'records', 'scripting'],
   },
   triggers: {
     what: 'triggers (issue 41): the org’s trigger table, before and after runs around a caller’s write (the records service’s hooks), depth',

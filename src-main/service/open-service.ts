@@ -14,6 +14,7 @@ import { registerViewRecordRules } from './views/view-rules.js';
 import { registerDeploymentRecordRules } from './environment/deployment-record-rules.js';
 import { registerScriptRecordRules } from './scripting/script-rules.js';
 import { registerPolicyRules } from './policies/policy-rules.js';
+import { registerPolicyResources } from './policies/policy-env.js';
 import { watchScriptWrites } from './scripting/script-generation.js';
 import { registerTriggerRules } from './triggers/trigger-rules.js';
 import { registerJobRules } from './jobs/job-rules.js';
@@ -63,6 +64,7 @@ export function openService(opts: OpenServiceOptions): Service {
   registerDeploymentRecordRules(svc);
   registerScriptRecordRules(svc);
   registerPolicyRules(svc);
+  registerPolicyResources(svc);
   registerTriggerRules(svc);
   registerJobRules(svc);
   // The trigger and job tables are rebuilt when script records change, not on every write.

@@ -28,7 +28,7 @@ import { recordRules } from '../records/rules.js';
 import { VIEW_DEF } from '../objects/view-def.js';
 import { findView } from '../views/run-view.js';
 import { allRecords, roleKey, scriptKey, type ResourceDoc } from './resources.js';
-import { applyPolicy } from './policies-env.js';
+import { resourceKind } from './resource-kinds.js';
 
 export interface ApplyContext {
   svc: Service;
@@ -61,10 +61,11 @@ export function applyResource(ctx: ApplyContext, doc: ResourceDoc): void {
       return applyView(ctx, doc);
     case 'script':
       return applyScript(ctx, doc);
-    case 'policy':
-      return applyPolicy(ctx.svc, ctx.org, doc);
-    default:
-      return applyRecord(ctx, doc);
+    default: {
+      // A kind another folder registered (the org's policies), else a record of a custom type.
+      const kind = resourceKind(ctx.svc, doc.object);
+      return kind ? kind.apply(ctx.svc, ctx.org, doc) : applyRecord(ctx, doc);
+    }
   }
 }
 

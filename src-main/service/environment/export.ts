@@ -12,11 +12,11 @@ import {
   exportViews,
   type ResourceDoc,
 } from './resources.js';
-import { exportPolicies } from './policies-env.js';
+import { resourceKinds } from './resource-kinds.js';
 
 /**
  * The resources a manifest selects, in the order an import applies them (object types, roles,
- * settings, apps, views, scripts, policies, records), each section sorted by resource name so two exports of
+ * settings, apps, views, scripts, the kinds other folders add (policies), records), each section sorted by resource name so two exports of
  * equal configurations are equal line for line.
  */
 export function exportResources(svc: Service, org: Org, manifest: Manifest): ResourceDoc[] {
@@ -28,7 +28,7 @@ export function exportResources(svc: Service, org: Org, manifest: Manifest): Res
     ...exportApps(svc, org, manifest).sort(byName),
     ...exportViews(svc, org, manifest).sort(byName),
     ...exportScripts(svc, org, manifest).sort(byName),
-    ...exportPolicies(svc, org, manifest),
+    ...resourceKinds(svc).flatMap((kind) => kind.exportDocs(svc, org, manifest)),
     ...exportRecords(svc, org, manifest),
   ];
 }

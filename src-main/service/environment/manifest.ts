@@ -3,7 +3,7 @@
  * sections, each selecting names by `includes` / `excludes` (a name, `*`, or `/regex/flags`):
  *
  *   { "objects": {"includes": ["*"]}, "roles": {"includes": ["*"], "excludes": ["administrator"]},
- *     "apps": {...}, "views": {...}, "scripts": {...}, "settings": {"includes": ["*"]},
+ *     "apps": {...}, "views": {...}, "scripts": {...}, "settings": {"includes": ["*"]}, "policies": {...},
  *     "c_conversation": {"includes": ["*"]} }
  *
  * `objects` may also be a list `[{"name": "c_conversation"}]`. Top-level `includes` / `excludes`

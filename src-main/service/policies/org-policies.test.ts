@@ -1,15 +1,11 @@
 /**
  * Configured policies (the original's `org.policies`, mdctl's `env/policies`): imported as mdctl
- * writes them, applied from the org's policy table, exported back; and the operator's way back
- * when a policy locks the console out (`admin policy`, docs/cli.md).
+ * writes them, applied from the org's policy table, exported back. The operator's way back when a
+ * policy locks the console out: cli/admin-policy.test.ts.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { randomBytes } from 'node:crypto';
 import { createHarness, type Harness, type TestClient } from '../testing/harness.js';
 import { exportOf, importInto, ndjsonLines, twoOrgClients } from '../testing/environment-testing.js';
-import { openService } from '../open-service.js';
-import { runPolicyCommand } from '../../cli/admin-policy.js';
-import { CliError } from '../../cli/args.js';
 
 let h: Harness;
 let a: TestClient;
@@ -57,16 +53,6 @@ const TEMPLATE = {
 /** `mdctl env import` of a folder: the manifest, then each file's document (without `resource`). */
 const folderImport = (...docs: Record<string, unknown>[]) =>
   [{ object: 'manifest', policies: { includes: ['*'] } }, ...docs].map((d) => JSON.stringify(d)).join('\n');
-
-const cli = (args: string[]) => {
-  // Another connection to the data folder, as `npm run admin` is: the running service sees its commit.
-  const other = openService({ dataDir: h.dataDir, masterKey: randomBytes(32) });
-  try {
-    return runPolicyCommand(other, other.orgs.byCode('demo')!, args);
-  } finally {
-    other.close();
-  }
-};
 
 describe('an imported policy document', () => {
   it('as mdctl writes it denies, exports back as it came, and re-imports unchanged', async () => {
@@ -132,49 +118,5 @@ describe('an imported policy document', () => {
     expect(res.json().reason).toContain('policy.c_no_me');
     expect(ndjsonLines(await exportOf(a, { policies: { includes: ['*'] }, roles: { includes: ['c_policy_test'] } }))).toHaveLength(3); // prettier-ignore
     expect((await a.get('/accounts/me')).statusCode).toBe(200);
-  });
-});
-
-describe('admin policy: the way back for a locked-out administrator', () => {
-  const LOCKOUT = `const { policy } = require('decorators')
-class Lockout {
-  @policy
-  static everything = { name: 'c_lockout', methods: ['get', 'post', 'patch', 'put', 'delete'], action: 'Deny', priority: 9 }
-}
-module.exports = Lockout`;
-
-  it('lists, then disables a library policy that refuses every request, and the console works again', async () => {
-    await importInto(a, folderImport(TEMPLATE));
-    const saved = await a.post('/scripts', { label: 'Lockout', name: 'c_lockout_lib', type: 'library', active: true, script: LOCKOUT, configuration: { export: 'c_lockout_lib' } }); // prettier-ignore
-    expect(saved.statusCode, saved.body).toBe(200);
-    // Locked out: the console cannot even read, let alone fix, the library.
-    expect((await a.get('/scripts')).statusCode).toBe(403);
-    expect((await a.patch(`/scripts/${saved.json()._id as string}`, { active: false })).statusCode).toBe(403);
-
-    expect(cli(['list'])).toEqual([
-      expect.objectContaining({ source: 'library', name: 'c_lockout', label: 'Lockout.everything', priority: 9, action: 'Deny', active: true }), // prettier-ignore
-      expect.objectContaining({ source: 'configuration', name: 'c_no_me', priority: 0, action: 'Deny', active: true }),
-    ]);
-    expect(cli(['disable', '--name', 'c_lockout'])).toMatchObject({ active: false, inactiveBecause: 'disabled from the command line' }); // prettier-ignore
-
-    expect((await a.get('/scripts')).statusCode).toBe(200);
-    // The configured one still applies; disabling it sets its document's active, which its export carries.
-    expect((await a.get('/accounts/me')).statusCode).toBe(403);
-    cli(['disable', '--name', 'c_no_me']);
-    expect((await a.get('/accounts/me')).statusCode).toBe(200);
-    expect(ndjsonLines(await exportOf(a, { policies: { includes: ['*'] } }))[0]).toMatchObject({ name: 'c_no_me', active: false }); // prettier-ignore
-
-    // A later save of the library does not switch its policy back on; enable does.
-    expect((await a.patch(`/scripts/${saved.json()._id as string}`, { label: 'Lockout 2' })).statusCode).toBe(200);
-    expect((await a.get('/scripts')).statusCode).toBe(200);
-    cli(['enable', '--name', 'Lockout.everything']);
-    expect((await a.get('/scripts')).statusCode).toBe(403);
-  });
-
-  it('names what it cannot find or tell apart', () => {
-    expect(() => cli(['disable', '--name', 'c_nothing'])).toThrow(CliError);
-    expect(() => cli(['disable', '--name', 'c_nothing'])).toThrow(/No policy c_nothing in org demo/);
-    expect(() => cli(['disable'])).toThrow(/--name is required/);
-    expect(() => cli(['frobnicate'])).toThrow(/unknown policy command/);
   });
 });

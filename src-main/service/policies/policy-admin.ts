@@ -1,6 +1,6 @@
 /**
  * The operator's view of an org's policies and its switch for them (`npm run admin -- policy …`,
- * docs/cli.md#admin-policy-a-way-back-for-a-locked-out-administrator). A policy can refuse the
+ * docs/cli.md#admin-policy-the-way-back-for-a-locked-out-administrator). A policy can refuse the
  * console's own requests, so the way back must not go through the API: the command line works on
  * the data folder, where no policy applies. Framework-free; the CLI prints what these return.
  */

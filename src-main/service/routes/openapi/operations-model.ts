@@ -18,10 +18,10 @@ const SELECTOR = {
 const MANIFEST: JsonSchema = {
   type: 'object',
   description:
-    'Which resources to export: sections objects, roles, apps, views, scripts, settings (and a custom object type for ' +
+    'Which resources to export: sections objects, roles, apps, views, scripts, settings, policies (and a custom object type for ' +
     'its records), each selecting names with includes and excludes (a name, * or /regex/flags).',
   properties: Object.fromEntries(
-    ['objects', 'roles', 'apps', 'views', 'scripts', 'settings', 'includes', 'excludes'].map((k) => [
+    ['objects', 'roles', 'apps', 'views', 'scripts', 'settings', 'policies', 'includes', 'excludes'].map((k) => [
       k,
       k === 'includes' || k === 'excludes' ? { type: 'array', items: { type: 'string' } } : SELECTOR,
     ]),
