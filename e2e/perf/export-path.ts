@@ -8,7 +8,7 @@
  */
 import { parseArgs } from 'node:util';
 import { request } from 'node:http';
-import { runExport } from '../../src-renderer/features/object-browser/result-grid/export-runner';
+import { blobSink, runExport } from '../../src-renderer/features/object-browser/result-grid/export-runner';
 import type { ListRequest, ObjectRecord } from '../../src-renderer/api/records';
 import type { ListPage } from '../../src-renderer/api/types';
 
@@ -74,15 +74,21 @@ async function main() {
   const headers = await login();
   let fetched = 0;
   let heapPeak = 0;
+  let rssPeak = 0;
   const fetchPage = async (r: ListRequest): Promise<ListPage<ObjectRecord>> => {
     const res = await call('GET', `${BASE}/accounts?${query(r)}`, headers);
     if (res.status !== 200) throw new Error(`page: ${res.status} ${res.body.slice(0, 200)}`);
     const page = JSON.parse(res.body) as { data: ObjectRecord[]; hasMore: boolean };
     fetched += page.data.length;
-    heapPeak = Math.max(heapPeak, process.memoryUsage().heapUsed);
+    const memory = process.memoryUsage();
+    heapPeak = Math.max(heapPeak, memory.heapUsed);
+    rssPeak = Math.max(rssPeak, memory.rss);
     // The export ends after RECORDS, as if the collection ended there.
     return { items: page.data, hasMore: page.hasMore && fetched < RECORDS };
   };
+  // The console's own sink: each page becomes a Blob (Node's, like the browser's, holds its bytes
+  // outside the JavaScript heap), so the heap peak is what the console's heap would hold.
+  const sink = blobSink('application/x-ndjson');
   const started = performance.now();
   const result = await runExport(
     fetchPage,
@@ -91,9 +97,10 @@ async function main() {
     [],
     () => undefined,
     new AbortController().signal,
+    sink.write,
   );
   const seconds = (performance.now() - started) / 1000;
-  const bytes = result.parts.reduce((n, p) => n + Buffer.byteLength(p), 0);
+  const bytes = sink.bytes();
   console.log(
     JSON.stringify({
       seconds: Number(seconds.toFixed(1)),
@@ -101,6 +108,7 @@ async function main() {
       pages: Math.ceil(result.records / 1000),
       bytes,
       heapPeakMb: Math.round(heapPeak / 1024 / 1024),
+      rssPeakMb: Math.round(rssPeak / 1024 / 1024),
     }),
   );
 }

@@ -146,10 +146,10 @@ async function main() {
           .trim()
           .split('\n')
           .pop()!,
-      ) as { seconds: number; records: number; bytes: number; heapPeakMb: number };
+      ) as { seconds: number; records: number; bytes: number; heapPeakMb: number; rssPeakMb: number };
       report(
         `Export of ${exported.records.toLocaleString('en-US')} records through the console's export path: ` +
-          `${exported.seconds} s, ${(exported.bytes / 1e6).toFixed(0)} MB of NDJSON kept until saved (client heap peak ${exported.heapPeakMb} MB)`,
+          `${exported.seconds} s, ${(exported.bytes / 1e6).toFixed(0)} MB of NDJSON kept as blobs until saved (client heap peak ${exported.heapPeakMb} MB, RSS peak ${exported.rssPeakMb} MB)`,
       );
       memory.sample();
       const rssOk = memory.peak.totalMb < 400 ? '✓' : '✗';

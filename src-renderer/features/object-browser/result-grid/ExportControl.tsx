@@ -6,6 +6,7 @@ import { useDismissableDetails } from '../../../components/use-dismissable-detai
 import type { BaseQuery } from '../paging';
 import { downloadBlob } from '../../../components/download';
 import {
+  blobSink,
   exportFileName,
   exportProgressText,
   runExport,
@@ -47,6 +48,7 @@ export function ExportControl(props: ExportControlProps) {
     setProgress({ records: 0, pages: 0 });
     try {
       const chosen = scope === 'visible' ? visibleColumns : columns;
+      const sink = blobSink(format === 'csv' ? 'text/csv' : 'application/x-ndjson');
       const result = await runExport(
         fetchPage,
         query,
@@ -54,12 +56,10 @@ export function ExportControl(props: ExportControlProps) {
         chosen,
         setProgress,
         abort.signal,
+        sink.write,
         scope === 'visible' ? visibleColumns : undefined,
       );
-      downloadBlob(
-        new Blob(result.parts, { type: format === 'csv' ? 'text/csv' : 'application/x-ndjson' }),
-        exportFileName(collection, format, new Date()),
-      );
+      downloadBlob(sink.blob(), exportFileName(collection, format, new Date()));
       setOutcome({ text: `Exported ${result.records.toLocaleString('en')} records.` });
     } catch (error) {
       if (abort.signal.aborted) setOutcome({ text: 'Export cancelled.' });

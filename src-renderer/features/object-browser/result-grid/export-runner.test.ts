@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ListRequest, ObjectRecord } from '../../../api/records';
-import { exportFileName, exportProgressText, runExport, type PageFetcher } from './export-runner';
+import { blobSink, exportFileName, exportProgressText, runExport, type PageFetcher } from './export-runner';
 
 const ids = Array.from({ length: 2500 }, (_, i) => i.toString(16).padStart(24, '0'));
 const records: ObjectRecord[] = ids.map((id, i) => ({ _id: id, object: 'c_x', c_n: i % 7 }));
@@ -28,15 +28,17 @@ describe('runExport', () => {
   it('pages by _id (keyset) and writes every record once, in order', async () => {
     const service = fakeService();
     const progress: number[] = [];
-    const result = await runExport(
+    const parts: string[] = [];
+    await runExport(
       service.fetch,
       { where: { c_n: { $gte: 0 } }, paths: [] },
       'ndjson',
       [],
       (p) => progress.push(p.records),
       new AbortController().signal,
+      (chunk) => parts.push(chunk),
     );
-    const lines = result.parts.join('').trim().split('\n');
+    const lines = parts.join('').trim().split('\n');
     expect(lines).toHaveLength(2500);
     expect((JSON.parse(lines[0] ?? '{}') as ObjectRecord)._id).toBe(ids[2499]);
     expect(progress).toEqual([1000, 2000, 2500]);
@@ -46,16 +48,18 @@ describe('runExport', () => {
 
   it('pages by skip for other orders and writes CSV', async () => {
     const service = fakeService();
-    const result = await runExport(
+    const parts: string[] = [];
+    await runExport(
       service.fetch,
       { sort: { c_n: 1 }, paths: ['c_n'] },
       'csv',
       ['_id', 'c_n'],
       () => undefined,
       new AbortController().signal,
+      (chunk) => parts.push(chunk),
     );
     expect(service.requests.map((r) => r.skip)).toEqual([0, 1000, 2000]);
-    const csv = result.parts.join('');
+    const csv = parts.join('');
     expect(csv.startsWith('_id,c_n\r\n')).toBe(true);
     expect(csv.trim().split('\r\n')).toHaveLength(2501);
   });
@@ -64,8 +68,27 @@ describe('runExport', () => {
     const controller = new AbortController();
     controller.abort();
     await expect(
-      runExport(fakeService().fetch, { paths: [] }, 'csv', ['_id'], () => undefined, controller.signal),
+      runExport(
+        fakeService().fetch,
+        { paths: [] },
+        'csv',
+        ['_id'],
+        () => undefined,
+        controller.signal,
+        () => undefined,
+      ),
     ).rejects.toThrow();
+  });
+
+  it('keeps each page as a blob and gives back the whole text, typed, and its size', async () => {
+    const sink = blobSink('text/csv');
+    sink.write('_id,name\r\n');
+    sink.write('1,é\r\n');
+    const blob = sink.blob();
+    expect(blob.type).toBe('text/csv');
+    expect(await blob.text()).toBe('_id,name\r\n1,é\r\n');
+    expect(sink.bytes()).toBe(blob.size);
+    expect(blob.size).toBe(16); // bytes, not characters: é is two
   });
 
   it('names the file after the collection and time', () => {

@@ -19,8 +19,30 @@ export interface ExportProgress {
 export type PageFetcher = (request: ListRequest, signal: AbortSignal) => Promise<ListPage<ObjectRecord>>;
 
 export interface ExportResult {
-  parts: string[];
   records: number;
+}
+
+/** Where an export's text goes, page by page, as it is fetched. */
+export type ExportSink = (chunk: string) => void;
+
+/**
+ * A sink that keeps each page as a Blob: the text leaves the JavaScript heap page by page (the
+ * browser keeps blob data in its own storage, spilling large ones to disk), so exporting a
+ * million records does not hold half a gigabyte of strings in the console's heap until saved
+ * (docs/SPEED.md#ten-million-npm-run-benchscale). `blob()` joins them without copying into JS.
+ */
+export function blobSink(type: string): { write: ExportSink; blob: () => Blob; bytes: () => number } {
+  const parts: Blob[] = [];
+  let bytes = 0;
+  return {
+    write: (chunk) => {
+      const part = new Blob([chunk]);
+      bytes += part.size;
+      parts.push(part);
+    },
+    blob: () => new Blob(parts, { type }),
+    bytes: () => bytes,
+  };
 }
 
 export async function runExport(
@@ -30,10 +52,11 @@ export async function runExport(
   columns: readonly string[],
   onProgress: (progress: ExportProgress) => void,
   signal: AbortSignal,
+  write: ExportSink,
   /** NDJSON only: keep just these paths of each record (`_id` and `object` always stay). */
   keepPaths?: readonly string[],
 ): Promise<ExportResult> {
-  const parts: string[] = format === 'csv' ? [csvHeader(columns)] : [];
+  if (format === 'csv') write(csvHeader(columns));
   const base: BaseQuery = { ...query, limit: MAX_LIMIT, skip: 0 };
   let cursor: { dir: 'after'; id: string } | undefined;
   let records = 0;
@@ -45,7 +68,7 @@ export async function runExport(
     const items = keepPaths
       ? page.items.map((item) => ({ ...projectPaths(item, keepPaths), _id: item._id }))
       : page.items;
-    parts.push(format === 'csv' ? csvRows(items, columns) : ndjsonRows(items));
+    write(format === 'csv' ? csvRows(items, columns) : ndjsonRows(items));
     records += page.items.length;
     pages += 1;
     onProgress({ records, pages });
@@ -63,7 +86,7 @@ export async function runExport(
       }
     }
   }
-  return { parts, records };
+  return { records };
 }
 
 const COUNT = new Intl.NumberFormat('en-US');
