@@ -63,12 +63,14 @@ export function developerHost(svc: Service, org: Org, callerFor: (call: HostCall
       const o = typeof options === 'object' && options !== null ? (options as Record<string, unknown>) : {};
       const backup = flag(o, 'backup');
       const dryRun = flag(o, 'dryRun');
+      const triggers = flag(o, 'triggers');
       // The documents take the route's path from its first step: one NDJSON reader checks them.
       const body = Buffer.from(docs.map((d) => JSON.stringify(d)).join('\n') + '\n');
       const result = await importEnvironment(svc, org, await readImportStream(body), {
         actorId: caller.accountId,
         backup,
         dryRun,
+        triggers,
       });
       return result.log;
     },
