@@ -13,7 +13,10 @@ import type { ScriptRegistration } from '../scripting/language/registrations.js'
 import { libraryRegistrations, libraryScripts, type LibraryScript } from '../scripting/host-library.js';
 import { dispatchSource } from '../scripting/decorator-routes.js';
 import { isTriggerEvent, type TriggerDef } from './trigger-def.js';
-import { triggerCondition } from './trigger-condition.js';
+import { triggerCondition, TRIGGER_OPTIONS } from './trigger-condition.js';
+
+/** An option this service does not read (refused at save; a library saved before that rule answers it). */
+const unreadOption = (c: Record<string, unknown>) => Object.keys(c).find((k) => !TRIGGER_OPTIONS.has(k));
 
 /** The object type a trigger names (`*`, a type name or its collection), or undefined. */
 export function triggerObject(svc: Service, org: Org, object: unknown): string | undefined {
@@ -43,8 +46,14 @@ export function triggerOfRegistration(
     inline: c.event.endsWith('.before') || c.inline === true,
     source: dispatchSource(lib, reg),
     handler,
-    ...(c.if !== undefined
-      ? { condition: triggerCondition(object === '*' ? undefined : svc.defs.byName(org.id, object), c.if) }
+    ...(c.if !== undefined || unreadOption(c) !== undefined
+      ? {
+          condition: triggerCondition(
+            object === '*' ? undefined : svc.defs.byName(org.id, object),
+            c.if,
+            unreadOption(c),
+          ),
+        }
       : {}),
   };
 }

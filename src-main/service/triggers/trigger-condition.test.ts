@@ -43,6 +43,8 @@ describe('parseTriggerCondition and conditionHolds', () => {
   it('a condition that no longer parses answers its fault when the trigger would run', () => {
     const condition = triggerCondition(undefined, { $eq: ['$c_status', 'open'] });
     expect(() => conditionHolds(condition, { _id: 'x' })).toThrow('one object type');
+    const unread = triggerCondition(undefined, undefined, 'paths');
+    expect(() => conditionHolds(unread, { _id: 'x' })).toThrow('option paths is not supported');
   });
 });
 

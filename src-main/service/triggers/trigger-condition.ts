@@ -100,9 +100,18 @@ export function parseTriggerCondition(def: ObjectDef, value: unknown): Expr {
   }
 }
 
-/** The condition of a trigger as its table keeps it: parsed, or the fault a run will answer. */
-export function triggerCondition(def: ObjectDef | undefined, value: unknown): TriggerCondition {
+/**
+ * The condition of a trigger as its table keeps it: parsed, or the fault a run will answer (an
+ * `if` or an option `unread` that a library saved before these rules holds).
+ */
+export function triggerCondition(def: ObjectDef | undefined, value: unknown, unread?: string): TriggerCondition {
   try {
+    if (unread !== undefined) {
+      throw fault('validation', 'trigger.option', {
+        reason: `The @trigger option ${unread.slice(0, 40)} is not supported.`,
+      });
+    }
+    if (value === undefined) return { expr: { kind: 'literal', value: true, type: { type: 'Boolean' } } };
     if (!def) throw refuse("A trigger's if needs one object type (not *).");
     return { expr: parseTriggerCondition(def, value) };
   } catch (e) {
