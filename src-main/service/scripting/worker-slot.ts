@@ -39,6 +39,8 @@ export interface Slot {
   started: boolean;
   /** Size of the worker's engine memory as last reported (bytes). */
   engineBytes: number;
+  /** When its last run finished, in finished runs (runner.ts picks the free slot idle longest). */
+  freeSince?: number;
 }
 
 /** What a slot's worker reports; the runner handles each. */
