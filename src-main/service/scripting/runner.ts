@@ -32,6 +32,8 @@ import {
   postReply,
   roundMs,
   spawnSlot,
+  longestFree,
+  markFree,
   type ActiveRun,
   type Slot,
   type SlotEvents,
@@ -60,8 +62,6 @@ export class ScriptRunner {
   private readonly recycleAbove: number;
   private readonly clock: { now(): number };
   private readonly slots: Slot[] = [];
-  /** Counts finished runs: a slot's `freeSince` orders the free ones. */
-  private freed = 0;
   private readonly queue: FairQueue<Queued>;
   private readonly maxBusyPerOrg: number;
   private waitTimer?: NodeJS.Timeout;
@@ -146,7 +146,7 @@ export class ScriptRunner {
         // A nested run's parent holds a worker while it waits; queueing could deadlock the pool.
         // It takes a free pool worker only within its org's share (else other orgs' would be taken).
         const withinShare = this.busy((request.queue ?? SHARED_KEYS).org) < this.maxBusyPerOrg;
-        const free = withinShare ? this.freeSlot() : undefined;
+        const free = withinShare ? longestFree(this.slots) : undefined;
         return this.dispatch(free ?? this.borrow(), request, limits, depth, resolve);
       }
       if (!this.slots.some((s) => !s.dead)) return resolve(refused(cannotStart()));
@@ -299,24 +299,11 @@ export class ScriptRunner {
     }
   }
 
-  /**
-   * The pool worker free the longest: a worker prepares its next run's context once it has
-   * answered one (engine-prepared.ts), so the one that waited longest has it ready.
-   */
-  private freeSlot(): Slot | undefined {
-    let best: Slot | undefined;
-    for (const s of this.slots) {
-      if (!s.active && !s.dead && !s.overflow && (!best || (s.freeSince ?? 0) < (best.freeSince ?? 0))) best = s;
-    }
-    return best;
-  }
-
   private finish(slot: Slot, result: RunResult): void {
     const active = slot.active;
     if (!active) return;
     clearTimeout(active.timer);
-    slot.active = undefined;
-    slot.freeSince = ++this.freed;
+    markFree(slot);
     slot.worker?.unref();
     active.resolve(result);
     if (slot.overflow) {
@@ -336,7 +323,7 @@ export class ScriptRunner {
   private pump(): void {
     for (const late of this.queue.expire()) this.answerLate(late);
     for (;;) {
-      const slot = this.freeSlot();
+      const slot = longestFree(this.slots);
       if (!slot) break;
       const next = this.queue.take((org) => this.busy(org));
       if (!next) break;
