@@ -156,10 +156,10 @@ export const MODULE_TABLE: readonly ModuleDescription[] = [
     name: 'developer',
     status: 'partial',
     summary:
-      'environment.export({manifest}) → the exported documents; environment.import(docs | cursor, {backup, dryRun}) → the manifest log (administrators).',
+      'environment.export({manifest}) → the exported documents; environment.import(docs | cursor, {backup, dryRun, triggers}) → the manifest log (administrators).',
     exports: ['environment'],
     reason:
-      "import takes POST /developer/environment/import's path (record rules, all or nothing); the original's triggers, production and package options are not read.",
+      "import takes POST /developer/environment/import's path (record rules, all or nothing); triggers: true runs the imported records' triggers (none without it); the original's production and package options are not read.",
   },
   {
     name: 'api',
