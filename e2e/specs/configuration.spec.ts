@@ -128,6 +128,9 @@ test('export with a manifest, import into another org with a dry-run diff, apply
   // The dry run wrote nothing.
   expect(await roleCodes(stagingApi)).not.toContain('analyst');
 
+  // The imported records' triggers run only when asked (here: asked, with none to run).
+  await expect(page.getByTestId('import-triggers')).not.toBeChecked();
+  await page.getByTestId('import-triggers').check();
   await config.apply();
   await expect(page.locator('[data-testid="import-stage"][data-stage="complete"]')).toHaveAttribute(
     'data-done',

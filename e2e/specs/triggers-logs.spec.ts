@@ -43,6 +43,20 @@ test('a trigger refuses a create in Browse with its fault; the run is in Logs an
   await expect(page.getByTestId('trigger-event')).toHaveText('create.before');
   await expect(scripts.libraryItem('c_no_x')).toContainText('trigger create.before c_conversation');
   await console_.screenshots('scripts-trigger-saved');
+  // The trigger's own rows (object, event, weight, principal), shared in part with a route's.
+  await page.getByTestId('trigger-settings').scrollIntoViewIfNeeded();
+  await expect(page.getByTestId('save-weight')).toBeVisible();
+  await console_.screenshots('scripts-trigger-settings');
+  // At 1024×700 the rows sit below the fold: the rows themselves, in both themes.
+  await page.setViewportSize({ width: 1024, height: 700 });
+  for (const theme of ['light', 'dark'] as const) {
+    await console_.theme(theme);
+    await page
+      .getByTestId('trigger-settings')
+      .screenshot({ path: `e2e/artifacts/scripts-trigger-rows-1024-${theme}.png` });
+  }
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await console_.theme('light');
 
   await page.goto(`${service.consoleUrl}#/browse?c=c_conversations&limit=25`);
   const records = new RecordsPage(page);

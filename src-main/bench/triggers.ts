@@ -7,7 +7,11 @@
  * the p50 differences, and a trivial runner script's p50 beside them (what any sandbox run
  * costs); docs/scripting.md#triggers states the expectation (a few ms p50).
  *
- *   npm run bench:triggers [-- --writes 300 --rounds 3]
+ * `--pause MS` waits that long before each write (an open loop, as requests arrive with gaps): the
+ * sandbox worker prepares its next run's context while it waits (scripting/engine-prepared.ts),
+ * which back-to-back writes leave it no time for.
+ *
+ *   npm run bench:triggers [-- --writes 300 --rounds 3 --pause 0]
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -26,6 +30,8 @@ const arg = (name: string, fallback: number) => {
 };
 const WRITES = arg('writes', 300);
 const ROUNDS = arg('rounds', 3);
+const PAUSE = arg('pause', 0);
+const pause = () => (PAUSE > 0 ? new Promise((resolve) => setTimeout(resolve, PAUSE)) : Promise.resolve());
 const EMAIL = 'bench@example.test';
 const PASSWORD = 'a bench password that is long';
 const TRIVIAL = "if (script.arguments.new.c_title === 'never') throw Fault.create('service.invalidArgument')";
@@ -65,6 +71,7 @@ for (let round = 0; round < ROUNDS + 1; round++) {
   for (const state of STATES) {
     await enter(state);
     for (let i = 0; i < WRITES; i++) {
+      await pause();
       const started = performance.now();
       await request('POST', 'c_conversations', { c_title: `bench ${n++}` });
       // Round 0 warms the sandbox's workers and the caches; it is not counted.
@@ -76,6 +83,7 @@ for (let round = 0; round < ROUNDS + 1; round++) {
 // For reference: the same trivial script run by the runner, with nothing written.
 const runnerTimes: number[] = [];
 for (let i = 0; i < WRITES * ROUNDS; i++) {
+  await pause();
   const started = performance.now();
   await request('POST', 'sys/script_runner', { script: 'return 1', language: 'javascript' });
   runnerTimes.push(performance.now() - started);
@@ -88,6 +96,7 @@ const pct = (values: number[], p: number) => {
 const p50 = (state: State) => pct(times[state], 50);
 const report = {
   writesPerState: times.none.length,
+  pauseMs: PAUSE,
   latencyMs: Object.fromEntries(STATES.map((s) => [s, { p50: p50(s), p90: pct(times[s], 90) }])),
   runnerTrivialScriptMs: { p50: pct(runnerTimes, 50), p90: pct(runnerTimes, 90) },
   p50DeltaMs: {

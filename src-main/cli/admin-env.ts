@@ -16,6 +16,8 @@ import { importEnvironment } from '../service/environment/import.js';
 import { auditImport } from '../service/audit/record.js';
 import { CLI_ACTOR } from '../service/audit/actor.js';
 import { administratorOf } from '../service/environment/actor.js';
+import { installTriggers } from '../service/triggers/install.js';
+import { afterTriggersSettled } from '../service/triggers/engine.js';
 import { CliError } from './args.js';
 
 export async function runOrgCreate(svc: Service, args: string[]): Promise<unknown> {
@@ -64,17 +66,26 @@ export async function runEnvCommand(
       in: { type: 'string' },
       'dry-run': { type: 'boolean', default: false },
       backup: { type: 'boolean', default: false },
+      triggers: { type: 'boolean', default: false },
       as: { type: 'string' },
     });
-    if (!values.in) throw new CliError('usage: env import --in FILE [--dry-run] [--backup] [--as ADMIN_EMAIL]');
+    if (!values.in) {
+      throw new CliError('usage: env import --in FILE [--dry-run] [--backup] [--triggers] [--as ADMIN_EMAIL]');
+    }
     const body = readFileSync(values.in);
+    // The command line's service runs no triggers unless an import asks (the server installs them).
+    if (values.triggers) installTriggers(svc);
     const result = await faults(async () =>
       importEnvironment(svc, org, await readImportStream(body), {
         actorId: administratorOf(svc, org, values.as),
         dryRun: values['dry-run'],
         backup: values.backup,
+        triggers: values.triggers,
       }),
-    );
+    ).finally(async () => {
+      // The process ends after the command: its after triggers finish first, then the sandbox stops.
+      if (values.triggers) await afterTriggersSettled(svc).finally(() => svc.closeScripts());
+    });
     if (!values['dry-run'])
       auditImport(svc, org, { ...CLI_ACTOR, account: administratorOf(svc, org, values.as) }, result.changes);
     const counts = { added: 0, changed: 0, kept: 0, unchanged: 0 };

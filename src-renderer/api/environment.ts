@@ -105,7 +105,7 @@ export type ChangeKind = 'added' | 'changed' | 'kept' | 'unchanged';
 export async function importEnvironment(
   orgClient: OrgClient,
   file: Blob,
-  options: { dryRun: boolean; backup?: boolean; onLog?: (entries: ImportLogEntry[]) => void },
+  options: { dryRun: boolean; backup?: boolean; triggers?: boolean; onLog?: (entries: ImportLogEntry[]) => void },
 ): Promise<ImportLogEntry[]> {
   const onLog = options.onLog;
   const text = await orgClient.requestText('POST', 'developer/environment/import', {
@@ -119,7 +119,12 @@ export async function importEnvironment(
     body: file,
     contentType: 'application/x-ndjson',
     accept: 'application/x-ndjson',
-    query: { dryRun: options.dryRun ? 'true' : undefined, backup: options.backup ? 'true' : undefined },
+    query: {
+      dryRun: options.dryRun ? 'true' : undefined,
+      backup: options.backup ? 'true' : undefined,
+      // The imported records' triggers run only when asked (docs/configuration.md#import).
+      triggers: options.triggers ? 'true' : undefined,
+    },
   });
   return parseNdjson<ImportLogEntry>(text);
 }

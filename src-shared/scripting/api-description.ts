@@ -116,7 +116,7 @@ export const MODULE_TABLE: readonly ModuleDescription[] = [
       '@route (served), @trigger and @job (run as trigger and job records), @policy (applied to the org’s requests), @log, @as, @transform.',
     exports: ['route', 'trigger', 'job', 'log', 'as', 'policy', 'transform'],
     reason:
-      "@policy's if, pipeline and transform options and its Transform and Pipeline actions are refused on save (not applied here); a @trigger's if option is not evaluated.",
+      "@policy's if, pipeline and transform options and its Transform and Pipeline actions are refused on save (not applied here); a @trigger's if is evaluated with the pipeline language's expressions, and one it cannot read, or an option it does not read (memo, paths…), is refused on save.",
   },
   {
     name: 'decorators-transform',
@@ -156,10 +156,10 @@ export const MODULE_TABLE: readonly ModuleDescription[] = [
     name: 'developer',
     status: 'partial',
     summary:
-      'environment.export({manifest}) → the exported documents; environment.import(docs | cursor, {backup, dryRun}) → the manifest log (administrators).',
+      'environment.export({manifest}) → the exported documents; environment.import(docs | cursor, {backup, dryRun, triggers}) → the manifest log (administrators).',
     exports: ['environment'],
     reason:
-      "import takes POST /developer/environment/import's path (record rules, all or nothing); the original's triggers, production and package options are not read.",
+      "import takes POST /developer/environment/import's path (record rules, all or nothing); triggers: true runs the imported records' triggers (none without it); the original's production and package options are not read.",
   },
   {
     name: 'api',

@@ -37,6 +37,8 @@ export interface ApplyContext {
   actorId: string;
   /** Key pairs generated before the transaction, one per app the import creates. */
   pairs: RsaKeyPair[];
+  /** What the before triggers changed, by resource (import-triggers.ts; only when the import runs them). */
+  triggered?: ReadonlyMap<string, Record<string, Json>>;
 }
 
 /** Order of kinds: what others refer to comes first. */
@@ -45,6 +47,8 @@ export const kindRank = (doc: ResourceDoc) => {
   const i = KIND_ORDER.indexOf(doc.object);
   return i === -1 ? KIND_ORDER.length : i;
 };
+/** A record of a custom object type (`c_thing.<_id>`), not configuration. */
+export const isRecordResource = (doc: ResourceDoc) => !KIND_ORDER.includes(doc.object);
 
 /** Applies one resource; throws a fault whose reason says what is wrong with it. */
 export function applyResource(ctx: ApplyContext, doc: ResourceDoc): void {
@@ -262,7 +266,9 @@ function applyRecord(ctx: ApplyContext, doc: ResourceDoc): void {
   if (typeof _id !== 'string' || !OBJECT_ID_PATTERN.test(_id) || keyOf(doc) !== _id) {
     throw invalid('_id', `A record resource is ${def.name}.<_id> with the same _id in the document.`);
   }
-  const { values, faults } = validateInput(def, body, 'create');
+  // What its before triggers changed is validated with the rest of the record.
+  const changes = ctx.triggered?.get(doc.resource);
+  const { values, faults } = validateInput(def, changes ? { ...body, ...changes } : body, 'create');
   if (faults.length > 0)
     throw fault('validation', 'import', { faults, path: faults[0]!.path, reason: faults[0]!.reason });
   upsert(ctx, def, values, svc.store.get(org.id, def, _id), _id);

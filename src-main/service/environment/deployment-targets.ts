@@ -33,6 +33,8 @@ export interface DeployInput {
   resources: ResourceDoc[];
   manifest: Manifest;
   dryRun: boolean;
+  /** Run the imported records' triggers in the target (environment/import-triggers.ts). */
+  triggers?: boolean;
   started: string;
 }
 
@@ -52,7 +54,7 @@ export async function deployToTarget(svc: Service, input: DeployInput): Promise<
         importInto(svc, authorizeTarget(other, target, svc, holder, doc, deployment), input),
       );
     case 'url':
-      return importRemote(svc, doc, input.docs, input.dryRun);
+      return importRemote(svc, doc, input.docs, input.dryRun, input.triggers === true);
   }
 }
 
@@ -64,7 +66,7 @@ async function importInto(svc: Service, side: Side, input: DeployInput): Promise
       side.svc,
       side.org,
       { resources: input.resources, manifest: input.manifest },
-      { actorId, dryRun: input.dryRun },
+      { actorId, dryRun: input.dryRun, triggers: input.triggers === true },
     );
     changes = result.changes.map((c) => ({
       resource: c.resource,

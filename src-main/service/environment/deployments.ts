@@ -45,6 +45,7 @@ export async function runDeployment(
   callerEmail: string,
   nameOrId: string,
   dryRun: boolean,
+  opts: { triggers?: boolean } = {},
 ): Promise<DeploymentRun> {
   const record = findDeployment(svc, org, nameOrId);
   if (caller.scopes !== undefined) {
@@ -73,7 +74,14 @@ export async function runDeployment(
     const docs = exportDocuments(svc, source.org, parseManifest(JSON.parse(String(record.doc.manifest))));
     const manifest = parseManifest(docs.find((d) => d.object === 'manifest'));
     const resources = docs.filter((d) => typeof d.resource === 'string') as ResourceDoc[];
-    const input: DeployInput = { doc: record.doc, docs, resources, manifest, ...peer };
+    const input: DeployInput = {
+      doc: record.doc,
+      docs,
+      resources,
+      manifest,
+      ...peer,
+      triggers: opts.triggers === true,
+    };
     const changes = await deployToTarget(svc, input);
     // The logs keep the diff (resource and change); the documents themselves come with a dry run's answer only.
     const outcome = {

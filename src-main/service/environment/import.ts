@@ -20,6 +20,7 @@ import { diffImport, type ResourceChange } from './diff.js';
 import { acquireImportLock } from './lock.js';
 import type { ImportStream } from './ndjson-input.js';
 import { refreshStatistics } from '../db/statistics.js';
+import { afterImportTriggers, beforeImportTriggers } from './import-triggers.js';
 
 export interface ImportOptions {
   actorId: string;
@@ -27,6 +28,8 @@ export interface ImportOptions {
   dryRun?: boolean;
   /** Copy the database aside first (restorable with `npm run admin -- restore`). */
   backup?: boolean;
+  /** Run the imported records' triggers (import-triggers.ts); without it none run, as in the original. */
+  triggers?: boolean;
 }
 
 export interface LogEntry {
@@ -63,6 +66,8 @@ export async function importEnvironment(
     log.push({ object: 'manifest.log', timestamp: svc.nowIso(), level: 'info', ...entry });
   note({ type: 'status', stage: 'ingest', message: `${stream.resources.length} resources read.` });
   const release = opts.dryRun ? () => undefined : acquireImportLock(svc, org.id);
+  let triggered: Awaited<ReturnType<typeof beforeImportTriggers>> | undefined;
+  let result: ImportResult;
   try {
     const changes = diffImport(svc, org, stream.resources, stream.manifest);
     const toApply = changes
@@ -75,6 +80,10 @@ export async function importEnvironment(
     // The record rules run inside the transaction, which waits for nothing: what they need (the
     // script syntax checker) is loaded first.
     await recordRules(svc).prepare();
+    // Before the transaction (a trigger is a script run): a refusal here writes nothing.
+    triggered = opts.triggers
+      ? await beforeImportTriggers(svc, org, toApply, { actorId: opts.actorId, dryRun: opts.dryRun === true })
+      : undefined;
     let backupFile: string | undefined;
     if (opts.backup && !opts.dryRun) {
       note({ type: 'status', stage: 'backup' });
@@ -87,6 +96,7 @@ export async function importEnvironment(
       org: svc.orgs.byId(org.id) ?? org,
       actorId: opts.actorId,
       pairs,
+      ...(triggered ? { triggered: triggered.changed } : {}),
     };
     try {
       // One write transaction for the whole import (records/write.ts): hooks after its commit.
@@ -137,10 +147,13 @@ export async function importEnvironment(
       note({ type: 'resource', resource: c.resource, change: c.change, ...docs });
     }
     note({ type: 'status', stage: 'complete', message: opts.dryRun ? 'Dry run: nothing was written.' : undefined });
-    return { changes, log, ...(backupFile ? { backupFile } : {}) };
+    result = { changes, log, ...(backupFile ? { backupFile } : {}) };
   } finally {
     release();
   }
+  // After the commit and the lock: an after trigger cannot undo the import, and may import itself.
+  if (triggered && !opts.dryRun) await afterImportTriggers(svc, triggered.records);
+  return result;
 }
 
 /**

@@ -34,9 +34,16 @@ const REMOTE_TIMEOUT_MS = 5 * 60_000;
 export const MAX_REMOTE_ANSWER_BYTES = 64 * 1024 * 1024;
 const ERR_CODE = /^service\.([a-zA-Z]{1,40})(\.[a-zA-Z0-9]{1,60})?$/;
 
-export async function importRemote(svc: Service, doc: Doc, docs: unknown[], dryRun: boolean): Promise<TargetChange[]> {
+export async function importRemote(
+  svc: Service,
+  doc: Doc,
+  docs: unknown[],
+  dryRun: boolean,
+  triggers = false,
+): Promise<TargetChange[]> {
   const base = String(doc.targetUrl).replace(/\/+$/, '');
-  const path = `/${encodeURIComponent(String(doc.targetOrg))}/v2/developer/environment/import${dryRun ? '?dryRun=true' : ''}`;
+  const flags = [...(dryRun ? ['dryRun=true'] : []), ...(triggers ? ['triggers=true'] : [])];
+  const path = `/${encodeURIComponent(String(doc.targetOrg))}/v2/developer/environment/import${flags.length ? `?${flags.join('&')}` : ''}`;
   const body = docs.map((d) => JSON.stringify(d)).join('\n') + '\n';
   const apiKey = String(doc.targetAppKey);
   const timestampMs = svc.clock.now();

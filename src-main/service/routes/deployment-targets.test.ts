@@ -100,6 +100,19 @@ describe('a deployment into another data folder', () => {
     expect(runs[2]).toMatchObject({ by: ADMIN_EMAIL, changes: [{ resource: 'role.auditor', change: 'added' }] });
   });
 
+  it('refuses to run triggers in another data folder, where none can run, rather than import without them', async () => {
+    await createDeployment({
+      name: 'to_prod',
+      targetKind: 'folder',
+      targetDataDir: dir,
+      targetOrg: 'prod',
+      ...prodApp,
+    });
+    const run = await admin.post('/deployments/to_prod/run', { triggers: true });
+    expect(run.json(), run.body).toMatchObject({ errCode: 'service.unsupportedOperation.import.triggers' });
+    expect(inFolder(dir, (svc) => roleCodes(svc, 'prod'))).not.toContain('auditor');
+  });
+
   it('refuses this very folder on save, and logs a run into a folder without a database as failed', async () => {
     expect(
       (
@@ -237,6 +250,30 @@ describe('a deployment into another service, by signed requests', () => {
     ]);
     const runs = (await admin.get(`/deployments/${id}/runs`)).json().data as Record<string, unknown>[];
     expect(runs.map((r) => r.result)).toEqual(['dry-run', 'complete', 'dry-run']);
+  });
+
+  it("asks a url target for triggers in the signed import: the remote's trigger changes the record", async () => {
+    const remoteAdmin = new TestClient(remote);
+    await remoteAdmin.login();
+    const saved = await remoteAdmin.post('/scripts', {
+      label: 'Open by default',
+      type: 'trigger',
+      active: true,
+      script: "script.arguments.new.update('c_status', 'open')",
+      configuration: { object: 'c_conversation', event: 'create.before' },
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    const made = await admin.post('/c_conversations', { c_title: 'to remote' });
+    const recordId = made.json()._id as string;
+    const manifest = JSON.stringify({ c_conversation: { includes: [recordId] } });
+    const id = await createDeployment({ ...urlTarget(), manifest });
+    const dry = await admin.post(`/deployments/${id}/run`, { dryRun: true, triggers: true });
+    expect(dry.json(), dry.body).toMatchObject({ result: 'dry-run' });
+    const run = await admin.post(`/deployments/${id}/run`, { triggers: true });
+    expect(run.json(), run.body).toMatchObject({ result: 'complete' });
+    const demo = remote.svc.orgs.byCode('demo')!;
+    const doc = remote.svc.store.get(demo.id, remote.svc.defs.byName(demo.id, 'c_conversation')!, recordId)?.doc;
+    expect(doc).toMatchObject({ c_title: 'to remote', c_status: 'open' });
   });
 
   it('logs the target refusal as a failed run, saying it came from the target and naming its errCode only', async () => {

@@ -161,3 +161,39 @@ describe('deployments', () => {
     expect(names).toEqual(expect.arrayContaining(['to_staging', 'made_by_token']));
   });
 });
+
+describe('a deployment with triggers (issue 41)', () => {
+  it("runs the target's triggers on the records it imports only when asked", async () => {
+    const saved = await stagingAdmin.post('/scripts', {
+      label: 'Open by default',
+      type: 'trigger',
+      active: true,
+      script: "script.arguments.new.update('c_status', 'open')",
+      configuration: { object: 'c_conversation', event: 'create.before' },
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    const made = async (title: string) => {
+      const res = await admin.post('/c_conversations', { c_title: title });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json()._id as string;
+    };
+    const stagingRecord = (id: string) => {
+      const org = h.svc.orgs.byCode('staging')!;
+      return h.svc.store.get(org.id, h.svc.defs.byName(org.id, 'c_conversation')!, id)?.doc;
+    };
+    for (const [triggers, status] of [
+      [false, undefined],
+      [true, 'open'],
+    ] as const) {
+      const id = await made(`deployed ${triggers}`);
+      const name = `records_${triggers}`;
+      await createDeployment({ ...deployment, name, manifest: JSON.stringify({ c_conversation: { includes: [id] } }) });
+      const run = await admin.post(`/deployments/${name}/run`, { triggers });
+      expect(run.json(), run.body).toMatchObject({ result: 'complete' });
+      expect(stagingRecord(id)).toMatchObject({ c_title: `deployed ${triggers}` });
+      expect(stagingRecord(id)?.c_status).toBe(status);
+    }
+    const bad = await admin.post(`/deployments/records_true/run`, { triggers: 'yes' });
+    expect(bad.json()).toMatchObject({ errCode: 'service.invalidArgument.triggers', path: 'triggers' });
+  });
+});

@@ -25,8 +25,15 @@ export function deploymentRoutes(svc: Service) {
         throw fault('invalidArgument', 'body', { reason: 'The body is a JSON object: {"dryRun": true|false}.' });
       }
       const dryRun = memberOf(request.body, 'dryRun');
-      if (dryRun !== undefined && typeof dryRun !== 'boolean') {
-        throw fault('invalidArgument', 'dryRun', { path: 'dryRun', reason: 'dryRun is true or false.' });
+      // triggers: the imported records' triggers run in the target (docs/configuration.md#import).
+      const triggers = memberOf(request.body, 'triggers');
+      for (const [name, value] of [
+        ['dryRun', dryRun],
+        ['triggers', triggers],
+      ] as const) {
+        if (value !== undefined && typeof value !== 'boolean') {
+          throw fault('invalidArgument', name, { path: name, reason: `${name} is true or false.` });
+        }
       }
       const caller = requireCaller(svc, request);
       const run = await runDeployment(
@@ -36,6 +43,7 @@ export function deploymentRoutes(svc: Service) {
         principal.email,
         request.params.id,
         dryRun === true,
+        { triggers: triggers === true },
       );
       if (dryRun !== true) {
         auditRequest(svc, request, {

@@ -17,7 +17,8 @@ const ndjson = (docs: unknown[]) => docs.map((d) => JSON.stringify(d)).join('\n'
  *   POST /developer/environment/export  {manifest}       → NDJSON: resources, manifest, manifest-dependencies, manifest-exports
  *   POST /developer/environment/import  NDJSON (gzip ok) → NDJSON manifest.log, ending with stage complete
  *        ?backup=true keeps a copy of the database first; ?dryRun=true validates and reports, writes nothing
- *        (a bare `?dryRun` is true too; any value but true/false/1/0 is refused).
+ *        (a bare `?dryRun` is true too; any value but true/false/1/0 is refused);
+ *        ?triggers=true runs the imported records' triggers (mdctl's `env import --triggers`; none by default).
  * An import that fails validation answers one fault listing each resource and its reason.
  */
 export function environmentRoutes(svc: Service) {
@@ -53,6 +54,7 @@ export function environmentRoutes(svc: Service) {
           actorId: principal.accountId,
           backup: queryFlag(query, 'backup'),
           dryRun: queryFlag(query, 'dryRun'),
+          triggers: queryFlag(query, 'triggers'),
         });
         if (!queryFlag(query, 'dryRun')) auditImport(svc, request.ctx.org, requestActor(request), result.changes);
         return reply.type('application/x-ndjson').send(ndjson(result.log));

@@ -1,6 +1,7 @@
 /**
- * One script run inside QuickJS (WebAssembly): a fresh runtime and context per run, the limits
- * applied, the prelude evaluated, the user script wrapped and invoked. Runs synchronously in a
+ * One script run inside QuickJS (WebAssembly): a fresh runtime and context per run (prepared with
+ * the prelude compiled, engine-prepared.ts), the limits applied, the prelude started with the
+ * run's context, the user script wrapped and invoked. Runs synchronously in a
  * sandbox worker; host calls go through `bridge.call`, which blocks until the service thread
  * answers. Nothing of Node is reachable from the script: the context has only the ECMAScript
  * intrinsics plus the three native functions the prelude consumes. What a failure reads as is
@@ -14,13 +15,8 @@ import {
 } from 'quickjs-emscripten-core';
 import { makeFault, type FaultBody } from '../../../src-shared/faults.js';
 import type { ScriptLimits } from './limits.js';
-import {
-  PRELUDE_FILENAME,
-  PRELUDE_SOURCE,
-  SCRIPT_FILENAME,
-  SCRIPT_WRAPPER_HEAD,
-  SCRIPT_WRAPPER_TAIL,
-} from './prelude.js';
+import { SCRIPT_FILENAME, SCRIPT_WRAPPER_HEAD, SCRIPT_WRAPPER_TAIL } from './prelude.js';
+import { disposeEngine, prepareEngine, type PreparedEngine } from './engine-prepared.js';
 import { boundFault, clip, errorToFault, limitFault, MAX_THROWN_TEXT } from './script-faults.js';
 import type { EngineMemory } from './engine-memory.js';
 import type { HostReplyMessage, LogLine, ScriptContext, ScriptFault, WorkerStats } from './protocol.js';
@@ -54,6 +50,7 @@ export function runInEngine(
   limits: ScriptLimits,
   bridge: HostBridge,
   memory?: EngineMemory,
+  prepared?: PreparedEngine,
 ): EngineResult {
   const started = performance.now();
   const deadline = started + limits.timeoutMs;
@@ -69,10 +66,13 @@ export function runInEngine(
   const runMemory = memory?.beginRun(limits.memoryBytes);
   const memoryFault = () =>
     limitFault('memory', `The script used more than its memory limit of ${limits.memoryBytes} bytes.`);
+  let engine: PreparedEngine | undefined = prepared;
   let rt: QuickJSRuntime | undefined;
   let ctx: QuickJSContext | undefined;
   try {
-    rt = mod.newRuntime();
+    // Prepared ahead by the worker while it waited (engine-prepared.ts), else now, inside the run.
+    engine ??= prepareEngine(mod, bridge.builtinSource?.bind(bridge));
+    ({ rt, ctx } = engine);
     // A backstop only: this limit refuses one allocation larger than the limit, not many smaller ones.
     rt.setMemoryLimit(limits.memoryBytes);
     rt.setMaxStackSize(limits.stackBytes);
@@ -93,57 +93,28 @@ export function runInEngine(
       }
       return false;
     });
-    ctx = rt.newContext();
     const vm = ctx;
-
-    const hostFn = vm.newFunction('__host', (nameH, argsH, asH) => {
-      const name = vm.getString(nameH);
-      const argsJson = vm.getString(argsH);
-      const asJson = vm.typeof(asH) === 'string' ? vm.getString(asH) : null;
-      const replyJson = hostCall(name, argsJson, asJson);
-      return vm.newString(replyJson);
-    });
-    const logFn = vm.newFunction('__log', (levelH, textH) => {
-      const level = vm.getString(levelH);
-      const message = vm.getString(textH);
+    engine.hooks.host = hostCall;
+    engine.hooks.log = (level, message) => {
       consoleBytes += Buffer.byteLength(message) + 1;
       if (consoleBytes > limits.maxConsoleBytes) {
         fatal ??= limitFault('console', `Console output exceeded ${limits.maxConsoleBytes} bytes.`);
         return;
       }
       logs.push({ level: (LOG_LEVELS.has(level) ? level : 'log') as LogLine['level'], message });
-    });
-    const exitFn = vm.newFunction('__exit', (valueH) => {
-      exitJson ??= vm.getString(valueH);
-    });
-    // Module loading (prelude/require.ts): evaluate a library's wrapper under its own file name,
-    // and hand out a bundled library's text. Removed from the global object by the prelude.
-    const compileFn = vm.newFunction('__compile', (textH, nameH) => {
-      const r = vm.evalCode(vm.getString(textH), vm.getString(nameH));
-      return r.error ? { error: r.error } : r.value;
-    });
-    const builtinFn = vm.newFunction('__builtin', (nameH) => {
-      const text = bridge.builtinSource?.(vm.getString(nameH));
-      return text === undefined ? vm.undefined : vm.newString(text);
-    });
-    vm.setProp(vm.global, '__host', hostFn);
-    vm.setProp(vm.global, '__log', logFn);
-    vm.setProp(vm.global, '__exit', exitFn);
-    vm.setProp(vm.global, '__compile', compileFn);
-    vm.setProp(vm.global, '__builtin', builtinFn);
-    for (const fn of [hostFn, logFn, exitFn, compileFn, builtinFn]) fn.dispose();
-    const contextJson = JSON.stringify({ ...context, pageSize: limits.cursorPageSize });
-    const ctxStr = vm.newString(contextJson);
-    vm.setProp(vm.global, '__context', ctxStr);
-    ctxStr.dispose();
-
-    const preludeResult = vm.evalCode(PRELUDE_SOURCE, PRELUDE_FILENAME);
-    if (preludeResult.error) {
-      const err = vm.dump(preludeResult.error) as unknown;
-      preludeResult.error.dispose();
+    };
+    engine.hooks.exit = (valueJson) => {
+      exitJson ??= valueJson;
+    };
+    const contextH = vm.newString(JSON.stringify({ ...context, pageSize: limits.cursorPageSize }));
+    const begun = vm.callFunction(engine.start, vm.undefined, contextH);
+    contextH.dispose();
+    if (begun.error) {
+      const err = vm.dump(begun.error) as unknown;
+      begun.error.dispose();
       throw new Error(`prelude failed: ${JSON.stringify(err)}`);
     }
-    const invoke = preludeResult.value;
+    const invoke = begun.value;
 
     let outcome: { ok: true; json: string } | { ok: false; error: unknown };
     const compiled = vm.evalCode(SCRIPT_WRAPPER_HEAD + source + SCRIPT_WRAPPER_TAIL, SCRIPT_FILENAME);
@@ -184,8 +155,7 @@ export function runInEngine(
     };
   } finally {
     if (runMemory) stats.memoryPeakBytes = Math.max(stats.memoryPeakBytes, runMemory.peakBytes());
-    ctx?.dispose();
-    rt?.dispose();
+    if (engine) disposeEngine(engine);
     runMemory?.end();
   }
 

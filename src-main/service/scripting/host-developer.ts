@@ -1,7 +1,7 @@
 /**
  * `require('developer').environment` (issue 40; the original's API tests use both): `export`
  * answers the org's configuration as the documents `POST /developer/environment/export` streams,
- * `import(docs, {backup, dryRun})` applies such documents through the very path
+ * `import(docs, {backup, dryRun, triggers})` applies such documents through the very path
  * `POST /developer/environment/import` takes (the same stream reader, the same importer: its lock,
  * its backup, its dry run, the record rules of every record (records/rules.ts), all or nothing), and answers its
  * `manifest.log` entries. Org administrators only, as those routes are; a scoped token needs
@@ -63,12 +63,14 @@ export function developerHost(svc: Service, org: Org, callerFor: (call: HostCall
       const o = typeof options === 'object' && options !== null ? (options as Record<string, unknown>) : {};
       const backup = flag(o, 'backup');
       const dryRun = flag(o, 'dryRun');
+      const triggers = flag(o, 'triggers');
       // The documents take the route's path from its first step: one NDJSON reader checks them.
       const body = Buffer.from(docs.map((d) => JSON.stringify(d)).join('\n') + '\n');
       const result = await importEnvironment(svc, org, await readImportStream(body), {
         actorId: caller.accountId,
         backup,
         dryRun,
+        triggers,
       });
       return result.log;
     },

@@ -5,12 +5,13 @@
  *   __host(name, argsJson, asJson) → reply JSON `{ok, value}` / `{ok:false, fault}` (one host call)
  *   __log(level, text)              (console capture, counted against maxConsoleBytes)
  *   __exit(valueJson)               (script.exit)
- * and `__context` (JSON of the run's context). Every data operation ends in ONE generic host call
+ * and the run's context, as the JSON text `start` is called with. Every data operation ends in ONE generic host call
  * `driver(objectName, operation, options)` with the driver API's option names, so the service can
  * plug its real access layer in without touching this file.
  *
- * The prelude evaluates to the function that invokes the wrapped user script and returns the JSON
- * text of its result (see engine.ts).
+ * The prelude evaluates to `start(contextJson)` (it is compiled before the run comes,
+ * engine-prepared.ts); `start` builds the script's API for the run's context and answers the
+ * function that invokes the wrapped user script and returns the JSON text of its result (engine.ts).
  */
 import { FAULT_SOURCE } from './prelude/fault-consts.js';
 import { HOST_CORE_SOURCE } from './prelude/host-modules.js';
@@ -31,8 +32,8 @@ export const PRELUDE_SOURCE =
   // Intrinsics the bridge relies on are captured now, before the script can replace them.
   var stringify = JSON.stringify, parse = JSON.parse, assign = Object.assign, isArray = Array.isArray;
   var freeze = Object.freeze, defineProperty = Object.defineProperty, ErrorCtor = Error;
-  var ctx = parse(g.__context);
-  delete g.__host; delete g.__log; delete g.__exit; delete g.__context;
+  delete g.__host; delete g.__log; delete g.__exit;
+  return function start(contextJson) { var ctx = parse(contextJson); // the rest runs when the run begins
   var PAGE = ctx.pageSize > 0 ? ctx.pageSize : 100;
   var asStack = [];
   var EXIT = Object.freeze({ exit: true });
@@ -311,5 +312,5 @@ ${TRIGGER_PRELUDE}
   return function invoke(main) {
     var module = { exports: {} };
     return encodeResult(main(script, consoleObj, require, org, consts, Fault, sys, globalProxy, ServiceObject, ServiceObject, module, module.exports));
-  };
+  }; };
 })(globalThis)`;

@@ -32,6 +32,8 @@ import {
   postReply,
   roundMs,
   spawnSlot,
+  longestFree,
+  markFree,
   type ActiveRun,
   type Slot,
   type SlotEvents,
@@ -144,7 +146,7 @@ export class ScriptRunner {
         // A nested run's parent holds a worker while it waits; queueing could deadlock the pool.
         // It takes a free pool worker only within its org's share (else other orgs' would be taken).
         const withinShare = this.busy((request.queue ?? SHARED_KEYS).org) < this.maxBusyPerOrg;
-        const free = withinShare ? this.slots.find((s) => !s.active && !s.dead && !s.overflow) : undefined;
+        const free = withinShare ? longestFree(this.slots) : undefined;
         return this.dispatch(free ?? this.borrow(), request, limits, depth, resolve);
       }
       if (!this.slots.some((s) => !s.dead)) return resolve(refused(cannotStart()));
@@ -301,7 +303,7 @@ export class ScriptRunner {
     const active = slot.active;
     if (!active) return;
     clearTimeout(active.timer);
-    slot.active = undefined;
+    markFree(slot);
     slot.worker?.unref();
     active.resolve(result);
     if (slot.overflow) {
@@ -321,7 +323,7 @@ export class ScriptRunner {
   private pump(): void {
     for (const late of this.queue.expire()) this.answerLate(late);
     for (;;) {
-      const slot = this.slots.find((s) => !s.active && !s.dead && !s.overflow);
+      const slot = longestFree(this.slots);
       if (!slot) break;
       const next = this.queue.take((org) => this.busy(org));
       if (!next) break;

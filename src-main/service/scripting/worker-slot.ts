@@ -39,6 +39,27 @@ export interface Slot {
   started: boolean;
   /** Size of the worker's engine memory as last reported (bytes). */
   engineBytes: number;
+  /** When its last run finished, in finished runs (runner.ts picks the free slot idle longest). */
+  freeSince?: number;
+}
+
+let freed = 0;
+/** The slot's run is over: it has no active run, free since now (`freeSince`). */
+export function markFree(slot: Slot): void {
+  slot.active = undefined;
+  slot.freeSince = ++freed;
+}
+
+/**
+ * The pool worker free the longest: a worker prepares its next run's context once it has
+ * answered one (engine-prepared.ts), so the one that waited longest has it ready.
+ */
+export function longestFree(slots: readonly Slot[]): Slot | undefined {
+  let best: Slot | undefined;
+  for (const s of slots) {
+    if (!s.active && !s.dead && !s.overflow && (!best || (s.freeSince ?? 0) < (best.freeSince ?? 0))) best = s;
+  }
+  return best;
 }
 
 /** What a slot's worker reports; the runner handles each. */

@@ -14,6 +14,7 @@ import {
 import releaseSync from '@jitl/quickjs-wasmfile-release-sync';
 import { makeFault } from '../../../src-shared/faults.js';
 import { runInEngine, type HostBridge } from './engine.js';
+import { prepareEngine, type PreparedEngine } from './engine-prepared.js';
 import { EngineMemory, type EngineAllocator } from './engine-memory.js';
 import { DEFAULT_SCRIPT_LIMITS } from './limits.js';
 import { bundledSource } from './bundled-libraries.js';
@@ -80,8 +81,24 @@ const modulePromise: Promise<QuickJSWASMModule> = newQuickJSWASMModuleFromVarian
   }
   if (!allocator) throw new Error('the QuickJS module exposed no allocator');
   memory.attach(allocator);
+  prepareNext(mod);
   return mod;
 });
+
+/**
+ * The context of the next run, its prelude compiled while the worker waits (engine-prepared.ts):
+ * compiling it was most of a trivial run's time. Used by one run only; a run that finds none
+ * prepares its own.
+ */
+let prepared: PreparedEngine | undefined;
+function prepareNext(mod: QuickJSWASMModule): void {
+  if (prepared) return;
+  try {
+    prepared = prepareEngine(mod, bridge.builtinSource);
+  } catch {
+    prepared = undefined; // the run prepares its own, and answers what went wrong
+  }
+}
 
 modulePromise.then(
   () => port.postMessage({ type: 'ready', engineBytes: memory.sizeBytes } satisfies WorkerToMain),
@@ -106,7 +123,9 @@ port.on('message', (msg: RunMessage) => {
     }
     let done: WorkerToMain;
     try {
-      const r = runInEngine(mod, msg.source, msg.context, msg.limits, bridge, memory);
+      const ready = prepared;
+      prepared = undefined;
+      const r = runInEngine(mod, msg.source, msg.context, msg.limits, bridge, memory, ready);
       done = { type: 'done', runId: msg.runId, ...r, engineBytes: memory.sizeBytes };
     } catch (e) {
       done = {
@@ -120,5 +139,7 @@ port.on('message', (msg: RunMessage) => {
       };
     }
     port.postMessage(done);
+    // After the answer is out, and after any run already waiting (check phase follows poll).
+    setImmediate(() => prepareNext(mod));
   });
 });

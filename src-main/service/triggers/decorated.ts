@@ -4,8 +4,8 @@
  * (scripting/language/registrations.ts), each becomes a trigger of the org's table like a
  * `type: "trigger"` record, and its run evaluates the library and calls the decorated method
  * (`runtime.trigger` in the prelude) with `{context, new, old, modified, event, dryRun, runtime}`.
- * Only active libraries count; an option that is not a literal (`if: SomeLib.CONDITION`) is not
- * evaluated (docs/scripting.md).
+ * Only active libraries count. An `if` is kept parsed (trigger-condition.ts; checked at save, so a
+ * fault here means the object's schema changed since: the trigger then answers that fault).
  */
 import type { Service } from '../service.js';
 import type { Org } from '../orgs/orgs.js';
@@ -13,6 +13,10 @@ import type { ScriptRegistration } from '../scripting/language/registrations.js'
 import { libraryRegistrations, libraryScripts, type LibraryScript } from '../scripting/host-library.js';
 import { dispatchSource } from '../scripting/decorator-routes.js';
 import { isTriggerEvent, type TriggerDef } from './trigger-def.js';
+import { triggerCondition, TRIGGER_OPTIONS } from './trigger-condition.js';
+
+/** An option this service does not read (refused at save; a library saved before that rule answers it). */
+const unreadOption = (c: Record<string, unknown>) => Object.keys(c).find((k) => !TRIGGER_OPTIONS.has(k));
 
 /** The object type a trigger names (`*`, a type name or its collection), or undefined. */
 export function triggerObject(svc: Service, org: Org, object: unknown): string | undefined {
@@ -42,6 +46,15 @@ export function triggerOfRegistration(
     inline: c.event.endsWith('.before') || c.inline === true,
     source: dispatchSource(lib, reg),
     handler,
+    ...(c.if !== undefined || unreadOption(c) !== undefined
+      ? {
+          condition: triggerCondition(
+            object === '*' ? undefined : svc.defs.byName(org.id, object),
+            c.if,
+            unreadOption(c),
+          ),
+        }
+      : {}),
   };
 }
 

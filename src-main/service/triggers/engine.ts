@@ -24,6 +24,7 @@ import { TriggerChanges } from './changes.js';
 import { atTriggerDepth, currentTriggerDepth, depthFault, MAX_TRIGGER_DEPTH } from './depth.js';
 import { triggersFor, type TriggerDef, type TriggerEvent } from './registry.js';
 import { runTrigger, type TriggeredWrite } from './run-trigger.js';
+import { conditionHolds } from './trigger-condition.js';
 
 export type { TriggeredWrite, WriteOp } from './run-trigger.js';
 
@@ -40,6 +41,12 @@ export function hasTriggers(
 function answered(f: FaultBody & { trace?: string }): FaultBody {
   const { trace: _trace, ...rest } = f;
   return rest;
+}
+
+/** A decorated trigger's `if` against the record (the one written, else the one deleted); throws a refused `if`'s fault. */
+function holds(trigger: TriggerDef, write: TriggeredWrite, next: TriggeredWrite['next']): boolean {
+  if (!trigger.condition) return true;
+  return conditionHolds(trigger.condition, { ...(next ?? write.old ?? {}), _id: write.id });
 }
 
 const cancelled = (trigger: TriggerDef) =>
@@ -64,6 +71,7 @@ export async function runBeforeTriggers(
     const begin = svc.clock.now();
     let result;
     try {
+      if (!holds(trigger, write, next)) continue;
       result = await atTriggerDepth(level, () =>
         runTrigger(svc, trigger, { ...write, ...(next ? { next } : {}) }, changes),
       );
@@ -120,6 +128,7 @@ async function runAfter(svc: Service, trigger: TriggerDef, write: TriggeredWrite
   const begin = svc.clock.now();
   try {
     if (level > MAX_TRIGGER_DEPTH) throw depthFault(level);
+    if (!holds(trigger, write, write.next)) return;
     await runTrigger(svc, trigger, write);
   } catch (e) {
     logUnrun(svc, trigger, write, begin, e);

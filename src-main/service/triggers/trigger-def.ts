@@ -1,4 +1,6 @@
 /** What a trigger is, from a `type: "trigger"` record (registry.ts) or a library's `@trigger` (decorated.ts). */
+import type { TriggerCondition } from './trigger-condition.js';
+
 export const TRIGGER_EVENTS = [
   'create.before',
   'create.after',
@@ -30,6 +32,8 @@ export interface TriggerDef {
   source: string;
   /** A library's decorated method (`Class.method`); absent for trigger records. */
   handler?: string;
+  /** A decorated trigger's `if` (trigger-condition.ts): it runs only for records it holds for. */
+  condition?: TriggerCondition;
 }
 
 export const isTriggerEvent = (value: unknown): value is TriggerEvent =>

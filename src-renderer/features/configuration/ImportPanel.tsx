@@ -35,6 +35,7 @@ export function ImportPanel({ orgClient }: { orgClient: OrgClient }) {
   const [loaded, setLoaded] = useState<LoadedFile | null>(null);
   const [readError, setReadError] = useState<string | null>(null);
   const [backup, setBackup] = useState(false);
+  const [triggers, setTriggers] = useState(false);
   const [liveLog, setLiveLog] = useState<ImportLogEntry[]>([]);
 
   const dryRun = useMutation({
@@ -48,7 +49,7 @@ export function ImportPanel({ orgClient }: { orgClient: OrgClient }) {
   });
   const apply = useMutation({
     mutationFn: (input: LoadedFile) =>
-      importEnvironment(orgClient, input.file, { dryRun: false, backup, onLog: setLiveLog }),
+      importEnvironment(orgClient, input.file, { dryRun: false, backup, triggers, onLog: setLiveLog }),
     onSuccess: (log) => {
       setLiveLog(log);
       // Everything in the org may have changed.
@@ -124,6 +125,15 @@ export function ImportPanel({ orgClient }: { orgClient: OrgClient }) {
                 onChange={(e) => setBackup(e.target.checked)}
               />
               Keep a backup of the database first
+            </label>
+            <label className="check">
+              <input
+                type="checkbox"
+                checked={triggers}
+                data-testid="import-triggers"
+                onChange={(e) => setTriggers(e.target.checked)}
+              />
+              Run the imported records&apos; triggers
             </label>
             <button
               type="button"

@@ -3,7 +3,7 @@ import { appsQuery } from '../../api/apps';
 import type { OrgClient } from '../../api/org-client';
 import { ROUTE_METHODS, type RouteMethod } from '../../api/scripts';
 import { Field, FieldType } from '../../components/Field';
-import { AccountCombobox } from '../../components/AccountCombobox';
+import { PrincipalField, WeightField } from './ScriptSettingsRows';
 import { AclEditor } from './AclEditor';
 import { AUTH_VALIDATIONS, type AuthValidation, type SaveErrors, type SaveFields } from './save-draft';
 
@@ -72,23 +72,12 @@ export function RouteSettings({ orgClient, fields, change, errors, touched }: Ro
             onChange={(e) => change({ priority: e.target.value })}
           />
         </Field>
-        <Field
-          label={
-            <>
-              Weight <FieldType>among equal priorities</FieldType>
-            </>
-          }
+        <WeightField
+          value={fields.weight}
+          note="among equal priorities"
           error={touched && errors.weight}
-        >
-          <input
-            className="input input--mono script-save__number"
-            inputMode="decimal"
-            data-testid="save-weight"
-            value={fields.weight}
-            placeholder="0"
-            onChange={(e) => change({ weight: e.target.value })}
-          />
-        </Field>
+          onChange={(weight) => change({ weight })}
+        />
       </div>
       <div className="script-save__fields">
         <Field label="Credentials (authValidation)" hint={fields.authValidation && AUTH_WORDS[fields.authValidation]}>
@@ -125,27 +114,13 @@ export function RouteSettings({ orgClient, fields, change, errors, touched }: Ro
             ))}
           </select>
         </Field>
-        <Field
-          label={
-            <>
-              Runs as (principal) <FieldType>account email or _id</FieldType>
-            </>
-          }
-          hint={fields.principal.trim() === '' ? 'Empty: the script runs as its caller.' : undefined}
-        >
-          {(id, describedBy) => (
-            <AccountCombobox
-              orgClient={orgClient}
-              id={id}
-              describedBy={describedBy}
-              text={fields.principal}
-              onText={(principal) => change({ principal })}
-              onPick={(account) => change({ principal: account.email })}
-              testId="save-principal"
-              placeholder="the caller"
-            />
-          )}
-        </Field>
+        <PrincipalField
+          orgClient={orgClient}
+          value={fields.principal}
+          emptyHint="Empty: the script runs as its caller."
+          placeholder="the caller"
+          onChange={(principal) => change({ principal })}
+        />
       </div>
       <AclEditor
         orgClient={orgClient}

@@ -3,7 +3,7 @@ import type { OrgClient } from '../../api/org-client';
 import { schemasQuery } from '../../api/schemas';
 import { TRIGGER_EVENTS, type TriggerEvent } from '../../api/scripts';
 import { Field, FieldType } from '../../components/Field';
-import { AccountCombobox } from '../../components/AccountCombobox';
+import { PrincipalField, WeightField } from './ScriptSettingsRows';
 import type { SaveErrors, SaveFields } from './save-draft';
 
 interface TriggerJobSettingsProps {
@@ -47,33 +47,15 @@ export function TriggerJobSettings({ orgClient, fields, change, errors, touched 
             />
           </Field>
         )}
-        <Field
-          label={
-            <>
-              Runs as (principal) <FieldType>account email or _id</FieldType>
-            </>
+        <PrincipalField
+          orgClient={orgClient}
+          value={fields.principal}
+          emptyHint={
+            trigger ? 'Empty: the trigger runs as the account that writes.' : 'Empty: the job runs anonymously.'
           }
-          hint={
-            fields.principal.trim() === ''
-              ? trigger
-                ? 'Empty: the trigger runs as the account that writes.'
-                : 'Empty: the job runs anonymously.'
-              : undefined
-          }
-        >
-          {(id, describedBy) => (
-            <AccountCombobox
-              orgClient={orgClient}
-              id={id}
-              describedBy={describedBy}
-              text={fields.principal}
-              onText={(principal) => change({ principal })}
-              onPick={(account) => change({ principal: account.email })}
-              testId="save-principal"
-              placeholder={trigger ? 'the writer' : 'anonymous'}
-            />
-          )}
-        </Field>
+          placeholder={trigger ? 'the writer' : 'anonymous'}
+          onChange={(principal) => change({ principal })}
+        />
       </div>
     </div>
   );
@@ -116,23 +98,12 @@ function TriggerFields({ orgClient, fields, change, errors, touched }: TriggerJo
           ))}
         </select>
       </Field>
-      <Field
-        label={
-          <>
-            Weight <FieldType>higher runs first</FieldType>
-          </>
-        }
+      <WeightField
+        value={fields.weight}
+        note="higher runs first"
         error={touched && errors.weight}
-      >
-        <input
-          className="input input--mono script-save__number"
-          inputMode="decimal"
-          data-testid="save-weight"
-          value={fields.weight}
-          placeholder="0"
-          onChange={(e) => change({ weight: e.target.value })}
-        />
-      </Field>
+        onChange={(weight) => change({ weight })}
+      />
       {fields.event.endsWith('.after') && (
         <label className="check script-save__active">
           <input

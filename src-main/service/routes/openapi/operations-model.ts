@@ -193,6 +193,11 @@ export const MODEL_OPERATIONS: OperationTable = {
         description: 'true: keep a copy of the database first.',
         schema: { enum: ['true', 'false', '1', '0', ''] },
       },
+      {
+        name: 'triggers',
+        description: "true: run the imported records' triggers (mdctl's env import --triggers); none run without it.",
+        schema: { enum: ['true', 'false', '1', '0', ''] },
+      },
     ],
     answer: {
       description: 'The import log, ending with stage complete.',
@@ -211,13 +216,13 @@ export const MODEL_OPERATIONS: OperationTable = {
     description: 'Copies configuration from the source org as the deployment selects; with dryRun, only the diff.',
     tag: 'Configuration',
     caller: 'admin',
-    body: { schema: { type: 'object', properties: { dryRun: { type: 'boolean' } } } },
+    body: { schema: { type: 'object', properties: { dryRun: { type: 'boolean' }, triggers: { type: 'boolean' } } } },
     answer: {
       description: 'The run: its diff per resource and its result.',
       schema: { type: 'object', additionalProperties: true },
     },
     faults: {
-      400: 'invalidArgument: the body is not an object, dryRun is not a boolean; the deployment is not valid.',
+      400: 'invalidArgument: the body is not an object, dryRun or triggers is not a boolean; the deployment is not valid.',
       403: `${ADMIN} Another org or data folder is reached only with a credential it issued.`,
       404: 'notFound: no such deployment, or its source org or folder is gone.',
       409: 'conflict: another import or deployment holds the org.',

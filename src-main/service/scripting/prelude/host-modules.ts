@@ -175,7 +175,7 @@ export const HTTP_GROUP_BODY = String.raw`
     }
     return freeze({ environment: freeze({
       export: function (options) { return list(call('developer.export', options === undefined ? {} : options)); },
-      // import(docs | cursor, {backup, dryRun}): the host applies them as POST /developer/environment/import does.
+      // import(docs | cursor, {backup, dryRun, triggers}): the host applies them as POST /developer/environment/import does.
       import: function (payload, options) {
         var docs = payload;
         if (payload && !Array.isArray(payload) && typeof payload.toArray === 'function') docs = payload.toArray();
