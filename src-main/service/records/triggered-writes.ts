@@ -18,7 +18,7 @@ import type { Caller } from '../access/caller.js';
 import type { Doc } from '../objects/validate.js';
 import type { PatchOp } from '../objects/patch-ops.js';
 import type { StoredRecord } from '../objects/stored-record.js';
-import { writeHooks, type BeforeCreate, type HookedWrite } from './write-hooks.js';
+import { newMemo, writeHooks, type BeforeCreate, type HookedWrite, type TriggerMemo } from './write-hooks.js';
 import { accountDef, type PreparedAccount } from '../accounts/accounts.js';
 import { storeNewAccount, type NewAccountOptions, type NewAccountOutcome } from './create-account.js';
 import { auditRecordWrite } from '../audit/record-writes.js';
@@ -47,9 +47,10 @@ export async function createTriggered(
   opts: { dryRun?: boolean } = {},
 ): Promise<StoredRecord> {
   const dryRun = opts.dryRun === true;
-  const before = beforeCreate(svc, org, def, caller, dryRun);
+  const memo = newMemo(); // this write's, shared by its before and after triggers
+  const before = beforeCreate(svc, org, def, caller, dryRun, memo);
   const record = await createRecord(svc, org, caller, def, body, { dryRun, ...(before ? { before } : {}) });
-  if (!dryRun) await afterCreate(svc, org, def, record, caller);
+  if (!dryRun) await afterCreate(svc, org, def, record, caller, memo);
   return record;
 }
 
@@ -65,9 +66,10 @@ export async function createAccountTriggered(
   opts: Omit<NewAccountOptions, 'before'> = {},
 ): Promise<NewAccountOutcome> {
   const def = accountDef(svc, org);
-  const before = beforeCreate(svc, org, def, opts.caller, false);
+  const memo = newMemo();
+  const before = beforeCreate(svc, org, def, opts.caller, false, memo);
   const outcome = await storeNewAccount(svc, org, def, prepared, { ...opts, ...(before ? { before } : {}) });
-  if (outcome.kind === 'created') await afterCreate(svc, org, def, outcome.record, opts.caller);
+  if (outcome.kind === 'created') await afterCreate(svc, org, def, outcome.record, opts.caller, memo);
   return outcome;
 }
 
@@ -78,10 +80,21 @@ function beforeCreate(
   def: ObjectDef,
   caller: Caller | undefined,
   dryRun: boolean,
+  memo: TriggerMemo,
 ): BeforeCreate | undefined {
   if (!hasTriggers(svc, { org, def, op: 'create' }, 'before')) return undefined;
   return (id, values) =>
-    runBeforeTriggers(svc, { org, def, op: 'create', id, next: values, modified: Object.keys(values), caller, dryRun });
+    runBeforeTriggers(svc, {
+      org,
+      def,
+      op: 'create',
+      id,
+      next: values,
+      modified: Object.keys(values),
+      caller,
+      dryRun,
+      memo,
+    });
 }
 
 /** Once a create has committed: its audit entry, then its after triggers. */
@@ -91,6 +104,7 @@ async function afterCreate(
   def: ObjectDef,
   record: StoredRecord,
   caller: Caller | undefined,
+  memo: TriggerMemo,
 ): Promise<void> {
   const changed = Object.keys(record.doc).filter((k) => !['created', 'updated', 'updater', 'owner'].includes(k));
   auditRecordWrite(svc, { org, def, op: 'create', id: record._id, changed, label: labelOf(record.doc), caller });
@@ -104,6 +118,7 @@ async function afterCreate(
     modified: changed,
     caller,
     dryRun: false,
+    memo,
   });
 }
 
@@ -118,6 +133,7 @@ export async function patchTriggered(
 ): Promise<PatchOutcome> {
   const dryRun = opts.dryRun === true;
   let out: PatchOutcome | undefined;
+  let memo = newMemo();
   // The record before the write, for after triggers (`script.arguments.old`); read only for them.
   let old = hasTriggers(svc, { org, def, op: 'update' }, 'after') ? svc.store.get(org.id, def, id)?.doc : undefined;
   if (!hasTriggers(svc, { org, def, op: 'update' }, 'before')) out = patchRecord(svc, org, caller, def, id, ops, opts);
@@ -125,6 +141,7 @@ export async function patchTriggered(
     const preview = patchRecord(svc, org, caller, def, id, ops, { ...opts, dryRun: true });
     if (preview.modifiedPaths.length === 0) return preview;
     old = preview.record.doc;
+    memo = newMemo(); // a retry runs the before triggers again, from an empty memo
     const values = await runBeforeTriggers(svc, {
       org,
       def,
@@ -135,6 +152,7 @@ export async function patchTriggered(
       modified: preview.modifiedPaths,
       caller,
       dryRun,
+      memo,
     });
     try {
       const triggered = { values: values ?? {}, seenUpdated: old.updated };
@@ -149,7 +167,18 @@ export async function patchTriggered(
   auditRecordWrite(svc, { org, def, op: 'update', id, changed, label: labelOf(out.record.doc), caller });
   const modified = out.modifiedPaths;
   const next = out.record.doc;
-  await runAfterTriggers(svc, { org, def, op: 'update', id, next, ...(old ? { old } : {}), modified, caller, dryRun });
+  await runAfterTriggers(svc, {
+    org,
+    def,
+    op: 'update',
+    id,
+    next,
+    ...(old ? { old } : {}),
+    modified,
+    caller,
+    dryRun,
+    memo,
+  });
   return out;
 }
 
@@ -166,12 +195,14 @@ export async function deleteTriggered(
   const after = hasTriggers(svc, { org, def, op: 'delete' }, 'after');
   // The record as it was, for the triggers and the audit entry (its access is checked by the delete).
   const old = svc.store.get(org.id, def, id)?.doc;
+  const memo = newMemo();
   if (before && old) {
     deleteRecord(svc, org, caller, def, id, { dryRun: true }); // refuses before any trigger runs
-    await runBeforeTriggers(svc, { org, def, op: 'delete', id, old, modified: [], caller, dryRun });
+    await runBeforeTriggers(svc, { org, def, op: 'delete', id, old, modified: [], caller, dryRun, memo });
   }
   deleteRecord(svc, org, caller, def, id, opts);
   if (dryRun) return;
   auditRecordWrite(svc, { org, def, op: 'delete', id, changed: [], label: labelOf(old), caller });
-  if (after && old) await runAfterTriggers(svc, { org, def, op: 'delete', id, old, modified: [], caller, dryRun });
+  if (after && old)
+    await runAfterTriggers(svc, { org, def, op: 'delete', id, old, modified: [], caller, dryRun, memo });
 }

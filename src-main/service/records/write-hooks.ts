@@ -47,7 +47,17 @@ export interface HookedWrite {
   caller?: Caller;
   actorId?: string;
   dryRun: boolean;
+  /** The memo its before and after triggers share (triggers/memo.ts); without it, each phase has its own. */
+  memo?: TriggerMemo;
 }
+
+/** The trigger memo of one write, as JSON text ('{}' until a trigger stores something: triggers/memo.ts). */
+export interface TriggerMemo {
+  json: string;
+}
+
+/** A write's memo: the writer makes one per write and hands it to both trigger phases. */
+export const newMemo = (): TriggerMemo => ({ json: '{}' });
 
 export interface WriteHooks {
   /** Inside the write's transaction: may change `event.values`; a fault it throws refuses the write. */

@@ -7,6 +7,8 @@
  *                              `script.arguments.new.c_x = …`: change the record being written
  *   script.context             the record itself (`_id`, `object`, its properties) with
  *                              update(…) as above, read(path) and isNew()
+ *   script.arguments.memo      an object the before and after triggers of one write share
+ *                              (triggers/memo.ts): sent back, when changed, as the run ends
  * Changes reach the host one by one (`trigger.update`, checked there, triggers/changes.ts) and are
  * mirrored in `new` and `context`, so later reads in the script see them. Only a before trigger
  * changes its record: the record of an after trigger is written already.
@@ -66,5 +68,11 @@ export const TRIGGER_PRELUDE = String.raw`
       });
     }
     readOnly('context', subject);
+    var memoAtStart = stringify(args.memo);
+    atEnd.push(function () {
+      if (args.memo === undefined && memoAtStart === undefined) return;
+      var now = args.memo === undefined ? undefined : stringify(args.memo);
+      if (now !== memoAtStart) call('trigger.memo', args.memo === undefined ? null : args.memo);
+    });
   })(ctx.trigger);
 `;

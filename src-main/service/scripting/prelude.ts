@@ -37,6 +37,9 @@ export const PRELUDE_SOURCE =
   var PAGE = ctx.pageSize > 0 ? ctx.pageSize : 100;
   var asStack = [];
   var EXIT = Object.freeze({ exit: true });
+  // What runs when the script ends, returning or by script.exit (a trigger sends its memo back).
+  var atEnd = [];
+  function ended() { for (var i = 0; i < atEnd.length; i++) atEnd[i](); }
 
   function toFaultError(f) {
     var e = new ErrorCtor(f.reason || f.message || f.errCode);
@@ -290,6 +293,7 @@ ${TRIGGER_PRELUDE}
   readOnly('env', freeze(ctx.env || {}));
   readOnly('org', freeze(ctx.org || {}));
   readOnly('exit', freeze(function exit(v) {
+    ended();
     exitNative(encodeResult(v === undefined ? null : v));
     throw EXIT;
   }));
@@ -311,6 +315,8 @@ ${TRIGGER_PRELUDE}
   String.raw`
   return function invoke(main) {
     var module = { exports: {} };
-    return encodeResult(main(script, consoleObj, require, org, consts, Fault, sys, globalProxy, ServiceObject, ServiceObject, module, module.exports));
+    var value = main(script, consoleObj, require, org, consts, Fault, sys, globalProxy, ServiceObject, ServiceObject, module, module.exports);
+    ended();
+    return encodeResult(value);
   }; };
 })(globalThis)`;

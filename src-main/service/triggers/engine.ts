@@ -25,6 +25,7 @@ import { atTriggerDepth, currentTriggerDepth, depthFault, MAX_TRIGGER_DEPTH } fr
 import { triggersFor, type TriggerDef, type TriggerEvent } from './registry.js';
 import { runTrigger, type TriggeredWrite } from './run-trigger.js';
 import { conditionHolds } from './trigger-condition.js';
+import { newMemo } from '../records/write-hooks.js';
 
 export type { TriggeredWrite, WriteOp } from './run-trigger.js';
 
@@ -65,6 +66,7 @@ export async function runBeforeTriggers(
   const level = currentTriggerDepth() + 1;
   if (level > MAX_TRIGGER_DEPTH) throw depthFault(level);
   const changes = new TriggerChanges();
+  const memo = write.memo ?? newMemo();
   const base = write.next;
   for (const trigger of triggers) {
     const next = base && !changes.empty ? { ...base, ...changes.topLevelValues(base) } : base;
@@ -73,7 +75,7 @@ export async function runBeforeTriggers(
     try {
       if (!holds(trigger, write, next)) continue;
       result = await atTriggerDepth(level, () =>
-        runTrigger(svc, trigger, { ...write, ...(next ? { next } : {}) }, changes),
+        runTrigger(svc, trigger, { ...write, ...(next ? { next } : {}) }, changes, memo),
       );
     } catch (e) {
       // The run did not start (its principal is gone): the write is refused and the log says why.
@@ -106,12 +108,13 @@ export function runAfterTriggers(svc: Service, write: TriggeredWrite): Promise<v
   if (triggers.length === 0 || write.dryRun) return Promise.resolve();
   const level = currentTriggerDepth() + 1;
   const lastInline = triggers.reduce((at, t, i) => (t.inline ? i : at), -1);
+  const memo = write.memo ?? newMemo();
   let inlineDone: () => void = () => {};
   const inline = new Promise<void>((resolve) => (inlineDone = resolve));
   const chain = outsideHostCall(() =>
     atTriggerDepth(level, async () => {
       for (const [i, trigger] of triggers.entries()) {
-        await runAfter(svc, trigger, write, level);
+        await runAfter(svc, trigger, { ...write, memo }, level);
         if (i === lastInline) inlineDone();
       }
     }),
@@ -129,7 +132,7 @@ async function runAfter(svc: Service, trigger: TriggerDef, write: TriggeredWrite
   try {
     if (level > MAX_TRIGGER_DEPTH) throw depthFault(level);
     if (!holds(trigger, write, write.next)) return;
-    await runTrigger(svc, trigger, write);
+    await runTrigger(svc, trigger, write, undefined, write.memo ?? newMemo());
   } catch (e) {
     logUnrun(svc, trigger, write, begin, e);
   }

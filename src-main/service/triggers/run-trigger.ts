@@ -1,6 +1,6 @@
 /**
  * One trigger's run for one write: as whom (the trigger's principal, else the account that
- * writes, else anonymous), what it sees (`script.arguments.{new, old, modified, event, dryRun}`
+ * writes, else anonymous), what it sees (`script.arguments.{new, old, modified, event, dryRun, memo}`
  * and `script.context`, prelude-trigger.ts), and, for a before trigger, the host function through
  * which it changes the record (`trigger.update`, gathered in `changes`). The run goes through
  * `runScriptFor`, so it has the org's limits, waits in the org's fair queue (or runs nested in the
@@ -19,6 +19,8 @@ import { lookupAccountPrincipal } from '../apps/principal.js';
 import { runScriptFor } from '../scripting/script-host.js';
 import type { RunResult } from '../scripting/run-types.js';
 import type { TriggerChanges } from './changes.js';
+import type { TriggerMemo } from '../records/write-hooks.js';
+import { memoValue, storeMemo } from './memo.js';
 import type { TriggerDef, TriggerEvent } from './registry.js';
 
 export type WriteOp = 'create' | 'update' | 'delete';
@@ -41,6 +43,8 @@ export interface TriggeredWrite {
   /** The account a load writes as (an import's administrator); absent for the CLI's loads. */
   actorId?: string;
   dryRun: boolean;
+  /** The memo the write's triggers share (memo.ts); the engine makes one when the writer gave none. */
+  memo?: TriggerMemo;
 }
 
 /** Whom a trigger runs as; a principal that names no usable account is the trigger's fault. */
@@ -75,12 +79,16 @@ function modifiedPaths(write: TriggeredWrite, event: TriggerEvent): string[] {
   return [...new Set([...write.modified, ...extra])].sort();
 }
 
-/** Runs `trigger` for `write`; a before trigger's changes go to `changes`. */
+/**
+ * Runs `trigger` for `write`; a before trigger's changes go to `changes`, and what it leaves in
+ * `script.arguments.memo` to `memo` (sent when the run ends, prelude-trigger.ts).
+ */
 export function runTrigger(
   svc: Service,
   trigger: TriggerDef,
   write: TriggeredWrite,
-  changes?: TriggerChanges,
+  changes: TriggerChanges | undefined,
+  memo: TriggerMemo,
 ): Promise<RunResult> {
   const caller = triggerCaller(svc, trigger, write);
   const newDoc = present(write, write.next);
@@ -97,11 +105,13 @@ export function runTrigger(
       modified: modifiedPaths(write, trigger.event),
       event: trigger.event,
       dryRun: write.dryRun,
+      memo: memoValue(memo),
     },
     trigger: { event: trigger.event, op: write.op, inline, subject: structuredClone(subject) },
-    ...(inline
-      ? { extraHost: { 'trigger.update': (path: unknown, value: unknown) => void changes.add(path, value) } }
-      : {}),
+    extraHost: {
+      'trigger.memo': (value: unknown) => void storeMemo(memo, value),
+      ...(inline ? { 'trigger.update': (path: unknown, value: unknown) => void changes.add(path, value) } : {}),
+    },
     requester: write.caller?.accountId ?? write.actorId ?? caller.accountId,
     log: {
       type: 'trigger',

@@ -130,7 +130,7 @@ export const DECORATOR_GROUP_BODY = String.raw`
         return context.read(path);
       }
       return m.target[m.methodName]({ context: context, new: a.new, old: a.old, modified: a.modified,
-        event: a.event, dryRun: a.dryRun, body: body, runtime: spec.runtime || {} });
+        event: a.event, dryRun: a.dryRun, memo: a.memo, body: body, runtime: spec.runtime || {} });
     } });
   });
 
