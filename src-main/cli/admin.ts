@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import { finished } from 'node:stream/promises';
 import { parseListQuery } from '../../src-shared/query/parse.js';
 import { FaultError } from '../../src-shared/faults.js';
-import { importNdjson } from '../service/records/file-import.js';
+import { runImportCommand } from './admin-import.js';
 import { exportQuery, type ExportFormat } from '../service/records/file-export.js';
 import { selectionOf } from '../service/records/expand.js';
 import { CliError } from './args.js';
@@ -18,7 +18,7 @@ import { resolve } from 'node:path';
 import { defaultDataDir } from './args.js';
 
 const USAGE = `usage: npm run admin -- <command> --data-dir DIR --org ORG [options]
-  import  --collection NAME --file F.ndjson
+  import  --collection NAME --file F.ndjson [--triggers]          --triggers: each record's create triggers run
   export  --collection NAME [--where JSON] [--sort JSON|name] [--skip N] [--paths a,b] [--expand a,b] [--format ndjson|csv] [--out FILE]
   app create --label L [--signing] [--principal-override] [--expose] | app list | app rotate-secret --key K | app regenerate-rsa --key K
   account create --email E --password P [--role R]
@@ -115,10 +115,7 @@ async function importCommand(
   org: ReturnType<typeof openOrg>['org'],
   argv: string[],
 ) {
-  const { values } = parseArgs({ args: argv, options: { collection: { type: 'string' }, file: { type: 'string' } } });
-  const def = collectionOf(svc, org.id, values.collection);
-  if (!values.file || !existsSync(values.file)) throw new CliError(`--file ${values.file ?? ''} does not exist`);
-  const report = await importNdjson(svc, org, def, createReadStream(values.file), progressReporter('imported lines'));
+  const report = await runImportCommand(svc, org, argv, progressReporter('imported lines'));
   for (const e of report.errors) console.error(`line ${e.line}: ${e.reason}`);
   if (report.failed > report.errors.length)
     console.error(`… and ${report.failed - report.errors.length} more bad lines`);

@@ -5,7 +5,7 @@
  * resources `c_thing.<_id>`), never for configuration (objects, roles, apps, settings, views,
  * scripts), as the original fires none on configuration.
  *
- * Through the trigger phase of the one write path (records/write-hooks.ts), as a caller's write:
+ * Through the trigger phase of loads (records/load-triggers.ts, shared with the CLI's NDJSON loads):
  * - `beforeImportTriggers` runs before the import's transaction (a script run is asynchronous; the
  *   transaction waits for nothing). Each record's before triggers see it as it will be written;
  *   what they change is applied with the record (environment/apply.ts, validated with the rest);
@@ -15,32 +15,20 @@
  * The triggers are the org's when the import starts: triggers the import itself brings, and
  * records of an object type it creates, fire none in this import.
  */
-import { fault } from '../../../src-shared/faults.js';
 import type { Service } from '../service.js';
 import type { Org } from '../orgs/orgs.js';
 import type { ObjectDef } from '../../../src-shared/schema/types.js';
 import { validateInput, type Doc, type Json } from '../objects/validate.js';
 import { reference } from '../objects/stored-record.js';
-import { writeHooks, type HookedWrite } from '../records/write-hooks.js';
+import { newMemo, type HookedWrite } from '../records/write-hooks.js';
+import { afterLoadTriggers, beforeLoadTriggers, loadedPaths, loadTriggerHooks } from '../records/load-triggers.js';
 import { isRecordResource } from './apply.js';
 import type { ResourceDoc } from './resources.js';
-
-/** Properties the service sets on every write: never a trigger's `modified` path of an import. */
-const BOOKKEEPING = new Set(['_id', 'object', 'created', 'updated', 'updater', 'owner', 'access']);
 
 /** An imported record as its triggers see it. */
 export interface ImportedRecord {
   resource: string;
   write: HookedWrite;
-}
-
-const sameJson = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
-
-/** The paths a replace of `old` by `values` changes (every path on a create). */
-function modifiedPaths(values: Record<string, Json>, old: Doc | undefined): string[] {
-  if (!old) return Object.keys(values).filter((k) => !BOOKKEEPING.has(k));
-  const keys = new Set([...Object.keys(values), ...Object.keys(old)]);
-  return [...keys].filter((k) => !BOOKKEEPING.has(k) && !sameJson(values[k], old[k])).sort();
 }
 
 /** The import's records, as writes (those the apply step will refuse are left to it). */
@@ -61,9 +49,10 @@ function importedRecords(svc: Service, org: Org, docs: readonly ResourceDoc[], a
       id: _id,
       next: { ...values, owner } as Doc,
       ...(old ? { old } : {}),
-      modified: modifiedPaths(values, old),
+      modified: loadedPaths(values, old),
       actorId,
       dryRun,
+      memo: newMemo(),
     };
     out.push({ resource: doc.resource, write });
   }
@@ -81,36 +70,19 @@ export async function beforeImportTriggers(
   docs: readonly ResourceDoc[],
   opts: { actorId: string; dryRun: boolean },
 ): Promise<{ changed: Map<string, Record<string, Json>>; records: ImportedRecord[] }> {
-  const hooks = writeHooks(svc);
-  if (!hooks.has || !hooks.before || !hooks.after) {
-    // Asked for triggers that this service cannot run: refused, never an import without them.
-    throw fault('unsupportedOperation', 'import.triggers', {
-      path: 'triggers',
-      reason: 'This service runs no triggers here; import without triggers.',
-    });
-  }
+  // Asked for triggers that this service cannot run: refused, never an import without them.
+  const hooks = loadTriggerHooks(svc);
   const changed = new Map<string, Record<string, Json>>();
   const records = importedRecords(svc, org, docs, opts.actorId, opts.dryRun);
   for (const { resource, write } of records) {
-    if (write.op === 'update' && write.modified.length === 0) continue;
-    if (!hooks.has(svc, write, 'before')) continue;
-    const values = await hooks.before(svc, write);
-    if (values) {
-      changed.set(resource, values);
-      write.modified = [...new Set([...write.modified, ...Object.keys(values)])].sort();
-    }
+    const values = await beforeLoadTriggers(svc, hooks, write);
+    if (values) changed.set(resource, values);
   }
   return { changed, records };
 }
 
 /** Once the import committed: each written record's after triggers (never rejects). */
 export async function afterImportTriggers(svc: Service, records: readonly ImportedRecord[]): Promise<void> {
-  const hooks = writeHooks(svc);
-  for (const { write } of records) {
-    if (write.op === 'update' && write.modified.length === 0) continue;
-    if (!hooks.after || !hooks.has?.(svc, write, 'after')) continue;
-    const stored = svc.store.get(write.org.id, write.def, write.id);
-    if (!stored) continue;
-    await hooks.after(svc, { ...write, next: stored.doc, dryRun: false });
-  }
+  const hooks = loadTriggerHooks(svc);
+  for (const { write } of records) await afterLoadTriggers(svc, hooks, write);
 }
