@@ -1,4 +1,4 @@
-import { createReadStream, createWriteStream, existsSync } from 'node:fs';
+import { createWriteStream } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { finished } from 'node:stream/promises';
 import { parseListQuery } from '../../src-shared/query/parse.js';

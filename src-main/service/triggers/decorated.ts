@@ -3,7 +3,7 @@
  * principal, inline, active, name})` (issue 41): read at save from the syntax tree
  * (scripting/language/registrations.ts), each becomes a trigger of the org's table like a
  * `type: "trigger"` record, and its run evaluates the library and calls the decorated method
- * (`runtime.trigger` in the prelude) with `{context, new, old, modified, event, dryRun, runtime}`.
+ * (`runtime.trigger` in the prelude) with `{context, new, old, modified, event, dryRun, memo, runtime}`.
  * Only active libraries count. An `if` is kept parsed (trigger-condition.ts; checked at save, so a
  * fault here means the object's schema changed since: the trigger then answers that fault).
  */
