@@ -63,16 +63,19 @@ export async function importNdjson(
   await recordRules(svc).prepare();
   let pending: { line: number; text: string }[] = [];
   const flush = async () => {
+    // A batch's failures are found in three passes (parse, triggers, write): reported in line order.
+    const failed: { line: number; reason: string }[] = [];
+    const failLine = (line: number, reason: string) => void failed.push({ line, reason });
     const parsed: ParsedLine[] = [];
     for (const { line, text } of pending) {
       try {
         parsed.push({ line, ...parseLine(def, text) });
       } catch (err) {
-        fail(line, reasonOf(err));
+        failLine(line, reasonOf(err));
       }
     }
     pending = [];
-    const loads = hooks ? await beforeTriggers(svc, org, def, hooks, parsed, fail) : parsed;
+    const loads = hooks ? await beforeTriggers(svc, org, def, hooks, parsed, failLine) : parsed;
     const written: HookedWrite[] = [];
     writeTransaction(svc, () => {
       for (const load of loads) {
@@ -82,10 +85,11 @@ export async function importNdjson(
           report.imported++;
           if (load.write) written.push(load.write);
         } catch (err) {
-          fail(load.line, reasonOf(err));
+          failLine(load.line, reasonOf(err));
         }
       }
     });
+    for (const f of failed.sort((a, b) => a.line - b.line)) fail(f.line, f.reason);
     if (hooks) for (const write of written) await afterLoadTriggers(svc, hooks, write);
   };
   let lineNo = 0;
