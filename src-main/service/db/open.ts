@@ -31,7 +31,11 @@ export function openDatabase(opts: OpenOptions): Db {
   db.pragma(opts.synchronous === 'full' ? 'synchronous = FULL' : 'synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000'); // the admin CLI may write while the service runs
-  db.pragma('temp_store = MEMORY');
+  // Temporary B-trees (a GROUP BY over an expression, a big sort) start in the page cache and
+  // spill to a file past it. In memory (as until the third session of 2026-11-29) they had no
+  // bound: a $group by month over 7.8M of 10M accounts held 570 MB, and ran slower (6.8 s
+  // against 5.2 s on files; docs/SPEED.md#ten-million-npm-run-benchscale).
+  db.pragma('temp_store = FILE');
   db.pragma('cache_size = -32768'); // 32 MiB page cache
   // Memory-mapped reads count towards resident memory. 32 MiB (64 until the eleventh session, when
   // a 1M bench run read 315 MB against the 300 MB budget) still saves copies on the hottest pages;

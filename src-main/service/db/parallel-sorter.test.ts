@@ -17,7 +17,7 @@ const settings = () => ({
 describe('withParallelSorter', () => {
   it('lets the sorter spill to files with two helper threads for the work, then restores the connection', () => {
     const before = settings();
-    expect(before).toEqual({ threads: 0, tempStore: 2, cacheSize: -32768 });
+    expect(before).toEqual({ threads: 0, tempStore: 1, cacheSize: -32768 });
     const inside = withParallelSorter(db, () => {
       db.exec('CREATE TABLE t (k TEXT)');
       db.exec('CREATE INDEX t_k ON t (k)');

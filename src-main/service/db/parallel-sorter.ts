@@ -5,10 +5,10 @@ import type { Db } from './open.js';
  * puts the connection's settings back.
  *
  * The sorter uses its helper threads only when it spills sorted runs to temporary files: with
- * `temp_store = MEMORY` (the service's setting) `PRAGMA threads` changes nothing, which is why an
- * earlier attempt measured no gain. So, for the rebuild only, temporary data goes to files (SQLite
- * deletes them on close; they hold index keys for the seconds a rebuild lasts) and the page cache
- * is smaller, so a million keys are sorted as several runs, in parallel, then merged. Building one
+ * `temp_store = MEMORY` (the service's setting until 2026-11-29) `PRAGMA threads` changed nothing,
+ * which is why an earlier attempt measured no gain. So, for the rebuild, temporary data goes to
+ * files (the service's setting now too; SQLite deletes them on close) and the page cache is
+ * smaller, so a million keys are sorted as several runs, in parallel, then merged. Building one
  * index over a million accounts took 2.0–2.9 s this way against 3.7–4.3 s (docs/speed-history.md,
  * "Seeding (fifth session)").
  */
