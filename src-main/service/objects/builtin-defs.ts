@@ -157,6 +157,8 @@ const script: ObjectDef = {
         str('event', { maxLength: 64 }),
         { name: 'inline', type: 'Boolean' },
         str('cron', { maxLength: 200 }),
+        // A trigger's property paths: an update runs it only when it touches one (trigger-paths.ts).
+        { name: 'paths', type: 'String', array: true, maxLength: 200 },
       ],
     },
     { name: 'weight', type: 'Number' },

@@ -25,6 +25,7 @@ import { atTriggerDepth, currentTriggerDepth, depthFault, MAX_TRIGGER_DEPTH } fr
 import { triggersFor, type TriggerDef, type TriggerEvent } from './registry.js';
 import { runTrigger, type TriggeredWrite } from './run-trigger.js';
 import { conditionHolds } from './trigger-condition.js';
+import { touchesPaths } from './trigger-paths.js';
 import { newMemo } from '../records/write-hooks.js';
 
 export type { TriggeredWrite, WriteOp } from './run-trigger.js';
@@ -44,8 +45,13 @@ function answered(f: FaultBody & { trace?: string }): FaultBody {
   return rest;
 }
 
-/** A decorated trigger's `if` against the record (the one written, else the one deleted); throws a refused `if`'s fault. */
+/**
+ * Whether `trigger` runs for `write`: an update touches one of its `paths` (when it lists any),
+ * and a decorated trigger's `if` holds for the record (the one written, else the one deleted);
+ * throws a refused `if`'s fault.
+ */
 function holds(trigger: TriggerDef, write: TriggeredWrite, next: TriggeredWrite['next']): boolean {
+  if (trigger.paths && write.op === 'update' && !touchesPaths(trigger.paths, write.modified)) return false;
   if (!trigger.condition) return true;
   return conditionHolds(trigger.condition, { ...(next ?? write.old ?? {}), _id: write.id });
 }

@@ -3,7 +3,7 @@
  * `'$c_x'` for a property) decides whether it runs, evaluated by the pipeline language's
  * in-memory evaluator; what that language cannot read (`$find`, `$$variables`, a non-literal
  * `if`), an unknown property, and any `@trigger` option this service does not read (`memo`,
- * `paths`…) refuse the library's save with a fault naming it — never a trigger that runs always.
+ * `environment`…) refuse the library's save with a fault naming it — never a trigger that runs always.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, TestClient, type Harness } from '../testing/harness.js';
@@ -43,8 +43,8 @@ describe('parseTriggerCondition and conditionHolds', () => {
   it('a condition that no longer parses answers its fault when the trigger would run', () => {
     const condition = triggerCondition(undefined, { $eq: ['$c_status', 'open'] });
     expect(() => conditionHolds(condition, { _id: 'x' })).toThrow('one object type');
-    const unread = triggerCondition(undefined, undefined, 'paths');
-    expect(() => conditionHolds(unread, { _id: 'x' })).toThrow('option paths is not supported');
+    const unread = triggerCondition(undefined, undefined, 'environment');
+    expect(() => conditionHolds(unread, { _id: 'x' })).toThrow('option environment is not supported');
   });
 });
 
@@ -85,7 +85,8 @@ describe('@trigger if in a library', () => {
 
   it.each([
     ["{ object: 'c_conversation', memo: true }", 'the option memo is not supported'],
-    ["{ object: 'c_conversation', paths: ['c_title'] }", 'the option paths is not supported'],
+    ["{ object: 'c_conversation', paths: 'c_title' }", 'paths: A trigger'],
+    ["{ object: 'c_conversation', environment: 'production' }", 'the option environment is not supported'],
     ["{ object: 'c_conversation', if: { $toBool: '$c_title' } }", '$toBool'],
     ["{ object: '*', if: { $eq: ['$c_title', 'a'] } }", 'one object type'],
     ["{ object: 'c_conversation', if: Config.CONDITION }", 'Config.CONDITION is not a literal'],

@@ -33,6 +33,7 @@ export const TRIGGER_OPTIONS: ReadonlySet<string> = new Set([
   'name',
   'label',
   'if',
+  'paths',
 ]);
 
 const MAX_TRANSLATED_NODES = 2000;

@@ -34,6 +34,8 @@ export interface TriggerDef {
   handler?: string;
   /** A decorated trigger's `if` (trigger-condition.ts): it runs only for records it holds for. */
   condition?: TriggerCondition;
+  /** A trigger record's `configuration.paths` (trigger-paths.ts): it runs on updates touching one. */
+  paths?: readonly string[];
 }
 
 export const isTriggerEvent = (value: unknown): value is TriggerEvent =>

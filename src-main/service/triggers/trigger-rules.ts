@@ -13,6 +13,7 @@ import { recordRules } from '../records/rules.js';
 import { isTriggerEvent, TRIGGER_EVENTS, UNTRIGGERED_TYPES } from './registry.js';
 import { compileScript } from '../scripting/language/compiled-cache.js';
 import { parseTriggerCondition, TRIGGER_OPTIONS } from './trigger-condition.js';
+import { triggerPathsProblem } from './trigger-paths.js';
 import { triggerObject } from './decorated.js';
 
 export function assertTriggerConfig(svc: Service, org: Org, merged: Doc): void {
@@ -36,6 +37,8 @@ export function assertTriggerConfig(svc: Service, org: Org, merged: Doc): void {
         : `A trigger's object is an object type of this org (or *); ${object.slice(0, 64) || 'none'} is not.`,
     });
   }
+  const pathsProblem = triggerPathsProblem(c.paths);
+  if (pathsProblem) throw fault('validation', 'invalidArgument', { path: 'configuration.paths', reason: pathsProblem });
   if (typeof c.principal === 'string' && c.principal !== '') {
     const found = lookupAccountPrincipal(svc, org, c.principal);
     if (!('principal' in found)) {
@@ -63,6 +66,8 @@ export function assertDecoratedTriggers(svc: Service, org: Org, merged: Doc): vo
         reason: `${at}: the option ${unknown.slice(0, 40)} is not supported (${[...TRIGGER_OPTIONS].join(', ')}).`,
       });
     }
+    const pathsProblem = triggerPathsProblem(reg.configuration.paths);
+    if (pathsProblem) throw fault('validation', 'script', { path: 'script', reason: `${at}: paths: ${pathsProblem}` });
     if (reg.configuration.if === undefined) continue;
     const object = triggerObject(svc, org, reg.configuration.object);
     const def = object && object !== '*' ? svc.defs.byName(org.id, object) : undefined;
