@@ -14,7 +14,7 @@ import { libraryRegistrations, libraryScripts, type LibraryScript } from '../scr
 import { dispatchSource } from '../scripting/decorator-routes.js';
 import { isTriggerEvent, type TriggerDef } from './trigger-def.js';
 import { triggerCondition, TRIGGER_OPTIONS } from './trigger-condition.js';
-import { readTriggerPaths } from './trigger-paths.js';
+import { triggerPathsOf } from './trigger-paths.js';
 
 /** An option this service does not read (refused at save; a library saved before that rule answers it). */
 const unreadOption = (c: Record<string, unknown>) => Object.keys(c).find((k) => !TRIGGER_OPTIONS.has(k));
@@ -47,7 +47,7 @@ export function triggerOfRegistration(
     inline: c.event.endsWith('.before') || c.inline === true,
     source: dispatchSource(lib, reg),
     handler,
-    ...(readTriggerPaths(c.paths) ? { paths: readTriggerPaths(c.paths) } : {}),
+    ...triggerPathsOf(c.paths),
     ...(c.if !== undefined || unreadOption(c) !== undefined
       ? {
           condition: triggerCondition(

@@ -11,7 +11,7 @@ import type { Org } from '../orgs/orgs.js';
 import type { Doc } from '../objects/validate.js';
 import { scriptGeneration } from '../scripting/script-generation.js';
 import { isTriggerEvent, UNTRIGGERED_TYPES, type TriggerDef, type TriggerEvent } from './trigger-def.js';
-import { readTriggerPaths } from './trigger-paths.js';
+import { triggerPathsOf } from './trigger-paths.js';
 import { decoratedTriggers, triggerObject } from './decorated.js';
 
 export {
@@ -40,7 +40,7 @@ export function triggerOfRecord(svc: Service, org: Org, _id: string, doc: Doc): 
     ...(typeof c.principal === 'string' && c.principal !== '' ? { principal: c.principal } : {}),
     inline: c.event.endsWith('.before') || c.inline === true,
     source: doc.script,
-    ...(readTriggerPaths(c.paths) ? { paths: readTriggerPaths(c.paths) } : {}),
+    ...triggerPathsOf(c.paths),
   };
 }
 

@@ -21,9 +21,9 @@ export function triggerPathsProblem(value: unknown): string | undefined {
     : `${JSON.stringify(bad).slice(0, 80)} is not a property path (c_name, name.first).`;
 }
 
-/** The paths of a stored configuration, or undefined (none, or unreadable: it was refused on save). */
-export function readTriggerPaths(value: unknown): readonly string[] | undefined {
-  return value !== undefined && triggerPathsProblem(value) === undefined ? (value as string[]) : undefined;
+/** `{paths}` for a TriggerDef from a stored option; `{}` when absent (or unreadable: refused on save). */
+export function triggerPathsOf(value: unknown): { paths?: readonly string[] } {
+  return value !== undefined && triggerPathsProblem(value) === undefined ? { paths: value as string[] } : {};
 }
 
 /** Whether the modified paths of an update touch one of `paths` (equal, under or above it). */
