@@ -218,4 +218,14 @@ describe('org set', () => {
     await expectCliError(runOrgCommand(svc, org, ['get', 'lockAttempts']), /unknown org command get/);
     expect(svc.orgs.byCode('demo')!.settings.lockAttempts).toBe(5);
   });
+
+  it('sets the org cap on job runs, a sandbox limit only the operator sets, within its floor and ceiling', async () => {
+    svc.orgs.updateSettings(org, { scriptLimits: { timeoutMs: 2000 } });
+    expect(await runOrgCommand(svc, org, ['set', 'maxJobRunsPerDay', '500'])).toMatchObject({
+      scriptLimits: { timeoutMs: 2000, maxJobRunsPerDay: 500 },
+    });
+    await expectCliError(runOrgCommand(svc, org, ['set', 'maxJobRunsPerDay', '10']), /integer 24–100000/);
+    await expectCliError(runOrgCommand(svc, org, ['set', 'maxJobRunsPerDay', '1000000']), /integer 24–100000/);
+    expect(svc.orgs.byCode('demo')!.settings.scriptLimits).toEqual({ timeoutMs: 2000, maxJobRunsPerDay: 500 });
+  });
 });

@@ -18,6 +18,7 @@ import { createAccountTriggered } from '../service/records/triggered-writes.js';
 import { presentRecord } from '../service/objects/present.js';
 import { BUILTIN_ROLES } from '../service/objects/builtin-defs.js';
 import { CliError } from './args.js';
+import { withJobRunsPerDay } from '../service/scripting/org-limits.js';
 
 /**
  * `admin app …`, `admin account …`, `admin org …`. Each returns what to print as JSON. Trust
@@ -99,16 +100,18 @@ export async function runOrgCommand(svc: Service, org: Org, args: string[]): Pro
   if (sub !== 'set') throw new CliError(`unknown org command ${sub ?? ''} (set KEY VALUE)`);
   if (key === undefined || value === undefined || extra.length > 0) throw new CliError('usage: org set KEY VALUE');
   return cliFaults(async () => {
-    const patch = parseOrgSetting(key, value);
     // Merge into the stored settings, not the caller's copy, which may be stale.
     const current = svc.orgs.byId(org.id) ?? org;
+    // The org's cap on job runs is a sandbox limit (scriptLimits), the operator's alone (docs/scripting.md#jobs).
+    const patch: Partial<OrgSettings> =
+      key === 'maxJobRunsPerDay' ? { scriptLimits: withJobRunsPerDay(current, value) } : parseOrgSetting(key, value);
     const settings = svc.orgs.updateSettings(current, patch).settings;
     // Settings are numbers and booleans, none secret: the entry says what they became.
     recordAudit(svc, org, CLI_ACTOR, {
       cat: 'settings',
       sub: 'set',
       target: { object: 'org', _id: org.code },
-      summary: `Set ${key} to ${JSON.stringify(patch[key as keyof typeof patch])} (command line).`,
+      summary: `Set ${key} to ${JSON.stringify(patch[key as keyof typeof patch] ?? Number(value))} (command line).`,
       changes: [key],
     });
     return settings;
@@ -126,7 +129,9 @@ export function parseOrgSetting(key: string, raw: string): Partial<OrgSettings> 
     return validateOrgSettings({ scriptHttpHosts: hosts });
   }
   if (!(SETTABLE_ORG_SETTINGS as string[]).includes(key)) {
-    throw new CliError(`org set: unknown setting ${key} (one of ${SETTABLE_ORG_SETTINGS.join(', ')})`);
+    throw new CliError(
+      `org set: unknown setting ${key} (one of ${[...SETTABLE_ORG_SETTINGS, 'maxJobRunsPerDay'].join(', ')})`,
+    );
   }
   const boolean = typeof DEFAULT_ORG_SETTINGS[key as keyof OrgSettings] === 'boolean';
   const asNumber = /^-?\d+(\.\d+)?$/.test(raw) ? Number(raw) : undefined;

@@ -19,3 +19,11 @@ export interface JobSummary {
     errCode: string | null;
   }[];
 }
+
+/** The org's cap on job runs, beside the list `GET /jobs` answers (`cap`). */
+export interface JobCap {
+  /** Runs the org's jobs may start in any 24 hours (scheduled and "run now" alike). */
+  maxJobRunsPerDay: number;
+  /** How many more may start now, counting the runs of the last 24 hours. */
+  runsLeft: number;
+}

@@ -297,4 +297,11 @@ export const MIGRATIONS: readonly Migration[] = [
       ) WITHOUT ROWID;
     `,
   },
+  {
+    // Issue 41: the org's cap on job runs a day (jobs/job-cap.ts) counts the org's runs of the last
+    // 24 hours before each run; by org and start, that count reads only the window's rows.
+    version: 13,
+    name: 'job runs by org and start',
+    sql: `CREATE INDEX job_runs_org_started ON job_runs(org_id, started);`,
+  },
 ];

@@ -3,6 +3,8 @@
  * them runs a job's slot: a run is claimed here, in one immediate transaction, before it starts.
  * The claim fails when another process claimed the same slot, or when the job has a run that has
  * not ended (no overlapping runs) — unless that run is older than `staleMs` (its process died).
+ * The org's cap on runs a day (job-cap.ts) is counted in the same transaction, so processes sharing
+ * the folder never start more runs between them than the cap.
  */
 import type { Db } from '../db/open.js';
 import { statements, type Statements } from '../db/statements.js';
@@ -48,7 +50,18 @@ const toRun = (r: Row): JobRun => ({
   logId: r.log_id,
 });
 
-export type ClaimAnswer = { claimed: JobRun } | { refused: 'taken' | 'running' };
+/** The org's cap: at most `max` runs started after `since`; rows ended with `errCode` do not count. */
+export interface RunCap {
+  max: number;
+  since: number;
+  errCode: string;
+}
+
+/**
+ * `claimed`: the run may start. `capped`: the slot is taken by a row already ended with the cap's
+ * errCode (the run is refused, once, whichever process claimed it). `refused`: nothing written.
+ */
+export type ClaimAnswer = { claimed: JobRun } | { capped: JobRun } | { refused: 'taken' | 'running' };
 
 export class JobRunRepository {
   private readonly sql: Statements;
@@ -57,7 +70,10 @@ export class JobRunRepository {
     this.sql = statements(db);
   }
 
-  /** Claims `slot` of `job` for `runner` at `now`; refused when taken or when the job still runs. */
+  /**
+   * Claims `slot` of `job` for `runner` at `now`; refused when taken or when the job still runs;
+   * capped when the org's runs since `cap.since` reached `cap.max`.
+   */
   claim(
     orgId: number,
     job: string,
@@ -66,6 +82,7 @@ export class JobRunRepository {
     runner: string,
     now: number,
     staleMs: number,
+    cap?: RunCap,
   ): ClaimAnswer {
     return this.db
       .transaction((): ClaimAnswer => {
@@ -73,14 +90,41 @@ export class JobRunRepository {
           .fixed('SELECT 1 FROM job_runs WHERE org_id = ? AND job = ? AND ended IS NULL AND started > ? LIMIT 1')
           .get(orgId, job, now - staleMs);
         if (running) return { refused: 'running' };
+        if (cap && this.countSince(orgId, cap) >= cap.max) {
+          const info = this.sql
+            .fixed(
+              `INSERT OR IGNORE INTO job_runs (org_id, job, kind, slot, runner, started, ended, outcome, err_code)
+               VALUES (?, ?, ?, ?, ?, ?, ?, 'fault', ?)`,
+            )
+            .run(orgId, job, kind, slot, runner, now, now, cap.errCode);
+          if (info.changes === 0) return { refused: 'taken' };
+          return { capped: this.byId(Number(info.lastInsertRowid)) };
+        }
         const info = this.sql
           .fixed('INSERT OR IGNORE INTO job_runs (org_id, job, kind, slot, runner, started) VALUES (?, ?, ?, ?, ?, ?)')
           .run(orgId, job, kind, slot, runner, now);
         if (info.changes === 0) return { refused: 'taken' };
-        const row = this.sql.fixed('SELECT * FROM job_runs WHERE id = ?').get(Number(info.lastInsertRowid)) as Row;
-        return { claimed: toRun(row) };
+        return { claimed: this.byId(Number(info.lastInsertRowid)) };
       })
       .immediate();
+  }
+
+  private byId(id: number): JobRun {
+    return toRun(this.sql.fixed('SELECT * FROM job_runs WHERE id = ?').get(id) as Row);
+  }
+
+  /**
+   * The org's runs started after `cap.since`, counted up to `cap.max` (the count stops there), on
+   * the index `job_runs_org_started` (migration 13); runs refused over the cap do not count.
+   */
+  countSince(orgId: number, cap: RunCap): number {
+    const row = this.sql
+      .fixed(
+        `SELECT COUNT(*) AS n FROM (SELECT 1 FROM job_runs WHERE org_id = ? AND started > ?
+           AND (err_code IS NULL OR err_code <> ?) LIMIT ?)`,
+      )
+      .get(orgId, cap.since, cap.errCode, cap.max) as { n: number };
+    return row.n;
   }
 
   finish(id: number, ended: number, outcome: 'ok' | 'fault', errCode: string | undefined, logId: string | undefined) {

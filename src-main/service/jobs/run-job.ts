@@ -13,15 +13,28 @@ import { refused, type RunResult } from '../scripting/run-types.js';
 import { writeRunLog } from '../logs/run-log.js';
 import type { JobRun } from './job-runs.js';
 import type { JobDef } from './registry.js';
+import { overCapFault } from './job-cap.js';
+
+const logMeta = (job: JobDef) => ({
+  type: 'job' as const,
+  scriptId: job.scriptId,
+  label: job.label,
+  ...(job.handler ? { resource: job.handler } : {}),
+});
+
+/**
+ * A run refused over the org's cap (its row, claimed by job-runs.ts, has ended already): a log entry
+ * of type `job` at `lvl: error` with `accessDenied.maxJobsPerDay`, as the original logs it.
+ */
+export function refuseOverCap(svc: Service, org: Org, job: JobDef, cap: number): RunResult {
+  const result = refused(overCapFault(cap));
+  writeRunLog(svc, org, logMeta(job), svc.clock.now(), result);
+  return result;
+}
 
 export async function runJob(svc: Service, org: Org, job: JobDef, run: JobRun): Promise<RunResult> {
   const begin = svc.clock.now();
-  const log = {
-    type: 'job' as const,
-    scriptId: job.scriptId,
-    label: job.label,
-    ...(job.handler ? { resource: job.handler } : {}),
-  };
+  const log = logMeta(job);
   let caller = anonymousCaller();
   if (job.principal !== undefined) {
     const found = lookupAccountPrincipal(svc, org, job.principal);

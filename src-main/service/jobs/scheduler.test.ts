@@ -98,6 +98,37 @@ describe('two service processes on one data folder', () => {
       sb.stop();
     }
   }, 60_000);
+
+  it('start no more runs between them than the org cap a day; each run over it is refused once', async () => {
+    // The minute job above ran 7 times; a second one joins it, and the operator sets the floor, 24.
+    const second = insertJob(b, org, { configuration: { cron: '* * * * *' }, script: 'return 2' });
+    const current = a.orgs.byId(org.id)!;
+    a.orgs.updateSettings(current, { scriptLimits: { ...current.settings.scriptLimits, maxJobRunsPerDay: 24 } });
+    const sa = new JobScheduler(a);
+    const sb = new JobScheduler(b);
+    sa.start(3_600_000);
+    sb.start(3_600_000);
+    const outcomes: string[] = [];
+    try {
+      for (let minute = 1; minute <= 10; minute++) {
+        clock.advance(MINUTE);
+        const [first, then] = minute % 2 ? [sa, sb] : [sb, sa];
+        const results = await Promise.all([...first.tick(), ...then.tick()]);
+        expect(results).toHaveLength(2); // both jobs' slots, each once
+        outcomes.push(...results.map((r) => (r.ok ? 'ok' : r.fault.errCode)));
+      }
+    } finally {
+      sa.stop();
+      sb.stop();
+    }
+    const CAPPED = 'service.accessDenied.maxJobsPerDay';
+    expect(outcomes.filter((o) => o === 'ok')).toHaveLength(24 - 7);
+    expect(outcomes.filter((o) => o === CAPPED)).toHaveLength(3);
+    const rows = b.jobRuns.all(org.id);
+    expect(rows.filter((r) => r.errCode !== CAPPED)).toHaveLength(24);
+    expect(rows.filter((r) => r.job === second && r.errCode === CAPPED).length).toBeGreaterThan(0);
+    expect(new Set(rows.map((r) => `${r.job} ${r.kind} ${r.slot}`)).size).toBe(rows.length);
+  }, 60_000);
 });
 
 describe('the scheduler in a service', () => {

@@ -10,16 +10,19 @@
  *   processes on one data folder each slot runs once, and a job whose last run has not ended skips
  *   its next slots (no overlapping runs).
  * - Runs have the script limits of any run and wait in the org's fair queue (run-job.ts).
+ * - The org's jobs start at most `maxJobRunsPerDay` runs in any 24 hours, scheduled and "run now"
+ *   alike, counted in the claim's transaction (job-cap.ts); a run over it is refused and logged.
  */
 import { randomBytes } from 'node:crypto';
 import { fault } from '../../../src-shared/faults.js';
 import type { Service } from '../service.js';
 import type { Org } from '../orgs/orgs.js';
-import { limitsForOrg } from '../scripting/org-limits.js';
+import { jobRunsPerDayOf, limitsForOrg } from '../scripting/org-limits.js';
 import { DEFAULT_SCRIPT_LIMITS } from '../scripting/limits.js';
 import type { RunResult } from '../scripting/run-types.js';
 import { jobOfRecord, nextSlot, orgJobs, type JobDef } from './registry.js';
-import { runJob } from './run-job.js';
+import { refuseOverCap, runJob } from './run-job.js';
+import { capWindowStart, MAX_JOBS_PER_DAY_ERRCODE } from './job-cap.js';
 import { decoratedJobs } from './decorated.js';
 import type { JobRunKind } from './job-runs.js';
 
@@ -132,7 +135,10 @@ export class JobScheduler {
     const limits = { ...DEFAULT_SCRIPT_LIMITS, ...limitsForOrg(org) };
     // A row without an end older than the run could last (its process died) does not block.
     const staleMs = limits.timeoutMs + 60_000;
-    const answer = this.svc.jobRuns.claim(org.id, job.key, kind, slot, this.runnerId, now, staleMs);
+    const max = jobRunsPerDayOf(org);
+    const cap = { max, since: capWindowStart(now), errCode: MAX_JOBS_PER_DAY_ERRCODE };
+    const answer = this.svc.jobRuns.claim(org.id, job.key, kind, slot, this.runnerId, now, staleMs, cap);
+    if ('capped' in answer) return Promise.resolve(refuseOverCap(this.svc, org, job, max));
     if (!('claimed' in answer)) return undefined;
     const run = runJob(this.svc, org, job, answer.claimed);
     this.running.add(run);

@@ -7,9 +7,19 @@ import type { Service } from '../service.js';
 import type { Org } from '../orgs/orgs.js';
 import { nextSlot, parseSchedule } from './job-def.js';
 import { decoratedJobs } from './decorated.js';
-import type { JobSummary } from '../../../src-shared/contracts/jobs.js';
+import type { JobCap, JobSummary } from '../../../src-shared/contracts/jobs.js';
+import { jobRunsPerDayOf } from '../scripting/org-limits.js';
+import { capWindowStart, MAX_JOBS_PER_DAY_ERRCODE } from './job-cap.js';
 
-export type { JobSummary } from '../../../src-shared/contracts/jobs.js';
+export type { JobCap, JobSummary } from '../../../src-shared/contracts/jobs.js';
+
+/** The org's cap and what is left of it now, counted as a run's claim counts (job-runs.ts). */
+export function jobCap(svc: Service, org: Org): JobCap {
+  const max = jobRunsPerDayOf(org);
+  const since = capWindowStart(svc.clock.now());
+  const used = svc.jobRuns.countSince(org.id, { max, since, errCode: MAX_JOBS_PER_DAY_ERRCODE });
+  return { maxJobRunsPerDay: max, runsLeft: Math.max(0, max - used) };
+}
 
 const iso = (ms: number) => new Date(ms).toISOString();
 

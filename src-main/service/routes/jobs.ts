@@ -3,12 +3,13 @@ import { ADMIN_ONLY } from '../http/org-scope.js';
 import { fault } from '../../../src-shared/faults.js';
 import { isRecord, pathParams, type TypedServer } from '../http/route-schemas.js';
 import type { JobScheduler } from '../jobs/scheduler.js';
-import { jobSummaries } from '../jobs/summaries.js';
+import { jobCap, jobSummaries } from '../jobs/summaries.js';
 import { presentRun } from './script-runner.js';
 
 /**
  * Jobs (issue 41), org administrators only:
- *   GET  /jobs               every job script with its schedule, next run and latest runs
+ *   GET  /jobs               every job script with its schedule, next run and latest runs, and
+ *                            `cap`: the org's maxJobRunsPerDay and the runs left of it now
  *   POST /scripts/:id/run    runs a job now (whatever its schedule or `active`), answered like the
  *                            runner answers a run; refused (`conflict.job.running`) while it runs.
  *                            A library's `@job`: body `{handler: "Class.method"}` (optional when
@@ -20,6 +21,7 @@ export function jobRoutes(svc: Service, scheduler: JobScheduler) {
       object: 'list',
       data: jobSummaries(svc, request.ctx.org),
       hasMore: false,
+      cap: jobCap(svc, request.ctx.org),
     }));
 
     server.post('/scripts/:id/run', { ...ADMIN_ONLY, schema: { params: pathParams('id') } }, async (request, reply) =>
