@@ -10,6 +10,7 @@ import type { Org } from '../orgs/orgs.js';
 import { JobScheduler } from './scheduler.js';
 import { MIN_ALLOWED_JOB_RUNS_PER_DAY } from '../scripting/org-limits.js';
 import { exportOf, importInto } from '../testing/environment-testing.js';
+import { RUNS_SINCE_SQL } from './job-runs.js';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -143,6 +144,11 @@ describe('running over the cap', () => {
     expect((await admin.get('/jobs')).json().cap).toEqual({ maxJobRunsPerDay: 24, runsLeft: 1 });
     expect((await admin.post(`/scripts/${id}/run`, {})).json()).toMatchObject({ data: 7 });
   });
+});
+
+it("counts the org's runs of the window on the index by org and start", () => {
+  const plan = h.svc.db.prepare(`EXPLAIN QUERY PLAN ${RUNS_SINCE_SQL}`).all(1, 0, 'x', 10) as { detail: string }[];
+  expect(plan.map((r) => r.detail).join('\n')).toMatch(/USING INDEX job_runs_org_started \(org_id=\? AND started>\?\)/);
 });
 
 async function login(client: TestClient): Promise<TestClient> {

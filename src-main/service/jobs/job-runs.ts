@@ -63,6 +63,10 @@ export interface RunCap {
  */
 export type ClaimAnswer = { claimed: JobRun } | { capped: JobRun } | { refused: 'taken' | 'running' };
 
+/** The org's runs since a time, refused ones left out, counted up to a limit (exported for its plan's test). */
+export const RUNS_SINCE_SQL = `SELECT COUNT(*) AS n FROM (SELECT 1 FROM job_runs WHERE org_id = ? AND started > ?
+  AND (err_code IS NULL OR err_code <> ?) LIMIT ?)`;
+
 export class JobRunRepository {
   private readonly sql: Statements;
 
@@ -118,12 +122,7 @@ export class JobRunRepository {
    * the index `job_runs_org_started` (migration 13); runs refused over the cap do not count.
    */
   countSince(orgId: number, cap: RunCap): number {
-    const row = this.sql
-      .fixed(
-        `SELECT COUNT(*) AS n FROM (SELECT 1 FROM job_runs WHERE org_id = ? AND started > ?
-           AND (err_code IS NULL OR err_code <> ?) LIMIT ?)`,
-      )
-      .get(orgId, cap.since, cap.errCode, cap.max) as { n: number };
+    const row = this.sql.fixed(RUNS_SINCE_SQL).get(orgId, cap.since, cap.errCode, cap.max) as { n: number };
     return row.n;
   }
 
