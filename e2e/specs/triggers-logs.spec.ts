@@ -113,6 +113,8 @@ test('a trigger refuses a create in Browse with its fault; the run is in Logs an
   await expect(page.getByTestId('job-next')).toContainText('03:00');
   await page.getByTestId('job-run-now').click();
   await expect(page.getByTestId('job-runs')).toContainText('(by hand)');
+  // The org's cap on job runs a day, and what the run by hand left of it.
+  await expect(page.getByTestId('job-cap')).toHaveText('Job runs left for the org: 999 of 1,000 a day');
   await expect(scripts.libraryItem('c_nightly')).toContainText('job 0 3 * * *');
   await console_.screenshots('scripts-job');
 });

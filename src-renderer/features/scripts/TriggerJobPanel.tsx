@@ -35,7 +35,8 @@ function JobPanel({ orgClient, script }: { orgClient: OrgClient; script: ScriptR
   const client = useQueryClient();
   const [running, setRunning] = useState(false);
   const [error, setError] = useState<unknown>(null);
-  const job = jobs.data?.find((j) => j._id === script._id);
+  const job = jobs.data?.jobs.find((j) => j._id === script._id);
+  const cap = jobs.data?.cap;
   const runNow = async () => {
     setRunning(true);
     setError(null);
@@ -60,6 +61,13 @@ function JobPanel({ orgClient, script }: { orgClient: OrgClient; script: ScriptR
           <p className="keys-note" data-testid="job-next">
             Next run: {job.nextRun ? <UtcTime iso={job.nextRun} /> : 'none'}
           </p>
+          {cap && (
+            <p className="keys-note" data-testid="job-cap">
+              {/* The org's cap counts every job's runs, scheduled and by hand (docs/scripting.md#jobs). */}
+              Job runs left for the org: {cap.runsLeft.toLocaleString('en')} of{' '}
+              {cap.maxJobRunsPerDay.toLocaleString('en')} a day
+            </p>
+          )}
           {job.lastRuns.length > 0 && (
             <ul className="scripts__runs" data-testid="job-runs">
               {job.lastRuns.map((r) => (
