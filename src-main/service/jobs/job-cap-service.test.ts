@@ -142,7 +142,11 @@ describe('running over the cap', () => {
     h.clock.set(start + 24 * HOUR + 1);
     await admin.login();
     expect((await admin.get('/jobs')).json().cap).toEqual({ maxJobRunsPerDay: 24, runsLeft: 1 });
-    expect((await admin.post(`/scripts/${id}/run`, {})).json()).toMatchObject({ data: 7 });
+    // Three jobs asked to run at once for the one run left: one runs, two are refused.
+    const more = [id];
+    for (const hour of [4, 5]) more.push((await saveJob(admin, `0 ${hour} * * *`, 'return 7')).json()._id as string);
+    const answers = await Promise.all(more.map((j) => admin.post(`/scripts/${j}/run`, {})));
+    expect(answers.map((r) => r.json().data ?? r.json().errCode).sort()).toEqual([7, CAPPED, CAPPED].sort());
   });
 });
 
