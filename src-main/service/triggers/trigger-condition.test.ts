@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, TestClient, type Harness } from '../testing/harness.js';
 import { initialDefinitions } from '../objects/builtin-defs.js';
+import { FaultError } from '../../../src-shared/faults.js';
 import { conditionHolds, parseTriggerCondition, triggerCondition } from './trigger-condition.js';
 
 const CONVERSATION_DEF = initialDefinitions().find((d) => d.name === 'c_conversation')!;
@@ -30,14 +31,120 @@ describe('parseTriggerCondition and conditionHolds', () => {
     expect(holds(value, doc)).toBe(expected);
   });
 
+  const A = 'aaaaaaaaaaaaaaaaaaaaaaaa';
+  const B = 'bbbbbbbbbbbbbbbbbbbbbbbb';
+  // The original's operators its expression engine alone has (evaluate-evaluator-only.ts).
   it.each([
-    [{ $toBool: { $find: { input: '$c_participants', as: 'e', cond: true } } }, '$toBool'],
-    [{ $eq: ['$$ROOT.c_title', 'a'] }, 'variables are not supported'],
+    [{ $toBool: '$c_title' }, { c_title: 'x' }, true],
+    [{ $toBool: '$c_title' }, { c_title: '' }, false],
+    [{ $toBool: '$c_title' }, {}, false],
+    [{ $toBool: [0] }, {}, false],
+    [
+      { $toBool: { $find: { input: '$c_participants', as: 'e', cond: { $eq: ['$$e', { $objectId: B }] } } } },
+      { c_participants: [A, B] },
+      true,
+    ],
+    [
+      { $toBool: { $find: { input: '$c_participants', cond: { $eq: ['$$this', { $objectId: B }] } } } },
+      { c_participants: [A] },
+      false,
+    ],
+    [
+      { $eq: [{ $find: { input: '$c_participants', cond: { $ne: ['$$this', { $objectId: A }] } } }, { $objectId: B }] },
+      { c_participants: [A, B] },
+      true,
+    ],
+    [{ $toBool: { $find: { input: '$c_participants', cond: true } } }, {}, false],
+    [
+      {
+        $eq: [
+          { $reduce: { input: '$c_participants', initialValue: '', in: { $concat: ['$$value', '$$this'] } } },
+          A + B,
+        ],
+      },
+      { c_participants: [A, B] },
+      true,
+    ],
+    [
+      { $eq: [{ $reduce: { input: '$c_participants', initialValue: 0, in: { $add: ['$$value', 1] } } }, 3] },
+      { c_participants: [A, B, A] },
+      true,
+    ],
+    [{ $eq: ['$$ROOT.c_title', 'a'] }, { c_title: 'a' }, true],
+    [{ $eq: ['$$CURRENT.c_title', 'a'] }, { c_title: 'b' }, false],
+    [{ $eq: ['$ROOT.c_title', 'a'] }, { c_title: 'a' }, true],
+    [{ $eq: ['$$ROOT._id', { $objectId: A }] }, {}, false],
+    [{ $toBool: '$$ROOT' }, {}, true],
+    [{ $let: { vars: { t: '$c_title' }, in: { $eq: ['$$t', 'a'] } } }, { c_title: 'a' }, true],
+    [{ $let: { vars: { t: { $concat: ['$c_title', '!'] } }, in: { $eq: ['$$t', 'a'] } } }, { c_title: 'a' }, false],
+    [{ $eq: [{ $concat: ['publish_', '$ROOT._id'] }, 'publish_x'] }, {}, true],
+  ])('%j over %j is %s', (value, doc, expected) => {
+    expect(holds(value, doc)).toBe(expected);
+  });
+
+  it('$cache reads the cache it is given, by text keys only; a missing key is null', () => {
+    const expr = parseTriggerCondition(CONVERSATION_DEF, {
+      $ne: [{ $cache: { $concat: ['publish_', '$ROOT._id'] } }, true],
+    });
+    const cache = (values: Record<string, unknown>) => (key: string) => values[key];
+    expect(conditionHolds({ expr }, { _id: 'r1' }, cache({}))).toBe(true);
+    expect(conditionHolds({ expr }, { _id: 'r1' }, cache({ publish_r1: true }))).toBe(false);
+    expect(conditionHolds({ expr }, { _id: 'r2' }, cache({ publish_r1: true }))).toBe(true);
+    expect(conditionHolds({ expr }, { _id: 'r1' }, cache({ publish_r1: false }))).toBe(true);
+    expect(conditionHolds({ expr }, { _id: 'r1' })).toBe(true);
+    const notText = parseTriggerCondition(CONVERSATION_DEF, { $toBool: { $cache: { $size: '$c_participants' } } });
+    expect(conditionHolds({ expr: notText }, { _id: 'r1', c_participants: [] }, () => true)).toBe(false);
+  });
+
+  it('bounds $find and $reduce by the array size, and the evaluation by its steps', () => {
+    const find = parseTriggerCondition(CONVERSATION_DEF, {
+      $toBool: { $find: { input: '$c_participants', cond: false } },
+    });
+    const many = (n: number) => ({ _id: 'x', c_participants: Array.from({ length: n }, () => A) });
+    expect(conditionHolds({ expr: find }, many(1000))).toBe(false);
+    expect(() => conditionHolds({ expr: find }, many(1001))).toThrow('at most 1000 elements; this one has 1001');
+    // 1000 × 1000 inner steps: refused past the step budget, never a hang.
+    const nested = parseTriggerCondition(CONVERSATION_DEF, {
+      $toBool: {
+        $reduce: {
+          input: '$c_participants',
+          initialValue: 0,
+          in: { $reduce: { input: '$c_participants', initialValue: 0, in: { $add: ['$$value', 1] } } },
+        },
+      },
+    });
+    try {
+      conditionHolds({ expr: nested }, many(1000));
+      expect.unreachable();
+    } catch (e) {
+      expect((e as FaultError).fault).toMatchObject({
+        errCode: 'service.validation.trigger.if',
+        path: 'if',
+        reason: expect.stringContaining('at most 100000 steps'),
+      });
+    }
+  });
+
+  it.each([
     [{ $eq: ['$c_nothing', 'a'] }, 'c_nothing'],
     [{ $expression: 'Config.IF' }, 'Config.IF is not a literal'],
-    [{ $reduce: { input: '$c_participants', initialValue: '', in: 'x' } }, '$reduce'],
+    [{ $eq: ['$$nothing', 'a'] }, '$$nothing is not a variable here ($$ROOT, $$CURRENT)'],
+    [{ $eq: ['$$this', 'a'] }, '$$this is not a variable here'],
+    [{ $find: { input: '$c_title', cond: true } }, '$find takes an array as input'],
+    [{ $find: { input: '$c_participants', as: 'Bad', cond: true } }, 'Bad is not a variable name'],
+    [{ $find: { input: '$c_participants' } }, '$find takes cond'],
+    [{ $reduce: { input: '$c_participants', initialValue: '', in: 'x', extra: 1 } }, '$reduce does not take extra'],
+    [{ $let: { vars: [], in: true } }, '$let takes vars as an object'],
+    [{ $toBool: [1, 2] }, '$toBool takes 1 argument'],
+    [{ $dbNext: { object: 'c_conversation' } }, '$dbNext'],
   ])('refuses %j, naming %s', (value, named) => {
-    expect(() => parseTriggerCondition(CONVERSATION_DEF, value)).toThrow(named);
+    try {
+      parseTriggerCondition(CONVERSATION_DEF, value);
+      expect.unreachable();
+    } catch (e) {
+      expect((e as FaultError).fault).toMatchObject({ errCode: 'service.validation.trigger.if', path: 'if' });
+      expect((e as FaultError).fault.reason).toContain(named);
+    }
   });
 
   it('a condition that no longer parses answers its fault when the trigger would run', () => {
@@ -87,7 +194,7 @@ describe('@trigger if in a library', () => {
     ["{ object: 'c_conversation', memo: true }", 'the option memo is not supported'],
     ["{ object: 'c_conversation', paths: 'c_title' }", 'paths: A trigger'],
     ["{ object: 'c_conversation', environment: 'production' }", 'the option environment is not supported'],
-    ["{ object: 'c_conversation', if: { $toBool: '$c_title' } }", '$toBool'],
+    ["{ object: 'c_conversation', if: { $pathTo: ['$c_title', 'a'] } }", '$pathTo'],
     ["{ object: '*', if: { $eq: ['$c_title', 'a'] } }", 'one object type'],
     ["{ object: 'c_conversation', if: Config.CONDITION }", 'Config.CONDITION is not a literal'],
   ])('refuses %s on save, naming it', async (options, named) => {
