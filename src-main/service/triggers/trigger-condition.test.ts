@@ -190,6 +190,45 @@ describe('@trigger if in a library', () => {
     await admin.delete(`/scripts/${saved.json()._id}`);
   });
 
+  it("reads a constant of an imported library when saved, again when that library changes, and $cache in the write's org", async () => {
+    const keys = await save('c_if_keys', "export default { KEYS: { PUBLISH: 'publish_' } }");
+    expect(keys.statusCode, keys.body).toBe(200);
+    const source = `import { trigger } from 'decorators'
+import Keys from 'c_if_keys'
+class Rules {
+  @trigger('update.before', { object: 'c_conversation', if: { $ne: [{ $cache: { $concat: [Keys.KEYS.PUBLISH, '$ROOT._id'] } }, true] } })
+  static close({ context }) { context.update('c_status', 'closed') }
+}
+module.exports = Rules`;
+    const lib = await save('c_if_cache', source);
+    expect(lib.statusCode, lib.body).toBe(200);
+    const [a, b] = [
+      (await admin.post('/c_conversations', { c_title: 'a' })).json()._id as string,
+      (await admin.post('/c_conversations', { c_title: 'b' })).json()._id as string,
+    ];
+    const cacheSet = await admin.post('/sys/script_runner', {
+      script: `require('cache').set('publish_${a}', true); require('cache').set('other_${b}', true)`,
+    });
+    expect(cacheSet.statusCode, cacheSet.body).toBe(200);
+    const status = async (id: string) => {
+      const res = await admin.patch(`/c_conversations/${id}`, { c_title: 'again' });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json().c_status as string | undefined;
+    };
+    expect(await status(a)).toBeUndefined();
+    expect(await status(b)).toBe('closed');
+    // The constants library changes: the trigger reads the new value from then on.
+    const changed = await admin.patch(`/scripts/${keys.json()._id}`, {
+      script: "export default { KEYS: { PUBLISH: 'other_' } }",
+    });
+    expect(changed.statusCode, changed.body).toBe(200);
+    await admin.patch(`/c_conversations/${b}`, { c_status: 'open' });
+    expect(await status(a)).toBe('closed');
+    expect(await status(b)).toBe('open');
+    await admin.delete(`/scripts/${lib.json()._id}`);
+    await admin.delete(`/scripts/${keys.json()._id}`);
+  });
+
   it.each([
     ["{ object: 'c_conversation', memo: true }", 'the option memo is not supported'],
     ["{ object: 'c_conversation', paths: 'c_title' }", 'paths: A trigger'],

@@ -75,7 +75,7 @@ function translate(value: unknown, count: { n: number }, rawText = false): JsonV
   const entries = Object.entries(value as Record<string, unknown>);
   if (entries.length === 1 && entries[0]![0] === '$expression') {
     throw refuse(
-      `${String(entries[0]![1]).slice(0, 80)} is not a literal: the service reads a trigger's if when the library is saved; write the expression itself.`,
+      `${String(entries[0]![1]).slice(0, 80)} is not a literal: a trigger's if may name a constant of the library or of a library it imports only when its value is written as a literal there (docs/scripting.md#triggers); write the expression itself.`,
     );
   }
   return Object.fromEntries(

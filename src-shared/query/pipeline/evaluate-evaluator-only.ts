@@ -37,7 +37,9 @@ export function spend(env: EvalEnv): void {
 export function readVariable(expr: Extract<Expr, { kind: 'variable' }>, env: EvalEnv | undefined): unknown {
   const value = env?.variables.get(expr.name);
   if (expr.path === '') return value ?? null;
-  return value !== null && typeof value === 'object' ? (readPath(value as Record<string, unknown>, expr.path) ?? null) : null;
+  return value !== null && typeof value === 'object'
+    ? (readPath(value as Record<string, unknown>, expr.path) ?? null)
+    : null;
 }
 
 function elements(value: unknown, op: string): unknown[] | undefined {

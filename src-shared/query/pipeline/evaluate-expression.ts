@@ -42,7 +42,8 @@ export function evaluateExpr(expr: Expr, doc: Record<string, unknown>, env?: Eva
 export function truthy(value: Value, type: ValueType): boolean {
   if (value === null || value === undefined) return false;
   // Known only now (a trigger's if: `$cache`, a variable's path): judged by the value itself.
-  if (type.type === 'Any') return typeof value === 'boolean' || typeof value === 'number' ? value !== 0 && value !== false : true;
+  if (type.type === 'Any')
+    return typeof value === 'boolean' || typeof value === 'number' ? value !== 0 && value !== false : true;
   if (!isJsonType(type) && (type.type === 'Boolean' || type.type === 'Number' || type.type === 'Integer')) {
     return toSqlValue(value) !== 0;
   }

@@ -76,7 +76,8 @@ export function parseEvaluatorOnly(
     }
     default: {
       const o = fields(operand, op, ['vars', 'in'], ['vars', 'in'], path);
-      if (!isJsonObject(o.vars)) throw queryFault('$let takes vars as an object of expressions.', childPath(path, 'vars'));
+      if (!isJsonObject(o.vars))
+        throw queryFault('$let takes vars as an object of expressions.', childPath(path, 'vars'));
       if (Object.keys(o.vars).length > MAX_EXPRESSION_KEYS) {
         throw queryFault(`$let takes at most ${MAX_EXPRESSION_KEYS} variables.`, childPath(path, 'vars'));
       }

@@ -89,7 +89,8 @@ export function parseOperator(
       return node(op, args(exactly(list(), 1, op, path)), { type: 'Boolean' });
     case '$size': {
       const [array] = args(exactly(list(), 1, op, path));
-      if (!array!.type.array && array!.type.type !== 'Any') throw queryFault('$size takes an array.', indexPath(path, 0));
+      if (!array!.type.array && array!.type.type !== 'Any')
+        throw queryFault('$size takes an array.', indexPath(path, 0));
       return node(op, [array!], { type: 'Integer' });
     }
     default:
