@@ -230,6 +230,17 @@ module.exports = Rules`;
   });
 
   it.each([
+    [{ $cache: { $literal: 'publish_x' } }, '$cache'],
+    [{ $toBool: '$$ROOT' }, '$toBool'],
+    [{ $find: { input: 'c_participants', cond: true } }, '$find'],
+  ])("GET ?pipeline= refuses %j, a trigger's if alone evaluates it (400, naming it)", async (expr, op) => {
+    const pipeline = encodeURIComponent(JSON.stringify([{ $project: { x: expr } }]));
+    const res = await admin.get(`/c_conversations?pipeline=${pipeline}`);
+    expect(res.statusCode, res.body).toBe(400);
+    expect(res.json()).toMatchObject({ errCode: 'service.unsupportedOperation', path: `pipeline[0].$project.x.${op}` });
+  });
+
+  it.each([
     ["{ object: 'c_conversation', memo: true }", 'the option memo is not supported'],
     ["{ object: 'c_conversation', paths: 'c_title' }", 'paths: A trigger'],
     ["{ object: 'c_conversation', environment: 'production' }", 'the option environment is not supported'],
