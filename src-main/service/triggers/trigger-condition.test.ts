@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, TestClient, type Harness } from '../testing/harness.js';
 import { initialDefinitions } from '../objects/builtin-defs.js';
-import { FaultError } from '../../../src-shared/faults.js';
+import type { FaultError } from '../../../src-shared/faults.js';
 import { conditionHolds, parseTriggerCondition, triggerCondition } from './trigger-condition.js';
 
 const CONVERSATION_DEF = initialDefinitions().find((d) => d.name === 'c_conversation')!;
