@@ -225,8 +225,14 @@ module.exports = Rules`;
     await admin.patch(`/c_conversations/${b}`, { c_status: 'open' });
     expect(await status(a)).toBe('closed');
     expect(await status(b)).toBe('open');
-    await admin.delete(`/scripts/${lib.json()._id}`);
+    // The constants library removed: the trigger answers the fault rather than running always.
     await admin.delete(`/scripts/${keys.json()._id}`);
+    const orphan = await admin.patch(`/c_conversations/${a}`, { c_title: 'orphan' });
+    expect(orphan.statusCode, orphan.body).toBe(400);
+    expect(orphan.json()).toMatchObject({ errCode: 'service.validation.trigger.if', path: 'if' });
+    expect(orphan.json().reason).toContain('Keys.KEYS.PUBLISH is not a literal');
+    await admin.delete(`/scripts/${lib.json()._id}`);
+    expect((await admin.patch(`/c_conversations/${a}`, { c_title: 'free' })).statusCode).toBe(200);
   });
 
   it.each([
