@@ -5,7 +5,8 @@
  * `type: "trigger"` record, and its run evaluates the library and calls the decorated method
  * (`runtime.trigger` in the prelude) with `{context, new, old, modified, event, dryRun, memo, runtime}`.
  * Only active libraries count. An `if` is kept parsed (trigger-condition.ts; checked at save, so a
- * fault here means the object's schema changed since: the trigger then answers that fault).
+ * fault here means the object's schema, or a constant it names in another library
+ * (imported-constants.ts), changed since: the trigger then answers that fault).
  */
 import type { Service } from '../service.js';
 import type { Org } from '../orgs/orgs.js';
@@ -15,6 +16,7 @@ import { dispatchSource } from '../scripting/decorator-routes.js';
 import { isTriggerEvent, type TriggerDef } from './trigger-def.js';
 import { triggerCondition, TRIGGER_OPTIONS } from './trigger-condition.js';
 import { triggerPathsOf } from './trigger-paths.js';
+import { orgLibrarySources, resolveConstants, type LibrarySource } from './imported-constants.js';
 
 /** An option this service does not read (refused at save; a library saved before that rule answers it). */
 const unreadOption = (c: Record<string, unknown>) => Object.keys(c).find((k) => !TRIGGER_OPTIONS.has(k));
@@ -31,6 +33,7 @@ export function triggerOfRegistration(
   org: Org,
   lib: LibraryScript,
   reg: ScriptRegistration,
+  libraries: LibrarySource = orgLibrarySources(svc, org),
 ): TriggerDef | undefined {
   const c = reg.configuration;
   if (reg.type !== 'trigger' || !isTriggerEvent(c.event) || c.active === false) return undefined;
@@ -52,7 +55,7 @@ export function triggerOfRegistration(
       ? {
           condition: triggerCondition(
             object === '*' ? undefined : svc.defs.byName(org.id, object),
-            c.if,
+            resolveConstants(c.if, lib.source, libraries),
             unreadOption(c),
           ),
         }
@@ -62,7 +65,10 @@ export function triggerOfRegistration(
 
 /** Every trigger the org's active libraries register. */
 export function decoratedTriggers(svc: Service, org: Org): TriggerDef[] {
+  const libraries = orgLibrarySources(svc, org);
   return libraryScripts(svc, org)
     .filter((lib) => lib.active)
-    .flatMap((lib) => libraryRegistrations(lib).flatMap((reg) => triggerOfRegistration(svc, org, lib, reg) ?? []));
+    .flatMap((lib) =>
+      libraryRegistrations(lib).flatMap((reg) => triggerOfRegistration(svc, org, lib, reg, libraries) ?? []),
+    );
 }

@@ -25,6 +25,7 @@ import { atTriggerDepth, currentTriggerDepth, depthFault, MAX_TRIGGER_DEPTH } fr
 import { triggersFor, type TriggerDef, type TriggerEvent } from './registry.js';
 import { runTrigger, type TriggeredWrite } from './run-trigger.js';
 import { conditionHolds } from './trigger-condition.js';
+import { orgCache } from '../scripting/org-cache.js';
 import { touchesPaths } from './trigger-paths.js';
 import { newMemo } from '../records/write-hooks.js';
 
@@ -50,10 +51,12 @@ function answered(f: FaultBody & { trace?: string }): FaultBody {
  * and a decorated trigger's `if` holds for the record (the one written, else the one deleted);
  * throws a refused `if`'s fault.
  */
-function holds(trigger: TriggerDef, write: TriggeredWrite, next: TriggeredWrite['next']): boolean {
+function holds(svc: Service, trigger: TriggerDef, write: TriggeredWrite, next: TriggeredWrite['next']): boolean {
   if (trigger.paths && write.op === 'update' && !touchesPaths(trigger.paths, write.modified)) return false;
   if (!trigger.condition) return true;
-  return conditionHolds(trigger.condition, { ...(next ?? write.old ?? {}), _id: write.id });
+  // `$cache` reads the write's org cache only, as `require('cache').get` in its scripts does.
+  const cache = (key: string) => orgCache(svc, write.org.id).get(key, svc.clock.now());
+  return conditionHolds(trigger.condition, { ...(next ?? write.old ?? {}), _id: write.id }, cache);
 }
 
 const cancelled = (trigger: TriggerDef) =>
@@ -79,7 +82,7 @@ export async function runBeforeTriggers(
     const begin = svc.clock.now();
     let result;
     try {
-      if (!holds(trigger, write, next)) continue;
+      if (!holds(svc, trigger, write, next)) continue;
       result = await atTriggerDepth(level, () =>
         runTrigger(svc, trigger, { ...write, ...(next ? { next } : {}) }, changes, memo),
       );
@@ -137,7 +140,7 @@ async function runAfter(svc: Service, trigger: TriggerDef, write: TriggeredWrite
   const begin = svc.clock.now();
   try {
     if (level > MAX_TRIGGER_DEPTH) throw depthFault(level);
-    if (!holds(trigger, write, write.next)) return;
+    if (!holds(svc, trigger, write, write.next)) return;
     await runTrigger(svc, trigger, write, undefined, write.memo ?? newMemo());
   } catch (e) {
     logUnrun(svc, trigger, write, begin, e);

@@ -15,6 +15,7 @@ import { compileScript } from '../scripting/language/compiled-cache.js';
 import { parseTriggerCondition, TRIGGER_OPTIONS } from './trigger-condition.js';
 import { triggerPathsProblem } from './trigger-paths.js';
 import { triggerObject } from './decorated.js';
+import { orgLibrarySources, resolveConstants, type LibrarySource } from './imported-constants.js';
 
 export function assertTriggerConfig(svc: Service, org: Org, merged: Doc): void {
   if (merged.type !== 'trigger') return;
@@ -49,13 +50,15 @@ export function assertTriggerConfig(svc: Service, org: Org, merged: Doc): void {
 
 /**
  * A library's `@trigger` options are ones this service reads (trigger-condition.ts
- * TRIGGER_OPTIONS), and its `if` reads as an expression over its object's properties: anything
+ * TRIGGER_OPTIONS), and its `if` reads as an expression over its object's properties (the
+ * constants it names read from the libraries it imports, imported-constants.ts): anything
  * else refuses the save, naming the line, rather than a trigger that ignores what it was told.
  */
 export function assertDecoratedTriggers(svc: Service, org: Org, merged: Doc): void {
   if (merged.type !== 'library' || typeof merged.script !== 'string') return;
   const compiled = compileScript(merged.script);
   if (!compiled.ok) return; // the script rules name the syntax error
+  let libraries: LibrarySource | undefined;
   for (const reg of compiled.registrations.filter((r) => r.type === 'trigger')) {
     const { className, methodName, loc } = reg.metadata;
     const at = `Line ${loc.line}, column ${loc.column}: @trigger ${className}.${methodName}`;
@@ -69,11 +72,12 @@ export function assertDecoratedTriggers(svc: Service, org: Org, merged: Doc): vo
     const pathsProblem = triggerPathsProblem(reg.configuration.paths);
     if (pathsProblem) throw fault('validation', 'script', { path: 'script', reason: `${at}: paths: ${pathsProblem}` });
     if (reg.configuration.if === undefined) continue;
+    libraries ??= orgLibrarySources(svc, org);
     const object = triggerObject(svc, org, reg.configuration.object);
     const def = object && object !== '*' ? svc.defs.byName(org.id, object) : undefined;
     try {
       if (!def) throw fault('validation', 'trigger.if', { reason: 'an if needs one object type of this org (not *).' });
-      parseTriggerCondition(def, reg.configuration.if);
+      parseTriggerCondition(def, resolveConstants(reg.configuration.if, merged.script, libraries));
     } catch (e) {
       const reason = e instanceof FaultError ? (e.fault.reason ?? e.fault.message) : String(e);
       throw fault('validation', 'script', { path: 'script', reason: `${at}: if: ${reason}` });

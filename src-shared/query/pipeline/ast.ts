@@ -13,7 +13,8 @@ import type { Condition, FieldRef, Scalar } from '../ast.js';
  * ISO text); `json` values (documents, arrays, whole references) travel as JSON.
  */
 export interface ValueType {
-  type: PropertyType | 'Null';
+  /** `Any`: known only when evaluated (a trigger's if: `$cache`, a variable's path). */
+  type: PropertyType | 'Null' | 'Any';
   /** An array of `type` values (JSON). */
   array?: boolean;
   /** A Document's properties (when known). */
@@ -24,7 +25,12 @@ export type Expr =
   /** The value at a path of the stage's input document (`field.access.kind` is `value`). */
   | { kind: 'field'; field: FieldRef; type: ValueType; whole: boolean }
   | { kind: 'literal'; value: Scalar | null; type: ValueType }
-  | { kind: 'op'; op: ExprOperator; args: Expr[]; type: ValueType; options?: ExprOptions };
+  | { kind: 'op'; op: ExprOperator; args: Expr[]; type: ValueType; options?: ExprOptions }
+  /**
+   * Evaluator-only (a trigger's if, parse-evaluator-only.ts): the value of a variable (`$$this`,
+   * `$$value`, `$$ROOT`, a `$let` or `$find` name) at `path` ('' for the whole value).
+   */
+  | { kind: 'variable'; name: string; path: string; type: ValueType };
 
 export type ExprOperator =
   | '$add'
@@ -64,7 +70,13 @@ export type ExprOperator =
   | '$and'
   | '$or'
   | '$not'
-  | '$size';
+  | '$size'
+  /** Evaluator-only: refused in `?pipeline=` (parse-evaluator-only.ts). */
+  | '$toBool'
+  | '$find'
+  | '$reduce'
+  | '$cache'
+  | '$let';
 
 export interface ExprOptions {
   /** `$substr`: start (code points, from 0) and length (negative: to the end). */
@@ -72,6 +84,8 @@ export interface ExprOptions {
   length?: number;
   /** `$dateToString`: the format as literal text and `%` directives, in order. */
   format?: DateFormatPart[];
+  /** `$find`: the element's variable name; `$let`: the variables' names, in the order of `args`. */
+  names?: string[];
 }
 
 export type DateFormatPart =

@@ -8,10 +8,17 @@ import { compareSqlValues, toSqlValue } from '../compare.js';
 import { readPath } from '../evaluate.js';
 import type { DateFormatPart, Expr, ValueType } from './ast.js';
 import { isJsonType } from './shape.js';
+import { EVALUATOR_ONLY } from './parse-evaluator-only.js';
+import { evaluateEvaluatorOnly, readVariable, spend, type EvalEnv } from './evaluate-evaluator-only.js';
 
 export type Value = unknown;
 
-export function evaluateExpr(expr: Expr, doc: Record<string, unknown>): Value {
+/**
+ * `env`: the variables and the org cache of a trigger's if (evaluate-evaluator-only.ts); a
+ * pipeline's expressions have neither.
+ */
+export function evaluateExpr(expr: Expr, doc: Record<string, unknown>, env?: EvalEnv): Value {
+  if (env) spend(env);
   switch (expr.kind) {
     case 'literal':
       return expr.value;
@@ -20,10 +27,13 @@ export function evaluateExpr(expr: Expr, doc: Record<string, unknown>): Value {
       const path = expr.whole || access.kind !== 'value' ? expr.field.path : access.storagePath;
       return readPath(doc, path) ?? null;
     }
+    case 'variable':
+      return readVariable(expr, env);
     case 'op':
+      if (EVALUATOR_ONLY.has(expr.op)) return evaluateEvaluatorOnly(expr, doc, env, evaluateExpr);
       return evaluateOp(
         expr,
-        expr.args.map((a) => evaluateExpr(a, doc)),
+        expr.args.map((a) => evaluateExpr(a, doc, env)),
       );
   }
 }
@@ -31,6 +41,9 @@ export function evaluateExpr(expr: Expr, doc: Record<string, unknown>): Value {
 /** How a value tests in `$cond`, `$and`, `$or`, `$not`: numbers and Booleans by value, others by presence. */
 export function truthy(value: Value, type: ValueType): boolean {
   if (value === null || value === undefined) return false;
+  // Known only now (a trigger's if: `$cache`, a variable's path): judged by the value itself.
+  if (type.type === 'Any')
+    return typeof value === 'boolean' || typeof value === 'number' ? value !== 0 && value !== false : true;
   if (!isJsonType(type) && (type.type === 'Boolean' || type.type === 'Number' || type.type === 'Integer')) {
     return toSqlValue(value) !== 0;
   }

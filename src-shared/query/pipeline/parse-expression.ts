@@ -12,10 +12,13 @@ import { MAX_EXPRESSION_DEPTH, MAX_EXPRESSION_KEYS } from '../limits.js';
 import { normaliseIsoDate, normaliseObjectId } from '../values.js';
 import type { Expr } from './ast.js';
 import { parseOperator } from './parse-operators.js';
+import { parseEvaluatorOnly, type Variables } from './parse-evaluator-only.js';
 import { fieldExpr, type StageScope } from './stage-scope.js';
 
 export interface ExprContext {
   scope: StageScope;
+  /** Where evaluator-only operators and variables are allowed (a trigger's if): those in scope. */
+  variables?: Variables;
 }
 
 /** Operators the original's parser knows that this service refuses by name (never ignores). */
@@ -43,8 +46,6 @@ const UNSUPPORTED_OPERATORS = new Set([
   '$expand',
   '$filter',
   '$map',
-  '$let',
-  '$reduce',
 ]);
 
 export function assertDepth(depth: number, path: string): void {
@@ -94,6 +95,15 @@ export function parseExpr(value: JsonValue, ctx: ExprContext, path: string, dept
   const opPath = childPath(path, op);
   const literal = parseLiteral(op, operand, opPath);
   if (literal) return literal;
+  const evaluatorOnly = parseEvaluatorOnly(
+    op,
+    operand,
+    ctx.variables,
+    (v, variables, p, d) => parseExpr(v, { ...ctx, variables }, p, d),
+    opPath,
+    depth,
+  );
+  if (evaluatorOnly) return evaluatorOnly;
   if (UNSUPPORTED_OPERATORS.has(op)) {
     throw unsupportedFault(`The expression operator ${op} is not supported.`, opPath);
   }

@@ -60,7 +60,8 @@ export function parseOperator(
   switch (op) {
     case '$concat': {
       const parts = args(atLeast(list(), 1, op, path));
-      parts.forEach((p, i) => requireType(p, 'String', op, indexPath(path, i)));
+      // An ObjectId is its hex text (the original's $concat writes any value as text).
+      parts.forEach((p, i) => p.type.type !== 'ObjectId' && requireType(p, 'String', op, indexPath(path, i)));
       return node(op, parts, { type: 'String' });
     }
     case '$toLower':
@@ -88,7 +89,8 @@ export function parseOperator(
       return node(op, args(exactly(list(), 1, op, path)), { type: 'Boolean' });
     case '$size': {
       const [array] = args(exactly(list(), 1, op, path));
-      if (!array!.type.array) throw queryFault('$size takes an array.', indexPath(path, 0));
+      if (!array!.type.array && array!.type.type !== 'Any')
+        throw queryFault('$size takes an array.', indexPath(path, 0));
       return node(op, [array!], { type: 'Integer' });
     }
     default:
@@ -131,13 +133,13 @@ function describe(type: ValueType): string {
 }
 
 function requireNumber(e: Expr, op: string, path: string): void {
-  if (e.type.type === 'Null') return;
+  if (e.type.type === 'Null' || e.type.type === 'Any') return;
   if (e.type.type === 'Date') throw unsupportedFault(`${op} on dates (date arithmetic) is not supported.`, path);
   if (!isNumeric(e.type)) throw queryFault(`${op} takes numbers; got ${describe(e.type)}.`, path);
 }
 
 function requireType(e: Expr, type: 'String' | 'Date', op: string, path: string): void {
-  if (e.type.type === 'Null' || (e.type.type === type && !e.type.array)) return;
+  if (e.type.type === 'Null' || e.type.type === 'Any' || (e.type.type === type && !e.type.array)) return;
   throw queryFault(`${op} takes ${type === 'Date' ? 'a date' : 'text'}; got ${describe(e.type)}.`, path);
 }
 

@@ -122,6 +122,26 @@ describe('parsePipeline', () => {
     expect(faultOf(() => parse([{ $project: { x: { $concat: ['c_str'], c_str: 1 } } }])).reason).toMatch(/mix/);
   });
 
+  // A trigger's if alone evaluates these (parse-evaluator-only.ts); SQL has no meaning for them.
+  it.each([
+    [{ $toBool: 'c_str' }, 'The expression operator $toBool is supported only in a trigger', '$toBool'],
+    [{ $find: { input: 'c_tags', cond: true } }, 'The expression operator $find is supported only', '$find'],
+    [{ $reduce: { input: 'c_tags', initialValue: '', in: 'c_str' } }, 'operator $reduce is supported only', '$reduce'],
+    [{ $cache: { $literal: 'k' } }, 'The expression operator $cache is supported only', '$cache'],
+    [{ $let: { vars: { a: 1 }, in: 'c_str' } }, 'The expression operator $let is supported only', '$let'],
+    [{ $$variable: 'ROOT' }, 'Variables are supported only', '$$variable'],
+  ])('refuses the evaluator-only %j by name', (expr, reason, op) => {
+    expect(faultOf(() => parse([{ $project: { x: expr } }]))).toMatchObject({
+      errCode: 'service.unsupportedOperation',
+      reason: expect.stringContaining(reason),
+      path: `pipeline[0].$project.x.${op}`,
+    });
+  });
+
+  it('refuses variables written as the original writes them', () => {
+    expect(faultOf(() => parse([{ $project: { x: '$$ROOT' } }])).reason).toMatch(/written without \$/);
+  });
+
   it('bounds expression depth (20) and keys (100)', () => {
     let deep: unknown = 'c_int';
     for (let i = 0; i < 25; i++) deep = { $abs: deep };

@@ -45,7 +45,7 @@ export function asStageOutput(props: PropertyDef[]): PropertyDef[] {
 export function propertyOf(name: string, type: ValueType): PropertyDef {
   return {
     name,
-    type: type.type === 'Null' ? 'String' : type.type,
+    type: type.type === 'Null' || type.type === 'Any' ? 'String' : type.type,
     indexed: true,
     ...(type.array ? { array: true } : {}),
     ...(type.properties ? { properties: asStageOutput(type.properties) } : {}),
@@ -73,6 +73,8 @@ export function isNumeric(type: ValueType): boolean {
 
 /** Values that compare with each other: same class (numbers together), or null. */
 export function comparable(a: ValueType, b: ValueType): boolean {
+  // Known only when evaluated: compared as the evaluator compares (evaluator-only expressions).
+  if (a.type === 'Any' || b.type === 'Any') return true;
   if (a.type === 'Null' || b.type === 'Null') return !isJsonType(a) && !isJsonType(b);
   if (isJsonType(a) || isJsonType(b)) return false;
   return typeClass(a) === typeClass(b);
@@ -84,6 +86,7 @@ export function typeClass(type: ValueType): string {
 
 /** The type of a value that may be either of two (`$cond`, `$ifNull`); undefined when they differ. */
 export function unionType(a: ValueType, b: ValueType): ValueType | undefined {
+  if (a.type === 'Any' || b.type === 'Any') return { type: 'Any' };
   if (a.type === 'Null') return b;
   if (b.type === 'Null') return a;
   if (isJsonType(a) || isJsonType(b)) {

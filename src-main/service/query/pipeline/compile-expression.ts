@@ -7,6 +7,8 @@
 import type { DateFormatPart, Expr, ValueType } from '../../../../src-shared/query/pipeline/ast.js';
 import { isJsonType } from '../../../../src-shared/query/pipeline/shape.js';
 import { joinFragments, sql, wrap, type SqlFragment } from '../sql-fragment.js';
+import { unsupportedFault } from '../../../../src-shared/query/faults.js';
+import { EVALUATOR_ONLY } from '../../../../src-shared/query/pipeline/parse-evaluator-only.js';
 
 /** How a stage reads its input: a scalar at a storage path, a JSON value at a path. */
 export interface Reader {
@@ -36,11 +38,22 @@ export function compileExpr(expr: Expr, reader: Reader): SqlFragment {
       return sql(reader.read(access.storagePath));
     }
     case 'op':
+      if (EVALUATOR_ONLY.has(expr.op)) throw evaluatorOnly(expr.op);
       return compileOp(
         expr,
         expr.args.map((a) => compileExpr(a, reader)),
       );
+    case 'variable':
+      throw evaluatorOnly(`$$${expr.name}`);
   }
+}
+
+/**
+ * Never reached: the parser refuses these outside a trigger's if (parse-evaluator-only.ts); kept
+ * so a future caller that lets one through gets a fault, not SQL that means something else.
+ */
+function evaluatorOnly(name: string) {
+  return unsupportedFault(`${name} is evaluated in memory only (a trigger's if), not in a query.`, 'pipeline');
 }
 
 /** The value as a member of a JSON document: Booleans as true/false, documents and arrays as JSON. */

@@ -60,6 +60,12 @@ const CASES: [string, unknown, unknown][] = [
   ['$trunc', { $trunc: 'c_num' }, -2],
   ['$sqrt of a negative is null', { $sqrt: 'c_num' }, null],
   ['$concat', { $concat: ['name.first', { $literal: ' ' }, 'name.last'] }, 'Ada Lovelace'],
+  // An ObjectId (an _id, a reference's _id) is its hex text, as the original's $concat writes it.
+  [
+    '$concat of ObjectIds',
+    { $concat: [{ $literal: 'p_' }, '_id', 'c_owner'] },
+    'p_aaaaaaaaaaaaaaaaaaaaaaaabbbbbbbbbbbbbbbbbbbbbbbb',
+  ],
   ['$concat with a missing value is null', { $concat: ['name.first', 'c_plain'] }, null],
   ['$substr counts code points', { $substr: ['c_str', 1, 3] }, 'a\u{1F600}b'],
   ['$substr with a negative length runs to the end', { $substr: ['c_str', 2, -1] }, '\u{1F600}bC'],

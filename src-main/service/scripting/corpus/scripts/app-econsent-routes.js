@@ -1,5 +1,6 @@
 // Mirrors: a published eConsent library (code corpus): @route with an options object, @as, and a
-// trigger whose `if` names a constant of another library (kept as an expression at save).
+// trigger whose `if` names a constant of another library and reads the cache ($cache). The
+// trigger's counter stands in for the original's body, to show when it runs.
 import { route, log, trigger, as } from 'decorators'
 import LinkedFields from 'c_corpus_linked_fields'
 
@@ -28,7 +29,9 @@ class TemplateRoutes {
     weight: 1,
     if: { $ne: [{ $cache: { $concat: [LinkedFields.KEYS.PUBLISH, '$ROOT._id'] } }, true] }
   })
-  static beforeUpdate() {}
+  static beforeUpdate() {
+    require('counters').next('c_corpus_econsent_before_update')
+  }
 }
 
 module.exports = TemplateRoutes
