@@ -29,6 +29,8 @@ import { VIEW_DEF } from '../objects/view-def.js';
 import { findView } from '../views/run-view.js';
 import { allRecords, roleKey, scriptKey, type ResourceDoc } from './resources.js';
 import { resourceKind } from './resource-kinds.js';
+import { applyConfigValue } from './config-values.js';
+import { canonical } from './diff.js';
 
 export interface ApplyContext {
   svc: Service;
@@ -42,7 +44,7 @@ export interface ApplyContext {
 }
 
 /** Order of kinds: what others refer to comes first. */
-const KIND_ORDER = ['object', 'role', 'env', 'app', 'view', 'script', 'policy'];
+const KIND_ORDER = ['object', 'role', 'env', 'config', 'app', 'view', 'script', 'policy'];
 export const kindRank = (doc: ResourceDoc) => {
   const i = KIND_ORDER.indexOf(doc.object);
   return i === -1 ? KIND_ORDER.length : i;
@@ -59,6 +61,8 @@ export function applyResource(ctx: ApplyContext, doc: ResourceDoc): void {
       return applyRole(ctx, doc);
     case 'env':
       return applySettings(ctx, doc);
+    case 'config':
+      return applyConfigValue(ctx.svc, ctx.org, doc);
     case 'app':
       return applyApp(ctx, doc);
     case 'view':
@@ -167,7 +171,13 @@ function applyRole(ctx: ApplyContext, doc: ResourceDoc): void {
 
 function applySettings({ svc, org }: ApplyContext, doc: ResourceDoc): void {
   // The one validator of org settings (orgs/settings.ts): names, types and ranges, as `org set`.
-  svc.orgs.updateSettings(org, validateOrgSettings(doc.settings, 'settings.'));
+  // An export made before the operator's limits, the counters and the config values were left out
+  // of `env` still names them: ignored where they equal this org's own (absent = none), refused
+  // where they differ, so an import neither raises a cap nor rewinds a counter.
+  const here = svc.orgs.byId(org.id)?.settings ?? org.settings;
+  const same = (name: 'scriptLimits' | 'scriptCounters' | 'scriptConfig', value: unknown) =>
+    canonical(value ?? {}) === canonical(here[name] ?? {});
+  svc.orgs.updateSettings(org, validateOrgSettings(doc.settings, 'settings.', same));
 }
 
 function applyApp(ctx: ApplyContext, doc: ResourceDoc): void {

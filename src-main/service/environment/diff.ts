@@ -55,6 +55,7 @@ function manifestFor(docs: ResourceDoc[]): Manifest {
     view: 'views',
     script: 'scripts',
     env: 'settings',
+    config: 'configs',
     policy: 'policies',
   };
   const manifest: Manifest = { source: {}, sections: {}, records: new Map() };

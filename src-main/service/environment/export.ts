@@ -13,10 +13,11 @@ import {
   type ResourceDoc,
 } from './resources.js';
 import { resourceKinds } from './resource-kinds.js';
+import { exportConfigValues } from './config-values.js';
 
 /**
  * The resources a manifest selects, in the order an import applies them (object types, roles,
- * settings, apps, views, scripts, the kinds other folders add (policies), records), each section sorted by resource name so two exports of
+ * settings, config values, apps, views, scripts, the kinds other folders add (policies), records), each section sorted by resource name so two exports of
  * equal configurations are equal line for line.
  */
 export function exportResources(svc: Service, org: Org, manifest: Manifest): ResourceDoc[] {
@@ -25,6 +26,7 @@ export function exportResources(svc: Service, org: Org, manifest: Manifest): Res
     ...exportObjects(svc, org, manifest).sort(byName),
     ...exportRoles(svc, org, manifest).sort(byName),
     ...exportSettings(org, manifest),
+    ...exportConfigValues(org, manifest),
     ...exportApps(svc, org, manifest).sort(byName),
     ...exportViews(svc, org, manifest).sort(byName),
     ...exportScripts(svc, org, manifest).sort(byName),

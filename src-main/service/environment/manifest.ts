@@ -4,18 +4,28 @@
  *
  *   { "objects": {"includes": ["*"]}, "roles": {"includes": ["*"], "excludes": ["administrator"]},
  *     "apps": {...}, "views": {...}, "scripts": {...}, "settings": {"includes": ["*"]}, "policies": {...},
- *     "c_conversation": {"includes": ["*"]} }
+ *     "configs": {...}, "c_conversation": {"includes": ["*"]} }
  *
  * `objects` may also be a list `[{"name": "c_conversation"}]`. Top-level `includes` / `excludes`
  * apply to every configuration section the manifest does not name itself. A section named after a
  * custom object type (or its collection) exports that type's records (selected by `_id`); records
  * are never exported unless named so. `env` is the original's name for `settings` (mdctl's import
- * looks for the settings document under it).
+ * looks for the settings document under it). `configs` selects scripts' config values by key
+ * (config-values.ts).
  */
 import { fault } from '../../../src-shared/faults.js';
 import { compileRegex } from '../../../src-shared/query/regex.js';
 
-export const CONFIG_SECTIONS = ['objects', 'roles', 'apps', 'views', 'scripts', 'settings', 'policies'] as const;
+export const CONFIG_SECTIONS = [
+  'objects',
+  'roles',
+  'apps',
+  'views',
+  'scripts',
+  'settings',
+  'configs',
+  'policies',
+] as const;
 export type ConfigSection = (typeof CONFIG_SECTIONS)[number];
 
 export interface Selector {

@@ -207,7 +207,17 @@ export function exportScripts(svc: Service, org: Org, manifest: Manifest): Resou
  */
 export function exportSettings(org: Org, manifest: Manifest): ResourceDoc[] {
   if (!selects(manifest.sections.settings, 'settings') && !selects(manifest.sections.settings, '*')) return [];
-  const { consoleAppKey: _console, ...settings } = org.settings;
+  // Left out (NOT_EXPORTED_SETTINGS, orgs/settings.ts): the console app's key (this org's own),
+  // the operator's limits (they never leave the org), the scripts' counters (runtime state) and
+  // their config values (their own `config.<key>` resources, config-values.ts). An import into
+  // another org would otherwise be refused, or carry what only the operator may set.
+  const {
+    consoleAppKey: _console,
+    scriptLimits: _limits,
+    scriptCounters: _counters,
+    scriptConfig: _config,
+    ...settings
+  } = org.settings;
   return [{ object: 'env', resource: 'env', settings }];
 }
 
@@ -245,7 +255,8 @@ export function resourceNameOf(doc: Record<string, unknown>): string | undefined
     case 'script':
       return named('script', text(doc.name) ?? text(doc._id));
     case 'policy':
-      return named('policy', text(doc.name));
+    case 'config':
+      return named(doc.object, text(doc.name));
     default:
       return typeof doc.object === 'string' ? named(doc.object, text(doc._id)) : undefined;
   }
@@ -267,7 +278,7 @@ export function dependenciesOf(doc: ResourceDoc): string[] {
       .map((p) => `object.${p.refObject!}`)
       .concat(aclRoleKeys(doc).map((k) => `role.${k}`));
   }
-  if (!['app', 'env', 'script', 'policy'].includes(doc.object)) return [`object.${doc.object}`];
+  if (!['app', 'env', 'config', 'script', 'policy'].includes(doc.object)) return [`object.${doc.object}`];
   return [];
 }
 

@@ -96,6 +96,25 @@ export const SETTABLE_ORG_SETTINGS = Object.keys(DEFAULT_ORG_SETTINGS).filter(
   (k) => k !== 'consoleAppKey' && k !== 'scriptLimits',
 ) as Settable[];
 
+/**
+ * Settings an environment export never carries, and who sets each: the reason given when an import
+ * names one (an export made before they were left out) with a value other than the target's.
+ * Operator-only limits never leave their org (docs/SECURITY.md); counters are runtime state; config
+ * values travel as their own `config.<key>` resources (docs/configuration.md).
+ */
+export const NOT_EXPORTED_SETTINGS: Readonly<Record<'scriptLimits' | 'scriptCounters' | 'scriptConfig', string>> = {
+  scriptLimits: 'is set by the operator only (npm run admin -- org set), never by an import',
+  scriptCounters: "is the scripts' runtime state (require('counters')), never imported",
+  scriptConfig: "is set by scripts (require('config')); an export carries each value as a config.<key> resource",
+};
+
+/**
+ * Keys of `require('config')` and `require('counters')` (scripting/org-config.ts), and the most
+ * configuration an org keeps: also what an import's `config.<key>` resources must meet.
+ */
+export const SCRIPT_CONFIG_KEY = /^[A-Za-z0-9_][A-Za-z0-9_.:-]{0,199}$/;
+export const MAX_SCRIPT_CONFIG_BYTES = 1024 * 1024;
+
 const HTTP_HOST = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]{1,253})(:\d{1,5})?$/;
 
 const isSettable = (name: string): name is Settable => (SETTABLE_ORG_SETTINGS as string[]).includes(name);
@@ -118,8 +137,14 @@ function problemOf(name: Settable, value: unknown): { detail: string; reason: st
  * Trust boundary: org settings as an administrator sends them (the CLI's `org set`, an import's
  * `env` document). Every name must be a settable setting and every value of its type and range;
  * each problem is a child fault naming `<prefix><name>`, and nothing is returned unless all hold.
+ * `sameAsHere` (an import): a NOT_EXPORTED_SETTINGS name is ignored when its value is the org's
+ * own, else refused saying who sets it; without it such a name is unknown, as for `org set`.
  */
-export function validateOrgSettings(input: unknown, prefix = ''): Partial<OrgSettings> {
+export function validateOrgSettings(
+  input: unknown,
+  prefix = '',
+  sameAsHere?: (name: keyof typeof NOT_EXPORTED_SETTINGS, value: unknown) => boolean,
+): Partial<OrgSettings> {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {
     throw fault('validation', 'settings', { path: prefix.replace(/\.$/, ''), reason: 'Settings are an object.' });
   }
@@ -138,6 +163,14 @@ export function validateOrgSettings(input: unknown, prefix = ''): Partial<OrgSet
           makeFault('validation', 'invalidType', { path, reason: `${name} must be a list of host or host:port.` }),
         );
       } else out[name] = value;
+      continue;
+    }
+    if (sameAsHere && Object.hasOwn(NOT_EXPORTED_SETTINGS, name)) {
+      const key = name as keyof typeof NOT_EXPORTED_SETTINGS;
+      if (!sameAsHere(key, value)) {
+        const reason = `${name} ${NOT_EXPORTED_SETTINGS[key]}; the value given differs from this org's (an export made before ${name} was left out of env: export again).`;
+        faults.push(makeFault('validation', 'notImportable', { path, reason }));
+      }
       continue;
     }
     if (!isSettable(name)) {
