@@ -21,6 +21,8 @@ describe('buildManifest', () => {
       views: { includes: ['*'] },
       scripts: { includes: ['*'] },
       settings: { includes: ['*'] },
+      configs: { includes: ['*'] },
+      policies: { includes: ['*'] },
       c_conversation: { includes: ['*'] },
     });
   });

@@ -6,9 +6,9 @@ import { queryOptions } from '@tanstack/react-query';
 import type { OrgClient } from './org-client';
 import type { ListEnvelope } from './types';
 
-/** The configuration sections a manifest may name (service: environment/manifest.ts). */
-export const CONFIG_SECTIONS = ['objects', 'roles', 'apps', 'views', 'scripts', 'settings'] as const;
-export type ConfigSection = (typeof CONFIG_SECTIONS)[number];
+import { CONFIG_SECTIONS, type ConfigSection } from '../../src-shared/contracts/environment';
+
+export { CONFIG_SECTIONS, type ConfigSection };
 
 export interface SectionChoice {
   on: boolean;

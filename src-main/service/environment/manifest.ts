@@ -15,18 +15,9 @@
  */
 import { fault } from '../../../src-shared/faults.js';
 import { compileRegex } from '../../../src-shared/query/regex.js';
+import { CONFIG_SECTIONS, type ConfigSection } from '../../../src-shared/contracts/environment.js';
 
-export const CONFIG_SECTIONS = [
-  'objects',
-  'roles',
-  'apps',
-  'views',
-  'scripts',
-  'settings',
-  'configs',
-  'policies',
-] as const;
-export type ConfigSection = (typeof CONFIG_SECTIONS)[number];
+export { CONFIG_SECTIONS, type ConfigSection };
 
 export interface Selector {
   includes: Matcher[];

@@ -94,9 +94,17 @@ describe('who sets the cap', () => {
     // The operator's limits never leave the org (environment/resources.ts exportSettings).
     expect(JSON.parse(env).settings).not.toHaveProperty('scriptLimits');
     expect((await importInto(admin, text)).statusCode).toBe(200);
-    for (const settings of [{ scriptLimits: { maxJobRunsPerDay: 100_000 } }, { maxJobRunsPerDay: 100_000 }]) {
-      const res = await importInto(admin, JSON.stringify({ object: 'env', resource: 'env', settings }));
+    // The whole export with its env document changed, so the refusal is the settings' own.
+    const envDoc = JSON.parse(env) as { settings: Record<string, unknown> };
+    const cases: [Record<string, unknown>, string][] = [
+      [{ scriptLimits: { maxJobRunsPerDay: 100_000 } }, 'settings.scriptLimits'],
+      [{ maxJobRunsPerDay: 100_000 }, 'settings.maxJobRunsPerDay'],
+    ];
+    for (const [settings, path] of cases) {
+      const changed = JSON.stringify({ ...envDoc, settings: { ...envDoc.settings, ...settings } });
+      const res = await importInto(admin, text.replace(env, changed));
       expect(res.statusCode, res.body).toBe(400);
+      expect(res.body).toContain(path);
       expect(h.svc.orgs.byCode('demo')!.settings.scriptLimits).toEqual({ maxJobRunsPerDay: 100 });
     }
   });

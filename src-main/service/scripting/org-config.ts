@@ -1,14 +1,13 @@
 /**
  * The org's key/value configuration (`require('config')`) and counters (`require('counters')`),
- * kept in the org's settings (`scriptConfig`, `scriptCounters`), so they survive restarts and go
- * wherever the org's settings go. Keys are checked names; values are JSON, bounded in size.
+ * kept in the org's settings (`scriptConfig`, `scriptCounters`), so they survive restarts. An
+ * export carries the configuration as `config.<key>` resources, as mdctl does, and never the
+ * counters (environment/config-values.ts). Keys are checked names; values are JSON, bounded in size.
  */
 import { fault } from '../../../src-shared/faults.js';
 import type { Service } from '../service.js';
 import type { Org } from '../orgs/orgs.js';
-
-const KEY = /^[A-Za-z0-9_][A-Za-z0-9_.:-]{0,199}$/;
-const MAX_CONFIG_BYTES = 1024 * 1024;
+import { MAX_SCRIPT_CONFIG_BYTES as MAX_CONFIG_BYTES, SCRIPT_CONFIG_KEY as KEY } from '../orgs/settings.js';
 const MAX_COUNTERS = 10_000;
 
 /** A key a script may use (`c_mdctl_plugins`, `ec__version`, …), or a fault. */

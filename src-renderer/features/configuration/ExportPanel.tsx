@@ -23,7 +23,9 @@ const SECTION_HINTS: Record<string, string> = {
   apps: 'applications, without keys, secrets or private keys',
   views: 'stored queries',
   scripts: 'library, route and job scripts',
-  settings: 'org settings',
+  settings: "org settings (not the operator's limits, nor scripts' counters)",
+  configs: "scripts' configuration values (require('config')), one per key",
+  policies: 'request policies of the org',
 };
 
 const names = (text: string) =>

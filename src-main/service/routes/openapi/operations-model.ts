@@ -1,6 +1,7 @@
 import type { JsonSchema, OperationDoc, OperationTable } from './operation-doc.js';
 import { listOf, ref, resultOf } from './components.js';
 import { LIST_ARGUMENTS } from './list-arguments.js';
+import { CONFIG_SECTIONS } from '../../../../src-shared/contracts/environment.js';
 
 const SCHEMA = ref('Schema');
 const OK = ref('Ok');
@@ -18,10 +19,10 @@ const SELECTOR = {
 const MANIFEST: JsonSchema = {
   type: 'object',
   description:
-    'Which resources to export: sections objects, roles, apps, views, scripts, settings, policies (and a custom object type for ' +
+    `Which resources to export: sections ${CONFIG_SECTIONS.join(', ')} (and a custom object type for ` +
     'its records), each selecting names with includes and excludes (a name, * or /regex/flags).',
   properties: Object.fromEntries(
-    ['objects', 'roles', 'apps', 'views', 'scripts', 'settings', 'policies', 'includes', 'excludes'].map((k) => [
+    [...CONFIG_SECTIONS, 'includes', 'excludes'].map((k) => [
       k,
       k === 'includes' || k === 'excludes' ? { type: 'array', items: { type: 'string' } } : SELECTOR,
     ]),
