@@ -91,8 +91,9 @@ describe('memoryUsedBytes', () => {
       // The object form is built in a second context, which itself takes memory: close, not equal.
       expect(before).toBeGreaterThan(100_000);
       expect(Math.abs(counted - before) / before).toBeLessThan(0.5);
-      const big = engine.ctx.evalCode('globalThis.big = new Array(200000).fill(0).map((_, i) => "s" + i); 1');
-      big.value?.dispose();
+      engine.ctx
+        .unwrapResult(engine.ctx.evalCode('globalThis.big = new Array(200000).fill(0).map((_, i) => "s" + i); 1'))
+        .dispose();
       expect(memoryUsedBytes(engine)).toBeGreaterThan(before + 1_000_000);
     } finally {
       disposeEngine(engine);
