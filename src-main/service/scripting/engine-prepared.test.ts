@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { newQuickJSWASMModuleFromVariant, type QuickJSWASMModule } from 'quickjs-emscripten-core';
 import releaseSync from '@jitl/quickjs-wasmfile-release-sync';
 import { runInEngine, type HostBridge } from './engine.js';
-import { prepareEngine } from './engine-prepared.js';
+import { disposeEngine, memoryUsedBytes, prepareEngine, type PreparedEngine } from './engine-prepared.js';
 import { DEFAULT_SCRIPT_LIMITS } from './limits.js';
 
 let mod: QuickJSWASMModule;
@@ -64,5 +64,39 @@ describe('a prepared engine', () => {
     );
     expect(r.ok).toBe(false);
     expect(r.fault?.errCode).toBe('service.timeout.script');
+  });
+
+  it('hands the spent engine to `release` instead of freeing it, once the result is read', () => {
+    const engine = prepareEngine(mod);
+    let released: PreparedEngine | undefined;
+    const r = runInEngine(mod, 'return 7', {}, DEFAULT_SCRIPT_LIMITS, bridge, undefined, engine, (e) => {
+      released = e;
+    });
+    expect(r).toMatchObject({ ok: true, valueJson: '7' });
+    expect(released).toBe(engine);
+    expect(engine.rt.alive).toBe(true);
+    disposeEngine(engine);
+    expect(engine.rt.alive).toBe(false);
+  });
+});
+
+describe('memoryUsedBytes', () => {
+  it("reads QuickJS's own count, the figure computeMemoryUsage gives, and sees an allocation", () => {
+    const engine = prepareEngine(mod);
+    try {
+      const before = memoryUsedBytes(engine);
+      const h = engine.rt.computeMemoryUsage();
+      const counted = (engine.ctx.dump(h) as { memory_used_size: number }).memory_used_size;
+      h.dispose();
+      // The object form is built in a second context, which itself takes memory: close, not equal.
+      expect(before).toBeGreaterThan(100_000);
+      expect(Math.abs(counted - before) / before).toBeLessThan(0.5);
+      engine.ctx
+        .unwrapResult(engine.ctx.evalCode('globalThis.big = new Array(200000).fill(0).map((_, i) => "s" + i); 1'))
+        .dispose();
+      expect(memoryUsedBytes(engine)).toBeGreaterThan(before + 1_000_000);
+    } finally {
+      disposeEngine(engine);
+    }
   });
 });

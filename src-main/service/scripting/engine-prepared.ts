@@ -76,6 +76,25 @@ export function prepareEngine(
   }
 }
 
+/** QuickJS's line for the bytes its allocator has handed out (JS_DumpMemoryUsage's table). */
+const MEMORY_USED_LINE = /^memory used\s+\d+\s+(\d+)/m;
+
+/**
+ * The bytes QuickJS counts as in use by the runtime (its `memory_used_size`). Read from the text
+ * table of `dumpMemoryUsage`: `computeMemoryUsage` answers the same figure as an object, but
+ * builds it in a second context that QuickJS creates on the runtime's first call, and with one
+ * runtime per run that was about a millisecond of every short run (docs/SPEED.md, "Triggers").
+ * The object form stays as the fallback should a QuickJS upgrade change the table.
+ */
+export function memoryUsedBytes(engine: Pick<PreparedEngine, 'rt' | 'ctx'>): number {
+  const m = MEMORY_USED_LINE.exec(engine.rt.dumpMemoryUsage());
+  if (m) return Number(m[1]);
+  const h = engine.rt.computeMemoryUsage();
+  const usage = engine.ctx.dump(h) as { memory_used_size?: number };
+  h.dispose();
+  return usage.memory_used_size ?? 0;
+}
+
 /** Frees a prepared engine (after its run, or unused when the worker ends). */
 export function disposeEngine(engine: PreparedEngine): void {
   if (engine.start.alive) engine.start.dispose();

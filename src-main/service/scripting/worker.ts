@@ -14,7 +14,7 @@ import {
 import releaseSync from '@jitl/quickjs-wasmfile-release-sync';
 import { makeFault } from '../../../src-shared/faults.js';
 import { runInEngine, type HostBridge } from './engine.js';
-import { prepareEngine, type PreparedEngine } from './engine-prepared.js';
+import { disposeEngine, prepareEngine, type PreparedEngine } from './engine-prepared.js';
 import { EngineMemory, type EngineAllocator } from './engine-memory.js';
 import { DEFAULT_SCRIPT_LIMITS } from './limits.js';
 import { bundledSource } from './bundled-libraries.js';
@@ -122,10 +122,11 @@ port.on('message', (msg: RunMessage) => {
       }
     }
     let done: WorkerToMain;
+    const spent: { engine?: PreparedEngine } = {};
     try {
       const ready = prepared;
       prepared = undefined;
-      const r = runInEngine(mod, msg.source, msg.context, msg.limits, bridge, memory, ready);
+      const r = runInEngine(mod, msg.source, msg.context, msg.limits, bridge, memory, ready, (e) => (spent.engine = e));
       done = { type: 'done', runId: msg.runId, ...r, engineBytes: memory.sizeBytes };
     } catch (e) {
       done = {
@@ -139,6 +140,8 @@ port.on('message', (msg: RunMessage) => {
       };
     }
     port.postMessage(done);
+    // The spent runtime is freed once the answer is on its way (engine.ts `release`).
+    if (spent.engine) disposeEngine(spent.engine);
     // After the answer is out, and after any run already waiting (check phase follows poll).
     setImmediate(() => prepareNext(mod));
   });
