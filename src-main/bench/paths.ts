@@ -9,8 +9,8 @@
  *   - the service's memory after 10,000 runs of those scripts (target: no growth beyond 10 %);
  *   - a script walking N records through a cursor, against the same walk through REST (keyset
  *     pages of 1,000 on `_id`, as a client that knows the API pages);
- *   - a write with and without a `before` trigger, and `expand[]` of one reference: not measured
- *     yet (TODO_PATHS below): references came after this bench (triggers: `npm run bench:triggers`).
+ *   - `expand[]` of one reference on a 100-row page, against the page plus one hand-written lookup
+ *     (expand-path.ts); a write with and without a `before` trigger: `npm run bench:triggers`.
  *
  * Throughput sides alternate in rounds (`turnOrder`) and a ratio is the median of per-round ratios,
  * as in the main bench. Reported by `npm run bench` after its first seeded dataset, and alone by
@@ -25,11 +25,7 @@ import type { Setup } from './ways-in.js';
 import { rss } from './rss.js';
 import { openService } from '../service/open-service.js';
 import { DEFAULT_SCRIPT_LIMITS } from '../service/scripting/limits.js';
-
-/** What is not measured yet, and why: printed with the report so that no reader takes silence for a figure. */
-export const TODO_PATHS = [
-  'TODO(references): `expand[]` of one reference on a 100-row page against the page plus one hand-written lookup — references reached main after this bench was written; not measured yet.',
-];
+import { measureExpand, printExpand, type ExpandReport } from './expand-path.js';
 
 export interface PathSettings {
   rounds: number;
@@ -65,6 +61,7 @@ export interface PathsReport {
   rows: PathRow[];
   memory: { runs: number; runsPerSecond: number; beforeMb: number; afterMb: number; growthPercent: number };
   cursor: { records: number; scriptSeconds: number; restSeconds: number; ratio: number; pageSize: number };
+  expand: ExpandReport;
 }
 
 const SCRIPT_TEN = `return org.objects.accounts.find().sort({ _id: 1 }).limit(10).toArray()`;
@@ -304,8 +301,9 @@ export async function measurePaths(setup: Setup, pid: number, s: PathSettings): 
     growthPercent: ((afterMb - beforeMb) / beforeMb) * 100,
   };
   const cursor = await walks(setup, s);
+  const expand = await measureExpand(setup, s);
   progressDone();
-  return { rows, memory, cursor };
+  return { rows, memory, cursor, expand };
 }
 
 export function printPaths(r: PathsReport): void {
@@ -329,5 +327,5 @@ export function printPaths(r: PathsReport): void {
     `Cursor walk of ${c.records.toLocaleString('en-US')} records: a script (cursor pages of ${c.pageSize}) ${c.scriptSeconds.toFixed(2)} s, ` +
       `REST keyset pages of 1,000 ${c.restSeconds.toFixed(2)} s: ${c.ratio.toFixed(2)}× the REST walk's time`,
   );
-  for (const todo of TODO_PATHS) console.log(`- ${todo}`);
+  printExpand(r.expand);
 }
