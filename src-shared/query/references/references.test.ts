@@ -119,7 +119,8 @@ describe('expandReferences', () => {
       ],
       (object, ids) => {
         calls.push([object, ids]);
-        return new Map(ids.flatMap((id) => (store[object]?.[id] ? [[id, store[object][id]]] : [])));
+        // A loader answers fresh records (LoadReferenced): the expansion places and changes them.
+        return new Map(ids.flatMap((id) => (store[object]?.[id] ? [[id, structuredClone(store[object][id])]] : [])));
       },
     );
     expect(calls).toEqual([
@@ -137,5 +138,23 @@ describe('expandReferences', () => {
     expect(records[3]!.c_father).toEqual(ref('c_father', 'fx'));
     // Two holders of the same record get copies: expanding one never changes the other.
     expect(records[2]!.c_father).not.toBe(records[0]!.c_father);
+  });
+
+  it('places a record referenced once as loaded, and copies one referenced twice for each place', () => {
+    const loaded = new Map<string, Record<string, unknown>>();
+    const records = [
+      { _id: 'a', c_father: ref('c_father', 'f1') },
+      { _id: 'b', c_father: ref('c_father', 'f2') },
+      { _id: 'c', c_father: ref('c_father', 'f2') },
+    ];
+    expandReferences(records, [{ path: 'c_father', object: 'c_father', children: [] }], (object, ids) => {
+      for (const id of ids) loaded.set(id, { _id: id, object, c_tags: ['x'] });
+      return loaded;
+    });
+    expect(records[0]!.c_father).toBe(loaded.get('f1'));
+    expect(records[1]!.c_father).toEqual(loaded.get('f2'));
+    expect(records[1]!.c_father).not.toBe(records[2]!.c_father);
+    (records[1]!.c_father as { c_tags: string[] }).c_tags.push('y');
+    expect((records[2]!.c_father as { c_tags: string[] }).c_tags).toEqual(['x']);
   });
 });
