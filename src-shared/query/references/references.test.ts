@@ -142,7 +142,7 @@ describe('expandReferences', () => {
 
   it('places a record referenced once as loaded, and copies one referenced twice for each place', () => {
     const loaded = new Map<string, Record<string, unknown>>();
-    const records = [
+    const records: Record<string, unknown>[] = [
       { _id: 'a', c_father: ref('c_father', 'f1') },
       { _id: 'b', c_father: ref('c_father', 'f2') },
       { _id: 'c', c_father: ref('c_father', 'f2') },
