@@ -55,7 +55,8 @@ test('export with a manifest, import into another org with a dry-run diff, apply
   await config.open();
 
   // The manifest editor: roles only, two of them by name; the JSON follows the choices live.
-  for (const section of ['objects', 'apps', 'views', 'scripts', 'settings']) await config.setSection(section, false);
+  for (const section of ['objects', 'apps', 'views', 'scripts', 'settings', 'configs', 'policies'])
+    await config.setSection(section, false);
   await config.setSection('roles', true, 'reader, analyst');
   expect(await config.manifest()).toEqual({ roles: { includes: ['reader', 'analyst'] } });
   const file = await config.exportAndDownload();
