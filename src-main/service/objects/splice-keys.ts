@@ -23,6 +23,23 @@ export function spliceTopLevelKeys(text: string, keep: ReadonlySet<string>): str
   return `{${kept.join(',')}}`;
 }
 
+/**
+ * Where the value of the top-level member `key` lies in `text` (`text.slice(start, end)` is its
+ * JSON), or undefined when the object has no such member.
+ */
+export function topLevelValueSpan(text: string, key: string): { start: number; end: number } | undefined {
+  let i = 1; // past '{'
+  while (i < text.length && text[i] !== '}') {
+    const keyEnd = endOfString(text, i);
+    const valueEnd = endOfValue(text, keyEnd + 1);
+    const raw = text.slice(i + 1, keyEnd - 1);
+    const name = raw.includes('\\') ? (JSON.parse(text.slice(i, keyEnd)) as string) : raw;
+    if (name === key) return { start: keyEnd + 1, end: valueEnd };
+    i = text[valueEnd] === ',' ? valueEnd + 1 : valueEnd;
+  }
+  return undefined;
+}
+
 /** Index just past the closing quote of the string starting at `start`. */
 function endOfString(text: string, start: number): number {
   let i = start + 1;

@@ -20,7 +20,7 @@ import { parseLimit, parseSkip } from '../../../src-shared/query/parse.js';
 import { parseAggregation } from '../../../src-shared/query/pipeline/list-arguments.js';
 import type { Selection } from '../../../src-shared/query/references/parse-selection.js';
 import { aggregatePage, pipelineDocuments, pipelineListText } from './aggregate.js';
-import { expandPage, expandsNothing, selectionOf } from './expand.js';
+import { expandedPageText, expandPage, expandsNothing, selectionOf } from './expand.js';
 import { queryPolicy } from './query-policy.js';
 import { listPage, type ListOptions } from './list.js';
 import { pageRecords, wholeRecordsText } from './presentation.js';
@@ -80,7 +80,12 @@ export function listFromArgs(
   const page = listPage(svc, org, caller, def, parse, listOptions);
   const paths = selection ? selection.paths : page.query.paths;
   const plain = expandsNothing(selection);
-  const text = asText && !contextual && plain ? wholeRecordsText(caller, def, page, paths) : undefined;
+  const text =
+    asText && !contextual
+      ? plain
+        ? wholeRecordsText(caller, def, page, paths)
+        : expandedPageText(svc, org, caller, def, page, selection)
+      : undefined;
   if (text !== undefined) return text;
   // A collection's own list carries list properties only when `paths[]` or `include[]` names them, bounded (below).
   const nested = asText ? requestedListProperties(def, paths, selection?.include) : [];

@@ -2,7 +2,7 @@
  * How records go out to a caller, for every reader: each record in its API form with the caller's
  * level (objects/present.ts), stripped to what their scopes may read, projected to `paths`; a page
  * of whole records written from the stored text when nothing needs reshaping (the hot path of
- * lists and views). Expanding references will plug in here.
+ * lists and views; a page with expanded references spliced the same way, records/expand.ts).
  */
 import type { ObjectDef } from '../../../src-shared/schema/types.js';
 import { projectPaths } from '../../../src-shared/query/project.js';
@@ -88,6 +88,22 @@ export function wholeRecordsText(
   if (!topLevel) return undefined;
   const spliced = page.rows.map((r) => ({ _id: r._id, text: spliceTopLevelKeys(r.text, topLevel) }));
   return recordsText(def, spliced, page, format);
+}
+
+/**
+ * Each record of the page as its JSON text, built from the stored text under the same conditions
+ * as `wholeRecordsText` (whole records; every property, or whole top-level ones); otherwise
+ * undefined. For splicing expanded references into the text (expand.ts).
+ */
+export function wholeRecordTexts(caller: Caller, def: ObjectDef, page: Page): string[] | undefined {
+  if (!presentsVerbatim(def)) return undefined;
+  let rows: readonly { _id: string; text: string }[] = page.rows;
+  if (page.allowed !== 'all') {
+    const topLevel = topLevelOnly(caller, page.allowed);
+    if (!topLevel) return undefined;
+    rows = page.rows.map((r) => ({ _id: r._id, text: spliceTopLevelKeys(r.text, topLevel) }));
+  }
+  return rows.map((r, i) => presentRecordText(def, r, page.levels[i] ?? 0));
 }
 
 function recordsText(
