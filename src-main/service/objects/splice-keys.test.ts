@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { projectPaths } from '../../../src-shared/query/project.js';
 import { stripProperties } from '../access/scope-guard.js';
 import type { Json } from './validate.js';
-import { spliceTopLevelKeys } from './splice-keys.js';
+import { spliceTopLevelKeys, topLevelValueSpan } from './splice-keys.js';
 
 /** A small deterministic generator (mulberry32), so a failure can be replayed. */
 function rng(seed: number) {
@@ -63,5 +63,23 @@ describe('spliceTopLevelKeys', () => {
   it('handles an empty document and an empty key set', () => {
     expect(spliceTopLevelKeys('{}', new Set(['a']))).toBe('{}');
     expect(spliceTopLevelKeys('{"a":1}', new Set())).toBe('{}');
+  });
+});
+
+describe('topLevelValueSpan', () => {
+  it("finds a top-level member's value, never one nested or inside a string", () => {
+    const doc = {
+      c_a: { c_ref: { _id: 'nested' } },
+      'c_"q': 'has "c_ref":{} inside',
+      c_ref: { _id: 'top', object: 'c_kid', path: '/c_kids/top' },
+      c_z: [1, { c_ref: 2 }],
+    };
+    const text = JSON.stringify(doc);
+    const span = topLevelValueSpan(text, 'c_ref')!;
+    expect(JSON.parse(text.slice(span.start, span.end))).toEqual(doc.c_ref);
+    const quoted = topLevelValueSpan(text, 'c_"q')!;
+    expect(JSON.parse(text.slice(quoted.start, quoted.end))).toBe(doc['c_"q']);
+    expect(topLevelValueSpan(text, 'c_missing')).toBeUndefined();
+    expect(topLevelValueSpan('{}', 'c_ref')).toBeUndefined();
   });
 });
