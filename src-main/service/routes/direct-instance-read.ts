@@ -17,6 +17,10 @@ export const DIRECT_ROUTE = '/:org/v2/:collection/:id';
 
 /** Longer targets go through Fastify (which refuses what is too long); ids and names are short. */
 const MAX_DIRECT_URL = 1024;
+/** Routing decisions kept by prefix (`/<org>/v2/<collection>/`); past this many the memo starts over. */
+const MAX_REMEMBERED_PREFIXES = 1000;
+/** A last segment shaped like an `_id` in either case (objects/ids.ts lower-cases it later). */
+const ID_SEGMENT = /^[0-9a-fA-F]{24}$/;
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 const SERVER_TIME_HEADER_NAME = SERVER_TIME_HEADER.toLowerCase();
@@ -46,6 +50,16 @@ export interface DirectReadOptions {
 export class DirectInstanceReads {
   private readonly router: FindMyWay.Instance<FindMyWay.HTTPVersion.V1>;
   private stopped = false;
+  /**
+   * The router's decision for each prefix `/<org>/v2/<collection>/` of a target ending in an
+   * `_id`-shaped segment: the org and collection it routed to the direct route, or null. Finding a
+   * route walks the whole tree with backtracking (2.5–4.5 µs of a one-record read, the largest
+   * step of the direct path: docs/SPEED.md#q5-the-cost-of-one-authenticated-request). While every
+   * GET route is `idBlind`, the router's answer for such a target does not depend on which `_id`
+   * it ends in, so the first answer for a prefix is the answer for all of them.
+   */
+  private readonly decisions = new Map<string, { org: string; collection: string } | null>();
+  private idBlind = true;
 
   constructor(
     private readonly svc: Service,
@@ -60,6 +74,8 @@ export class DirectInstanceReads {
     const methods = [route.method].flat();
     if (!methods.includes('GET')) return;
     this.router.on('GET', route.url, noop, { direct: route.url === DIRECT_ROUTE });
+    this.decisions.clear();
+    if (!idBlind(route.url)) this.idBlind = false;
   }
 
   /** From Fastify's `preClose`: a closing server's answers (503) are Fastify's. */
@@ -71,16 +87,38 @@ export class DirectInstanceReads {
   handle(req: IncomingMessage, res: ServerResponse): boolean {
     const url = req.url ?? '';
     if (req.method !== 'GET' || this.stopped || !plainTarget(url)) return false;
-    const found = this.router.find('GET', url);
-    if (found === null || (found.store as { direct: boolean }).direct !== true) return false;
+    const target = this.route(url);
+    if (target === undefined) return false;
     const { headers } = req;
     if (!hostIsLoopback(headers.host) || hasRepeatedHost(req.rawHeaders) || hasBody(req)) return false;
-    const { org = '', collection = '', id = '' } = found.params;
+    const { org, collection, id } = target;
     // An org with request policies: Fastify's path applies them (policy-gate.ts) before any read.
     const known = this.svc.orgs.byCode(org);
     if (known && orgPolicies(this.svc, known).length > 0) return false;
     this.answer(req, res, org, collection, id);
     return true;
+  }
+
+  /** The direct route's parameters of a plain target, or undefined when the router sends it elsewhere. */
+  route(url: string): { org: string; collection: string; id: string } | undefined {
+    const slash = url.lastIndexOf('/');
+    const id = url.slice(slash + 1);
+    if (!this.idBlind || !ID_SEGMENT.test(id)) return this.find(url);
+    const prefix = url.slice(0, slash + 1);
+    let decision = this.decisions.get(prefix);
+    if (decision === undefined) {
+      decision = this.find(url) ?? null;
+      if (this.decisions.size >= MAX_REMEMBERED_PREFIXES) this.decisions.clear();
+      this.decisions.set(prefix, decision);
+    }
+    return decision === null ? undefined : { org: decision.org, collection: decision.collection, id };
+  }
+
+  private find(url: string): { org: string; collection: string; id: string } | undefined {
+    const found = this.router.find('GET', url);
+    if (found === null || (found.store as { direct: boolean }).direct !== true) return undefined;
+    const { org = '', collection = '', id = '' } = found.params;
+    return { org, collection, id };
   }
 
   private answer(req: IncomingMessage, res: ServerResponse, code: string, collection: string, id: string): void {
@@ -160,6 +198,20 @@ function plainTarget(url: string): boolean {
     !url.includes('#') &&
     !url.includes(';')
   );
+}
+
+/**
+ * Whether a route's pattern routes every `_id`-shaped segment alike: each segment is a whole
+ * parameter (`:name`), a wildcard, or static text that no `_id` spells. Regular expressions, several
+ * parameters or text and a parameter in one segment, optional parameters and escaped colons could
+ * tell two `_id`s apart, so one such route turns the prefix memo off.
+ */
+export function idBlind(pattern: string): boolean {
+  return pattern
+    .split('/')
+    .every((segment) =>
+      segment === '*' || /^:\w+$/.test(segment) ? true : !/[:*(]/.test(segment) && !ID_SEGMENT.test(segment),
+    );
 }
 
 /** A GET with a body goes to Fastify, which decides what such a body means. */
