@@ -103,7 +103,7 @@ describe("the service's own routes", () => {
     const ids = [(await admin.get('/accounts/me')).json()._id as string];
     for (const email of ['memo.one@example.test', 'memo.two@example.test']) ids.push(await createUser(admin, email));
     const route = vi.spyOn(DirectInstanceReads.prototype, 'route');
-    const find = vi.spyOn(FindMyWay.prototype as unknown as { find: () => unknown }, 'find');
+    const find = vi.spyOn(FindMyWay.prototype as unknown as { find: (method: string, url: string) => unknown }, 'find');
     try {
       for (const id of ids) expect((await admin.get(`/accounts/${id}`)).json()._id).toBe(id);
       expect(route).toHaveBeenCalledTimes(3);
