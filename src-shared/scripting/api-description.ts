@@ -116,7 +116,7 @@ export const MODULE_TABLE: readonly ModuleDescription[] = [
       '@route (served), @trigger and @job (run as trigger and job records), @policy (applied to the org’s requests), @log, @as, @transform.',
     exports: ['route', 'trigger', 'job', 'log', 'as', 'policy', 'transform'],
     reason:
-      "@policy's if, pipeline and transform options and its Transform and Pipeline actions are refused on save (not applied here); a @trigger's if is evaluated with the pipeline language's expressions, and one it cannot read, or an option it does not read (environment…), is refused on save; its paths limit it to updates touching them.",
+      "@policy's if, pipeline and transform options and its Transform and Pipeline actions are refused on save (not applied here); a @trigger's if is evaluated with the pipeline language's expressions (and `$find`, `$reduce`, `$toBool`, `$let`, `$cache`, variables, constants of imported libraries), and one it cannot read, or an option it does not read (environment…), is refused on save; its paths limit it to updates touching them.",
   },
   {
     name: 'decorators-transform',
