@@ -9,7 +9,7 @@ import type { ObjectDef } from '../../../src-shared/schema/types.js';
 import type { ListQuery } from '../../../src-shared/query/ast.js';
 import { ID_FIELD } from '../../../src-shared/query/ordering.js';
 import { MAX_IN_ITEMS } from '../../../src-shared/query/limits.js';
-import { expandReferences } from '../../../src-shared/query/references/expand.js';
+import { expandReferences, isReference } from '../../../src-shared/query/references/expand.js';
 import {
   parseSelection,
   type Selection,
@@ -81,9 +81,6 @@ function loadReadableTexts(svc: Service, org: Org, caller: Caller, object: strin
   }
   return out;
 }
-
-const isReference = (value: unknown): value is { _id: string } =>
-  typeof value === 'object' && value !== null && typeof (value as { _id?: unknown })._id === 'string';
 
 /**
  * A list page with its top-level references expanded, as JSON text: each record's stored text

@@ -82,28 +82,28 @@ export function wholeRecordsText(
   paths: readonly string[] | undefined,
   format: PageFormat = 'list',
 ): string | undefined {
-  if (paths || !presentsVerbatim(def)) return undefined;
-  if (page.allowed === 'all') return recordsText(def, page.rows, page, format);
-  const topLevel = topLevelOnly(caller, page.allowed);
-  if (!topLevel) return undefined;
-  const spliced = page.rows.map((r) => ({ _id: r._id, text: spliceTopLevelKeys(r.text, topLevel) }));
-  return recordsText(def, spliced, page, format);
+  const rows = paths ? undefined : verbatimRows(caller, def, page);
+  return rows && recordsText(def, rows, page, format);
 }
 
 /**
- * Each record of the page as its JSON text, built from the stored text under the same conditions
- * as `wholeRecordsText` (whole records; every property, or whole top-level ones); otherwise
- * undefined. For splicing expanded references into the text (expand.ts).
+ * Each record of the page as its JSON text, under the same conditions as `wholeRecordsText`;
+ * otherwise undefined. For splicing expanded references into the text (expand.ts).
  */
 export function wholeRecordTexts(caller: Caller, def: ObjectDef, page: Page): string[] | undefined {
+  return verbatimRows(caller, def, page)?.map((r, i) => presentRecordText(def, r, page.levels[i] ?? 0));
+}
+
+/** The page's stored texts as the caller may read them whole, or undefined when they need reshaping. */
+function verbatimRows(
+  caller: Caller,
+  def: ObjectDef,
+  page: Page,
+): readonly { _id: string; text: string }[] | undefined {
   if (!presentsVerbatim(def)) return undefined;
-  let rows: readonly { _id: string; text: string }[] = page.rows;
-  if (page.allowed !== 'all') {
-    const topLevel = topLevelOnly(caller, page.allowed);
-    if (!topLevel) return undefined;
-    rows = page.rows.map((r) => ({ _id: r._id, text: spliceTopLevelKeys(r.text, topLevel) }));
-  }
-  return rows.map((r, i) => presentRecordText(def, r, page.levels[i] ?? 0));
+  if (page.allowed === 'all') return page.rows;
+  const topLevel = topLevelOnly(caller, page.allowed);
+  return topLevel && page.rows.map((r) => ({ _id: r._id, text: spliceTopLevelKeys(r.text, topLevel) }));
 }
 
 function recordsText(

@@ -64,7 +64,8 @@ export function expandReferences(records: readonly Doc[], refs: readonly ExpandR
   }
 }
 
-function isReference(value: unknown): value is { _id: string; object?: unknown } {
+/** A stored reference: an object with an `_id` (and, when it names its own, an `object`). */
+export function isReference(value: unknown): value is { _id: string; object?: unknown } {
   return typeof value === 'object' && value !== null && typeof (value as { _id?: unknown })._id === 'string';
 }
 
