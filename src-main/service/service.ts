@@ -4,7 +4,7 @@ import type { SecretCipher } from './crypto/cipher.js';
 import { OrgRepository } from './orgs/orgs.js';
 import { DefinitionRepository } from './objects/definitions.js';
 import { ObjectStore } from './objects/store.js';
-import { ParsedListQueries } from './query/parsed-lists.js';
+import { ParsedAggregations, ParsedListQueries } from './query/parsed-lists.js';
 import { AppRepository } from './apps/apps.js';
 import { CredentialRepository } from './accounts/credentials.js';
 import { SessionRepository } from './auth/sessions/sessions.js';
@@ -64,6 +64,8 @@ export class Service {
   readonly verifiedTokens: VerifiedTokenCache;
   /** Parsed list queries by their raw arguments, per definition (query/parsed-lists.ts). */
   readonly listQueries = new ParsedListQueries();
+  /** Parsed aggregations by their raw text arguments, per definition (query/parsed-lists.ts). */
+  readonly aggregations = new ParsedAggregations();
   /** Compiled views, one compile per view version (views/view-cache.ts). */
   readonly views = new ViewCache();
   /** Job runs claimed by the schedulers of every process on the data folder (issue 41). */

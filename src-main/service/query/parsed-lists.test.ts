@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { ObjectDef } from '../../../src-shared/schema/types.js';
 import { parseListQuery } from '../../../src-shared/query/parse.js';
 import { FaultError } from '../../../src-shared/faults.js';
-import { MAX_CACHED_ARGS_LENGTH, MAX_CACHED_PER_DEF, ParsedListQueries } from './parsed-lists.js';
+import { parseAggregation } from '../../../src-shared/query/pipeline/list-arguments.js';
+import { MAX_CACHED_ARGS_LENGTH, MAX_CACHED_PER_DEF, ParsedAggregations, ParsedListQueries } from './parsed-lists.js';
 
 const def = (): ObjectDef =>
   ({
@@ -76,5 +77,55 @@ describe('ParsedListQueries', () => {
     const long = { where: JSON.stringify({ c_name: { $in: Array.from({ length: 400 }, (_, i) => `v${i}`) } }) };
     expect(long.where.length).toBeGreaterThan(MAX_CACHED_ARGS_LENGTH);
     expect(cache.parse(long, d)).not.toBe(cache.parse(long, d));
+  });
+});
+
+describe('ParsedAggregations', () => {
+  const group = JSON.stringify([{ $group: { _id: 'c_name', n: { $count: '_id' } } }]);
+
+  it('answers the same text with the same frozen parse, equal to a fresh one', () => {
+    const cache = new ParsedAggregations();
+    const d = def();
+    const first = cache.parse({ pipeline: group }, d);
+    expect(cache.parse({ pipeline: `${group}` }, d)).toBe(first);
+    expect(first).toEqual(parseAggregation({ pipeline: group }, d));
+    expect(Object.isFrozen(first)).toBe(true);
+    expect(Object.isFrozen(first!.stages[0])).toBe(true);
+  });
+
+  it('keys on the readable properties, the index rule and the negation setting', () => {
+    const cache = new ParsedAggregations();
+    const d = def();
+    const all = cache.parse({ pipeline: group }, d);
+    // The same text from a caller who may not read c_name: refused, not answered from the entry above.
+    expect(() => cache.parse({ pipeline: group }, d, { allowed: ['c_count'] })).toThrow(FaultError);
+    expect(cache.parse({ pipeline: group }, d, { allowed: ['c_name'] })).not.toBe(all);
+    const unindexedMatch = JSON.stringify([{ $match: { c_other: 1 } }]);
+    const withOther = def();
+    withOther.properties.push({ name: 'c_other', type: 'Number' } as ObjectDef['properties'][number]);
+    expect(() => cache.parse({ pipeline: unindexedMatch }, withOther)).toThrow(FaultError);
+    expect(cache.parse({ pipeline: unindexedMatch }, withOther, { unindexed: true })).toBeDefined();
+    const ne = JSON.stringify([{ $match: { c_count: { $ne: 1 } } }]);
+    expect(cache.parse({ pipeline: ne }, d)).toBeDefined();
+    expect(() => cache.parse({ pipeline: ne }, d, { allowNegations: false })).toThrow(FaultError);
+  });
+
+  it('keys on group, where and sort, and refuses pipeline beside them every time', () => {
+    const cache = new ParsedAggregations();
+    const d = def();
+    const byName = cache.parse({ group: '{"_id":"c_name","n":{"$count":"_id"}}' }, d);
+    const sorted = cache.parse({ group: '{"_id":"c_name","n":{"$count":"_id"}}', sort: '{"n":-1}' }, d);
+    expect(sorted).not.toBe(byName);
+    expect(sorted!.stages.length).toBeGreaterThan(byName!.stages.length);
+    for (let i = 0; i < 2; i++) expect(() => cache.parse({ pipeline: group, where: '{}' }, d)).toThrow(FaultError);
+  });
+
+  it('parses decoded values every time, keeping only text', () => {
+    const cache = new ParsedAggregations();
+    const d = def();
+    const decoded = JSON.parse(group) as unknown[];
+    const first = cache.parse({ pipeline: decoded }, d);
+    expect(cache.parse({ pipeline: decoded }, d)).not.toBe(first);
+    expect(cache.parse({ pipeline: decoded }, d)).toEqual(first);
   });
 });

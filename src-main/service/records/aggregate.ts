@@ -6,10 +6,10 @@
  * docs/query-semantics.md "Aggregation" says: nulls left out, `object` added.
  */
 import { fault } from '../../../src-shared/faults.js';
-import type { ObjectDef } from '../../../src-shared/schema/types.js';
+import type { ObjectDef, PropertyDef } from '../../../src-shared/schema/types.js';
 import type { Pipeline } from '../../../src-shared/query/pipeline/ast.js';
 import { MAX_LIMIT, MAX_SKIP } from '../../../src-shared/query/limits.js';
-import { presentPipelineText } from '../../../src-shared/query/pipeline/evaluate-pipeline.js';
+import { presentPipelineTexts } from '../../../src-shared/query/pipeline/evaluate-pipeline.js';
 import type { PipelineParseOptions } from '../../../src-shared/query/pipeline/parse-pipeline.js';
 import { recordProperties } from '../../../src-shared/query/pipeline/shape.js';
 import type { AllowedProperties } from '../../../src-shared/scopes/property-path.js';
@@ -74,11 +74,26 @@ function runPipeline(
   page: { skip: number; limit: number },
   opts: AggregateOptions,
 ): AggregatePage {
-  const properties = recordProperties(def, allowed);
+  const properties = allowed === 'all' ? everyRecordProperty(def) : recordProperties(def, allowed);
   const pruned = allowed !== 'all' || def.properties.some((p) => p.hidden);
   const filters = rowFilters(svc, org, caller, def, opts);
   const { docs, hasMore } = svc.store.aggregate(org.id, def, pipeline, filters, { ...page, properties, pruned });
-  return { texts: docs.map((text) => presentPipelineText(text, def.name)), hasMore };
+  return { texts: presentPipelineTexts(docs, def.name), hasMore };
+}
+
+const everyPropertyByDef = new WeakMap<ObjectDef, PropertyDef[]>();
+
+/**
+ * The properties of a caller who may read them all, one frozen list per definition: the store
+ * keeps the SQL compiled for a pipeline by the list's identity (compiled-queries.ts).
+ */
+function everyRecordProperty(def: ObjectDef): PropertyDef[] {
+  let props = everyPropertyByDef.get(def);
+  if (props === undefined) {
+    props = Object.freeze(recordProperties(def, 'all')) as PropertyDef[];
+    everyPropertyByDef.set(def, props);
+  }
+  return props;
 }
 
 /**

@@ -17,7 +17,6 @@ import { scopeAllows } from '../access/scope-guard.js';
 import type { Caller } from '../access/caller.js';
 import { rawAggregationArgs, rawListArgs } from './list-args.js';
 import { parseLimit, parseSkip } from '../../../src-shared/query/parse.js';
-import { parseAggregation } from '../../../src-shared/query/pipeline/list-arguments.js';
 import type { Selection } from '../../../src-shared/query/references/parse-selection.js';
 import { aggregatePage, pipelineDocuments, pipelineListText } from './aggregate.js';
 import { expandedPageText, expandPage, expandsNothing, selectionOf } from './expand.js';
@@ -136,7 +135,7 @@ function aggregateFromArgs(
     org,
     caller,
     def,
-    (options) => withPathPrefix(prefix, () => parseAggregation(args, def, options)!),
+    (options) => withPathPrefix(prefix, () => svc.aggregations.parse(args, def, options)!),
     page,
     listOptions,
   );

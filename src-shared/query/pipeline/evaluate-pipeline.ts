@@ -54,11 +54,27 @@ export function presentPipelineDocument(doc: Doc, object: string): Doc {
  * without parsing; any other goes through the objects.
  */
 export function presentPipelineText(text: string, object: string): string {
-  if (!text.includes('null') && !text.includes('"object":') && text.startsWith('{') && text.endsWith('}')) {
-    const member = `"object":${JSON.stringify(object)}}`;
-    return text === '{}' ? `{${member}` : `${text.slice(0, -1)},${member}`;
+  return presentPipelineTexts([text], object)[0]!;
+}
+
+/** `presentPipelineText` on a page of documents, the spliced member written once. */
+export function presentPipelineTexts(texts: readonly string[], object: string): string[] {
+  const member = `"object":${JSON.stringify(object)}}`;
+  const out = new Array<string>(texts.length);
+  for (let i = 0; i < texts.length; i++) {
+    const text = texts[i]!;
+    if (text.charCodeAt(0) === 123 && text.charCodeAt(text.length - 1) === 125 && !mayNeedParsing(text)) {
+      out[i] = text.length === 2 ? `{${member}` : `${text.slice(0, -1)},${member}`;
+    } else {
+      out[i] = JSON.stringify(presentPipelineDocument(JSON.parse(text) as Doc, object));
+    }
   }
-  return JSON.stringify(presentPipelineDocument(JSON.parse(text) as Doc, object));
+  return out;
+}
+
+/** A null somewhere, or a member named `object`: the document goes through the objects. */
+function mayNeedParsing(text: string): boolean {
+  return text.includes('null') || text.includes('"object":');
 }
 
 function stripNulls(value: unknown): unknown {
