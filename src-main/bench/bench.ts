@@ -178,6 +178,7 @@ async function benchDataset(ds: Dataset, withPaths: boolean): Promise<SizeReport
         kind: 'throughput',
         floor: `${f.rps.toFixed(0)} req/s`,
         floorP50Us: f.p50Us,
+        roundSeconds: f.roundSeconds,
         cells: new Map(
           sides.map((w) => {
             const c = cells.get(w.name)!;

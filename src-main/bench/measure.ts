@@ -4,6 +4,7 @@
  * and a keyset walk of the whole table, page by page on every side at once.
  */
 import autocannon from 'autocannon';
+import { roundSeconds } from './round-length.js';
 import { median, send } from './http-client.js';
 import { pairedDifference, pairedRatio, type PairedDifference } from './paired-difference.js';
 import { progress, progressDone } from './progress.js';
@@ -65,6 +66,8 @@ export interface Cell {
    */
   ratio: number;
   p50Us: number;
+  /** Seconds each throughput round lasted (longer than the settings' for a slow workload: round-length.ts). */
+  roundSeconds: number;
   /**
    * Median over the latency cycles of this side's turn median minus the session's in the same
    * cycle, in µs, with its 95 % bootstrap interval (paired-difference.ts).
@@ -87,15 +90,17 @@ export async function measure(
 ) {
   const { rounds: ROUNDS, duration: DURATION, connections: CONNECTIONS } = settings;
   const rps = new Map<string, number[]>(targets.map((t) => [t.name, []]));
+  const warm: number[] = [];
   for (const t of targets) {
     progress(`${label}: warm-up ${t.name}`);
-    await run(t, pathOf(t), CONNECTIONS, 1);
+    warm.push(await run(t, pathOf(t), CONNECTIONS, 1));
   }
+  const seconds = roundSeconds(warm, DURATION);
   for (let r = 0; r < ROUNDS; r++) {
     for (const k of turnOrder(targets.length, r)) {
       const t = targets[k]!;
-      progress(`${label}: throughput round ${r + 1}/${ROUNDS}, ${t.name}`);
-      rps.get(t.name)!.push(await run(t, pathOf(t), CONNECTIONS, DURATION));
+      progress(`${label}: throughput round ${r + 1}/${ROUNDS} (${seconds} s), ${t.name}`);
+      rps.get(t.name)!.push(await run(t, pathOf(t), CONNECTIONS, seconds));
     }
   }
   // As long in all as the single-connection rounds of every side one after another would take.
@@ -112,6 +117,7 @@ export async function measure(
         rps: median(rounds),
         ratio: pairedRatio(rounds, rps.get(t.floor ?? targets[0]!.name)!),
         p50Us: median(mine.flat()) * 1000,
+        roundSeconds: seconds,
       };
       // Paired by cycle: this side's median in a cycle minus the session's in the same cycle.
       if (session)

@@ -1,4 +1,5 @@
 /** The bench's report: one table per dataset of ratios to the floors, p50 latencies, memory and load time. */
+import { MAX_ROUND_SECONDS, MIN_ROUND_REQUESTS } from './round-length.js';
 import type { MeasureSettings } from './measure.js';
 import type { PairedDifference } from './paired-difference.js';
 
@@ -19,6 +20,8 @@ export interface SizeReport {
     floor: string;
     cells: Map<string, { ratio: number; p50Us?: number; vsSession?: PairedDifference | undefined }>;
     floorP50Us?: number;
+    /** Seconds each throughput round lasted, where longer than the settings' (round-length.ts). */
+    roundSeconds?: number;
   }[];
   peak: { totalMb: number; anonMb: number };
   /** The authenticating floors (`floor-signed-v1`…) and the way each is the floor of. */
@@ -51,6 +54,13 @@ export function print(r: SizeReport, ways: string[], settings: MeasureSettings):
       return `${text} ${mark(row.kind === 'walk' ? c.ratio <= TARGET.walk : c.ratio >= TARGET.throughput)}`;
     });
     console.log(`| ${row.label} | ${row.floor} | ${cells.join(' | ')} |`);
+  }
+  const lengthened = r.rows.filter((row) => row.roundSeconds !== undefined && row.roundSeconds > DURATION);
+  if (lengthened.length > 0) {
+    console.log(
+      `\nRounds lengthened so the slowest side completes at least ${MIN_ROUND_REQUESTS} requests in each (at most ${MAX_ROUND_SECONDS} s): ` +
+        `${lengthened.map((row) => `${row.label.split(' ')[0]} ${row.roundSeconds} s`).join(', ')}.`,
+    );
   }
   const timed = r.rows.filter((row) => row.kind === 'throughput');
   if (timed.length > 0) {

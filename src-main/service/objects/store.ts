@@ -9,12 +9,8 @@ import { uniqueWriteFault } from './index-ddl.js';
 import { Collections, tableName, TYPE_NAME } from './collections.js';
 import type { SqlFragment } from '../query/sql-fragment.js';
 import type { Pipeline } from '../../../src-shared/query/pipeline/ast.js';
-import {
-  compilePipeline,
-  type CompiledPipeline,
-  type PipelineCompileOptions,
-} from '../query/pipeline/compile-pipeline.js';
-import { CompiledQueries } from '../query/compiled-queries.js';
+import type { PipelineCompileOptions } from '../query/pipeline/compile-pipeline.js';
+import { KeptCompiles } from '../query/kept-compiles.js';
 import { compileRowFilters, connectionLevelsQuery, type RowFilter } from '../query/row-filters.js';
 import { ObjectIdFactory } from './ids.js';
 import type { Doc, Json } from './validate.js';
@@ -51,9 +47,8 @@ export class ObjectStore {
    * SQL text first: it is the hottest statement there is.
    */
   private readonly readById = new Map<string, Database.Statement>();
-  /** SQL of the shared (cached) parsed queries, for reads with no added condition. */
-  private readonly compiledLists = new CompiledQueries<ListQuery, SqlFragment>();
-  private readonly compiledPipelines = new CompiledQueries<Pipeline, CompiledPipeline>();
+  /** SQL of the shared (kept) parsed queries, for reads with no added condition. */
+  private readonly compiles = new KeptCompiles();
   /** Set once by the service that owns this store. */
   derivations: Derivations | undefined;
 
@@ -214,12 +209,7 @@ export class ObjectStore {
     const columns = this.keyColumnsOf(table);
     const extraWhere = filters.length === 0 ? NO_FRAGMENTS : this.compileFilters(orgId, table, columns, filters);
     const options = page ? { table, extraWhere, columns, ...page } : { table, extraWhere, columns };
-    const compiled =
-      filters.length === 0 && page?.after === undefined
-        ? this.compiledLists.get(query, [table, columns], page?.withKeys ? 'keys' : '', () =>
-            compileListQuery(query, options),
-          )
-        : compileListQuery(query, options);
+    const compiled = this.compiles.list(query, options);
     // Rows as [_id, doc] arrays, each record's doc parsed only if someone asks (pages of whole
     // records are written from the text).
     const raw = this.statements.dynamicRaw(compiled.sql).all(...compiled.params) as [string, string][];
@@ -245,19 +235,7 @@ export class ObjectStore {
     const table = this.ensureCollection(orgId, def);
     const columns = this.keyColumnsOf(table);
     const extraWhere = filters.length === 0 ? NO_FRAGMENTS : this.compileFilters(orgId, table, columns, filters);
-    const options = { ...page, table, columns, extraWhere };
-    // The documents' properties are part of what the SQL is built from: kept by identity, they
-    // match for callers given the same list (aggregate.ts keeps one per definition for the
-    // callers who may read every property).
-    const compiled =
-      filters.length === 0
-        ? this.compiledPipelines.get(
-            pipeline,
-            [table, columns, page.properties],
-            `${page.skip}:${page.limit}:${page.pruned}`,
-            () => compilePipeline(pipeline, options),
-          )
-        : compilePipeline(pipeline, options);
+    const compiled = this.compiles.pipeline(pipeline, { ...page, table, columns, extraWhere });
     const docs = this.statements.dynamicRaw(compiled.sql).all(...compiled.params) as [string][];
     const hasMore = docs.length > page.limit;
     return { docs: docs.slice(0, page.limit).map((r) => r[0]), hasMore };

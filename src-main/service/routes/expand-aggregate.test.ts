@@ -141,6 +141,30 @@ describe('pipeline and group on lists', () => {
     expect(all.data).toEqual([{ n: 4, object: 'c_dad' }]);
   });
 
+  it('answers each caller from their own reading, whoever asked the same text first (kept parses and SQL)', async () => {
+    // The administrator's answer is parsed and compiled once and kept (query/parsed-lists.ts,
+    // query/compiled-queries.ts); the same text from a reader with an ACL, and from a token with
+    // fewer readable properties, must not be answered from it.
+    const count = `/c_dads?pipeline=${q([{ $count: 'n' }])}`;
+    for (let i = 0; i < 2; i++) expect((await ok(admin.get(count))).data).toEqual([{ n: 4, object: 'c_dad' }]);
+    expect((await ok(user.get(count))).data).toEqual([{ n: 1, object: 'c_dad' }]);
+    const byNumber = `/c_kids?pipeline=${q([{ $group: { _id: 'c_number', n: { $sum: 1 } } }])}`;
+    const whole = `/c_kids?pipeline=${q([{ $match: { c_string: 'pear' } }])}`;
+    for (let i = 0; i < 2; i++) {
+      await ok(admin.get(byNumber));
+      expect((await ok(admin.get(whole))).data[0]).toMatchObject({ c_string: 'pear', c_number: 5 });
+    }
+    const adminId = (await ok(admin.get('/accounts/me')))._id as string;
+    const limited = new BearerClient(
+      h,
+      await mint(admin, adminId, { app: h.consoleAppKey, scope: ['object.read.c_kid.*.c_string'] }),
+    );
+    expect((await limited.get(byNumber)).json()).toMatchObject({ errCode: 'service.accessDenied.scope' });
+    const pear = (await ok(limited.get(whole))).data[0]!;
+    expect(pear.c_string).toBe('pear');
+    expect(pear).not.toHaveProperty('c_number');
+  });
+
   it('refuses pipeline with where, nativePipeline and unknown stages by name', async () => {
     const bad = async (query: string) => {
       const res = await admin.get(`/c_kids?${query}`);
