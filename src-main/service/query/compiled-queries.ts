@@ -8,7 +8,7 @@ export const MAX_COMPILED_PER_QUERY = 16;
  * fixed cost. Only frozen queries are kept — a fresh parse is one request's own and would only
  * churn the map — and the callers keep only compiles with no condition the service adds (the
  * caller's readable condition carries the caller's values). Whatever else the SQL is built from
- * (the table, its key columns, which a migration can add, the definition) is the entry's
+ * (the table, its key columns, which a migration can add, a pipeline's document properties) is the entry's
  * `context`, compared by identity: a different one replaces the entry.
  */
 export class CompiledQueries<Q extends object, C extends object> {

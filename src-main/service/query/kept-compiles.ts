@@ -13,7 +13,7 @@ export class KeptCompiles {
   private readonly lists = new CompiledQueries<ListQuery, SqlFragment>();
   private readonly pipelines = new CompiledQueries<Pipeline, CompiledPipeline>();
 
-  list(query: ListQuery, options: CompileOptions & { columns: object }): SqlFragment {
+  list(query: ListQuery, options: CompileOptions): SqlFragment {
     if ((options.extraWhere?.length ?? 0) > 0 || options.after !== undefined) return compileListQuery(query, options);
     return this.lists.get(query, [options.table, options.columns], options.withKeys ? 'keys' : '', () =>
       compileListQuery(query, options),
