@@ -47,7 +47,7 @@ import { policyGate } from './routes/policy-gate.js';
 import { recordRules } from './records/rules.js';
 import { installTriggers } from './triggers/install.js';
 import { driverRoutes } from './routes/driver.js';
-import { DirectInstanceReads } from './routes/direct-instance-read.js';
+import { DirectReads } from './routes/direct-reads.js';
 import { Housekeeping } from './housekeeping.js';
 import { JobScheduler } from './jobs/scheduler.js';
 import { jobRoutes } from './routes/jobs.js';
@@ -59,7 +59,7 @@ declare module 'fastify' {
     /** The job scheduler (issue 41; started when the server is ready, stopped on close). */
     jobScheduler: JobScheduler;
     /**
-     * What the HTTP server calls for each request: direct instance reads, then Fastify. Tests
+     * What the HTTP server calls for each request: direct reads, then Fastify. Tests
      * inject through it (light-my-request), so they see what a client sees.
      */
     dispatch: (req: IncomingMessage, res: ServerResponse) => void;
@@ -87,7 +87,7 @@ interface NodeServerOptions {
   connectionTimeout?: number;
 }
 
-/** Fastify's router options; the direct instance reads' mirror of the router uses the same. */
+/** Fastify's router options; the direct reads' mirror of the router uses the same. */
 const routerOptions = { ignoreDuplicateSlashes: true, maxParamLength: 200 };
 
 export interface ServerOptions {
@@ -113,7 +113,7 @@ export async function buildServer(svc: Service, opts: ServerOptions = {}): Promi
   // Fastify logs each request itself; with its logger on, every request goes through it.
   const direct = opts.logger
     ? undefined
-    : new DirectInstanceReads(svc, svc.clock, { routerOptions, errorLog, parseCookie: fastifyCookie.parse });
+    : new DirectReads(svc, svc.clock, { routerOptions, errorLog, parseCookie: fastifyCookie.parse });
   let fastifyHandler: (req: IncomingMessage, res: ServerResponse) => void = () => {};
   let closing = false;
   const dispatch = (req: IncomingMessage, res: ServerResponse): void => {
@@ -128,7 +128,7 @@ export async function buildServer(svc: Service, opts: ServerOptions = {}): Promi
   const validators = lazyValidators();
   const server = Fastify({
     // The server Fastify would make (fastify/lib/server.js: options.http, the timeouts), with
-    // direct instance reads in front of Fastify's handler.
+    // direct reads in front of Fastify's handler.
     serverFactory: (handler, options) => {
       fastifyHandler = handler;
       const o = options as NodeServerOptions;

@@ -20,7 +20,7 @@ export function hostIsLoopback(hostHeader: string | undefined): boolean {
   return LOOPBACK_HOSTS.has(host.toLowerCase());
 }
 
-/** Headers every answer carries, set by the request guard (and by the direct instance read). */
+/** Headers every answer carries, set by the request guard (and by the direct reads). */
 export const GUARD_HEADERS = [
   ['x-content-type-options', 'nosniff'],
   ['referrer-policy', 'no-referrer'],
@@ -70,6 +70,7 @@ export function installFaultHandling(server: FastifyInstance, clock: Clock, erro
       return;
     }
     // In this hook rather than one of its own: every hook costs each request a step of Fastify's chain.
+    // The direct reads (routes/direct-reads.ts) leave longer URLs here.
     if (request.url.length > MAX_URL_LENGTH) {
       done(Object.assign(new Error('URI too long'), { statusCode: 414, code: 'FST_ERR_REQUEST_URI_TOO_LONG' }));
       return;

@@ -15,7 +15,19 @@ describe('list pages written from stored text', () => {
     );
     fc.assert(
       fc.property(
-        fc.array(fc.tuple(fc.stringMatching(/^[0-9a-f]{24}$/), doc, fc.integer({ min: 1, max: 8 }))),
+        // Ids as stored, and any other text (quotes, escapes, 24 characters that are not hex), which
+        // the splice must quote as JSON does.
+        fc.array(
+          fc.tuple(
+            fc.oneof(
+              fc.stringMatching(/^[0-9a-f]{24}$/),
+              fc.string({ minLength: 24, maxLength: 24 }),
+              fc.string({ unit: 'grapheme', maxLength: 30 }),
+            ),
+            doc,
+            fc.integer({ min: 1, max: 8 }),
+          ),
+        ),
         fc.boolean(),
         (rows, hasMore) => {
           const stored = rows.map(([_id, d]) => ({

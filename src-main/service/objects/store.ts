@@ -121,21 +121,22 @@ export class ObjectStore {
 
   get(orgId: number, def: ObjectDef, id: string): StoredRecord | undefined {
     const table = this.ensureCollection(orgId, def);
-    const row = this.byId(table).get(id) as { _id: string; doc: string } | undefined;
-    return row ? { _id: row._id, doc: JSON.parse(row.doc) as Doc } : undefined;
+    const row = this.byId(table).get(id) as [_id: string, doc: string] | undefined;
+    return row ? { _id: row[0], doc: JSON.parse(row[1]) as Doc } : undefined;
   }
 
   /** Like `get`, but with the stored JSON text; `doc` is parsed on first use (reads often need only the text). */
   getText(orgId: number, def: ObjectDef, id: string): (StoredRecord & { text: string }) | undefined {
     const table = this.ensureCollection(orgId, def);
-    const row = this.byId(table).get(id) as { _id: string; doc: string } | undefined;
-    return row ? lazyRecord(row._id, row.doc) : undefined;
+    const row = this.byId(table).get(id) as [_id: string, doc: string] | undefined;
+    return row ? lazyRecord(row[0], row[1]) : undefined;
   }
 
   private byId(table: string): Database.Statement {
     let stmt = this.readById.get(table);
     if (!stmt) {
-      stmt = this.db.prepare(`SELECT _id, doc FROM "${table}" WHERE _id = ?`);
+      // Rows as arrays, as lists read them: no object with named keys per read.
+      stmt = this.db.prepare(`SELECT _id, doc FROM "${table}" WHERE _id = ?`).raw();
       this.readById.set(table, stmt);
     }
     return stmt;

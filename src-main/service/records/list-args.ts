@@ -15,7 +15,9 @@ const LIST_ARGUMENTS: readonly string[] = [...SINGLE, ...AGGREGATION, ...REPEATE
  * are refused rather than silently picked or ignored.
  */
 export function rawListArgs(query: Record<string, unknown> | undefined, prefix: string): RawListArgs {
-  const q = query ?? {};
+  // No query string at all (most one-record reads): nothing to pick, nothing to refuse.
+  if (query === undefined || isEmpty(query)) return {};
+  const q = query;
   refuseBracketed(q, prefix);
   const out: RawListArgs = {};
   for (const name of SINGLE) {
@@ -34,6 +36,11 @@ export function rawListArgs(query: Record<string, unknown> | undefined, prefix: 
     if (values !== undefined) out[name] = Array.isArray(values) ? values.map(String) : [String(values)];
   }
   return out;
+}
+
+function isEmpty(q: Record<string, unknown>): boolean {
+  for (const key in q) if (Object.hasOwn(q, key)) return false;
+  return true;
 }
 
 /**

@@ -31,17 +31,15 @@ type InstanceRequest = FastifyRequest & { params: { collection: string; id: stri
 export function objectRoutes(svc: Service) {
   return async (server: TypedServer) => {
     // Not async either: a list page awaits nothing.
+    // Most of these requests never get here: direct-reads.ts answers them with the same steps
+    // without Fastify (all but those of an org with request policies, or with an encoded path).
     server.get('/:collection', { schema: { ...collection, querystring: ANY_QUERY } }, (request, reply) => {
-      const { org } = request.ctx;
-      const caller = requireCaller(svc, request);
-      const def = collectionDef(svc, org, request.params.collection);
-      const page = listFromArgs(svc, org, caller, def, request.query, COLLECTION_LIST);
+      const page = listRecords(svc, request, request.params.collection, request.query);
       if (typeof page === 'string') reply.type('application/json; charset=utf-8').send(page);
       else reply.send(page);
     });
 
-    // Not async: a promise per request costs measurably. Most of these requests (no query string)
-    // never get here: direct-instance-read.ts answers them with the same steps without Fastify.
+    // Not async: a promise per request costs measurably.
     server.get('/:collection/:id', { schema: { ...instance, querystring: ANY_QUERY } }, (request, reply) => {
       const out = readInstance(svc, request, request.params.collection, request.params.id, request.query);
       if (typeof out === 'string') reply.type('application/json; charset=utf-8').send(out);
@@ -106,6 +104,19 @@ export function readInstance(
   const caller = requireCaller(svc, request);
   const def = collectionDef(svc, org, collection);
   return readRecordInstance(svc, org, caller, def, instanceId(idParam), query);
+}
+
+/** `GET /:collection` for both roads (this route and direct-reads.ts): a page of records, usually as text. */
+export function listRecords(
+  svc: Service,
+  request: Pick<OrgRequest, 'ctx'>,
+  collection: string,
+  query: unknown,
+): ReturnType<typeof listFromArgs> {
+  const { org } = request.ctx;
+  const caller = requireCaller(svc, request);
+  const def = collectionDef(svc, org, collection);
+  return listFromArgs(svc, org, caller, def, query, COLLECTION_LIST);
 }
 
 /** A written record as the caller sees it: their level on it, stripped to what they may read. */

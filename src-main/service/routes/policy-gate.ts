@@ -1,8 +1,8 @@
 /**
  * The org's request policies (docs/scripting.md#policies) at the one place every request under
  * `/<org>/v2` passes: the org scope's preHandler (http/org-scope.ts), right after the org and the
- * caller are resolved and before any route runs. The direct instance read
- * (direct-instance-read.ts) leaves the requests of an org with policies to this path.
+ * caller are resolved and before any route runs. The direct reads
+ * (direct-reads.ts) leave the requests of an org with policies to this path.
  *
  * Cost: an org with no policy pays one lookup of its (empty, kept) policy table, no promise.
  */

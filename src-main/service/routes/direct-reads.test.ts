@@ -1,5 +1,5 @@
 /**
- * The direct instance read answers exactly as Fastify's route does. Every case is sent twice with
+ * The direct reads (one record, a list page) answer exactly as Fastify's routes do. Every case is sent twice with
  * fresh credentials: once through `server.inject` (Fastify's handler only) and once through the
  * HTTP server's dispatch (direct reads first), and the two answers must agree in status, headers
  * and body. Each case also says whether the direct path takes it, so no case passes vacuously.
@@ -13,7 +13,8 @@ import { createHarness, injectAsClient, TestClient, type Harness } from '../test
 import { createUser, mint, USER_PASSWORD } from '../testing/token-testing.js';
 import { signRequest } from '../auth/signatures/signature.js';
 import { listen } from '../server.js';
-import { DirectInstanceReads } from './direct-instance-read.js';
+import { DirectReads } from './direct-reads.js';
+import { MAX_URL_LENGTH } from '../http/faults-plugin.js';
 
 let h: Harness;
 let admin: TestClient;
@@ -23,7 +24,7 @@ let userId: string;
 let conversationId: string;
 let fileId: string;
 let signing: { key: string; secret: string };
-const handle = vi.spyOn(DirectInstanceReads.prototype, 'handle');
+const handle = vi.spyOn(DirectReads.prototype, 'handle');
 
 beforeAll(async () => {
   h = await createHarness();
@@ -235,10 +236,73 @@ describe('requests the direct path answers, exactly as Fastify does', () => {
   });
 });
 
+const q = (value: unknown) => encodeURIComponent(JSON.stringify(value));
+
+describe('lists and queries the direct path answers, exactly as Fastify does', () => {
+  it('lists with where, sort and limit over a session, a token and signed requests', async () => {
+    const path = `/accounts?where=${q({ email: { $regex: '/^direct/' } })}&sort=${q({ email: 1 })}&limit=5`;
+    const session = await both(async () => get(path, await adminSession()), true);
+    expect(session.json()).toMatchObject({ object: 'list', data: [{ _id: userId }], hasMore: false });
+    const token = await both(
+      async () =>
+        get(path, { authorization: `Bearer ${await mint(admin, adminId, { app: h.consoleAppKey, scope: ['*'] })}` }),
+      true,
+    );
+    expect(token.body).toBe(session.body);
+    for (const version of [1, 2] as const) {
+      const signed = await both(() => get(path, signedHeaders(path, version)), true);
+      expect(signed.body).toBe(session.body);
+    }
+  });
+
+  it('reshapes for a property-scoped token and for a reader who sees less', async () => {
+    const path = '/accounts?limit=20';
+    const scope = ['object.read.account.*.name'];
+    const scoped = await both(
+      async () => get(path, { authorization: `Bearer ${await mint(admin, adminId, { app: h.consoleAppKey, scope })}` }),
+      true,
+    );
+    expect(scoped.json().data.length).toBeGreaterThan(1);
+    expect(scoped.json().data.every((r: { email?: string }) => r.email === undefined)).toBe(true);
+    const login = async () => sessionHeaders(user, await user.login('direct.user@example.test', USER_PASSWORD));
+    const reader = await both(async () => get(path, await login()), true);
+    expect(reader.json().data.map((r: { _id: string }) => r._id)).toEqual([userId]);
+  });
+
+  it('answers aggregations, paths, expansions and repeated arguments as the route does', async () => {
+    const pipeline = q([{ $group: { _id: 'c_status', count: { $count: '_id' } } }]);
+    const grouped = await both(async () => get(`/c_conversations?pipeline=${pipeline}`, await adminSession()), true);
+    expect(grouped.json().data).toEqual([{ _id: 'open', count: 1, object: 'c_conversation' }]);
+    const paths = await both(
+      async () => get('/accounts?paths[]=email&paths[]=name&limit=3', await adminSession()),
+      true,
+    );
+    expect(Object.keys(paths.json().data[0]).sort()).toEqual(['_id', 'email', 'name', 'object']);
+    const one = await both(async () => get(`/accounts/${userId}?paths[]=email`, await adminSession()), true);
+    expect(one.json()).toEqual({ _id: userId, object: 'account', email: 'direct.user@example.test' });
+    const expanded = await both(async () => get(`/connections?expand[]=context&limit=5`, await adminSession()), true);
+    expect(expanded.statusCode).toBe(200);
+  });
+
+  it('answers the same faults: bad where, a bracketed argument, a repeated one, no collection, no caller', async () => {
+    const badWhere = await both(async () => get('/accounts?where=%7Bnot-json', await adminSession()), true);
+    expect(badWhere.json()).toMatchObject({ status: 400 });
+    const bracketed = await both(async () => get('/accounts?where[email]=x', await adminSession()), true);
+    expect(bracketed.json()).toMatchObject({ status: 400, errCode: 'service.invalidArgument.query' });
+    const twice = await both(async () => get('/accounts?limit=1&limit=2', await adminSession()), true);
+    expect(twice.json()).toMatchObject({ status: 400, errCode: 'service.invalidArgument.query' });
+    const noCollection = await both(async () => get('/c_nothing?limit=1', await adminSession()), true);
+    expect(noCollection.json()).toMatchObject({ status: 404, errCode: 'service.notFound.object' });
+    const anonymous = await both(() => get('/accounts?limit=1', { 'service-client-key': h.consoleAppKey }), true);
+    expect(anonymous.json()).toMatchObject({ status: 403, errCode: 'service.accessDenied.notLoggedIn' });
+  });
+});
+
 describe('requests the direct path leaves to Fastify', () => {
   it.each([
-    ['a query string', (id: string) => get(`/accounts/${id}?paths[]=email`)],
     ['a trailing slash', (id: string) => get(`/accounts/${id}/`)],
+    ["a list's trailing slash", () => get('/accounts/?limit=1')],
+    ['percent-encoding in the path, with a query string', () => get('/account%73?limit=1')],
     ['percent-encoding', (id: string) => get(`/accounts/${id.slice(0, 23)}%3${id.slice(23)}`)],
     ['a doubled slash', (id: string) => get(`//accounts/${id}`)],
     ['a static route', () => get('/accounts/me')],
@@ -248,6 +312,7 @@ describe('requests the direct path leaves to Fastify', () => {
     ['HEAD', (id: string) => ({ ...get(`/accounts/${id}`), method: 'HEAD' as const })],
     ['a foreign Host', (id: string) => ({ ...get(`/accounts/${id}`), headers: { host: 'evil.test' } })],
     ['a body', (id: string) => ({ ...get(`/accounts/${id}`), payload: '{}' })],
+    ["a URL over the request guard's bound", () => get(`/accounts?x=${'a'.repeat(MAX_URL_LENGTH)}`)],
   ])('%s', async (_name, make) => {
     const session = await adminSession();
     const withSession = async () => {

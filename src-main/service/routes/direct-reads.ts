@@ -5,25 +5,34 @@ import type { RouteOptions } from 'fastify';
 import type { Clock } from '../clock.js';
 import type { Service } from '../service.js';
 import type { ErrorLogSink } from '../http/server-error-log.js';
-import type { HeaderSink, OrgRequest, RequestContext } from '../http/context.js';
+import type { OrgRequest, RequestContext } from '../http/context.js';
 import { enterOrg } from '../http/enter-org.js';
 import { orgPolicies } from '../policies/policy-table.js';
-import { faultAnswering, GUARD_HEADERS, hostIsLoopback, SERVER_TIME_HEADER } from '../http/faults-plugin.js';
+import { faultAnswering, hostIsLoopback, MAX_URL_LENGTH } from '../http/faults-plugin.js';
 import { hasRepeatedHost } from '../http/single-host.js';
-import { readInstance } from './objects.js';
+import { listRecords, readInstance } from './objects.js';
+import { ResponseHeaders } from './direct-answer.js';
 
-/** The route whose requests are answered directly: objects.ts's `GET /:collection/:id`. */
+/** The routes whose requests are answered directly: objects.ts's `GET /:collection/:id` and `GET /:collection`. */
 export const DIRECT_ROUTE = '/:org/v2/:collection/:id';
+export const DIRECT_LIST_ROUTE = '/:org/v2/:collection';
 
-/** Longer targets go through Fastify (which refuses what is too long); ids and names are short. */
-const MAX_DIRECT_URL = 1024;
+/** Longer paths go through Fastify (which refuses what is too long); ids and names are short. */
+const MAX_DIRECT_PATH = 1024;
 /** Routing decisions kept by prefix (`/<org>/v2/<collection>/`); past this many the memo starts over. */
 const MAX_REMEMBERED_PREFIXES = 1000;
 /** A last segment shaped like an `_id` in either case (objects/ids.ts lower-cases it later). */
 const ID_SEGMENT = /^[0-9a-fA-F]{24}$/;
 
-const JSON_TYPE = 'application/json; charset=utf-8';
-const SERVER_TIME_HEADER_NAME = SERVER_TIME_HEADER.toLowerCase();
+type Kind = 'instance' | 'list';
+/** What the router decided for a target: a direct route's parameters and parsed query string. */
+interface Target {
+  kind: Kind;
+  org: string;
+  collection: string;
+  id: string;
+  query: Record<string, unknown> | undefined;
+}
 
 export interface DirectReadOptions {
   /** Options of Fastify's router, so the mirror routes exactly as it does. */
@@ -34,29 +43,31 @@ export interface DirectReadOptions {
 }
 
 /**
- * `GET /<org>/v2/<collection>/<_id>` without a query string, answered straight from node:http.
+ * `GET /<org>/v2/<collection>/<_id>` and `GET /<org>/v2/<collection>` (with or without a query
+ * string), answered straight from node:http.
  *
- * Reading one record is the commonest request and the cheapest work: Fastify's per-request
- * machinery (request and reply objects, the hook chain, the cookie plugin's hooks, the send path)
- * cost about a sixth of it (docs/speed-history.md, "one-record reads are answered without
- * Fastify"). This path runs the *same steps* as the Fastify route — `enterOrg` (org,
- * authentication, app policy), `readInstance` and `faultAnswering` — and writes the answer itself.
- * Anything it is not sure of goes to Fastify untouched: another method, a query string,
- * percent-encoding, a refused Host, a body, a server that is closing, and every target that
- * Fastify's router would send to another route. That last decision is find-my-way's, fed every GET
- * route Fastify registers, with Fastify's options.
- * `direct-instance-read.test.ts` compares both paths' answers.
+ * Reading records is the commonest request: Fastify's per-request machinery (request and reply
+ * objects, the hook chain, the cookie plugin's hooks, the send path) cost about a sixth of a
+ * one-record read and a tenth of a 100-record page (docs/speed-history.md, "one-record reads are
+ * answered without Fastify"; docs/SPEED.md). This path runs the *same steps* as the Fastify routes —
+ * `enterOrg` (org, authentication, app policy), `readInstance` or `listRecords`, and
+ * `faultAnswering` — and writes the answer itself. Anything it is not sure of goes to Fastify
+ * untouched: another method, percent-encoding in the path, a URL over the guard's bound, a refused
+ * Host, a body, a server that is closing, an org with request policies, and every target that Fastify's router would send to
+ * another route. That decision, and the query string's parse, are find-my-way's, fed every GET
+ * route Fastify registers, with Fastify's options. `direct-reads.test.ts` compares both paths' answers.
  */
-export class DirectInstanceReads {
+export class DirectReads {
   private readonly router: FindMyWay.Instance<FindMyWay.HTTPVersion.V1>;
   private stopped = false;
   /**
    * The router's decision for each prefix `/<org>/v2/<collection>/` of a target ending in an
-   * `_id`-shaped segment: the org and collection it routed to the direct route, or null. Finding a
-   * route walks the whole tree with backtracking (2.5–4.5 µs of a one-record read, the largest
-   * step of the direct path: docs/SPEED.md#q5-the-cost-of-one-authenticated-request). While every
-   * GET route is `idBlind`, the router's answer for such a target does not depend on which `_id`
-   * it ends in, so the first answer for a prefix is the answer for all of them.
+   * `_id`-shaped segment, without a query string: the org and collection it routed to the instance
+   * route, or null. Finding a route walks the whole tree with backtracking (2.5–4.5 µs of a
+   * one-record read, the largest step of the direct path:
+   * docs/SPEED.md#q5-the-cost-of-one-authenticated-request). While every GET route is `idBlind`,
+   * the router's answer for such a target does not depend on which `_id` it ends in, so the first
+   * answer for a prefix is the answer for all of them.
    */
   private readonly decisions = new Map<string, { org: string; collection: string } | null>();
   private idBlind = true;
@@ -73,7 +84,9 @@ export class DirectInstanceReads {
   addRoute(route: RouteOptions): void {
     const methods = [route.method].flat();
     if (!methods.includes('GET')) return;
-    this.router.on('GET', route.url, noop, { direct: route.url === DIRECT_ROUTE });
+    const direct: Kind | undefined =
+      route.url === DIRECT_ROUTE ? 'instance' : route.url === DIRECT_LIST_ROUTE ? 'list' : undefined;
+    this.router.on('GET', route.url, noop, { direct });
     this.decisions.clear();
     if (!idBlind(route.url)) this.idBlind = false;
   }
@@ -91,37 +104,41 @@ export class DirectInstanceReads {
     if (target === undefined) return false;
     const { headers } = req;
     if (!hostIsLoopback(headers.host) || hasRepeatedHost(req.rawHeaders) || hasBody(req)) return false;
-    const { org, collection, id } = target;
     // An org with request policies: Fastify's path applies them (policy-gate.ts) before any read.
-    const known = this.svc.orgs.byCode(org);
+    const known = this.svc.orgs.byCode(target.org);
     if (known && orgPolicies(this.svc, known).length > 0) return false;
-    this.answer(req, res, org, collection, id);
+    this.answer(req, res, target);
     return true;
   }
 
-  /** The direct route's parameters of a plain target, or undefined when the router sends it elsewhere. */
-  route(url: string): { org: string; collection: string; id: string } | undefined {
+  /** The direct route a plain target goes to, or undefined when the router sends it elsewhere. */
+  route(url: string): Target | undefined {
+    if (url.includes('?')) return this.find(url);
     const slash = url.lastIndexOf('/');
     const id = url.slice(slash + 1);
     if (!this.idBlind || !ID_SEGMENT.test(id)) return this.find(url);
     const prefix = url.slice(0, slash + 1);
     let decision = this.decisions.get(prefix);
     if (decision === undefined) {
-      decision = this.find(url) ?? null;
+      const found = this.find(url);
+      decision = found?.kind === 'instance' ? { org: found.org, collection: found.collection } : null;
       if (this.decisions.size >= MAX_REMEMBERED_PREFIXES) this.decisions.clear();
       this.decisions.set(prefix, decision);
     }
-    return decision === null ? undefined : { org: decision.org, collection: decision.collection, id };
+    return decision === null ? undefined : { kind: 'instance', ...decision, id, query: undefined };
   }
 
-  private find(url: string): { org: string; collection: string; id: string } | undefined {
+  private find(url: string): Target | undefined {
     const found = this.router.find('GET', url);
-    if (found === null || (found.store as { direct: boolean }).direct !== true) return undefined;
+    const kind = (found?.store as { direct?: Kind } | undefined)?.direct;
+    if (found === null || kind === undefined) return undefined;
     const { org = '', collection = '', id = '' } = found.params;
-    return { org, collection, id };
+    // The parse Fastify gives its handlers as `request.query` (the router's querystringParser).
+    const query = url.includes('?') ? (found.searchParams as Record<string, unknown>) : undefined;
+    return { kind, org, collection, id, query };
   }
 
-  private answer(req: IncomingMessage, res: ServerResponse, code: string, collection: string, id: string): void {
+  private answer(req: IncomingMessage, res: ServerResponse, target: Target): void {
     const { headers } = req;
     const out = new ResponseHeaders(this.clock);
     const request: OrgRequest = {
@@ -135,7 +152,12 @@ export class DirectInstanceReads {
       ctx: undefined as unknown as RequestContext,
     };
     const read = () => {
-      const body = readInstance(this.svc, request, collection, id, {});
+      // Fastify's handlers get `{}` for a target without a query string.
+      const query = target.query ?? {};
+      const body =
+        target.kind === 'instance'
+          ? readInstance(this.svc, request, target.collection, target.id, query)
+          : listRecords(this.svc, request, target.collection, query);
       out.send(res, 200, typeof body === 'string' ? body : JSON.stringify(body));
     };
     const fail = (error: unknown) => {
@@ -148,7 +170,7 @@ export class DirectInstanceReads {
       out.send(res, fault.status, JSON.stringify(fault));
     };
     try {
-      const entered = enterOrg(this.svc, code, request, out);
+      const entered = enterOrg(this.svc, target.org, request, out);
       if (entered instanceof Promise) entered.then(read).catch(fail);
       else read();
     } catch (error) {
@@ -157,47 +179,18 @@ export class DirectInstanceReads {
   }
 }
 
-/** The headers of a direct answer, in the order Fastify's would come: the guard's, the steps', the body's. */
-class ResponseHeaders implements HeaderSink {
-  /** Names and values alternating, as `writeHead` takes them: no object with per-request keys. */
-  private readonly fields: string[];
-
-  constructor(clock: Clock) {
-    this.fields = [SERVER_TIME_HEADER_NAME, String(clock.now())];
-    for (const [name, value] of GUARD_HEADERS) this.fields.push(name, value);
-  }
-
-  header(name: string, value: string): void {
-    // Fastify's reply keeps header names in lower case, and a repeated one replaces the earlier.
-    const key = name.toLowerCase();
-    for (let i = 0; i < this.fields.length; i += 2) {
-      if (this.fields[i] === key) {
-        this.fields[i + 1] = value;
-        return;
-      }
-    }
-    this.fields.push(key, value);
-  }
-
-  send(res: ServerResponse, status: number, body: string): void {
-    const length = String(Buffer.byteLength(body));
-    // A copy: a fault answered after a failed send starts from the same headers.
-    res.writeHead(status, [...this.fields, 'content-type', JSON_TYPE, 'content-length', length]);
-    res.end(body);
-  }
-}
-
-/** A target with nothing Fastify would rewrite, decode or split: no query, no escapes, no empty segment. */
+/**
+ * A target with nothing in its path that Fastify would rewrite, decode or split: no escapes, no
+ * empty segment, no trailing slash. The query string is the router's to parse, as Fastify's is.
+ */
 function plainTarget(url: string): boolean {
-  return (
-    url.length <= MAX_DIRECT_URL &&
-    url.charCodeAt(url.length - 1) !== 0x2f &&
-    !url.includes('?') &&
-    !url.includes('%') &&
-    !url.includes('//') &&
-    !url.includes('#') &&
-    !url.includes(';')
-  );
+  // Over the guard's bound, Fastify's request guard answers (414).
+  if (url.length > MAX_URL_LENGTH) return false;
+  const q = url.indexOf('?');
+  const end = q === -1 ? url.length : q;
+  if (end > MAX_DIRECT_PATH || url.charCodeAt(end - 1) === 0x2f || url.includes('#')) return false;
+  const path = q === -1 ? url : url.slice(0, q);
+  return !path.includes('%') && !path.includes('//') && !path.includes(';');
 }
 
 /**

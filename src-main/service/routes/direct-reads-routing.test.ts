@@ -1,5 +1,5 @@
 /**
- * The direct read's routing memo (direct-instance-read.ts `route`): the router's decision is kept
+ * The direct read's routing memo (direct-reads.ts `route`): the router's decision is kept
  * per `/<org>/v2/<collection>/` prefix only while no GET route could tell two `_id`s apart, and
  * every kept decision is the one find-my-way gives for the very target.
  */
@@ -7,7 +7,7 @@ import FindMyWay from 'find-my-way';
 import type { RouteOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createHarness, TestClient, type Harness } from '../testing/harness.js';
-import { DIRECT_ROUTE, DirectInstanceReads, idBlind } from './direct-instance-read.js';
+import { DIRECT_LIST_ROUTE, DIRECT_ROUTE, DirectReads, idBlind } from './direct-reads.js';
 import type { Service } from '../service.js';
 import { ManualClock } from '../clock.js';
 import { createUser } from '../testing/token-testing.js';
@@ -17,8 +17,8 @@ const ID_A = '0123456789abcdef01234567';
 const ID_B = '89abcdef0123456789ABCDEF';
 const DIGITS = '012345678901234567890123';
 
-function directReads(urls: string[]): DirectInstanceReads {
-  const reads = new DirectInstanceReads({} as Service, new ManualClock(0), {
+function directReads(urls: string[]): DirectReads {
+  const reads = new DirectReads({} as Service, new ManualClock(0), {
     routerOptions: ROUTER_OPTIONS,
     errorLog: () => {},
     parseCookie: () => ({}),
@@ -27,17 +27,21 @@ function directReads(urls: string[]): DirectInstanceReads {
   return reads;
 }
 
-/** What the router alone decides for a target: the direct route's parameters or undefined. */
+/** What the router alone decides for a target: the direct route's parameters and query, or undefined. */
 function routerDecision(urls: string[], target: string) {
   const router = FindMyWay(ROUTER_OPTIONS);
-  for (const url of urls) router.on('GET', url, () => {}, { direct: url === DIRECT_ROUTE });
+  const kindOf = (url: string) => (url === DIRECT_ROUTE ? 'instance' : url === DIRECT_LIST_ROUTE ? 'list' : undefined);
+  for (const url of urls) router.on('GET', url, () => {}, { kind: kindOf(url) });
   const found = router.find('GET', target);
-  if (found === null || (found.store as { direct: boolean }).direct !== true) return undefined;
-  return { ...found.params };
+  const kind = (found?.store as { kind?: string } | undefined)?.kind;
+  if (found === null || kind === undefined) return undefined;
+  const { org = '', collection = '', id = '' } = found.params;
+  return { kind, org, collection, id, query: target.includes('?') ? { ...found.searchParams } : undefined };
 }
 
 const SERVICE_LIKE = [
   DIRECT_ROUTE,
+  DIRECT_LIST_ROUTE,
   '/:org/v2/accounts/me',
   '/:org/v2/accounts/:id/tokens',
   '/:org/v2/views/:name',
@@ -65,8 +69,29 @@ describe('the prefix memo of the direct read', () => {
     const targets = ['accounts', 'views', 'c_things', 'accounts/x/y'].flatMap((c) =>
       [ID_A, ID_B, ID_A, 'me', DIGITS].map((id) => `/demo/v2/${c}/${id}`),
     );
-    for (const target of targets) expect(reads.route(target)).toEqual(routerDecision(SERVICE_LIKE, target));
-    expect(reads.route(`/demo/v2/accounts/${ID_B}`)).toEqual({ org: 'demo', collection: 'accounts', id: ID_B });
+    const lists = ['accounts', 'views', 'c_things'].flatMap((c) => [
+      `/demo/v2/${c}`,
+      `/demo/v2/${c}?limit=1&paths[]=a`,
+    ]);
+    const queried = [`/demo/v2/accounts/${ID_A}?paths[]=email`, '/demo/v2/accounts/me?x=1', '/_service/info?x'];
+    for (const target of [...targets, ...lists, ...queried]) {
+      const decided = reads.route(target);
+      expect(decided && { ...decided, query: decided.query && { ...decided.query } }).toEqual(
+        routerDecision(SERVICE_LIKE, target),
+      );
+    }
+    expect(reads.route(`/demo/v2/accounts/${ID_B}`)).toEqual({
+      kind: 'instance',
+      org: 'demo',
+      collection: 'accounts',
+      id: ID_B,
+      query: undefined,
+    });
+    expect(reads.route('/demo/v2/accounts?limit=1')).toMatchObject({ kind: 'list', collection: 'accounts' });
+    expect({ ...reads.route(`/demo/v2/accounts/${ID_A}?paths[]=a&paths[]=b`)!.query }).toEqual({
+      'paths[]': ['a', 'b'],
+    });
+    expect(reads.route('/demo/v2/accounts/me?x=1')).toBeUndefined();
     expect(reads.route(`/demo/v2/views/${ID_A}`)).toBeUndefined();
   });
 
@@ -102,7 +127,7 @@ describe("the service's own routes", () => {
   it('route every _id alike, so reads under one prefix ask the router once', async () => {
     const ids = [(await admin.get('/accounts/me')).json()._id as string];
     for (const email of ['memo.one@example.test', 'memo.two@example.test']) ids.push(await createUser(admin, email));
-    const route = vi.spyOn(DirectInstanceReads.prototype, 'route');
+    const route = vi.spyOn(DirectReads.prototype, 'route');
     const find = vi.spyOn(FindMyWay.prototype as unknown as { find: (method: string, url: string) => unknown }, 'find');
     try {
       for (const id of ids) expect((await admin.get(`/accounts/${id}`)).json()._id).toBe(id);
