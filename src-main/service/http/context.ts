@@ -25,7 +25,7 @@ declare module 'fastify' {
 
 /**
  * What the org scope's steps (authentication, app policy, access) read of a request. A Fastify
- * request is one; the direct reads (direct-reads.ts) builds one from node:http's
+ * request is one; the direct reads (direct-reads.ts) build one from node:http's
  * request, so both paths run the same steps.
  */
 export interface OrgRequest {

@@ -14,10 +14,9 @@ const LIST_ARGUMENTS: readonly string[] = [...SINGLE, ...AGGREGATION, ...REPEATE
  * of a parsed query string. Arguments given twice, or in a bracketed form other than `paths[]`,
  * are refused rather than silently picked or ignored.
  */
-export function rawListArgs(query: Record<string, unknown> | undefined, prefix: string): RawListArgs {
+export function rawListArgs(q: Record<string, unknown> | undefined, prefix: string): RawListArgs {
   // No query string at all (most one-record reads): nothing to pick, nothing to refuse.
-  if (query === undefined || isEmpty(query)) return {};
-  const q = query;
+  if (q === undefined || isEmpty(q)) return {};
   refuseBracketed(q, prefix);
   const out: RawListArgs = {};
   for (const name of SINGLE) {

@@ -48,14 +48,15 @@ export interface DirectReadOptions {
  *
  * Reading records is the commonest request: Fastify's per-request machinery (request and reply
  * objects, the hook chain, the cookie plugin's hooks, the send path) cost about a sixth of a
- * one-record read and a tenth of a 100-record page (docs/speed-history.md, "one-record reads are
- * answered without Fastify"; docs/SPEED.md). This path runs the *same steps* as the Fastify routes —
- * `enterOrg` (org, authentication, app policy), `readInstance` or `listRecords`, and
- * `faultAnswering` — and writes the answer itself. Anything it is not sure of goes to Fastify
- * untouched: another method, percent-encoding in the path, a URL over the guard's bound, a refused
- * Host, a body, a server that is closing, an org with request policies, and every target that Fastify's router would send to
+ * one-record read and about 30 µs of a 100-record page (docs/performance.md, "Where a request's
+ * time goes"; docs/SPEED.md). This path runs the *same steps* as the Fastify routes — `enterOrg`
+ * (org, authentication, app policy), `readInstance` or `listRecords`, and `faultAnswering` — and
+ * writes the answer itself. Anything it is not sure of goes to Fastify untouched: another method,
+ * percent-encoding in the path, a URL over the guard's bound, a refused Host, a body, a server that
+ * is closing, an org with request policies, and every target that Fastify's router would send to
  * another route. That decision, and the query string's parse, are find-my-way's, fed every GET
- * route Fastify registers, with Fastify's options. `direct-reads.test.ts` compares both paths' answers.
+ * route Fastify registers, with Fastify's options. `direct-reads.test.ts` compares both paths'
+ * answers.
  */
 export class DirectReads {
   private readonly router: FindMyWay.Instance<FindMyWay.HTTPVersion.V1>;

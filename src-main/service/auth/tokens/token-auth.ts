@@ -200,6 +200,9 @@ export function checkTimes(payload: JWTPayload, nowMs: number): void {
   if (typeof payload.nbf === 'number' && payload.nbf > now) throw invalid('The token is not valid yet.');
 }
 
+/** The last header `bearerToken` read and its answer. */
+let lastBearer: { header: string | undefined; token: string | undefined } = { header: undefined, token: undefined };
+
 /** The token of an `Authorization: Bearer` header; undefined for no header or another scheme. */
 function bearerToken(authorization: string | undefined): string | undefined {
   if (authorization === undefined) return undefined;
@@ -213,7 +216,6 @@ function bearerToken(authorization: string | undefined): string | undefined {
   lastBearer = { header: authorization, token };
   return token;
 }
-let lastBearer: { header: string | undefined; token: string | undefined } = { header: undefined, token: undefined };
 
 export function decodeUntrusted(token: string): { header: ProtectedHeaderParameters; unverified: JWTPayload } {
   try {
