@@ -100,12 +100,14 @@ export async function runOrgCommand(svc: Service, org: Org, args: string[]): Pro
   if (sub !== 'set') throw new CliError(`unknown org command ${sub ?? ''} (set KEY VALUE)`);
   if (key === undefined || value === undefined || extra.length > 0) throw new CliError('usage: org set KEY VALUE');
   return cliFaults(async () => {
-    // Merge into the stored settings, not the caller's copy, which may be stale.
-    const current = svc.orgs.byId(org.id) ?? org;
-    // The org's cap on job runs is a sandbox limit (scriptLimits), the operator's alone (docs/scripting.md#jobs).
-    const patch: Partial<OrgSettings> =
-      key === 'maxJobRunsPerDay' ? { scriptLimits: withJobRunsPerDay(current, value) } : parseOrgSetting(key, value);
-    const settings = svc.orgs.updateSettings(current, patch).settings;
+    // The org's cap on job runs is a sandbox limit (scriptLimits), the operator's alone
+    // (docs/scripting.md#jobs): one key of it, merged into the stored limits under the write lock.
+    let patch: Partial<OrgSettings> = {};
+    const settings = svc.orgs.updateSettings(org, (stored) => {
+      patch =
+        key === 'maxJobRunsPerDay' ? { scriptLimits: withJobRunsPerDay(stored, value) } : parseOrgSetting(key, value);
+      return patch;
+    }).settings;
     // Settings are numbers and booleans, none secret: the entry says what they became.
     recordAudit(svc, org, CLI_ACTOR, {
       cat: 'settings',

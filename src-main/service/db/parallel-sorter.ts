@@ -9,8 +9,8 @@ import type { Db } from './open.js';
  * which is why an earlier attempt measured no gain. So, for the rebuild, temporary data goes to
  * files (the service's setting now too; SQLite deletes them on close) and the page cache is
  * smaller, so a million keys are sorted as several runs, in parallel, then merged. Building one
- * index over a million accounts took 2.0–2.9 s this way against 3.7–4.3 s (docs/speed-history.md,
- * "Seeding (fifth session)").
+ * index over a million accounts took 2.0–2.9 s this way against 3.7–4.3 s ("Seeding (fifth
+ * session)" in docs/speed-history.md, which git keeps before a647cf6).
  */
 export function withParallelSorter<T>(db: Db, work: () => T): T {
   const saved = {

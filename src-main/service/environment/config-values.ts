@@ -35,12 +35,13 @@ export function applyConfigValue(svc: Service, org: Org, doc: ResourceDoc): void
     throw invalid('name', 'A config key is 1 to 200 letters, digits, _ . : or - (as scripts use).');
   }
   if (doc.value === undefined || doc.value === null) throw invalid('value', 'A config resource holds a value.');
-  const current = svc.orgs.byId(org.id)?.settings.scriptConfig ?? {};
-  const config = { ...current, [key]: doc.value };
-  if (JSON.stringify(config).length > MAX_SCRIPT_CONFIG_BYTES) {
-    throw fault('tooLarge', 'config', { path: 'value', reason: 'An org keeps at most 1 MiB of configuration.' });
-  }
-  svc.orgs.updateSettings(org, { scriptConfig: config });
+  svc.orgs.updateSettings(org, (stored) => {
+    const config = { ...(stored.scriptConfig ?? {}), [key]: doc.value };
+    if (JSON.stringify(config).length > MAX_SCRIPT_CONFIG_BYTES) {
+      throw fault('tooLarge', 'config', { path: 'value', reason: 'An org keeps at most 1 MiB of configuration.' });
+    }
+    return { scriptConfig: config };
+  });
 }
 
 function invalid(path: string, reason: string) {

@@ -15,8 +15,8 @@ type SchemaPart = 'params' | 'querystring' | 'body';
  *
  * Why: a validator per request is work for nothing when it cannot fail. On Q5 (one record by
  * `_id`) the service's CPU per request fell from 145 to 142 µs and its p50 from 243 to 229 µs
- * (`bench/alternate.ts`; docs/speed-history.md, "Changed in the ninth session"). Installed as an
- * `onRoute` hook before any route is registered.
+ * (`bench/alternate.ts`; "Changed in the ninth session" in docs/speed-history.md, which git keeps
+ * before a647cf6). Installed as an `onRoute` hook before any route is registered.
  */
 export function dropTypeOnlySchemas(route: RouteOptions): void {
   const schema = route.schema as Partial<Record<SchemaPart, unknown>> | undefined;

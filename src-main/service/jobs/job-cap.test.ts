@@ -58,9 +58,12 @@ describe('the cap of an org', () => {
   });
 
   it('is set by the operator as an integer from the floor to the ceiling, keeping the other limits', () => {
-    expect(withJobRunsPerDay(orgWith({ timeoutMs: 300 }), '100')).toEqual({ timeoutMs: 300, maxJobRunsPerDay: 100 });
+    expect(withJobRunsPerDay(orgWith({ timeoutMs: 300 }).settings, '100')).toEqual({
+      timeoutMs: 300,
+      maxJobRunsPerDay: 100,
+    });
     for (const bad of ['0', '23', '100001', '2.5', '-5', 'many', '', '1e3']) {
-      expect(() => withJobRunsPerDay(orgWith(), bad), bad).toThrow(
+      expect(() => withJobRunsPerDay(orgWith().settings, bad), bad).toThrow(
         expect.objectContaining({
           fault: expect.objectContaining({ errCode: 'service.validation.outOfRange', path: 'maxJobRunsPerDay' }),
         }),

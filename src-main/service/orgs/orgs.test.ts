@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
 import { createHarness, type Harness } from '../testing/harness.js';
-import { openService } from '../open-service.js';
+import { DB_FILE, openService } from '../open-service.js';
 import Database from 'better-sqlite3';
 import { runMigrations } from '../db/migrate.js';
 import { MIGRATIONS } from '../db/migrations.js';
@@ -23,6 +24,40 @@ describe('org settings', () => {
     }
     await new Promise((resolve) => setTimeout(resolve, 5)); // past the caches' staleness bound (1 ms)
     expect(h.svc.orgs.byCode('demo')!.settings.lockAttempts).toBe(3);
+  });
+
+  it('computed from the stored settings are computed under the write lock, so no other writer comes between', () => {
+    const stale = h.svc.orgs.byCode('demo')!;
+    h.svc.orgs.updateSettings(stale, { scriptCounters: { runs: 1 } });
+    const other = new Database(join(h.dataDir, DB_FILE), { timeout: 0 });
+    let otherWrite: unknown;
+    try {
+      const after = h.svc.orgs.updateSettings(stale, (stored) => {
+        try {
+          other.exec('BEGIN IMMEDIATE');
+          other.exec('ROLLBACK');
+        } catch (e) {
+          otherWrite = e;
+        }
+        return { scriptCounters: { runs: (stored.scriptCounters?.runs ?? 0) + 1 } };
+      });
+      expect(after.settings.scriptCounters).toEqual({ runs: 2 });
+    } finally {
+      other.close();
+    }
+    expect(otherWrite).toMatchObject({ code: 'SQLITE_BUSY' });
+  });
+
+  it('computed from the stored settings write nothing when the patch is nothing or throws', () => {
+    const org = h.svc.orgs.byCode('demo')!;
+    h.svc.orgs.updateSettings(org, { lockAttempts: 4 });
+    expect(h.svc.orgs.updateSettings(org, () => undefined).settings.lockAttempts).toBe(4);
+    expect(() =>
+      h.svc.orgs.updateSettings(org, () => {
+        throw new Error('refused');
+      }),
+    ).toThrow('refused');
+    expect(h.svc.orgs.byId(org.id)!.settings.lockAttempts).toBe(4);
   });
 
   it('patch the stored settings, not a stale copy', () => {

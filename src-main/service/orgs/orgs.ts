@@ -93,17 +93,27 @@ export class OrgRepository {
     return (this.sql.fixed('SELECT * FROM orgs ORDER BY id').all() as OrgRow[]).map(toOrg);
   }
 
-  /** Applies a patch to the stored settings (not to the caller's copy, which may be stale). */
-  updateSettings(org: Org, patch: Partial<OrgSettings>): Org {
-    // Read and written under one write lock, so another process's change in between is not lost.
+  /**
+   * Applies a patch to the stored settings (not to the caller's copy, which may be stale). A patch
+   * computed from the settings themselves (a counter, one key of `scriptConfig` or `scriptLimits`)
+   * is a function of them: it is called with the stored settings under the write lock, so another
+   * process's change between the read and the write is not lost. What it throws rolls back; when it
+   * answers nothing, nothing is written.
+   */
+  updateSettings(
+    org: Org,
+    patch: Partial<OrgSettings> | ((stored: OrgSettings) => Partial<OrgSettings> | undefined),
+  ): Org {
     return this.db
       .transaction(() => {
         const current = this.byId(org.id);
         if (!current) throw fault('notFound', 'org', { reason: `Org ${org.code} no longer exists.` });
+        const change = typeof patch === 'function' ? patch(current.settings) : patch;
+        if (change === undefined) return current;
         this.versions.bump();
         this.sql
           .fixed('UPDATE orgs SET settings = ? WHERE id = ?')
-          .run(JSON.stringify({ ...current.settings, ...patch }), org.id);
+          .run(JSON.stringify({ ...current.settings, ...change }), org.id);
         return this.byId(org.id)!;
       })
       .immediate();

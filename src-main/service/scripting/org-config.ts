@@ -49,13 +49,15 @@ export class OrgConfigStore {
   /** Sets a key (null deletes it). */
   set(key: unknown, value: unknown): unknown {
     const k = checkKey(key);
-    const config = { ...(this.current().settings.scriptConfig ?? {}) };
-    if (value === null || value === undefined) delete config[k];
-    else config[k] = value;
-    if (JSON.stringify(config).length > MAX_CONFIG_BYTES) {
-      throw fault('tooLarge', 'config', { reason: 'An org keeps at most 1 MiB of configuration.' });
-    }
-    this.svc.orgs.updateSettings(this.org, { scriptConfig: config });
+    this.svc.orgs.updateSettings(this.org, (stored) => {
+      const config = { ...(stored.scriptConfig ?? {}) };
+      if (value === null || value === undefined) delete config[k];
+      else config[k] = value;
+      if (JSON.stringify(config).length > MAX_CONFIG_BYTES) {
+        throw fault('tooLarge', 'config', { reason: 'An org keeps at most 1 MiB of configuration.' });
+      }
+      return { scriptConfig: config };
+    });
     return value ?? null;
   }
 
@@ -72,24 +74,30 @@ export class OrgConfigStore {
   /** Adds `by` and answers the counter's new value (the first `next` answers 1). */
   counter(key: unknown, by: number): number {
     const k = checkKey(key);
-    const counters = { ...(this.current().settings.scriptCounters ?? {}) };
-    const value = (counters[k] ?? 0) + by;
-    if (!Object.hasOwn(counters, k) && Object.keys(counters).length >= MAX_COUNTERS) {
-      throw fault('tooLarge', 'counters', { reason: `An org keeps at most ${MAX_COUNTERS} counters.` });
-    }
-    counters[k] = value;
-    this.svc.orgs.updateSettings(this.org, { scriptCounters: counters });
+    let value = 0;
+    this.svc.orgs.updateSettings(this.org, (stored) => {
+      const counters = { ...(stored.scriptCounters ?? {}) };
+      value = (counters[k] ?? 0) + by;
+      if (!Object.hasOwn(counters, k) && Object.keys(counters).length >= MAX_COUNTERS) {
+        throw fault('tooLarge', 'counters', { reason: `An org keeps at most ${MAX_COUNTERS} counters.` });
+      }
+      counters[k] = value;
+      return { scriptCounters: counters };
+    });
     return value;
   }
 
   /** Deletes one counter (`byPrefix` false) or every counter whose key starts with `key`; the number deleted. */
   deleteCounters(key: string, byPrefix: boolean): number {
-    const counters = { ...(this.current().settings.scriptCounters ?? {}) };
-    const doomed = Object.keys(counters).filter((k) => (byPrefix ? k.startsWith(key) : k === key));
-    if (doomed.length === 0) return 0;
-    for (const k of doomed) delete counters[k];
-    this.svc.orgs.updateSettings(this.org, { scriptCounters: counters });
-    return doomed.length;
+    let deleted = 0;
+    this.svc.orgs.updateSettings(this.org, (stored) => {
+      const counters = { ...(stored.scriptCounters ?? {}) };
+      const doomed = Object.keys(counters).filter((k) => (byPrefix ? k.startsWith(key) : k === key));
+      for (const k of doomed) delete counters[k];
+      deleted = doomed.length;
+      return deleted === 0 ? undefined : { scriptCounters: counters };
+    });
+    return deleted;
   }
 
   counters(): Record<string, number> {

@@ -42,9 +42,9 @@ export function jobRunsPerDayOf(org: Org): number {
 /**
  * Trust boundary: the operator's `org set maxJobRunsPerDay VALUE` (docs/cli.md). An integer from the
  * floor to the ceiling, else a validation fault naming the setting; answers the org's new
- * `scriptLimits`, the other limits kept.
+ * `scriptLimits` from its stored `settings`, the other limits kept.
  */
-export function withJobRunsPerDay(org: Org, raw: string): Record<string, number> {
+export function withJobRunsPerDay(settings: Org['settings'], raw: string): Record<string, number> {
   const value = /^\d{1,9}$/.test(raw) ? Number(raw) : NaN;
   if (!(value >= MIN_ALLOWED_JOB_RUNS_PER_DAY && value <= MAX_JOB_RUNS_PER_DAY)) {
     throw fault('validation', 'outOfRange', {
@@ -52,5 +52,5 @@ export function withJobRunsPerDay(org: Org, raw: string): Record<string, number>
       reason: `maxJobRunsPerDay must be an integer ${MIN_ALLOWED_JOB_RUNS_PER_DAY}–${MAX_JOB_RUNS_PER_DAY}.`,
     });
   }
-  return { ...org.settings.scriptLimits, maxJobRunsPerDay: value };
+  return { ...settings.scriptLimits, maxJobRunsPerDay: value };
 }
