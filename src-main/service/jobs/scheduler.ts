@@ -33,6 +33,8 @@ export const JOB_TICK_MS = 1000;
 const MAX_LOOKBACK_MS = 24 * 60 * 60_000;
 /** Slots stepped through per job and tick (a minute schedule over the look-back). */
 const MAX_SLOTS_PER_TICK = 1500;
+/** Slots a "run now" tries after its own millisecond's, taken by runs that already ended in it. */
+const MANUAL_SLOT_TRIES = 100;
 
 /** The latest slot of `job` in (from, to], or undefined. */
 export function latestSlot(job: JobDef, from: number, to: number): number | undefined {
@@ -102,7 +104,7 @@ export class JobScheduler {
         const slot = latestSlot(job, from, now);
         if (slot === undefined) continue;
         const run = this.claimAndRun(org, job, 'schedule', slot, now);
-        if (run) started.push(run);
+        if (typeof run !== 'string') started.push(run);
       }
     }
     return started;
@@ -125,13 +127,24 @@ export class JobScheduler {
       throw fault('notFound', 'job', { reason: `No job script ${scriptId.slice(0, 64)} with a valid schedule.` });
     }
     const now = this.svc.clock.now();
-    const run = this.claimAndRun(org, job, 'manual', now, now);
-    if (!run)
-      throw fault('conflict', 'job.running', { reason: `Job ${job.label} is running; try again when it ends.` });
-    return run;
+    // A manual run's slot is its millisecond. One that ended within that millisecond holds it (a
+    // double click on a job that returns at once), and is no reason to refuse: the next is free.
+    for (let slot = now; slot < now + MANUAL_SLOT_TRIES; slot++) {
+      const run = this.claimAndRun(org, job, 'manual', slot, now);
+      if (run === 'running') break;
+      if (run !== 'taken') return run;
+    }
+    throw fault('conflict', 'job.running', { reason: `Job ${job.label} is running; try again when it ends.` });
   }
 
-  private claimAndRun(org: Org, job: JobDef, kind: JobRunKind, slot: number, now: number) {
+  /** Starts the run of `slot`, or says why not: a run of the job has not ended, or the slot is taken. */
+  private claimAndRun(
+    org: Org,
+    job: JobDef,
+    kind: JobRunKind,
+    slot: number,
+    now: number,
+  ): Promise<RunResult> | 'running' | 'taken' {
     const limits = { ...DEFAULT_SCRIPT_LIMITS, ...limitsForOrg(org) };
     // A row without an end older than the run could last (its process died) does not block.
     const staleMs = limits.timeoutMs + 60_000;
@@ -139,7 +152,7 @@ export class JobScheduler {
     const cap = { max, since: capWindowStart(now), errCode: MAX_JOBS_PER_DAY_ERRCODE };
     const answer = this.svc.jobRuns.claim(org.id, job.key, kind, slot, this.runnerId, now, staleMs, cap);
     if ('capped' in answer) return Promise.resolve(refuseOverCap(this.svc, org, job, max));
-    if (!('claimed' in answer)) return undefined;
+    if (!('claimed' in answer)) return answer.refused;
     const run = runJob(this.svc, org, job, answer.claimed);
     this.running.add(run);
     void run.finally(() => this.running.delete(run));
