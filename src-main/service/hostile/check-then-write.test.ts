@@ -6,6 +6,7 @@
  *   - a new-location code's five tries are never exceeded;
  *   - single-session login ("end the others, then start mine") leaves one live session;
  *   - record PATCH/PUT, definition changes and app and org settings patches keep every racing change;
+ *   - a script's counter answers each value once, and its config keeps every racing key;
  *   - a definition changed through one process is used by the other at once.
  * (The per-subject token limit races in concurrency.test.ts.)
  */
@@ -215,6 +216,19 @@ describe('two processes, one data folder: check-then-write (issue #13 item 11)',
     expect(creations.filter((r) => r.status === 200)).toHaveLength(1);
     expect(creations.filter((r) => r.body.errCode === 'service.exists.object')).toHaveLength(5);
   }, 90_000);
+
+  it("answers every value of a script's counter once, and keeps every config key, when 20 scripts race", async () => {
+    const script = (i: number) =>
+      `require('config').set('c_race_${i}', ${i}); return require('counters').next('c_race')`;
+    const results = await race(20, (t, i) => asAdmin(t, 'POST', '/sys/script_runner', { script: script(i) }));
+    expect(results.map((r) => r.status), JSON.stringify(results[0]!.body)).toEqual(Array(20).fill(200));
+    const values = results.map((r) => r.body.data as number).sort((x, y) => x - y);
+    expect(values).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+    const keys = await asAdmin(b, 'POST', '/sys/script_runner', {
+      script: "return require('config').keys().filter((k) => k.startsWith('c_race_')).length",
+    });
+    expect(keys.body.data).toBe(20);
+  }, 60_000);
 
   it('keeps every change when app settings patches race, and when admin CLI processes set org settings at once', async () => {
     const created = await asAdmin(a, 'POST', '/apps', { label: 'patched', kind: 'session' });

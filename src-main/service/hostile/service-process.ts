@@ -16,8 +16,15 @@ import { build } from 'esbuild';
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 
+/** The CLI, and the worker threads a test's service starts (found next to it, as in dist/). */
+const BUNDLED = {
+  cli: join(REPO_ROOT, 'src-main/cli.ts'),
+  'scripting-worker': join(REPO_ROOT, 'src-main/service/scripting/worker.ts'),
+};
+
 function sourceStamp(): string {
   const hash = createHash('sha256');
+  hash.update(`${Object.keys(BUNDLED).join(',')}\n`);
   const walk = (dir: string) => {
     for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
       const path = join(dir, entry.name);
@@ -47,7 +54,7 @@ export async function currentCliBundle(): Promise<string> {
     packages: 'external',
     format: 'esm',
     logLevel: 'warning',
-    entryPoints: { cli: join(REPO_ROOT, 'src-main/cli.ts') },
+    entryPoints: BUNDLED,
     outdir: tmp,
   });
   try {
