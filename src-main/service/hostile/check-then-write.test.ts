@@ -221,7 +221,10 @@ describe('two processes, one data folder: check-then-write (issue #13 item 11)',
     const script = (i: number) =>
       `require('config').set('c_race_${i}', ${i}); return require('counters').next('c_race')`;
     const results = await race(20, (t, i) => asAdmin(t, 'POST', '/sys/script_runner', { script: script(i) }));
-    expect(results.map((r) => r.status), JSON.stringify(results[0]!.body)).toEqual(Array(20).fill(200));
+    expect(
+      results.map((r) => r.status),
+      JSON.stringify(results[0]!.body),
+    ).toEqual(Array(20).fill(200));
     const values = results.map((r) => r.body.data as number).sort((x, y) => x - y);
     expect(values).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
     const keys = await asAdmin(b, 'POST', '/sys/script_runner', {
