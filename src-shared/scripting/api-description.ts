@@ -67,7 +67,8 @@ export const MODULE_TABLE: readonly ModuleDescription[] = [
   {
     name: 'counters',
     status: 'implemented',
-    summary: 'Per-org counters kept with the org.',
+    summary:
+      'Per-org counters kept with the org; each `next` reads and writes the counter under one write lock, so two processes on one folder never answer the same value.',
     exports: ['next', 'get', 'del', 'list'],
   },
   {
